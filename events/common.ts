@@ -1,0 +1,141 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/** Ids players and organisers type: short, readable, safe in keys and file names. */
+export const Id = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$" });
+export type Id = Static<typeof Id>;
+
+/** Who did it: a player id, or "host" for the organiser's machine. */
+export const Actor = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$" });
+export type Actor = Static<typeof Actor>;
+export const HOST = "host";
+
+/** A map square as [x, y]: x counts columns from the west edge, y rows from the north edge, both from 0. */
+export const Square = Type.Tuple([Type.Integer({ minimum: 0, maximum: 999 }), Type.Integer({ minimum: 0, maximum: 999 })]);
+export type Square = Static<typeof Square>;
+
+export const Edge = Type.Union([Type.Literal("north"), Type.Literal("south"), Type.Literal("east"), Type.Literal("west")]);
+export type Edge = Static<typeof Edge>;
+
+/** Terrain letters on the map rows (S1): plains, forest, hills, mountains, river, town, city. */
+export const TERRAIN_LETTERS = { p: "plains", f: "forest", h: "hills", m: "mountains", r: "river", t: "town", c: "city" } as const;
+export type TerrainLetter = keyof typeof TERRAIN_LETTERS;
+export type Terrain = (typeof TERRAIN_LETTERS)[TerrainLetter];
+
+export const MapDefinition = Type.Object(
+  {
+    width: Type.Integer({ minimum: 2, maximum: 200 }),
+    height: Type.Integer({ minimum: 2, maximum: 200 }),
+    /** One string per row, north to south, one terrain letter per square (see TERRAIN_LETTERS). */
+    terrain: Type.Array(Type.String({ pattern: "^[pfhmrtc]+$" }), { minItems: 2, maxItems: 200 }),
+    /** Squares that carry a road. */
+    roads: Type.Array(Square, { maxItems: 40000 }),
+  },
+  { additionalProperties: false },
+);
+export type MapDefinition = Static<typeof MapDefinition>;
+
+export const Ability = Type.Union([
+  Type.Literal("hq"),
+  Type.Literal("scout"),
+  Type.Literal("titan"),
+  Type.Literal("infantry"),
+  Type.Literal("transport"),
+]);
+export type Ability = Static<typeof Ability>;
+
+export const UnitType = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 80 }),
+    moveCm: Type.Integer({ minimum: 0, maximum: 200 }),
+    abilities: Type.Array(Ability, { uniqueItems: true }),
+    /** Infantry stands it can carry (A1). */
+    transportCapacity: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type UnitType = Static<typeof UnitType>;
+
+export const FormationKind = Type.Union([
+  Type.Literal("company"),
+  Type.Literal("support"),
+  Type.Literal("special"),
+  Type.Literal("titan"),
+]);
+export type FormationKind = Static<typeof FormationKind>;
+
+/** Unit type id -> number of units. */
+export const UnitCounts = Type.Record(Id, Type.Integer({ minimum: 0, maximum: 1000 }));
+export type UnitCounts = Static<typeof UnitCounts>;
+
+export const Formation = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 80 }),
+    kind: FormationKind,
+    points: Type.Integer({ minimum: 1, maximum: 100000 }),
+    /** Full-strength unit list. */
+    units: UnitCounts,
+  },
+  { additionalProperties: false },
+);
+export type Formation = Static<typeof Formation>;
+
+/** The campaign's own formation catalogue (S8): data the players write. */
+export const Catalogue = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    unitTypes: Type.Record(Id, UnitType),
+    formations: Type.Record(Id, Formation),
+  },
+  { additionalProperties: false },
+);
+export type Catalogue = Static<typeof Catalogue>;
+
+export const Player = Type.Object(
+  {
+    id: Id,
+    name: Type.String({ minLength: 1, maxLength: 80 }),
+    baseLine: Edge,
+  },
+  { additionalProperties: false },
+);
+export type Player = Static<typeof Player>;
+
+/** M and N of S2. */
+export const Force = Type.Object(
+  {
+    maxArmyPoints: Type.Integer({ minimum: 1000, maximum: 1000000 }),
+    armies: Type.Integer({ minimum: 1, maximum: 500 }),
+  },
+  { additionalProperties: false },
+);
+export type Force = Static<typeof Force>;
+
+export const Options = Type.Object(
+  {
+    /** S2 option: every army exactly this many points. */
+    armySize: Type.Optional(Type.Integer({ minimum: 1000, maximum: 1000000 })),
+  },
+  { additionalProperties: false },
+);
+export type Options = Static<typeof Options>;
+
+/** One formation of an army's roster, with its surviving units. */
+export const RosterFormation = Type.Object(
+  {
+    id: Id,
+    formation: Id,
+    units: UnitCounts,
+  },
+  { additionalProperties: false },
+);
+export type RosterFormation = Static<typeof RosterFormation>;
+
+/** The army's commander (S8): one unit of one of its formations. */
+export const Commander = Type.Object(
+  {
+    formation: Id,
+    unitType: Id,
+  },
+  { additionalProperties: false },
+);
+export type Commander = Static<typeof Commander>;

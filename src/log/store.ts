@@ -1,0 +1,203 @@
+import { Level } from "level";
+import { Observable, Subject } from "rxjs";
+import { Ajv } from "ajv";
+import {
+  catalogue as defaultCatalogue,
+  describeAjvError,
+  GENESIS_HASH,
+  NewEventSchema,
+  type EventCatalogue,
+  type NewEvent,
+  type StoredEvent,
+} from "../../events/index.js";
+import { AppendConflictError, InvalidEventError } from "./errors.js";
+import { canonicalJson, sha256Hex } from "./hash.js";
+import { decodeEvent, encodeEvent, eventKey, seqOfKey, streamRange, type Head } from "./layout.js";
+import { SerialQueue } from "./queue.js";
+
+export interface StoreOptions {
+  /** Fsync every append before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
+  sync?: boolean;
+  /** Event types this store accepts (default: the engine's catalogue). */
+  catalogue?: EventCatalogue;
+}
+
+const READ_BATCH = 1000;
+
+const envelopeAjv = new Ajv({ strict: true });
+envelopeAjv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+const checkEnvelope = envelopeAjv.compile(NewEventSchema);
+
+/** Seals an envelope into the chain: its hash covers every field but the hash itself. */
+export function sealEvent(stream: string, seq: number, prev: string, event: NewEvent): { stored: StoredEvent; value: string } {
+  const body = canonicalJson({ stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev });
+  const hash = sha256Hex(body);
+  const stored: StoredEvent = { stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev, hash };
+  return { stored, value: encodeEvent(hash, body) };
+}
+
+/**
+ * The append-only, hash-chained event log of many streams (campaigns, later branches) in one LevelDB.
+ * Appends are serialised through one queue and written with their new head in one atomic batch.
+ */
+export class EventStore {
+  private readonly queue = new SerialQueue();
+  private readonly heads = new Map<string, Head>();
+  private readonly live = new Map<string, Subject<StoredEvent>>();
+  readonly events;
+  private readonly headsDb;
+
+  private constructor(
+    readonly db: Level<string, string>,
+    private readonly options: Required<StoreOptions>,
+  ) {
+    this.events = db.sublevel<string, string>("events", { valueEncoding: "utf8" });
+    this.headsDb = db.sublevel<string, string>("heads", { valueEncoding: "utf8" });
+  }
+
+  static async open(location: string, options: StoreOptions = {}): Promise<EventStore> {
+    const db = new Level<string, string>(location, { valueEncoding: "utf8" });
+    await db.open();
+    return new EventStore(db, { sync: options.sync ?? true, catalogue: options.catalogue ?? defaultCatalogue });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.run(async () => undefined);
+    for (const subject of this.live.values()) subject.complete();
+    this.live.clear();
+    await this.db.close();
+  }
+
+  /** The stream's last seq and hash; seq 0 and the genesis hash for a stream with no events. */
+  async head(stream: string): Promise<Head> {
+    return this.heads.get(stream) ?? this.storedHead(stream);
+  }
+
+  /** The head as stored in LevelDB, bypassing this process's cache: what verify compares the chain against. */
+  async storedHead(stream: string): Promise<Head> {
+    const value = await this.headsDb.get(stream);
+    return value === undefined ? { seq: 0, hash: GENESIS_HASH } : (JSON.parse(value) as Head);
+  }
+
+  /** Every stream that has at least one event. */
+  async streams(): Promise<string[]> {
+    return this.headsDb.keys().all();
+  }
+
+  /**
+   * Appends events after `expectedSeq`, the seq the writer last saw. A stale expectedSeq is refused with
+   * AppendConflictError; an event that fails its schema is refused with InvalidEventError. Either way nothing is written.
+   */
+  append(stream: string, expectedSeq: number, events: readonly NewEvent[], options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
+    const checked = events.map((event, index) => this.checkEvent(event, index));
+    return this.queue.run(async () => {
+      const head = await this.head(stream);
+      if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
+      if (checked.length === 0) return [];
+      let prev = head.hash;
+      const stored: StoredEvent[] = [];
+      const batch = this.db.batch();
+      for (const [index, event] of checked.entries()) {
+        const seq = head.seq + index + 1;
+        const sealed = sealEvent(stream, seq, prev, event);
+        batch.put(eventKey(stream, seq), sealed.value, { sublevel: this.events });
+        stored.push(sealed.stored);
+        prev = sealed.stored.hash;
+      }
+      const newHead: Head = { seq: head.seq + stored.length, hash: prev };
+      batch.put(stream, JSON.stringify(newHead), { sublevel: this.headsDb });
+      await batch.write({ sync: options.sync ?? this.options.sync });
+      this.heads.set(stream, newHead);
+      const subject = this.live.get(stream);
+      if (subject) for (const event of stored) subject.next(event);
+      return stored;
+    });
+  }
+
+  private checkEvent(event: NewEvent, index: number): NewEvent {
+    if (!checkEnvelope(event)) {
+      const problem = describeAjvError(checkEnvelope.errors, "event");
+      throw new InvalidEventError(index, problem.field, problem.message);
+    }
+    const problem = this.options.catalogue.check(event);
+    if (problem) throw new InvalidEventError(index, problem.field, problem.message);
+    return event;
+  }
+
+  /** The stream's stored key/value pairs in key order, in batches: what verify walks. */
+  async *rawBatches(stream: string, from = 1): AsyncGenerator<Array<[number, string]>> {
+    const iterator = this.events.iterator(streamRange(stream, from));
+    try {
+      for (;;) {
+        const entries = await iterator.nextv(READ_BATCH);
+        if (entries.length === 0) return;
+        yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /** The stream's events from seq `from` to `to` (inclusive), in batches, as stored. */
+  async *readBatches(stream: string, from = 1, to?: number): AsyncGenerator<StoredEvent[]> {
+    const iterator = this.events.values(streamRange(stream, from, to));
+    try {
+      for (;;) {
+        const values = await iterator.nextv(READ_BATCH);
+        if (values.length === 0) return;
+        yield values.map(decodeEvent);
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  async readAll(stream: string, from = 1, to?: number): Promise<StoredEvent[]> {
+    const all: StoredEvent[] = [];
+    for await (const batch of this.readBatches(stream, from, to)) all.push(...batch);
+    return all;
+  }
+
+  /**
+   * The stream's events from seq `from` on: first those already stored, then each new one as it is appended.
+   * The one way projections follow the log; no event is skipped or repeated across the switch to live.
+   */
+  events$(stream: string, from = 1): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      let last = from - 1;
+      let catchingUp = true;
+      const pending: StoredEvent[] = [];
+      const emit = (event: StoredEvent) => {
+        if (event.seq !== last + 1) return;
+        last = event.seq;
+        subscriber.next(event);
+      };
+      const liveSubscription = this.liveSubject(stream).subscribe({
+        next: (event) => (catchingUp ? pending.push(event) : emit(event)),
+        complete: () => subscriber.complete(),
+      });
+      void (async () => {
+        try {
+          for await (const batch of this.readBatches(stream, from)) {
+            if (subscriber.closed) return;
+            for (const event of batch) emit(event);
+          }
+          for (const event of pending) emit(event);
+          catchingUp = false;
+        } catch (error) {
+          subscriber.error(error);
+        }
+      })();
+      return () => liveSubscription.unsubscribe();
+    });
+  }
+
+  private liveSubject(stream: string): Subject<StoredEvent> {
+    let subject = this.live.get(stream);
+    if (!subject) {
+      subject = new Subject<StoredEvent>();
+      this.live.set(stream, subject);
+    }
+    return subject;
+  }
+}
