@@ -1,5 +1,5 @@
 import { Level } from "level";
-import { Observable, Subject } from "rxjs";
+import { mergeMap, Observable, Subject } from "rxjs";
 import { Ajv } from "ajv";
 import {
   catalogue as defaultCatalogue,
@@ -43,7 +43,7 @@ export function sealEvent(stream: string, seq: number, prev: string, event: NewE
 export class EventStore {
   private readonly queue = new SerialQueue();
   private readonly heads = new Map<string, Head>();
-  private readonly live = new Map<string, Subject<StoredEvent>>();
+  private readonly live = new Map<string, Subject<StoredEvent[]>>();
   readonly events;
   private readonly headsDb;
 
@@ -108,8 +108,7 @@ export class EventStore {
       batch.put(stream, JSON.stringify(newHead), { sublevel: this.headsDb });
       await batch.write({ sync: options.sync ?? this.options.sync });
       this.heads.set(stream, newHead);
-      const subject = this.live.get(stream);
-      if (subject) for (const event of stored) subject.next(event);
+      this.live.get(stream)?.next(stored);
       return stored;
     });
   }
@@ -159,30 +158,31 @@ export class EventStore {
   }
 
   /**
-   * The stream's events from seq `from` on: first those already stored, then each new one as it is appended.
-   * The one way projections follow the log; no event is skipped or repeated across the switch to live.
+   * The stream's events from seq `from` on, in batches: first those already stored, then each append's events as it
+   * is written. The one way projections follow the log; no event is skipped or repeated across the switch to live.
    */
-  events$(stream: string, from = 1): Observable<StoredEvent> {
-    return new Observable<StoredEvent>((subscriber) => {
+  batches$(stream: string, from = 1): Observable<StoredEvent[]> {
+    return new Observable<StoredEvent[]>((subscriber) => {
       let last = from - 1;
       let catchingUp = true;
-      const pending: StoredEvent[] = [];
-      const emit = (event: StoredEvent) => {
-        if (event.seq !== last + 1) return;
-        last = event.seq;
-        subscriber.next(event);
+      const pending: StoredEvent[][] = [];
+      const emit = (batch: StoredEvent[]) => {
+        const fresh = batch.filter((event) => event.seq > last);
+        if (fresh.length === 0) return;
+        last = fresh[fresh.length - 1]!.seq;
+        subscriber.next(fresh);
       };
       const liveSubscription = this.liveSubject(stream).subscribe({
-        next: (event) => (catchingUp ? pending.push(event) : emit(event)),
+        next: (batch) => (catchingUp ? pending.push(batch) : emit(batch)),
         complete: () => subscriber.complete(),
       });
       void (async () => {
         try {
           for await (const batch of this.readBatches(stream, from)) {
             if (subscriber.closed) return;
-            for (const event of batch) emit(event);
+            emit(batch);
           }
-          for (const event of pending) emit(event);
+          for (const batch of pending.splice(0)) emit(batch);
           catchingUp = false;
         } catch (error) {
           subscriber.error(error);
@@ -192,10 +192,15 @@ export class EventStore {
     });
   }
 
-  private liveSubject(stream: string): Subject<StoredEvent> {
+  /** The same as batches$, one event at a time. */
+  events$(stream: string, from = 1): Observable<StoredEvent> {
+    return this.batches$(stream, from).pipe(mergeMap((batch) => batch));
+  }
+
+  private liveSubject(stream: string): Subject<StoredEvent[]> {
     let subject = this.live.get(stream);
     if (!subject) {
-      subject = new Subject<StoredEvent>();
+      subject = new Subject<StoredEvent[]>();
       this.live.set(stream, subject);
     }
     return subject;
