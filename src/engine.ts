@@ -1,0 +1,101 @@
+import { catalogue, type DomainEvent, type StoredEvent } from "../events/index.js";
+import { evolveAll } from "../projections/campaign.js";
+import type { CampaignState } from "../projections/state.js";
+import { checkCommand, type Command } from "./commands/schemas.js";
+import { decide } from "./decide.js";
+import { LiveCampaign } from "./live.js";
+import { AppendConflictError, EventStore, type StoreOptions } from "./log/index.js";
+import type { Refusal } from "./rules/refusal.js";
+
+export type Clock = () => Date;
+
+export type Outcome =
+  | { ok: true; events: StoredEvent[]; state: CampaignState }
+  | { ok: false; refusal: Refusal; /** which of several commands was refused */ index: number };
+
+export interface EngineOptions extends StoreOptions {
+  /** Where recorded times come from; injected so that tests and replays are repeatable. */
+  clock?: Clock;
+}
+
+/**
+ * The command handler: the one place that does I/O. It schema-checks a command, decides it against the live state,
+ * stamps the resulting events with actor and time, and appends them in one batch at the seq it decided on.
+ */
+export class Engine {
+  private readonly campaigns = new Map<string, LiveCampaign>();
+
+  private constructor(
+    readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  static async open(location: string, options: EngineOptions = {}): Promise<Engine> {
+    const store = await EventStore.open(location, options);
+    return new Engine(store, options.clock ?? (() => new Date()));
+  }
+
+  async close(): Promise<void> {
+    for (const live of this.campaigns.values()) live.close();
+    this.campaigns.clear();
+    await this.store.close();
+  }
+
+  /** The campaigns (streams) this folder holds. */
+  listCampaigns(): Promise<string[]> {
+    return this.store.streams();
+  }
+
+  private live(campaign: string): LiveCampaign {
+    let live = this.campaigns.get(campaign);
+    if (!live) {
+      live = new LiveCampaign(this.store, campaign);
+      this.campaigns.set(campaign, live);
+    }
+    return live;
+  }
+
+  /** The campaign's state with every stored event folded in. */
+  async state(campaign: string): Promise<CampaignState> {
+    const head = await this.store.head(campaign);
+    return this.live(campaign).at(head.seq);
+  }
+
+  /**
+   * Decides commands one after another on the campaign and appends all their events in one atomic batch:
+   * if any is refused, nothing is written. Each input is schema-checked before any rule runs.
+   */
+  async execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome> {
+    let state = await this.state(campaign);
+    const expectedSeq = state.seq;
+    const drafts: Array<DomainEvent & { actor: string }> = [];
+    for (const [index, input] of inputs.entries()) {
+      const checked = checkCommand(input);
+      if (!checked.ok) return { ok: false, index, refusal: { kind: "field", field: checked.field, message: checked.message } };
+      const decision = decide(state, checked.command);
+      if (!decision.ok) return { ok: false, index, refusal: decision.refusal };
+      let seq = state.seq;
+      state = evolveAll(state, decision.events.map((event) => ({ ...event, seq: ++seq })));
+      drafts.push(...decision.events.map((event) => ({ ...event, actor: checked.command.actor })));
+    }
+    const at = this.clock().toISOString();
+    const events = drafts.map(({ type, data, actor }) => ({ type, version: catalogue.definition(type)!.version, at, actor, data }));
+    try {
+      const stored = await this.store.append(campaign, expectedSeq, events);
+      return { ok: true, events: stored, state: await this.live(campaign).at(expectedSeq + stored.length) };
+    } catch (error) {
+      if (error instanceof AppendConflictError) {
+        return { ok: false, index: 0, refusal: { kind: "conflict", message: error.message } };
+      }
+      throw error;
+    }
+  }
+
+  /** Creates a campaign from its set-up commands (CreateCampaign first), all or nothing. */
+  async create(commands: readonly Command[]): Promise<Outcome> {
+    const first = commands[0];
+    const campaign = first && first.type === "CreateCampaign" ? first.campaign : undefined;
+    if (!campaign) return { ok: false, index: 0, refusal: { kind: "field", field: "type", message: "a set-up starts with CreateCampaign" } };
+    return this.execute(campaign, commands);
+  }
+}

@@ -1,0 +1,39 @@
+import type { Square } from "../../events/common.js";
+
+/**
+ * A refused command: a value naming the rule of ../shared/RULES.md it breaks, or the field that is wrong,
+ * with a sentence a player understands.
+ */
+export type Refusal =
+  | { kind: "rule"; rule: string; message: string }
+  | { kind: "field"; field: string; message: string }
+  /** The log moved on while the command was decided: nothing was written; decide again on the new state. */
+  | { kind: "conflict"; message: string };
+
+/** Thrown inside a decider only; `decide` turns it into a Refusal value. */
+export class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
+export function refuseRule(rule: string, message: string): never {
+  throw new Refused({ kind: "rule", rule, message });
+}
+
+export function refuseField(field: string, message: string): never {
+  throw new Refused({ kind: "field", field, message });
+}
+
+export function describeRefusal(refusal: Refusal): string {
+  switch (refusal.kind) {
+    case "rule":
+      return `${refusal.rule}: ${refusal.message}`;
+    case "field":
+      return `${refusal.field}: ${refusal.message}`;
+    case "conflict":
+      return refusal.message;
+  }
+}
+
+export const sq = ([x, y]: Square): string => `(${x},${y})`;
