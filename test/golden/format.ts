@@ -1,0 +1,28 @@
+/** A golden rule case (test/golden/README.md): a starting set-up, some commands, and what must come of them. */
+export interface GoldenCase {
+  /** Rule ID(s) of ../shared/RULES.md the case pins down, e.g. "S6" or "S6 S7". */
+  rule: string;
+  /** What the case shows, in a sentence. */
+  case: string;
+  /** A set-up file, relative to test/golden/, created first. */
+  setup?: string;
+  /** An RFC 7396 JSON merge patch applied to the set-up file before it is created. */
+  patch?: unknown;
+  /** Commands applied one by one after the set-up, as `epicwar apply` would. */
+  commands?: unknown[];
+  expect:
+    | { state: unknown }
+    | { refused: { rule?: string; field?: string; message?: string } };
+}
+
+/** RFC 7396: objects merge key by key, null deletes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;
+  const result: Record<string, unknown> =
+    typeof target === "object" && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
