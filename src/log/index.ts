@@ -1,4 +1,4 @@
-export { EventStore, sealEvent, type StoreOptions } from "./store.js";
+export { EventStore, sealEvent, StoreOpenError, type StoreOptions } from "./store.js";
 export { AppendConflictError, InvalidEventError } from "./errors.js";
 export { verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
 export { canonicalJson, sha256Hex } from "./hash.js";

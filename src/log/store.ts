@@ -10,6 +10,7 @@ import {
   type NewEvent,
   type StoredEvent,
 } from "../../events/index.js";
+import { Id } from "../../events/common.js";
 import { AppendConflictError, InvalidEventError } from "./errors.js";
 import { canonicalJson, sha256Hex } from "./hash.js";
 import { decodeEvent, encodeEvent, eventKey, seqOfKey, streamRange, type Head } from "./layout.js";
@@ -20,13 +21,35 @@ export interface StoreOptions {
   sync?: boolean;
   /** Event types this store accepts (default: the engine's catalogue). */
   catalogue?: EventCatalogue;
+  /** Create the folder when it holds no database yet (default true); readers pass false. */
+  createIfMissing?: boolean;
+}
+
+/** The folder could not be opened as an event log: missing, locked by another process, or not a database. */
+export class StoreOpenError extends Error {
+  override readonly name = "StoreOpenError";
 }
 
 const READ_BATCH = 1000;
 
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
+
+/** RFC 3339 date-time: the shape, and a real calendar date and time of day (no month 13, 30 February or hour 25). */
+function isDateTime(text: string): boolean {
+  const match = DATE_TIME.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (days === undefined || day < 1 || day > days || hour > 23 || minute > 59 || second > 60) return false;
+  return match[9] === undefined || (Number(match[9]) <= 23 && Number(match[10]) <= 59);
+}
+
 const envelopeAjv = new Ajv({ strict: true });
-envelopeAjv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+envelopeAjv.addFormat("date-time", { type: "string", validate: isDateTime });
 const checkEnvelope = envelopeAjv.compile(NewEventSchema);
+/** Stream names are ids: no "#" or "~", which would let one stream's keys fall inside another's key range. */
+const STREAM_NAME = new RegExp(Id.pattern!);
 
 /** Seals an envelope into the chain: its hash covers every field but the hash itself. */
 export function sealEvent(stream: string, seq: number, prev: string, event: NewEvent): { stored: StoredEvent; value: string } {
@@ -57,8 +80,19 @@ export class EventStore {
 
   static async open(location: string, options: StoreOptions = {}): Promise<EventStore> {
     const db = new Level<string, string>(location, { valueEncoding: "utf8" });
-    await db.open();
-    return new EventStore(db, { sync: options.sync ?? true, catalogue: options.catalogue ?? defaultCatalogue });
+    try {
+      await db.open({ createIfMissing: options.createIfMissing ?? true });
+    } catch (error) {
+      const { cause, message } = error as Error & { cause?: Error & { code?: string } };
+      if (cause?.code === "LEVEL_LOCKED") throw new StoreOpenError(`${location} is in use by another epicwar process`);
+      if (/does not exist/.test(cause?.message ?? message)) throw new StoreOpenError(`no campaign database at ${location}`);
+      throw new StoreOpenError(`cannot open ${location}: ${cause?.message ?? message}`);
+    }
+    return new EventStore(db, {
+      sync: options.sync ?? true,
+      catalogue: options.catalogue ?? defaultCatalogue,
+      createIfMissing: options.createIfMissing ?? true,
+    });
   }
 
   async close(): Promise<void> {
@@ -88,7 +122,10 @@ export class EventStore {
    * Appends events after `expectedSeq`, the seq the writer last saw. A stale expectedSeq is refused with
    * AppendConflictError; an event that fails its schema is refused with InvalidEventError. Either way nothing is written.
    */
-  append(stream: string, expectedSeq: number, events: readonly NewEvent[], options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
+  async append(stream: string, expectedSeq: number, events: readonly NewEvent[], options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
+    // Checked (and copied) before queueing, in the caller's turn: errors reject the returned promise, and a caller
+    // changing its objects afterwards cannot change what was checked. Queued synchronously, so call order is kept.
+    if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
     const checked = events.map((event, index) => this.checkEvent(event, index));
     return this.queue.run(async () => {
       const head = await this.head(stream);
@@ -113,7 +150,13 @@ export class EventStore {
     });
   }
 
-  private checkEvent(event: NewEvent, index: number): NewEvent {
+  private checkEvent(original: NewEvent, index: number): NewEvent {
+    let event: NewEvent;
+    try {
+      event = structuredClone(original);
+    } catch {
+      throw new InvalidEventError(index, "event", "is not plain data");
+    }
     if (!checkEnvelope(event)) {
       const problem = describeAjvError(checkEnvelope.errors, "event");
       throw new InvalidEventError(index, problem.field, problem.message);

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+import { Command, Option } from "commander";
+import { InvalidEventError, StoreOpenError } from "../log/index.js";
+import { InputError } from "../setup-loader.js";
+import { applyCommands } from "./commands/apply.js";
+import { DEMO_DB, runDemo } from "./commands/demo.js";
+import { createCampaign } from "./commands/new.js";
+import { showLog, showState } from "./commands/show.js";
+import { verifyCampaigns } from "./commands/verify.js";
+import { CliError, EXIT } from "./errors.js";
+import { DEFAULT_DB } from "./paths.js";
+import { pickCampaign, withEngine } from "./session.js";
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+// A reader that stops early (`epicwar log | head`) is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
+/** Runs a command's action and turns any failure into one line on stderr and an exit code. */
+function action<A extends unknown[]>(run: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await run(...args);
+    } catch (error) {
+      const known = error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError;
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`epicwar: ${known ? message : `internal error: ${message}`}\n`);
+      if (!known && process.env["EPICWAR_DEBUG"]) process.stderr.write(`${(error as Error).stack ?? ""}\n`);
+      process.exitCode = error instanceof CliError ? error.exitCode : known ? EXIT.refused : error instanceof InvalidEventError ? EXIT.refused : EXIT.internal;
+    }
+  };
+}
+
+const dbOption = () => new Option("--db <dir>", "folder of the campaign database (embedded LevelDB)").default(DEFAULT_DB);
+const campaignOption = () => new Option("--campaign <id>", "which campaign, where the folder holds several");
+
+const program = new Command("epicwar")
+  .description("Epic War! campaign engine: every order, move, roll and result is a hash-chained event in a local log.")
+  .addHelpText("after", "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.")
+  .showHelpAfterError("(run with --help for usage)");
+
+program
+  .command("new")
+  .description("create a campaign from a set-up file (map, players, M and N, catalogue, armies, objectives, deployment)")
+  .addOption(dbOption())
+  .requiredOption("--setup <file>", "the set-up file (JSON, see docs/setup-file.md)")
+  .action(
+    action(async (options: { db: string; setup: string }) => {
+      const lines = await withEngine(options.db, {}, (engine) => createCampaign(engine, options.setup));
+      lines.forEach(print);
+    }),
+  );
+
+program
+  .command("apply")
+  .description("apply commands from a JSON Lines file (- for stdin), one command per line with \"actor\" and \"type\"; stops at the first refused line")
+  .argument("<file>", "JSON Lines file of commands, or - for standard input")
+  .addOption(dbOption())
+  .addOption(campaignOption())
+  .action(
+    action(async (file: string, options: { db: string; campaign?: string }) => {
+      await withEngine(options.db, {}, (engine) => applyCommands(engine, options.db, file, options.campaign, print));
+    }),
+  );
+
+program
+  .command("state")
+  .description("show the campaign now: map, armies, objectives, CVP target and awards")
+  .addOption(dbOption())
+  .addOption(campaignOption())
+  .option("--json", "print the projected state as JSON")
+  .action(
+    action(async (options: { db: string; campaign?: string; json?: boolean }) => {
+      await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        print(await showState(engine, await pickCampaign(engine, options.db, options.campaign), options.json ?? false));
+      });
+    }),
+  );
+
+program
+  .command("log")
+  .description("list the campaign's events in order")
+  .addOption(dbOption())
+  .addOption(campaignOption())
+  .option("--json", "print each stored event as one JSON line (JSON Lines)")
+  .action(
+    action(async (options: { db: string; campaign?: string; json?: boolean }) => {
+      await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        await showLog(engine, await pickCampaign(engine, options.db, options.campaign), options.json ?? false, print);
+      });
+    }),
+  );
+
+program
+  .command("verify")
+  .description("check the hash chain of a campaign (all campaigns in the folder by default); exit 2 naming the first bad seq")
+  .addOption(dbOption())
+  .addOption(campaignOption())
+  .action(
+    action(async (options: { db: string; campaign?: string }) => {
+      await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        const campaigns = options.campaign ? [await pickCampaign(engine, options.db, options.campaign)] : await engine.listCampaigns();
+        if (campaigns.length === 0) throw new CliError(`no campaign in ${options.db}`);
+        await verifyCampaigns(engine, campaigns, print);
+      });
+    }),
+  );
+
+program
+  .command("demo")
+  .description("set up the bundled example campaign in a local folder and tell what happened")
+  .addOption(new Option("--db <dir>", "folder for the demo's database").default(DEMO_DB))
+  .action(
+    action(async (options: { db: string }) => {
+      await withEngine(options.db, {}, (engine) => runDemo(engine, options.db, print));
+    }),
+  );
+
+await program.parseAsync();

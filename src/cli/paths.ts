@@ -1,0 +1,20 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The installed package's root folder, found from this file whether it runs from src/ or dist/. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("cannot find the package root");
+    dir = parent;
+  }
+  return dir;
+}
+
+export function examplePath(file: string): string {
+  return join(packageRoot(), "examples", file);
+}
+
+export const DEFAULT_DB = process.env["EPICWAR_DB"] ?? "epicwar-data";
