@@ -110,10 +110,19 @@ export const Force = Type.Object(
 );
 export type Force = Static<typeof Force>;
 
+/** B3: one row of a battle-size table: battles whose average points are at most `upTo` are won at `vp` VPs. */
+export const VpTableRow = Type.Object(
+  { upTo: Type.Integer({ minimum: 1, maximum: 10000000 }), vp: Type.Integer({ minimum: 1, maximum: 100000 }) },
+  { additionalProperties: false },
+);
+export type VpTableRow = Static<typeof VpTableRow>;
+
 export const Options = Type.Object(
   {
     /** S2 option: every army exactly this many points. */
     armySize: Type.Optional(Type.Integer({ minimum: 1000, maximum: 1000000 })),
+    /** B3: the campaign's own battle-size table, rows in increasing `upTo`; larger battles use the last row. */
+    vpTable: Type.Optional(Type.Array(VpTableRow, { minItems: 1, maxItems: 100 })),
   },
   { additionalProperties: false },
 );
@@ -139,3 +148,40 @@ export const Commander = Type.Object(
   { additionalProperties: false },
 );
 export type Commander = Static<typeof Commander>;
+
+/** The four orders of T4. */
+export const Order = Type.Union([Type.Literal("firstFire"), Type.Literal("advance"), Type.Literal("charge"), Type.Literal("fortify")]);
+export type Order = Static<typeof Order>;
+
+/** A SHA-256 digest in lower-case hex. */
+export const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
+
+/** Random bytes in hex, at least 128 bits: salts and dice seeds. */
+export const Nonce = Type.String({ pattern: "^[0-9a-f]{32,128}$" });
+
+/** Formation id within an army -> unit type -> number of units. */
+export const FormationUnits = Type.Record(Id, UnitCounts);
+export type FormationUnits = Static<typeof FormationUnits>;
+
+export const BattleOutcome = Type.Union([Type.Literal("attacker"), Type.Literal("defender"), Type.Literal("draw")]);
+export type BattleOutcome = Static<typeof BattleOutcome>;
+
+/** Per-side figures of a battle result (B4). */
+export const SideResult = Type.Object(
+  {
+    /** VPs this side won for breaking enemy units. */
+    vp: Type.Integer({ minimum: 0, maximum: 100000 }),
+    /** Units this side lost, by its formation ids. */
+    losses: FormationUnits,
+    /** Units of this side that routed: they survive (B4). */
+    routed: FormationUnits,
+  },
+  { additionalProperties: false },
+);
+export type SideResult = Static<typeof SideResult>;
+
+export const BattleResult = Type.Object(
+  { outcome: BattleOutcome, attacker: SideResult, defender: SideResult },
+  { additionalProperties: false },
+);
+export type BattleResult = Static<typeof BattleResult>;

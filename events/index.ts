@@ -7,6 +7,36 @@ import type { DataOf, EventDefinition } from "./define.js";
 import { HomeBasePlaced } from "./HomeBasePlaced.js";
 import { ObjectivePlaced } from "./ObjectivePlaced.js";
 import type { NewEvent, StoredEvent } from "./envelope.js";
+import { TurnStarted } from "./TurnStarted.js";
+import { PlayerSeedGiven } from "./PlayerSeedGiven.js";
+import { InitiativeRolled } from "./InitiativeRolled.js";
+import { FirstPlayerChosen } from "./FirstPlayerChosen.js";
+import { ArmyActivated } from "./ArmyActivated.js";
+import { ArmyMoved } from "./ArmyMoved.js";
+import { ObjectiveCaptured } from "./ObjectiveCaptured.js";
+import { BattleStarted } from "./BattleStarted.js";
+import { OrderRevealed } from "./OrderRevealed.js";
+import { RevealRejected } from "./RevealRejected.js";
+import { OrderViolated } from "./OrderViolated.js";
+import { ActionPhaseEnded } from "./ActionPhaseEnded.js";
+import { BattleResultReported } from "./BattleResultReported.js";
+import { BattleResultRejected } from "./BattleResultRejected.js";
+import { BattleResolved } from "./BattleResolved.js";
+import { ArmyRouted } from "./ArmyRouted.js";
+import { ArmyWithdrew } from "./ArmyWithdrew.js";
+import { ArmyOccupied } from "./ArmyOccupied.js";
+import { BattlePhaseEnded } from "./BattlePhaseEnded.js";
+import { TransitArrived } from "./TransitArrived.js";
+import { FormationsBrokenDown } from "./FormationsBrokenDown.js";
+import { ArmyDisbanded } from "./ArmyDisbanded.js";
+import { ArmyRaised } from "./ArmyRaised.js";
+import { FormationReinforced } from "./FormationReinforced.js";
+import { FormationReplaced } from "./FormationReplaced.js";
+import { FormationsTraded } from "./FormationsTraded.js";
+import { EndPhaseFinished } from "./EndPhaseFinished.js";
+import { DefencesBuilt } from "./DefencesBuilt.js";
+import { TurnEnded } from "./TurnEnded.js";
+import { CampaignFinished } from "./CampaignFinished.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -16,6 +46,36 @@ export const EVENT_DEFINITIONS = [
   ObjectivePlaced,
   ArmyDeployed,
   CampaignStarted,
+  TurnStarted,
+  PlayerSeedGiven,
+  InitiativeRolled,
+  FirstPlayerChosen,
+  ArmyActivated,
+  ArmyMoved,
+  ObjectiveCaptured,
+  BattleStarted,
+  OrderRevealed,
+  RevealRejected,
+  OrderViolated,
+  ActionPhaseEnded,
+  BattleResultReported,
+  BattleResultRejected,
+  BattleResolved,
+  ArmyRouted,
+  ArmyWithdrew,
+  ArmyOccupied,
+  BattlePhaseEnded,
+  TransitArrived,
+  FormationsBrokenDown,
+  ArmyDisbanded,
+  ArmyRaised,
+  FormationReinforced,
+  FormationReplaced,
+  FormationsTraded,
+  EndPhaseFinished,
+  DefencesBuilt,
+  TurnEnded,
+  CampaignFinished,
 ] as const;
 
 type Definitions = (typeof EVENT_DEFINITIONS)[number];
@@ -60,7 +120,6 @@ export class EventCatalogue {
 
   constructor(definitions: readonly EventDefinition[]) {
     const ajv = new Ajv({ allErrors: false, strict: true });
-    ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
     for (const definition of definitions) {
       this.byType.set(definition.type, { definition, validate: ajv.compile(definition.schema) });
     }

@@ -1,11 +1,35 @@
 import { produce, type Draft } from "immer";
 import type { CurrentEvent, DomainEvent } from "../events/index.js";
-import { armyPoints, awardTable, campaignForce, cvpTarget, moveRate } from "./derived.js";
-import { initialState, type CampaignState } from "./state.js";
+import {
+  addUnits,
+  armyPoints,
+  awardTable,
+  campaignForce,
+  cvpTarget,
+  moveRate,
+  removeUnits,
+  squareKey,
+  vpTarget,
+} from "./derived.js";
+import { initialState, type ArmyState, type CampaignState } from "./state.js";
 
-type Handlers = {
-  [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: Extract<DomainEvent, { type: T }>["data"]) => void;
-};
+type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
+type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: Data<T>, seq: number) => void };
+
+/** Recomputes the values S5 and S8 derive from the roster. */
+function rosterChanged(state: Draft<CampaignState>, army: Draft<ArmyState>): void {
+  army.points = armyPoints(army.formations, state.setup!.catalogue);
+  army.moveRate = moveRate(army.points);
+}
+
+function leaveMap(state: Draft<CampaignState>, armyId: string, status: ArmyState["status"], units: Record<string, number>, turn: number): void {
+  const army = state.armies[armyId]!;
+  army.at = null;
+  army.status = status;
+  for (const formation of army.formations) for (const type of Object.keys(formation.units)) formation.units[type] = 0;
+  rosterChanged(state, army);
+  state.ledgers[army.player]!.inTransit.push({ turn, units });
+}
 
 const handlers: Handlers = {
   CampaignCreated(state, data) {
@@ -23,6 +47,7 @@ const handlers: Handlers = {
       cvpTarget: cvpTarget(total),
       awards: awardTable(total),
     };
+    for (const player of data.players) state.ledgers[player.id] = { battleCvps: 0, reserves: {}, inTransit: [] };
   },
   ArmyRegistered(state, data) {
     const points = armyPoints(data.formations, state.setup!.catalogue);
@@ -35,6 +60,9 @@ const handlers: Handlers = {
       points,
       moveRate: moveRate(points),
       at: null,
+      status: "active",
+      battles: 0,
+      sinceTurn: 1,
     };
   },
   HomeBasePlaced(state, data) {
@@ -51,10 +79,211 @@ const handlers: Handlers = {
     state.turn = data.turn;
     state.phase = "action";
   },
+  TurnStarted(state, data) {
+    state.turn = data.turn;
+    state.phase = "action";
+    state.turnState = {
+      hostSeedHash: data.hostSeedHash,
+      hostSeed: null,
+      playerSeeds: {},
+      diceUsed: 0,
+      initiativeWinner: null,
+      first: null,
+      lastActivator: null,
+      activations: {},
+      endPhaseDone: [],
+    };
+  },
+  PlayerSeedGiven(state, data) {
+    state.turnState!.playerSeeds[data.player] = data.seed;
+  },
+  InitiativeRolled(state, data) {
+    const turn = state.turnState!;
+    turn.diceUsed = data.firstDie + data.rounds.length * Object.keys(data.rounds[0]!).length;
+    turn.initiativeWinner = data.winner;
+  },
+  FirstPlayerChosen(state, data) {
+    state.turnState!.first = data.first;
+  },
+  ArmyActivated(state, data, seq) {
+    const turn = state.turnState!;
+    const army = state.armies[data.army]!;
+    turn.activations[data.army] = {
+      army: data.army,
+      player: data.player,
+      seq,
+      commitment: data.commitment,
+      rate: data.rate,
+      engaged: data.engaged,
+      stacked: data.stacked,
+      from: army.at,
+      path: [],
+      moveSeq: null,
+      order: null,
+    };
+    if (!data.engaged) turn.lastActivator = data.player;
+  },
+  ArmyMoved(state, data, seq) {
+    const activation = state.turnState!.activations[data.army]!;
+    activation.path = data.path;
+    activation.moveSeq = seq;
+    state.armies[data.army]!.at = data.path[data.path.length - 1]!;
+  },
+  ObjectiveCaptured(state, data) {
+    if (data.kind === "homeBase") state.homeBases[data.objective]!.heldBy = data.by;
+    else state.objectives[data.objective]!.heldBy = data.by;
+  },
+  BattleStarted(state, data) {
+    const attacker = state.armies[data.attacker]!;
+    const defender = state.armies[data.defender]!;
+    const averagePoints = (attacker.points + defender.points) / 2;
+    state.battles[data.battle] = {
+      id: data.battle,
+      turn: data.turn,
+      index: Object.values(state.battles).filter((b) => b.turn === data.turn).length,
+      at: data.at,
+      attacker: { army: attacker.id, player: attacker.player, points: attacker.points, order: null, from: data.attackerFrom },
+      defender: { army: defender.id, player: defender.player, points: defender.points, order: null },
+      averagePoints,
+      vpTarget: vpTarget(averagePoints, state.setup!.options.vpTable),
+      defences: state.defences[squareKey(data.at)] ?? 0,
+      status: "pending",
+      report: null,
+      result: null,
+      winner: null,
+      overwhelming: false,
+    };
+  },
+  OrderRevealed(state, data) {
+    state.turnState!.activations[data.army]!.order = data.order;
+    for (const battle of Object.values(state.battles)) {
+      if (battle.turn !== data.turn) continue;
+      if (battle.attacker.army === data.army) battle.attacker.order = data.order;
+      if (battle.defender.army === data.army) battle.defender.order = data.order;
+    }
+  },
+  RevealRejected(state, data, seq) {
+    state.violations.push({ seq, turn: data.turn, army: data.army, player: data.player, rule: "T5", detail: `reveal of ${data.order} does not match the commitment` });
+  },
+  OrderViolated(state, data, seq) {
+    state.violations.push({ seq, turn: data.turn, army: data.army, player: data.player, rule: data.rule, detail: data.detail });
+  },
+  ActionPhaseEnded(state, data, seq) {
+    state.phase = "battle";
+    for (const army of data.withheld) {
+      const activation = state.turnState!.activations[army];
+      if (activation) state.violations.push({ seq, turn: data.turn, army, player: activation.player, rule: "T5", detail: "order never revealed" });
+    }
+  },
+  BattleResultReported(state, data) {
+    const battle = state.battles[data.battle]!;
+    battle.status = "reported";
+    battle.report = { by: data.by, result: data.result };
+  },
+  BattleResultRejected(state, data) {
+    const battle = state.battles[data.battle]!;
+    battle.status = "pending";
+    battle.report = null;
+  },
+  BattleResolved(state, data) {
+    const battle = state.battles[data.battle]!;
+    battle.status = "resolved";
+    battle.report = null;
+    battle.result = data.result;
+    battle.winner = data.winner;
+    battle.overwhelming = data.overwhelming;
+    for (const [side, result] of [
+      [battle.attacker, data.result.attacker],
+      [battle.defender, data.result.defender],
+    ] as const) {
+      const army = state.armies[side.army]!;
+      army.battles += 1;
+      for (const [formationId, losses] of Object.entries(result.losses)) {
+        const formation = army.formations.find((f) => f.id === formationId)!;
+        removeUnits(formation.units, losses);
+      }
+      rosterChanged(state, army);
+    }
+    for (const [player, cvps] of Object.entries(data.cvps)) state.ledgers[player]!.battleCvps += cvps;
+  },
+  ArmyRouted(state, data) {
+    leaveMap(state, data.army, "routed", data.units, data.turn);
+  },
+  ArmyWithdrew(state, data) {
+    state.armies[data.army]!.at = data.to;
+  },
+  ArmyOccupied(state, data) {
+    state.armies[data.army]!.at = data.at;
+  },
+  BattlePhaseEnded(state) {
+    state.phase = "end";
+  },
+  TransitArrived(state, data) {
+    const ledger = state.ledgers[data.player]!;
+    ledger.inTransit = ledger.inTransit.filter((batch) => batch.turn !== data.sentTurn);
+    addUnits(ledger.reserves, data.units);
+  },
+  FormationsBrokenDown(state, data) {
+    const army = state.armies[data.army]!;
+    army.formations = army.formations.filter((f) => !data.formations.includes(f.id));
+    rosterChanged(state, army);
+    state.ledgers[data.player]!.inTransit.push({ turn: data.turn, units: data.units });
+  },
+  ArmyDisbanded(state, data) {
+    leaveMap(state, data.army, "disbanded", data.units, data.turn);
+  },
+  ArmyRaised(state, data) {
+    const points = armyPoints(data.formations, state.setup!.catalogue);
+    state.armies[data.army] = {
+      id: data.army,
+      player: data.player,
+      name: data.name,
+      formations: data.formations,
+      commander: data.commander,
+      points,
+      moveRate: moveRate(points),
+      at: data.at,
+      status: "active",
+      battles: 0,
+      sinceTurn: data.turn + 1,
+    };
+    removeUnits(state.ledgers[data.player]!.reserves, data.units);
+  },
+  FormationReinforced(state, data) {
+    const formation = state.armies[data.army]!.formations.find((f) => f.id === data.formation)!;
+    addUnits(formation.units, data.units);
+    removeUnits(state.ledgers[data.player]!.reserves, data.units);
+  },
+  FormationReplaced(state, data) {
+    const army = state.armies[data.army]!;
+    army.formations = army.formations.filter((f) => f.id !== data.replaced);
+    army.formations.push(data.formation);
+    rosterChanged(state, army);
+    removeUnits(state.ledgers[data.player]!.reserves, data.units);
+  },
+  FormationsTraded(state, data) {
+    const reserves = state.ledgers[data.player]!.reserves;
+    removeUnits(reserves, data.unitsOut);
+    addUnits(reserves, data.unitsIn);
+  },
+  EndPhaseFinished(state, data) {
+    state.turnState!.endPhaseDone.push(data.player);
+  },
+  DefencesBuilt(state, data) {
+    const key = squareKey(data.at);
+    state.defences[key] = (state.defences[key] ?? 0) + data.points;
+  },
+  TurnEnded(state, data) {
+    state.turnState!.hostSeed = data.hostSeed;
+  },
+  CampaignFinished(state, data) {
+    state.status = "finished";
+    state.result = { winner: data.winner, turn: data.turn };
+  },
 };
 
 function apply(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & DomainEvent): void {
-  (handlers[event.type] as (state: Draft<CampaignState>, data: unknown) => void)(state, event.data);
+  (handlers[event.type] as (state: Draft<CampaignState>, data: unknown, seq: number) => void)(state, event.data, event.seq);
   state.seq = event.seq;
 }
 

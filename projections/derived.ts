@@ -1,4 +1,4 @@
-import type { Catalogue, Edge, MapDefinition, RosterFormation, Square, Terrain, TerrainLetter } from "../events/common.js";
+import type { Catalogue, Edge, MapDefinition, Order, RosterFormation, Square, Terrain, TerrainLetter, VpTableRow } from "../events/common.js";
 import { TERRAIN_LETTERS } from "../events/common.js";
 
 /** Values the rules derive from the set-up and rosters; shared by reducers and rules, so both agree. */
@@ -90,3 +90,92 @@ export function inHalf(map: Pick<MapDefinition, "width" | "height">, edge: Edge,
 }
 
 export const OPPOSITE_EDGE: Record<Edge, Edge> = { north: "south", south: "north", east: "west", west: "east" };
+
+export const squareKey = ([x, y]: Square): string => `${x},${y}`;
+
+/** B3: the VPs needed to win a battle of this average size: the campaign's table, or 10 x ceil(average / 1,000) + 5. */
+export function vpTarget(averagePoints: number, table?: readonly VpTableRow[]): number {
+  if (table && table.length > 0) return (table.find((row) => averagePoints <= row.upTo) ?? table[table.length - 1]!).vp;
+  return 10 * Math.ceil(averagePoints / 1000) + 5;
+}
+
+/** S4: a win is overwhelming when the winner's VPs are at least 1.5 x the loser's (or the loser has none and the winner some). */
+export function isOverwhelming(winnerVp: number, loserVp: number): boolean {
+  if (loserVp === 0) return winnerVp > 0;
+  return winnerVp * 2 >= loserVp * 3;
+}
+
+export interface Engagement {
+  /** Who has the initiative in battle turn 1 (and 2), or null for the standard roll. */
+  initiative: { side: "attacker" | "defender"; turns: number[] } | null;
+  /** Extra deployment distance forward, in cm. */
+  forwardCm: { attacker: number; defender: number };
+  /** Which side deploys first, or null for the standard order. */
+  deploysFirst: "attacker" | "defender" | null;
+  /** The sentence of the B2 table. */
+  effect: string;
+}
+
+/** B2: the engagement effects of the attacker's order against the defender's. */
+export function engagement(attacker: Order, defender: Order): Engagement {
+  const standard: Engagement = { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" };
+  const row = (attackerOrder: Order, defenderOrder: Order): Engagement => {
+    const key = `${attackerOrder}/${defenderOrder}`;
+    switch (key) {
+      case "advance/firstFire":
+        return { initiative: { side: "defender", turns: [1] }, forwardCm: { attacker: 0, defender: 15 }, deploysFirst: null, effect: "defender has initiative turn 1; defender deploys 15 cm further forward" };
+      case "advance/charge":
+        return { ...standard, initiative: { side: "attacker", turns: [1] }, effect: "standard deployment; attacker has initiative turn 1" };
+      case "advance/fortify":
+        return { ...standard, initiative: { side: "attacker", turns: [1] }, deploysFirst: "defender", effect: "defender sets up army and fortifications first; attacker has initiative turn 1" };
+      case "charge/firstFire":
+        return { initiative: { side: "defender", turns: [1, 2] }, forwardCm: { attacker: 0, defender: 25 }, deploysFirst: "attacker", effect: "defender has initiative turns 1 and 2; defender deploys 25 cm further forward and deploys after the attacker" };
+      case "charge/advance":
+        return { ...standard, initiative: { side: "defender", turns: [1] }, deploysFirst: "attacker", effect: "attacker deploys first; defender has initiative turn 1" };
+      case "charge/fortify":
+        return { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 15, defender: 0 }, deploysFirst: null, effect: "attacker deploys 15 cm further forward; defender places defences anywhere, army in the standard zone; attacker has initiative turn 1" };
+      default:
+        return standard;
+    }
+  };
+  return row(attacker, defender);
+}
+
+/** E2: a side's CVPs now: battle CVPs plus the value of every objective and enemy home base it holds. */
+export function cvpTotals(state: {
+  setup: { players: { id: string }[]; awards: AwardTable } | null;
+  ledgers: Record<string, { battleCvps: number }>;
+  objectives: Record<string, { heldBy: string | null }>;
+  homeBases: Record<string, { player: string; heldBy: string }>;
+}): Record<string, number> {
+  const totals: Record<string, number> = {};
+  if (!state.setup) return totals;
+  for (const { id } of state.setup.players) {
+    let total = state.ledgers[id]?.battleCvps ?? 0;
+    for (const objective of Object.values(state.objectives)) if (objective.heldBy === id) total += state.setup.awards.objective;
+    for (const home of Object.values(state.homeBases)) if (home.heldBy === id && home.player !== id) total += state.setup.awards.homeBase;
+    totals[id] = total;
+  }
+  return totals;
+}
+
+/** Adds unit counts into a pool, in place. */
+export function addUnits(pool: Record<string, number>, units: Readonly<Record<string, number>>): void {
+  for (const [type, count] of Object.entries(units)) if (count > 0) pool[type] = (pool[type] ?? 0) + count;
+}
+
+/** Takes unit counts out of a pool, in place, dropping types that reach zero. */
+export function removeUnits(pool: Record<string, number>, units: Readonly<Record<string, number>>): void {
+  for (const [type, count] of Object.entries(units)) {
+    const left = (pool[type] ?? 0) - count;
+    if (left > 0) pool[type] = left;
+    else delete pool[type];
+  }
+}
+
+/** The surviving units of an army's roster, summed by unit type. */
+export function rosterUnits(formations: readonly RosterFormation[]): Record<string, number> {
+  const units: Record<string, number> = {};
+  for (const formation of formations) addUnits(units, formation.units);
+  return units;
+}

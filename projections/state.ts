@@ -1,4 +1,4 @@
-import type { Catalogue, Commander, Edge, Force, MapDefinition, Options, RosterFormation, Square } from "../events/common.js";
+import type { BattleResult, Catalogue, Commander, Edge, Force, MapDefinition, Options, Order, RosterFormation, Square, UnitCounts } from "../events/common.js";
 import type { AwardTable } from "./derived.js";
 
 export interface PlayerState {
@@ -17,8 +17,95 @@ export interface ArmyState {
   points: number;
   /** S5 */
   moveRate: number;
-  /** Its square on the map, or null while not deployed. */
+  /** Its square on the map, or null while not deployed or once routed or disbanded. */
   at: Square | null;
+  /** On the map and fighting; routed and disbanded armies stay on the roster as history. */
+  status: "active" | "routed" | "disbanded";
+  /** Battles it has fought (E5: only an army that has fought may be broken down). */
+  battles: number;
+  /** The turn it joined the campaign (armies raised in an End phase first act the next turn). */
+  sinceTurn: number;
+}
+
+/** One army's activation in the current turn (T3-T5). */
+export interface ActivationState {
+  army: string;
+  player: string;
+  /** Seq of the ArmyActivated event. */
+  seq: number;
+  commitment: string;
+  rate: number;
+  engaged: boolean;
+  stacked: boolean;
+  from: Square | null;
+  path: Square[];
+  /** Seq of the ArmyMoved event, if it moved. */
+  moveSeq: number | null;
+  /** Once revealed (T5). */
+  order: Order | null;
+}
+
+export interface BattleSideState {
+  army: string;
+  player: string;
+  /** Army points when the battle started (B3). */
+  points: number;
+  /** The army's order once revealed; null while hidden. */
+  order: Order | null;
+}
+
+export interface BattleState {
+  id: string;
+  turn: number;
+  /** Index in the order battles started (B1). */
+  index: number;
+  at: Square;
+  attacker: BattleSideState & { from: Square };
+  defender: BattleSideState;
+  /** B3 */
+  averagePoints: number;
+  vpTarget: number;
+  /** Defences standing on the square when the battle started (E3); the defender holds the square. */
+  defences: number;
+  status: "pending" | "reported" | "resolved";
+  /** A reported result awaiting the opponent's confirmation. */
+  report: { by: string; result: BattleResult } | null;
+  result: BattleResult | null;
+  winner: string | null;
+  overwhelming: boolean;
+}
+
+/** The per-turn record: dice seeds, initiative, activations. */
+export interface TurnState {
+  hostSeedHash: string;
+  /** Revealed when the turn ends. */
+  hostSeed: string | null;
+  playerSeeds: Record<string, string>;
+  /** Dice drawn so far this turn (D1 roll index). */
+  diceUsed: number;
+  initiativeWinner: string | null;
+  first: string | null;
+  /** The player who made the last activation in the alternation (engaged activations do not count). */
+  lastActivator: string | null;
+  activations: Record<string, ActivationState>;
+  /** Players done with the End phase. */
+  endPhaseDone: string[];
+}
+
+export interface TransitBatch {
+  /** The turn the units went In Transit (E4: they join the Reserves in the End phase of the next turn). */
+  turn: number;
+  units: UnitCounts;
+}
+
+/** A recorded breach of the rules: cheating shown by the log (T5). */
+export interface ViolationState {
+  seq: number;
+  turn: number;
+  army: string;
+  player: string;
+  rule: string;
+  detail: string;
 }
 
 export interface ObjectiveState {
@@ -34,6 +121,13 @@ export interface HomeBaseState {
   at: Square;
   /** The side holding it: its owner until an enemy seizes it (E1). */
   heldBy: string;
+}
+
+export interface PlayerLedger {
+  /** CVPs won in battles: VPs one for one plus the S4 awards (E2). */
+  battleCvps: number;
+  reserves: UnitCounts;
+  inTransit: TransitBatch[];
 }
 
 export type CampaignStatus = "new" | "setup" | "active" | "finished";
@@ -64,6 +158,17 @@ export interface CampaignState {
   armies: Record<string, ArmyState>;
   objectives: Record<string, ObjectiveState>;
   homeBases: Record<string, HomeBaseState>;
+  /** Per player: battle CVPs, Reserves, In Transit. */
+  ledgers: Record<string, PlayerLedger>;
+  /** The current turn's record; null before turn 1's TurnStarted. */
+  turnState: TurnState | null;
+  /** Every battle of the campaign, by id. */
+  battles: Record<string, BattleState>;
+  /** Defences standing on squares, by "x,y" (E3). */
+  defences: Record<string, number>;
+  violations: ViolationState[];
+  /** Set when the campaign is over (E2): the winner, or null for a draw. */
+  result: { winner: string | null; turn: number } | null;
 }
 
 export const initialState: CampaignState = {
@@ -76,4 +181,10 @@ export const initialState: CampaignState = {
   armies: {},
   objectives: {},
   homeBases: {},
+  ledgers: {},
+  turnState: null,
+  battles: {},
+  defences: {},
+  violations: [],
+  result: null,
 };

@@ -1,7 +1,20 @@
 import type { DomainEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { Command } from "./commands/schemas.js";
+import { decideActivateArmy } from "./rules/activation.js";
+import { decideConfirmBattleResult, decideRejectBattleResult, decideReportBattleResult } from "./rules/battle.js";
+import {
+  decideBreakDown,
+  decideDisbandArmy,
+  decideEndTurn,
+  decideFinishEndPhase,
+  decideRaiseArmy,
+  decideReinforceFormation,
+  decideReplaceFormation,
+  decideTradeFormations,
+} from "./rules/end-phase.js";
 import { Refused, type Refusal } from "./rules/refusal.js";
+import { decideRevealOrder } from "./rules/reveal.js";
 import {
   decideCreateCampaign,
   decideDeployArmy,
@@ -10,6 +23,7 @@ import {
   decideRegisterArmy,
   decideStartCampaign,
 } from "./rules/setup.js";
+import { decideChooseFirst, decideCloseActionPhase, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
 
@@ -22,6 +36,24 @@ const deciders: Deciders = {
   PlaceObjective: decidePlaceObjective,
   DeployArmy: decideDeployArmy,
   StartCampaign: decideStartCampaign,
+  StartTurn: decideStartTurn,
+  GiveSeed: decideGiveSeed,
+  RollInitiative: decideRollInitiative,
+  ChooseFirst: decideChooseFirst,
+  ActivateArmy: decideActivateArmy,
+  RevealOrder: decideRevealOrder,
+  CloseActionPhase: decideCloseActionPhase,
+  ReportBattleResult: decideReportBattleResult,
+  ConfirmBattleResult: decideConfirmBattleResult,
+  RejectBattleResult: decideRejectBattleResult,
+  BreakDown: decideBreakDown,
+  DisbandArmy: decideDisbandArmy,
+  RaiseArmy: decideRaiseArmy,
+  ReinforceFormation: decideReinforceFormation,
+  ReplaceFormation: decideReplaceFormation,
+  TradeFormations: decideTradeFormations,
+  FinishEndPhase: decideFinishEndPhase,
+  EndTurn: decideEndTurn,
 };
 
 /** The rules: a schema-checked command against the current state gives events or a refusal. Pure. */

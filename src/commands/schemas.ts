@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { Actor, Catalogue, Force, Id, MapDefinition, Options, Player, Square } from "../../events/common.js";
+import { Actor, BattleResult, Catalogue, Commander, Force, Id, MapDefinition, Nonce, Options, Order, Player, Sha256, Square } from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
 
 /** Every command names who gives it and what it is. */
@@ -37,6 +37,84 @@ export const DeployArmy = command("DeployArmy", { army: Id, at: Square });
 
 export const StartCampaign = command("StartCampaign", {});
 
+/** The host begins a turn, committing to the SHA-256 of its secret dice seed for the turn (D1). */
+export const StartTurn = command("StartTurn", { hostSeedHash: Sha256 });
+
+/** A player gives its dice seed for the turn, after the host has committed (D1). */
+export const GiveSeed = command("GiveSeed", { seed: Nonce });
+
+/** The host records the initiative dice it drew from the turn's seeds (T2); they are recomputable once the turn ends. */
+export const RollInitiative = command("RollInitiative", {
+  rounds: Type.Array(Type.Record(Id, Type.Integer({ minimum: 1, maximum: 6 })), { minItems: 1, maxItems: 100 }),
+});
+
+/** The initiative winner chooses who activates first (T2). */
+export const ChooseFirst = command("ChooseFirst", { first: Id });
+
+/** Activate an army: a commitment to its hidden order, and the squares it moves through (T3-T5, M1-M5). */
+export const ActivateArmy = command("ActivateArmy", {
+  army: Id,
+  commitment: Sha256,
+  path: Type.Array(Square, { maxItems: 100 }),
+});
+
+/** Reveal an army's order and salt; they must match its commitment (T5). */
+export const RevealOrder = command("RevealOrder", { army: Id, order: Order, salt: Type.String({ minLength: 1, maxLength: 256 }) });
+
+/** The host ends the Action phase once every army is activated, recording any withheld reveals (T5). */
+export const CloseActionPhase = command("CloseActionPhase", {});
+
+/** A player of the battle enters its result (B4). */
+export const ReportBattleResult = command("ReportBattleResult", { battle: Id, result: BattleResult });
+
+/** The opponent confirms the reported result: the battle is resolved (B4-B6). */
+export const ConfirmBattleResult = command("ConfirmBattleResult", { battle: Id });
+
+/** The opponent rejects the reported result. */
+export const RejectBattleResult = command("RejectBattleResult", { battle: Id });
+
+/** E5: send formations of an army that has fought to In Transit. */
+export const BreakDown = command("BreakDown", {
+  army: Id,
+  formations: Type.Array(Id, { minItems: 1, maxItems: 200 }),
+  /** A company from the Reserves that takes the place of a broken-down company with support attached (E5). */
+  replacement: Type.Optional(Type.Object({ id: Id, formation: Id }, { additionalProperties: false })),
+});
+
+/** E5: disband a whole army that has fought: it leaves the map, its units go In Transit. */
+export const DisbandArmy = command("DisbandArmy", { army: Id });
+
+/** E6a: a new army from full-strength formations in the Reserves, on the base line or home base. */
+export const RaiseArmy = command("RaiseArmy", {
+  army: Id,
+  name: Type.String({ minLength: 1, maxLength: 80 }),
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+  commander: Commander,
+  at: Square,
+});
+
+/** E6b: bring a depleted formation back to exactly full strength from the Reserves. */
+export const ReinforceFormation = command("ReinforceFormation", { army: Id, formation: Id });
+
+/** E6c: replace a wiped-out formation with a different full-strength one from the Reserves. */
+export const ReplaceFormation = command("ReplaceFormation", {
+  army: Id,
+  formation: Id,
+  with: Type.Object({ id: Id, formation: Id }, { additionalProperties: false }),
+});
+
+/** E6d: trade full-strength formations in the Reserves for their points and buy catalogue formations with them. */
+export const TradeFormations = command("TradeFormations", {
+  tradeIn: Type.Array(Id, { minItems: 1, maxItems: 100 }),
+  buy: Type.Array(Id, { maxItems: 100 }),
+});
+
+/** A player is done with the End phase. */
+export const FinishEndPhase = command("FinishEndPhase", {});
+
+/** The host ends the turn and reveals its dice seed (D1, E2, E3). */
+export const EndTurn = command("EndTurn", { hostSeed: Nonce });
+
 export const COMMAND_SCHEMAS = {
   CreateCampaign,
   RegisterArmy,
@@ -44,6 +122,24 @@ export const COMMAND_SCHEMAS = {
   PlaceObjective,
   DeployArmy,
   StartCampaign,
+  StartTurn,
+  GiveSeed,
+  RollInitiative,
+  ChooseFirst,
+  ActivateArmy,
+  RevealOrder,
+  CloseActionPhase,
+  ReportBattleResult,
+  ConfirmBattleResult,
+  RejectBattleResult,
+  BreakDown,
+  DisbandArmy,
+  RaiseArmy,
+  ReinforceFormation,
+  ReplaceFormation,
+  TradeFormations,
+  FinishEndPhase,
+  EndTurn,
 } as const satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMAND_SCHEMAS;

@@ -1,0 +1,41 @@
+import { createHmac } from "node:crypto";
+
+/**
+ * Provably fair dice (D1, docs/fair-dice.md). Die number `index` of a turn is drawn from
+ * HMAC-SHA-256(key = host seed, message = "epicwar-die|<campaign>|<turn>|<index>|<player seeds in set-up order, |-joined>|<block>"),
+ * reading bytes in order and rejecting any byte >= the largest multiple of `sides` below 256, so every face is equally
+ * likely; a further block is hashed in the rare case all 32 bytes are rejected.
+ */
+export interface DiceSeeds {
+  campaign: string;
+  turn: number;
+  hostSeed: string;
+  /** Each player's seed for the turn, in set-up order. */
+  playerSeeds: readonly string[];
+}
+
+export function rollDie(seeds: DiceSeeds, index: number, sides = 6): number {
+  const limit = 256 - (256 % sides);
+  for (let block = 0; ; block++) {
+    const message = ["epicwar-die", seeds.campaign, seeds.turn, index, ...seeds.playerSeeds, block].join("|");
+    const bytes = createHmac("sha256", seeds.hostSeed).update(message).digest();
+    for (const byte of bytes) if (byte < limit) return (byte % sides) + 1;
+  }
+}
+
+/** `count` dice from index `first` on. */
+export function rollDice(seeds: DiceSeeds, first: number, count: number, sides = 6): number[] {
+  return Array.from({ length: count }, (_, i) => rollDie(seeds, first + i, sides));
+}
+
+/** T2: each player rolls a d6 (one die each per round, players in set-up order), ties rerolled. */
+export function rollInitiative(seeds: DiceSeeds, players: readonly string[], firstDie: number): Array<Record<string, number>> {
+  const rounds: Array<Record<string, number>> = [];
+  let die = firstDie;
+  for (;;) {
+    const values = rollDice(seeds, die, players.length);
+    die += players.length;
+    rounds.push(Object.fromEntries(players.map((player, i) => [player, values[i]!])));
+    if (new Set(values).size === values.length) return rounds;
+  }
+}

@@ -1,0 +1,38 @@
+import type { DomainEvent } from "../../events/index.js";
+import { addUnits } from "../../projections/derived.js";
+import { evolveAll } from "../../projections/campaign.js";
+import type { CampaignState } from "../../projections/state.js";
+
+/** The state as it will be once `events` are written: lets a decider see the consequences of its own events. */
+export function predict(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
+  let seq = state.seq;
+  return evolveAll(state, events.map((event) => ({ ...event, seq: ++seq })));
+}
+
+/**
+ * T1, E4: the Battle phase is over; the End phase begins with the units sent In Transit before this turn joining the
+ * Reserves.
+ */
+export function beginEndPhase(state: CampaignState, turn: number): DomainEvent[] {
+  const events: DomainEvent[] = [{ type: "BattlePhaseEnded", data: { turn } }];
+  for (const [player, ledger] of Object.entries(state.ledgers)) {
+    const byTurn = new Map<number, Record<string, number>>();
+    for (const batch of ledger.inTransit) {
+      if (batch.turn >= turn) continue;
+      const units = byTurn.get(batch.turn) ?? {};
+      addUnits(units, batch.units);
+      byTurn.set(batch.turn, units);
+    }
+    for (const [sentTurn, units] of [...byTurn].sort(([a], [b]) => a - b)) {
+      events.push({ type: "TransitArrived", data: { turn, player, sentTurn, units } });
+    }
+  }
+  return events;
+}
+
+/** T5, T1: the Action phase is over; with no battle this turn the Battle phase passes straight to the End phase. */
+export function endActionPhase(state: CampaignState, turn: number, withheld: string[]): DomainEvent[] {
+  const events: DomainEvent[] = [{ type: "ActionPhaseEnded", data: { turn, withheld } }];
+  const battles = Object.values(state.battles).some((battle) => battle.turn === turn);
+  return battles ? events : [...events, ...beginEndPhase(predict(state, events), turn)];
+}
