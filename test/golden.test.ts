@@ -3,7 +3,12 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../events/common.js";
+import { HOST } from "../events/common.js";
+import { dueChores } from "../src/client/chores.js";
+import { prepareCommand } from "../src/client/prepare.js";
+import { MemorySecrets } from "../src/client/secrets.js";
 import { Engine, type Outcome } from "../src/engine.js";
+import { sha256Hex } from "../src/log/hash.js";
 import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup-file.js";
 import { mergePatch, type GoldenCase } from "./golden/format.js";
 import { tempDir } from "./support/tmp.js";
@@ -39,8 +44,28 @@ function expectRefusal(outcome: Outcome, expected: { rule?: string; field?: stri
   if (expected.message) expect(refusal.message).toContain(expected.message);
 }
 
+/** Repeatable "random" bytes, so that seeds, salts and so dice are the same on every run. */
+function counterRandom(): (bytes: number) => string {
+  let counter = 0;
+  return (bytes) => sha256Hex(`golden-${counter++}`).repeat(Math.ceil((bytes * 2) / 64)).slice(0, bytes * 2);
+}
+
 async function runCase(golden: GoldenCase): Promise<void> {
   const engine = await Engine.open(await tempDir("epicwar-golden-"), { clock: FIXED_CLOCK });
+  const secrets = new MemorySecrets();
+  const random = counterRandom();
+  const submit = async (campaign: string, command: unknown): Promise<Outcome> =>
+    engine.execute(campaign, [await prepareCommand(await engine.state(campaign), command, secrets, random)]);
+  const parties = new Set<string>([HOST]);
+  const takeChores = async (campaign: string): Promise<void> => {
+    if (!golden.auto) return;
+    for (let chores = dueChores(await engine.state(campaign), parties); chores.length > 0; chores = dueChores(await engine.state(campaign), parties)) {
+      for (const chore of chores) {
+        const outcome = await submit(campaign, chore);
+        if (!outcome.ok) throw new Error(`chore ${JSON.stringify(chore)} was refused: ${JSON.stringify(outcome.refusal)}`);
+      }
+    }
+  };
   try {
     const commands = [...(golden.commands ?? [])];
     let campaign: string;
@@ -50,17 +75,20 @@ async function runCase(golden: GoldenCase): Promise<void> {
       campaign = setup.campaign;
       last = await engine.create(setupCommands(setup).map((step) => step.command));
       if (!last.ok && commands.length > 0) throw new Error(`set-up refused: ${JSON.stringify(last.refusal)}`);
+      for (const player of setup.players) parties.add(player.id);
+      if (last.ok) await takeChores(campaign);
     } else {
       campaign = String((commands[0] as { campaign?: unknown } | undefined)?.campaign ?? "golden");
     }
     for (const [index, command] of commands.entries()) {
       const before = await engine.store.head(campaign);
-      last = await engine.execute(campaign, [command]);
+      last = await submit(campaign, command);
       const isLast = index === commands.length - 1;
       if (!last.ok && !(isLast && "refused" in golden.expect)) {
         throw new Error(`command ${index} was refused: ${JSON.stringify(last.refusal)}`);
       }
       if (!last.ok) expect(await engine.store.head(campaign), "a refused command leaves the log as it was").toEqual(before);
+      else if (!isLast || !("refused" in golden.expect)) await takeChores(campaign);
     }
     if ("refused" in golden.expect) {
       expectRefusal(last!, golden.expect.refused);

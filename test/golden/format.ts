@@ -8,8 +8,17 @@ export interface GoldenCase {
   setup?: string;
   /** An RFC 7396 JSON merge patch applied to the set-up file before it is created. */
   patch?: unknown;
-  /** Commands applied one by one after the set-up, as `epicwar apply` would. */
+  /**
+   * Commands applied one by one after the set-up, as `epicwar apply` would: written as a player writes them, so an
+   * ActivateArmy may give its `order` (and `salt`) in the clear and a RevealOrder may leave them out; the players'
+   * side (src/client/prepare.ts) turns them into commitments and reveals from secrets held in memory.
+   */
   commands?: unknown[];
+  /**
+   * Take the protocol chores as they fall due, before and after each command (src/client/chores.ts): start turns, give
+   * seeds, roll initiative, reveal orders, end turns. Default false: every step is written out.
+   */
+  auto?: boolean;
   expect:
     | { state: unknown }
     | { refused: { rule?: string; field?: string; message?: string } };

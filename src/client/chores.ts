@@ -1,0 +1,43 @@
+import { HOST } from "../../events/common.js";
+import type { CampaignState } from "../../projections/state.js";
+
+/**
+ * The protocol steps that need no decision, which the parties on this machine take as soon as they are due:
+ * giving dice seeds, rolling initiative, revealing orders when a battle starts and at the end of the Action phase,
+ * starting the next turn and ending a turn once both players are done. Each is a plain command for prepareCommand.
+ * `parties` are the ids (players and/or "host") this machine acts for.
+ */
+export function dueChores(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
+  if (state.status !== "active" || !state.setup) return [];
+  const players = state.setup.players.map((p) => p.id);
+  const turn = state.turnState;
+  if (turn === null || turn.hostSeed !== null) return parties.has(HOST) ? [{ actor: HOST, type: "StartTurn" }] : [];
+  if (state.phase === "action") {
+    const missingSeeds = players.filter((p) => !turn.playerSeeds[p] && parties.has(p));
+    if (missingSeeds.length > 0) return missingSeeds.map((p) => ({ actor: p, type: "GiveSeed" }));
+    if (players.every((p) => turn.playerSeeds[p]) && !turn.initiativeWinner) {
+      return parties.has(HOST) ? [{ actor: HOST, type: "RollInitiative" }] : [];
+    }
+    return dueReveals(state, parties);
+  }
+  if (state.phase === "end" && players.every((p) => turn.endPhaseDone.includes(p)) && parties.has(HOST)) {
+    return [{ actor: HOST, type: "EndTurn" }];
+  }
+  return [];
+}
+
+/** T5: the orders of both armies of a battle just started, and every order once all armies have been activated. */
+function dueReveals(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
+  const turn = state.turnState!;
+  const hidden = Object.values(turn.activations).filter((a) => a.order === null && parties.has(a.player));
+  const inBattle = new Set(
+    Object.values(state.battles)
+      .filter((b) => b.turn === state.turn)
+      .flatMap((b) => [b.attacker.army, b.defender.army]),
+  );
+  const onMap = Object.values(state.armies).filter((a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn);
+  const allActivated = onMap.every((a) => turn.activations[a.id]);
+  return hidden
+    .filter((a) => allActivated || inBattle.has(a.army))
+    .map((a) => ({ actor: a.player, type: "RevealOrder", army: a.army }));
+}

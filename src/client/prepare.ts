@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import type { Order } from "../../events/common.js";
+import type { CampaignState } from "../../projections/state.js";
+import { orderCommitment, seedCommitment } from "../commitments.js";
+import { rollInitiative, type DiceSeeds } from "../dice.js";
+import type { SecretKeeper } from "./secrets.js";
+
+/** Random bytes as hex; injected so that tests and demos are repeatable. */
+export type RandomHex = (bytes: number) => string;
+export const cryptoRandomHex: RandomHex = (bytes) => randomBytes(bytes).toString("hex");
+
+/** A command the player's side could not prepare: its secret is missing. */
+export class SecretMissingError extends Error {
+  override readonly name = "SecretMissingError";
+}
+
+export const SALT_BYTES = 16;
+export const SEED_BYTES = 32;
+
+/** The turn a StartTurn begins: turn 1 right after set-up, else the one after the last ended turn. */
+export function turnToStart(state: CampaignState): number {
+  return state.turnState === null ? state.turn : state.turn + 1;
+}
+
+/** The dice seeds of the current turn, once the host's seed is known to whoever asks. */
+export function turnSeeds(state: CampaignState, hostSeed: string): DiceSeeds {
+  const players = state.setup!.players.map((p) => p.id);
+  return {
+    campaign: state.campaign!,
+    turn: state.turn,
+    hostSeed,
+    playerSeeds: players.map((p) => state.turnState!.playerSeeds[p] ?? ""),
+  };
+}
+
+type Input = Record<string, unknown> & { type?: unknown; actor?: unknown };
+
+/**
+ * The player's (or host's) side of the protocol: turns a command as a person writes it into what the engine takes.
+ * An order given in the clear becomes a commitment, its order and salt kept in the party's secrets; a reveal, a seed
+ * or the turn's dice are filled in from those secrets. Anything else passes through unchanged for the engine to check.
+ */
+export async function prepareCommand(state: CampaignState, raw: unknown, secrets: SecretKeeper, random: RandomHex = cryptoRandomHex): Promise<unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const input = raw as Input;
+  const actor = String(input.actor);
+  switch (input.type) {
+    case "StartTurn": {
+      if (input["hostSeedHash"] !== undefined) return input;
+      const { hostSeed, ...rest } = input;
+      const seed = typeof hostSeed === "string" ? hostSeed : random(SEED_BYTES);
+      await secrets.keepHostSeed(turnToStart(state), seed);
+      return { ...rest, hostSeedHash: seedCommitment(seed) };
+    }
+    case "GiveSeed":
+      return input["seed"] === undefined ? { ...input, seed: random(SEED_BYTES) } : input;
+    case "RollInitiative": {
+      if (input["rounds"] !== undefined || !state.turnState) return input;
+      const hostSeed = await secrets.hostSeed(state.turn);
+      if (!hostSeed) throw new SecretMissingError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
+      const players = state.setup!.players.map((p) => p.id);
+      return { ...input, rounds: rollInitiative(turnSeeds(state, hostSeed), players, state.turnState.diceUsed) };
+    }
+    case "ActivateArmy": {
+      if (input["order"] === undefined) return input;
+      const { order, salt, ...rest } = input;
+      const held = { order: order as Order, salt: typeof salt === "string" ? salt : random(SALT_BYTES) };
+      const army = String(input["army"]);
+      await secrets.keepOrder(actor, state.turn, army, held);
+      return { ...rest, commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) };
+    }
+    case "RevealOrder": {
+      if (input["order"] !== undefined) return input;
+      const army = String(input["army"]);
+      const held = await secrets.order(actor, state.turn, army);
+      if (!held) throw new SecretMissingError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
+      return { ...input, ...held };
+    }
+    case "EndTurn": {
+      if (input["hostSeed"] !== undefined) return input;
+      const hostSeed = await secrets.hostSeed(state.turn);
+      if (!hostSeed) throw new SecretMissingError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
+      return { ...input, hostSeed };
+    }
+    default:
+      return input;
+  }
+}
