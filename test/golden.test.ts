@@ -4,9 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../events/common.js";
 import { HOST } from "../events/common.js";
-import { dueChores } from "../src/client/chores.js";
-import { prepareCommand } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
+import { Table } from "../src/client/table.js";
 import { Engine, type Outcome } from "../src/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
 import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup-file.js";
@@ -52,43 +51,25 @@ function counterRandom(): (bytes: number) => string {
 
 async function runCase(golden: GoldenCase): Promise<void> {
   const engine = await Engine.open(await tempDir("epicwar-golden-"), { clock: FIXED_CLOCK });
-  const secrets = new MemorySecrets();
-  const random = counterRandom();
-  const submit = async (campaign: string, command: unknown): Promise<Outcome> =>
-    engine.execute(campaign, [await prepareCommand(await engine.state(campaign), command, secrets, random)]);
-  const parties = new Set<string>([HOST]);
-  const takeChores = async (campaign: string): Promise<void> => {
-    if (!golden.auto) return;
-    for (let chores = dueChores(await engine.state(campaign), parties); chores.length > 0; chores = dueChores(await engine.state(campaign), parties)) {
-      for (const chore of chores) {
-        const outcome = await submit(campaign, chore);
-        if (!outcome.ok) throw new Error(`chore ${JSON.stringify(chore)} was refused: ${JSON.stringify(outcome.refusal)}`);
-      }
-    }
-  };
   try {
     const commands = [...(golden.commands ?? [])];
-    let campaign: string;
+    const setup = golden.setup ? loadSetup(golden.setup, golden.patch) : undefined;
+    const campaign = setup?.campaign ?? String((commands[0] as { campaign?: unknown } | undefined)?.campaign ?? "golden");
+    const parties = new Set([HOST, ...(setup?.players.map((p) => p.id) ?? [])]);
+    const table = new Table(engine, campaign, { parties, secrets: new MemorySecrets(), random: counterRandom(), chores: golden.auto ?? false });
     let last: Outcome | undefined;
-    if (golden.setup) {
-      const setup = loadSetup(golden.setup, golden.patch);
-      campaign = setup.campaign;
+    if (setup) {
       last = await engine.create(setupCommands(setup).map((step) => step.command));
       if (!last.ok && commands.length > 0) throw new Error(`set-up refused: ${JSON.stringify(last.refusal)}`);
-      for (const player of setup.players) parties.add(player.id);
-      if (last.ok) await takeChores(campaign);
-    } else {
-      campaign = String((commands[0] as { campaign?: unknown } | undefined)?.campaign ?? "golden");
+      if (last.ok) await table.takeChores();
     }
     for (const [index, command] of commands.entries()) {
       const before = await engine.store.head(campaign);
-      last = await submit(campaign, command);
-      const isLast = index === commands.length - 1;
-      if (!last.ok && !(isLast && "refused" in golden.expect)) {
+      last = await table.submit(command);
+      if (!last.ok && !(index === commands.length - 1 && "refused" in golden.expect)) {
         throw new Error(`command ${index} was refused: ${JSON.stringify(last.refusal)}`);
       }
       if (!last.ok) expect(await engine.store.head(campaign), "a refused command leaves the log as it was").toEqual(before);
-      else if (!isLast || !("refused" in golden.expect)) await takeChores(campaign);
     }
     if ("refused" in golden.expect) {
       expectRefusal(last!, golden.expect.refused);

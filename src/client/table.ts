@@ -1,0 +1,66 @@
+import type { StoredEvent } from "../../events/index.js";
+import type { CampaignState } from "../../projections/state.js";
+import type { Engine, Outcome } from "../engine.js";
+import { dueChores } from "./chores.js";
+import { cryptoRandomHex, prepareCommand, type RandomHex } from "./prepare.js";
+import type { SecretKeeper } from "./secrets.js";
+
+export interface TableOptions {
+  /** The parties this machine acts for: player ids and/or "host". */
+  parties: ReadonlySet<string>;
+  secrets: SecretKeeper;
+  random?: RandomHex;
+  /** Take the protocol chores as they fall due (default true). */
+  chores?: boolean;
+}
+
+/** A chore the engine refused: the protocol cannot go on by itself. */
+export class ChoreRefusedError extends Error {
+  override readonly name = "ChoreRefusedError";
+}
+
+/**
+ * One machine's seat at a campaign: it prepares the commands of the parties it acts for from their secrets, submits
+ * them, and takes the protocol chores (seeds, initiative, reveals, turn ends) as they fall due.
+ */
+export class Table {
+  private readonly random: RandomHex;
+
+  constructor(
+    readonly engine: Engine,
+    readonly campaign: string,
+    private readonly options: TableOptions,
+  ) {
+    this.random = options.random ?? cryptoRandomHex;
+  }
+
+  state(): Promise<CampaignState> {
+    return this.engine.state(this.campaign);
+  }
+
+  /** Prepares and submits one command as written by a party; then takes the chores it made due. */
+  async submit(input: unknown, onEvents: (events: StoredEvent[]) => void = () => {}): Promise<Outcome> {
+    const prepared = await prepareCommand(await this.state(), input, this.options.secrets, this.random);
+    const outcome = await this.engine.execute(this.campaign, [prepared]);
+    if (outcome.ok) {
+      onEvents(outcome.events);
+      await this.takeChores(onEvents);
+    }
+    return outcome;
+  }
+
+  /** Takes every chore that is due for this machine's parties, until none is. */
+  async takeChores(onEvents: (events: StoredEvent[]) => void = () => {}): Promise<void> {
+    if (this.options.chores === false) return;
+    for (;;) {
+      const chores = dueChores(await this.state(), this.options.parties);
+      if (chores.length === 0) return;
+      for (const chore of chores) {
+        const prepared = await prepareCommand(await this.state(), chore, this.options.secrets, this.random);
+        const outcome = await this.engine.execute(this.campaign, [prepared]);
+        if (!outcome.ok) throw new ChoreRefusedError(`${chore["actor"]}'s ${String(chore["type"])} was refused: ${outcome.refusal.message}`);
+        onEvents(outcome.events);
+      }
+    }
+  }
+}
