@@ -4,7 +4,7 @@ import { sq } from "../rules/refusal.js";
 
 type Describers = { [T in DomainEvent["type"]]: (data: Extract<DomainEvent, { type: T }>["data"]) => string };
 
-const ORDER_NAMES = { firstFire: "First Fire", advance: "Advance", charge: "Charge", fortify: "Fortify" } as const;
+export const ORDER_NAMES = { firstFire: "First Fire", advance: "Advance", charge: "Charge", fortify: "Fortify" } as const;
 const n = (value: number) => value.toLocaleString("en");
 const short = (hex: string) => hex.slice(0, 12);
 const units = (counts: Record<string, number>) => {

@@ -2,13 +2,14 @@
 import { Command, Option } from "commander";
 import { InvalidEventError, StoreOpenError } from "../log/index.js";
 import { InputError } from "../setup-loader.js";
-import { applyCommands } from "./commands/apply.js";
+import { applyCommands, printEvents } from "./commands/apply.js";
 import { DEMO_DB, runDemo } from "./commands/demo.js";
 import { createCampaign } from "./commands/new.js";
 import { showLog, showState } from "./commands/show.js";
 import { verifyCampaigns } from "./commands/verify.js";
 import { CliError, EXIT } from "./errors.js";
 import { DEFAULT_DB } from "./paths.js";
+import { Seat } from "./seat.js";
 import { pickCampaign, withEngine } from "./session.js";
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -41,15 +42,28 @@ const program = new Command("epicwar")
   .addHelpText("after", "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.")
   .showHelpAfterError("(run with --help for usage)");
 
+const secretsOption = () => new Option("--secrets <dir>", "folder of the parties' secrets files (hidden orders, dice seeds); default: <db>-secrets beside the database");
+const asOption = () => new Option("--as <party>", "act (and see) only as this player, or as the host; default: every party, as at one shared machine");
+const choresOption = () => new Option("--no-chores", "do not take protocol steps automatically (seeds, initiative, reveals, starting and ending turns)");
+
+type SeatCliOptions = { db: string; campaign?: string; secrets?: string; as?: string; chores?: boolean };
+
 program
   .command("new")
   .description("create a campaign from a set-up file (map, players, M and N, catalogue, armies, objectives, deployment)")
   .addOption(dbOption())
   .requiredOption("--setup <file>", "the set-up file (JSON, see docs/setup-file.md)")
+  .addOption(secretsOption())
+  .addOption(asOption())
+  .addOption(choresOption())
   .action(
-    action(async (options: { db: string; setup: string }) => {
-      const lines = await withEngine(options.db, {}, (engine) => createCampaign(engine, options.setup));
-      lines.forEach(print);
+    action(async (options: SeatCliOptions & { setup: string }) => {
+      await withEngine(options.db, {}, async (engine) => {
+        const { campaign, lines } = await createCampaign(engine, options.setup);
+        lines.forEach(print);
+        const table = await new Seat(engine, options).table(campaign);
+        await table.takeChores(printEvents(print));
+      });
     }),
   );
 
@@ -59,9 +73,17 @@ program
   .argument("<file>", "JSON Lines file of commands, or - for standard input")
   .addOption(dbOption())
   .addOption(campaignOption())
+  .addOption(secretsOption())
+  .addOption(asOption())
+  .addOption(choresOption())
+  .addHelpText(
+    "after",
+    '\nAn order is written in the clear and kept secret by this machine: {"actor":"red","type":"ActivateArmy","army":"r1","order":"advance","path":[[1,1],[1,2]]}' +
+      '\nlogs only a commitment; the order and its salt go to red\'s secrets file and are revealed from there (docs/secrets.md).',
+  )
   .action(
-    action(async (file: string, options: { db: string; campaign?: string }) => {
-      await withEngine(options.db, {}, (engine) => applyCommands(engine, options.db, file, options.campaign, print));
+    action(async (file: string, options: SeatCliOptions) => {
+      await withEngine(options.db, {}, (engine) => applyCommands(new Seat(engine, options), file, print));
     }),
   );
 
@@ -71,10 +93,12 @@ program
   .addOption(dbOption())
   .addOption(campaignOption())
   .option("--json", "print the projected state as JSON")
+  .addOption(new Option("--as <player>", "show what this player may see, with its own hidden orders"))
+  .addOption(secretsOption())
   .action(
-    action(async (options: { db: string; campaign?: string; json?: boolean }) => {
+    action(async (options: SeatCliOptions & { json?: boolean }) => {
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-        print(await showState(engine, await pickCampaign(engine, options.db, options.campaign), options.json ?? false));
+        print(await showState(new Seat(engine, options), options.json ?? false));
       });
     }),
   );

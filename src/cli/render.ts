@@ -1,6 +1,7 @@
-import type { Square } from "../../events/common.js";
-import { sameSquare, terrainAt } from "../../projections/derived.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { Order, Square } from "../../events/common.js";
+import { cvpTotals, engagement, sameSquare, terrainAt } from "../../projections/derived.js";
+import type { BattleState, CampaignState } from "../../projections/state.js";
+import { ORDER_NAMES } from "./describe.js";
 import { sq } from "../rules/refusal.js";
 
 const n = (value: number) => value.toLocaleString("en");
@@ -23,16 +24,15 @@ export function renderMap(state: CampaignState): string {
   const armies = Object.values(state.armies);
   const objectives = Object.values(state.objectives);
   const homes = Object.values(state.homeBases);
-  const marker = (square: Square): string => {
-    const here = armies.filter((a) => a.at && sameSquare(a.at, square));
-    if (here.length > 0) return `${marks[here[0]!.player]}${here.length > 1 ? here.length : " "}`;
-    if (homes.some((h) => sameSquare(h.at, square))) return "H ";
-    if (objectives.some((o) => sameSquare(o.at, square))) return "* ";
-    return "  ";
+  const army = (square: Square): string => {
+    const here = armies.filter((a) => a.status === "active" && a.at && sameSquare(a.at, square));
+    return here.length === 0 ? "  " : `${marks[here[0]!.player]}${here.length > 1 ? here.length : " "}`;
   };
-  const header = "     " + Array.from({ length: map.width }, (_, x) => String(x).padEnd(4)).join("");
+  const site = (square: Square): string =>
+    homes.some((h) => sameSquare(h.at, square)) ? "H" : objectives.some((o) => sameSquare(o.at, square)) ? "*" : " ";
+  const header = "     " + Array.from({ length: map.width }, (_, x) => String(x).padEnd(5)).join("");
   const rows = map.terrain.map((row, y) => {
-    const cells = Array.from(row, (letter, x) => `${letter === "p" ? "." : letter}${roads.has(String([x, y])) ? "=" : " "}${marker([x, y])}`);
+    const cells = Array.from(row, (letter, x) => `${letter === "p" ? "." : letter}${site([x, y])}${roads.has(String([x, y])) ? "=" : " "}${army([x, y])}`);
     return `${String(y).padStart(3)}  ${cells.join("")}`;
   });
   const legend =
@@ -41,24 +41,92 @@ export function renderMap(state: CampaignState): string {
   return [header, ...rows, legend].join("\n");
 }
 
-export function renderState(state: CampaignState): string {
+/** What the campaign is waiting for, in a phrase. */
+export function waitingFor(state: CampaignState): string {
+  if (state.status === "setup") return "set-up";
+  if (state.status === "finished") return state.result?.winner ? `finished: ${state.result.winner} won` : "finished: a draw";
+  const turn = state.turnState;
+  const players = state.setup!.players.map((p) => p.id);
+  if (!turn || turn.hostSeed !== null) return "the host to start the turn";
+  if (state.phase === "action") {
+    const seedless = players.filter((p) => !turn.playerSeeds[p]);
+    if (seedless.length) return `dice seeds from ${seedless.join(" and ")}`;
+    if (!turn.initiativeWinner) return "the host to roll initiative";
+    if (!turn.first) return `${turn.initiativeWinner} (won initiative) to choose who activates first`;
+    const hidden = Object.values(turn.activations).filter((a) => a.order === null);
+    const unactivated = Object.values(state.armies).filter((a) => a.status === "active" && a.at && a.sinceTurn <= state.turn && !turn.activations[a.id]);
+    if (unactivated.length === 0) return `reveals of ${hidden.map((a) => a.army).join(", ")}`;
+    return `activations (${unactivated.length} armies left)`;
+  }
+  if (state.phase === "battle") {
+    const open = Object.values(state.battles).filter((b) => b.turn === state.turn && b.status !== "resolved").sort((a, b) => a.index - b.index);
+    const next = open[0];
+    return next ? `the result of battle ${next.id}${next.status === "reported" ? ` (reported by ${next.report!.by}, to be confirmed)` : ""}` : "the End phase";
+  }
+  const busy = players.filter((p) => !turn.endPhaseDone.includes(p));
+  return busy.length ? `End phase: ${busy.join(" and ")} to finish` : "the host to end the turn";
+}
+
+function renderBattle(state: CampaignState, battle: BattleState): string[] {
+  const terrain = terrainAt(state.setup!.map, battle.at);
+  const side = (s: BattleState["attacker"] | BattleState["defender"]) =>
+    `${s.army} (${s.player}, ${n(s.points)} pts, ${s.order ? ORDER_NAMES[s.order] : "order hidden"})`;
+  const lines = [
+    `  ${battle.id} at ${sq(battle.at)} (${terrain}${state.setup!.map.roads.some((r) => sameSquare(r, battle.at)) ? ", road" : ""}): ${side(battle.attacker)} attacks ${side(battle.defender)}`,
+    `     average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win${battle.defences ? `, ${n(battle.defences)} pts of defences for the defender` : ""}`,
+  ];
+  if (battle.attacker.order && battle.defender.order) lines.push(`     engagement: ${engagement(battle.attacker.order, battle.defender.order).effect}`);
+  if (battle.status === "resolved") {
+    lines.push(`     result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`);
+  } else if (battle.report) {
+    lines.push(`     reported by ${battle.report.by}: ${battle.report.result.outcome}, awaiting confirmation`);
+  }
+  return lines;
+}
+
+const units = (counts: Record<string, number>) => Object.values(counts).reduce((sum, count) => sum + count, 0);
+
+export interface StateView {
+  /** The player whose view this is, or undefined for everything the log shows. */
+  viewer?: string;
+  /** The viewer's own hidden orders this turn, from its secrets. */
+  heldOrders?: Record<string, Order>;
+}
+
+export function renderState(state: CampaignState, view: StateView = {}): string {
   const setup = state.setup;
   if (!setup) return "No campaign has been created in this folder yet.";
   const { force, awards } = setup;
+  const totals = cvpTotals(state);
   const lines = [
-    `${setup.name} (${state.campaign}): ${state.status === "setup" ? "set-up" : `turn ${state.turn}, ${state.phase} phase`}${state.status === "finished" ? ", finished" : ""}`,
+    `${setup.name} (${state.campaign}): ${state.status === "setup" ? "set-up" : `turn ${state.turn}, ${state.phase} phase`}; waiting for ${waitingFor(state)}`,
     `F = ${n(force.total)} (M ${n(force.maxArmyPoints)} x N ${force.armies}); CVP target ${n(setup.cvpTarget)}; ` +
       `k = ${awards.k}: objective ${awards.objective}, home base ${awards.homeBase}, draw ${awards.draw}, win ${awards.win}, overwhelming ${awards.overwhelming}`,
+    `CVPs: ${setup.players.map((p) => `${p.id} ${totals[p.id]} (battles ${state.ledgers[p.id]?.battleCvps ?? 0})`).join(", ")}`,
     "",
     renderMap(state),
     "",
   ];
+  const activations = state.turnState?.activations ?? {};
   for (const player of setup.players) {
-    lines.push(`${player.name} (${player.id}), base line ${player.baseLine}:`);
+    lines.push(`${player.name} (${player.id}), base line ${player.baseLine}${view.viewer === player.id ? " (you)" : ""}:`);
     const home = state.homeBases[player.id];
     if (home) lines.push(`  home base ${sq(home.at)}${home.heldBy !== player.id ? `, held by ${home.heldBy}` : ""}`);
     for (const army of Object.values(state.armies).filter((a) => a.player === player.id)) {
-      lines.push(`  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${army.at ? sq(army.at) : "not deployed"}`);
+      const activation = activations[army.id];
+      const order = activation?.order
+        ? ORDER_NAMES[activation.order]
+        : view.heldOrders?.[army.id]
+          ? `${ORDER_NAMES[view.heldOrders[army.id]!]} (hidden from your opponent)`
+          : activation
+            ? "activated, order hidden"
+            : "";
+      const where = army.status === "active" ? (army.at ? sq(army.at) : "not deployed") : army.status;
+      lines.push(`  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${where.padEnd(9)} ${order}`.trimEnd());
+    }
+    const ledger = state.ledgers[player.id];
+    if (ledger && (units(ledger.reserves) || ledger.inTransit.length)) {
+      lines.push(`  Reserves ${units(ledger.reserves)} units; In Transit ${ledger.inTransit.map((b) => `${units(b.units)} units (turn ${b.turn})`).join(", ") || "none"}`);
     }
   }
   const objectives = Object.values(state.objectives);
@@ -67,6 +135,17 @@ export function renderState(state: CampaignState): string {
     for (const o of objectives) {
       lines.push(`  ${o.id.padEnd(16)} ${sq(o.at).padEnd(8)} ${terrainAt(setup.map, o.at).padEnd(10)} placed by ${o.placedBy}, ${o.heldBy ? `held by ${o.heldBy}` : "not held"}`);
     }
+  }
+  const battles = Object.values(state.battles).filter((b) => b.turn === state.turn).sort((a, b) => a.index - b.index);
+  if (battles.length > 0) {
+    lines.push(`Battles of turn ${state.turn}:`);
+    for (const battle of battles) lines.push(...renderBattle(state, battle));
+  }
+  const defences = Object.entries(state.defences);
+  if (defences.length > 0) lines.push(`Defences: ${defences.map(([square, points]) => `(${square}) ${n(points)} pts`).join(", ")}`);
+  if (state.violations.length > 0) {
+    lines.push("Rule breaches on record:");
+    for (const v of state.violations) lines.push(`  turn ${v.turn} ${v.player} ${v.army} ${v.rule}: ${v.detail} (event #${v.seq})`);
   }
   return lines.join("\n");
 }

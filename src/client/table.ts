@@ -1,3 +1,4 @@
+import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine, Outcome } from "../engine.js";
@@ -6,8 +7,8 @@ import { cryptoRandomHex, prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./secrets.js";
 
 export interface TableOptions {
-  /** The parties this machine acts for: player ids and/or "host". */
-  parties: ReadonlySet<string>;
+  /** The parties this machine acts for: player ids and/or "host"; default every party of the campaign. */
+  parties?: ReadonlySet<string>;
   secrets: SecretKeeper;
   random?: RandomHex;
   /** Take the protocol chores as they fall due (default true). */
@@ -53,7 +54,9 @@ export class Table {
   async takeChores(onEvents: (events: StoredEvent[]) => void = () => {}): Promise<void> {
     if (this.options.chores === false) return;
     for (;;) {
-      const chores = dueChores(await this.state(), this.options.parties);
+      const state = await this.state();
+      const parties = this.options.parties ?? new Set([HOST, ...(state.setup?.players.map((p) => p.id) ?? [])]);
+      const chores = dueChores(state, parties);
       if (chores.length === 0) return;
       for (const chore of chores) {
         const prepared = await prepareCommand(await this.state(), chore, this.options.secrets, this.random);

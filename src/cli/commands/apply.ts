@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { toCurrent } from "../../../events/index.js";
-import type { Engine } from "../../engine.js";
+import { toCurrent, type StoredEvent } from "../../../events/index.js";
+import { ChoreRefusedError, Table } from "../../client/table.js";
+import { SecretMissingError } from "../../client/prepare.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import { describeEvent } from "../describe.js";
 import { CliError } from "../errors.js";
-import { pickCampaign } from "../session.js";
+import type { Seat } from "../seat.js";
 
 async function readInput(file: string): Promise<string> {
   if (file === "-") {
@@ -19,32 +20,40 @@ async function readInput(file: string): Promise<string> {
   }
 }
 
+export const printEvents = (print: (line: string) => void) => (events: StoredEvent[]) => {
+  for (const event of events) print(`#${event.seq} ${describeEvent(toCurrent(event))}`);
+};
+
 /**
- * Applies commands given as JSON Lines, each decided and written on its own, in order. Stops at the first line that
- * is not valid JSON or is refused: the lines before it stay applied, that line and those after it are not.
+ * Applies commands given as JSON Lines, each prepared by this machine's parties, decided and written on its own, in
+ * order. Stops at the first line that is not valid JSON or is refused: the lines before it stay applied, that line
+ * and those after it are not.
  */
-export async function applyCommands(
-  engine: Engine,
-  db: string,
-  file: string,
-  named: string | undefined,
-  print: (line: string) => void,
-): Promise<void> {
+export async function applyCommands(seat: Seat, file: string, print: (line: string) => void): Promise<void> {
   const lines = (await readInput(file)).split(/\r?\n/);
-  let campaign: string | undefined = named;
+  let table: Table | undefined;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === "") continue;
     const where = `${file === "-" ? "stdin" : file}:${index + 1}`;
+    const stop = (reason: string) => new CliError(`${where}: ${reason}; nothing from this line on was applied`);
     let command: unknown;
     try {
       command = JSON.parse(text);
     } catch (error) {
-      throw new CliError(`${where}: not valid JSON (${(error as Error).message}); nothing from this line on was applied`);
+      throw stop(`not valid JSON (${(error as Error).message})`);
+    }
+    const actor = (command as { actor?: unknown } | null)?.actor;
+    if (seat.acting && typeof actor === "string" && !seat.acting.has(actor)) {
+      throw stop(`this machine acts as ${[...seat.acting].join(", ")}, and this line is ${actor}'s`);
     }
     const creates = (command as { type?: unknown } | null)?.type === "CreateCampaign";
-    const target = creates ? String((command as { campaign?: unknown }).campaign) : (campaign ??= await pickCampaign(engine, db, named));
-    const outcome = await engine.execute(target, [command]);
-    if (!outcome.ok) throw new CliError(`${where}: refused: ${describeRefusal(outcome.refusal)}; nothing from this line on was applied`);
-    for (const event of outcome.events) print(`#${event.seq} ${describeEvent(toCurrent(event))}`);
+    table ??= await seat.table(creates ? String((command as { campaign?: unknown }).campaign) : undefined);
+    try {
+      const outcome = await table.submit(command, printEvents(print));
+      if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
+    } catch (error) {
+      if (error instanceof SecretMissingError || error instanceof ChoreRefusedError) throw stop(error.message);
+      throw error;
+    }
   }
 }

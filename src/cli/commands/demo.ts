@@ -14,7 +14,7 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
   if ((await engine.listCampaigns()).includes(DEMO_CAMPAIGN)) {
     print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
   } else {
-    for (const line of await createCampaign(engine, examplePath("ashfall.setup.json"))) print(line);
+    for (const line of (await createCampaign(engine, examplePath("ashfall.setup.json"))).lines) print(line);
   }
   print("");
   print("What happened:");

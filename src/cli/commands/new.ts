@@ -5,7 +5,7 @@ import type { Engine } from "../../engine.js";
 import { CliError } from "../errors.js";
 
 /** Creates a campaign from a set-up file: every set-up command decided in turn, all written in one batch or none. */
-export async function createCampaign(engine: Engine, setupPath: string): Promise<string[]> {
+export async function createCampaign(engine: Engine, setupPath: string): Promise<{ campaign: string; lines: string[] }> {
   const setup = await loadSetupFile(setupPath);
   const steps = setupCommands(setup);
   const outcome = await engine.create(steps.map((step) => step.command));
@@ -14,9 +14,10 @@ export async function createCampaign(engine: Engine, setupPath: string): Promise
   }
   const { state } = outcome;
   const armies = Object.keys(state.armies).length;
-  return [
+  const lines = [
     `Created campaign ${state.campaign} "${state.setup!.name}": ${armies} armies, ${Object.keys(state.objectives).length} objectives, ` +
       `${Object.keys(state.homeBases).length} home bases${state.status === "active" ? "; turn 1 begins" : "; set-up continues"}.`,
     `${outcome.events.length} events written, head ${outcome.events.at(-1)!.hash.slice(0, 16)}`,
   ];
+  return { campaign: state.campaign!, lines };
 }

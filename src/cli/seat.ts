@@ -1,0 +1,53 @@
+import { basename, dirname, join } from "node:path";
+import { FileSecrets } from "../client/secrets.js";
+import { Table } from "../client/table.js";
+import type { Engine } from "../engine.js";
+import { pickCampaign } from "./session.js";
+
+export interface SeatOptions {
+  db: string;
+  campaign?: string;
+  /** Where the parties' secrets files live; default: a folder beside the database. */
+  secrets?: string;
+  /** Act only as this party (a player id or "host"); default: every party, as at one shared machine. */
+  as?: string;
+  /** Take protocol chores automatically (default true). */
+  chores?: boolean;
+}
+
+export function defaultSecretsDir(db: string): string {
+  return join(dirname(db), `${basename(db)}-secrets`);
+}
+
+/** This machine's place at the campaign: which database, which campaign, which parties, which secrets. */
+export class Seat {
+  /** The parties this machine acts for, or undefined for every party of the campaign. */
+  readonly acting: ReadonlySet<string> | undefined;
+  readonly secretsDir: string;
+
+  constructor(
+    readonly engine: Engine,
+    private readonly options: SeatOptions,
+  ) {
+    this.acting = options.as ? new Set([options.as]) : undefined;
+    this.secretsDir = options.secrets ?? defaultSecretsDir(options.db);
+  }
+
+  campaign(named = this.options.campaign): Promise<string> {
+    return pickCampaign(this.engine, this.options.db, named);
+  }
+
+  secrets(campaign: string): FileSecrets {
+    return new FileSecrets(this.secretsDir, campaign);
+  }
+
+  /** The table for a campaign (the one in the folder unless named), acting for this seat's parties. */
+  async table(named?: string): Promise<Table> {
+    const campaign = named ?? (await this.campaign());
+    return new Table(this.engine, campaign, {
+      ...(this.acting ? { parties: this.acting } : {}),
+      secrets: this.secrets(campaign),
+      chores: this.options.chores ?? true,
+    });
+  }
+}
