@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { BattleResult, Id } from "./common.js";
+import { BattleResult, Id, IdRecord } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** Both players agreed a battle's result: losses, VPs and CVPs (B4-B6, S4). */
@@ -11,6 +11,6 @@ export const BattleResolved = defineEvent("BattleResolved", 1, Type.Object({
       winner: Type.Union([Id, Type.Null()]),
       overwhelming: Type.Boolean(),
       /** CVPs each player gained from this battle: VPs one for one plus the S4 award. */
-      cvps: Type.Record(Id, Type.Integer({ minimum: 0 })),
+      cvps: IdRecord(Type.Integer({ minimum: 0 })),
     }, { additionalProperties: false }));
 export type BattleResolved = DataOf<typeof BattleResolved>;

@@ -1,11 +1,19 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 
-/** Ids players and organisers type: short, readable, safe in keys and file names. */
-export const Id = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$" });
+/**
+ * Ids players and organisers type: short, readable, safe in keys and file names. The names an object inherits
+ * (constructor, toString, ...) are not ids, so that no id can be mistaken for a property every record has.
+ */
+export const ID_PATTERN =
+  "^(?!(?:constructor|toString|toLocaleString|valueOf|hasOwnProperty|isPrototypeOf|propertyIsEnumerable)$)[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$";
+export const Id = Type.String({ pattern: ID_PATTERN });
 export type Id = Static<typeof Id>;
 
+/** A record keyed by ids: every key must be an id. */
+export const IdRecord = <T extends TSchema>(value: T) => Type.Record(Id, value, { additionalProperties: false });
+
 /** Who did it: a player id, or "host" for the organiser's machine. */
-export const Actor = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$" });
+export const Actor = Type.String({ pattern: ID_PATTERN });
 export type Actor = Static<typeof Actor>;
 export const HOST = "host";
 
@@ -64,7 +72,7 @@ export const FormationKind = Type.Union([
 export type FormationKind = Static<typeof FormationKind>;
 
 /** Unit type id -> number of units. */
-export const UnitCounts = Type.Record(Id, Type.Integer({ minimum: 0, maximum: 1000 }));
+export const UnitCounts = IdRecord(Type.Integer({ minimum: 0, maximum: 1000 }));
 export type UnitCounts = Static<typeof UnitCounts>;
 
 export const Formation = Type.Object(
@@ -83,8 +91,8 @@ export type Formation = Static<typeof Formation>;
 export const Catalogue = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 120 }),
-    unitTypes: Type.Record(Id, UnitType),
-    formations: Type.Record(Id, Formation),
+    unitTypes: IdRecord(UnitType),
+    formations: IdRecord(Formation),
   },
   { additionalProperties: false },
 );
@@ -160,7 +168,7 @@ export const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 export const Nonce = Type.String({ pattern: "^[0-9a-f]{32,128}$" });
 
 /** Formation id within an army -> unit type -> number of units. */
-export const FormationUnits = Type.Record(Id, UnitCounts);
+export const FormationUnits = IdRecord(UnitCounts);
 export type FormationUnits = Static<typeof FormationUnits>;
 
 export const BattleOutcome = Type.Union([Type.Literal("attacker"), Type.Literal("defender"), Type.Literal("draw")]);

@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction, type ErrorObject } from "ajv";
+import { ID_PATTERN } from "./common.js";
 import { ArmyDeployed } from "./ArmyDeployed.js";
 import { ArmyRegistered } from "./ArmyRegistered.js";
 import { CampaignCreated } from "./CampaignCreated.js";
@@ -98,19 +99,23 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Turns ajv's first error into a field path and a sentence. */
+const ID_RULE = "must be an id: 1 to 64 letters, digits, _ . or -, starting with a letter or digit, and not a built-in name such as constructor";
+
+/** Turns ajv's first error into a field path and a sentence (validators compiled with `verbose: true` name id keys). */
 export function describeAjvError(errors: ErrorObject[] | null | undefined, root: string): SchemaProblem {
   const error = errors?.[0];
   if (!error) return { field: root, message: "is invalid" };
   let field = root + error.instancePath.replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".");
   if (error.keyword === "additionalProperties") {
     field += `.${String(error.params["additionalProperty"])}`;
-    return { field, message: "is not a known field" };
+    const keyedByIds = (error.parentSchema as { patternProperties?: unknown } | undefined)?.patternProperties !== undefined;
+    return { field, message: keyedByIds ? ID_RULE : "is not a known field" };
   }
   if (error.keyword === "required") {
     field += `.${String(error.params["missingProperty"])}`;
     return { field, message: "is required" };
   }
+  if (error.keyword === "pattern" && error.params["pattern"] === ID_PATTERN) return { field, message: ID_RULE };
   return { field, message: error.message ?? "is invalid" };
 }
 
@@ -119,7 +124,7 @@ export class EventCatalogue {
   private readonly byType = new Map<string, { definition: EventDefinition; validate: ValidateFunction }>();
 
   constructor(definitions: readonly EventDefinition[]) {
-    const ajv = new Ajv({ allErrors: false, strict: true });
+    const ajv = new Ajv({ allErrors: false, strict: true, verbose: true });
     for (const definition of definitions) {
       this.byType.set(definition.type, { definition, validate: ajv.compile(definition.schema) });
     }

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Ajv } from "ajv";
-import { Catalogue, Force, Id, MapDefinition, Options, Player, Square } from "../events/common.js";
+import { Catalogue, Force, Id, IdRecord, MapDefinition, Options, Player, Square } from "../events/common.js";
 import { HOST } from "../events/common.js";
 import { describeAjvError } from "../events/index.js";
 import type { Command } from "./commands/schemas.js";
@@ -18,7 +18,7 @@ export const SetupFile = Type.Object(
     force: Force,
     options: Type.Optional(Options),
     catalogue: Type.Union([Catalogue, Type.String({ minLength: 1 })]),
-    homeBases: Type.Optional(Type.Record(Id, Square)),
+    homeBases: Type.Optional(IdRecord(Square)),
     objectives: Type.Optional(
       Type.Array(Type.Object({ id: Type.Optional(Id), placedBy: Id, at: Square }, { additionalProperties: false })),
     ),
@@ -44,7 +44,7 @@ export const SetupFile = Type.Object(
 );
 export type SetupFile = Static<typeof SetupFile>;
 
-const validate = new Ajv({ strict: true }).compile(SetupFile);
+const validate = new Ajv({ strict: true, verbose: true }).compile(SetupFile);
 
 export type SetupCheck = { ok: true; setup: SetupFile } | { ok: false; field: string; message: string };
 

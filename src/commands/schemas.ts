@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { Actor, BattleResult, Catalogue, Commander, Force, Id, MapDefinition, Nonce, Options, Order, Player, Sha256, Square } from "../../events/common.js";
+import { Actor, BattleResult, Catalogue, Commander, Force, Id, IdRecord, MapDefinition, Nonce, Options, Order, Player, Sha256, Square } from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
 
 /** Every command names who gives it and what it is. */
@@ -45,7 +45,7 @@ export const GiveSeed = command("GiveSeed", { seed: Nonce });
 
 /** The host records the initiative dice it drew from the turn's seeds (T2); they are recomputable once the turn ends. */
 export const RollInitiative = command("RollInitiative", {
-  rounds: Type.Array(Type.Record(Id, Type.Integer({ minimum: 1, maximum: 6 })), { minItems: 1, maxItems: 100 }),
+  rounds: Type.Array(IdRecord(Type.Integer({ minimum: 1, maximum: 6 })), { minItems: 1, maxItems: 100 }),
 });
 
 /** The initiative winner chooses who activates first (T2). */
@@ -146,7 +146,7 @@ export type CommandType = keyof typeof COMMAND_SCHEMAS;
 export type Command = { [K in CommandType]: Static<(typeof COMMAND_SCHEMAS)[K]> }[CommandType];
 export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
 
-const ajv = new Ajv({ strict: true });
+const ajv = new Ajv({ strict: true, verbose: true });
 const validators = Object.fromEntries(
   Object.entries(COMMAND_SCHEMAS).map(([type, schema]) => [type, ajv.compile(schema)]),
 ) as Record<CommandType, ValidateFunction>;

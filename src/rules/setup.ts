@@ -160,6 +160,12 @@ export function decidePlaceHomeBase(state: CampaignState, command: CommandOf<"Pl
   return [{ type: "HomeBasePlaced", data: { player: player.id, at: command.at } }];
 }
 
+/** The first "<player>-com<n>" from n on that no objective has taken. */
+function freeObjectiveId(state: CampaignState, player: string, n: number): string {
+  while (state.objectives[`${player}-com${n}`]) n++;
+  return `${player}-com${n}`;
+}
+
 export function decidePlaceObjective(state: CampaignState, command: CommandOf<"PlaceObjective">): DomainEvent[] {
   const setup = requireSetup(state);
   const player = requirePlayer(state, command.actor);
@@ -174,7 +180,7 @@ export function decidePlaceObjective(state: CampaignState, command: CommandOf<"P
   const terrain = terrainAt(setup.map, command.at);
   if (terrain === "plains") refuseRule("S6", `objectives go on terrain of some note, not plains: ${sq(command.at)} is plains`);
   requireSpacing(state, command.at);
-  const objective = command.objective ?? `${player.id}-com${placed + 1}`;
+  const objective = command.objective ?? freeObjectiveId(state, player.id, placed + 1);
   if (state.objectives[objective]) refuseField("objective", `objective "${objective}" already exists`);
   return [{ type: "ObjectivePlaced", data: { objective, placedBy: player.id, at: command.at } }];
 }
