@@ -7,6 +7,7 @@ import { HOST } from "../events/common.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { Engine, type Outcome } from "../src/engine.js";
+import type { Refusal } from "../src/rules/refusal.js";
 import { sha256Hex } from "../src/log/hash.js";
 import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup-file.js";
 import { mergePatch, type GoldenCase } from "./golden/format.js";
@@ -23,15 +24,16 @@ function caseFiles(dir: string): string[] {
   });
 }
 
-function loadSetup(file: string, patch: unknown): SetupFile & { catalogue: Catalogue } {
+/** The set-up file after its patch, checked as `epicwar new` checks it: a schema problem is a refusal of the set-up. */
+function loadSetup(file: string, patch: unknown): { setup: SetupFile & { catalogue: Catalogue } } | { refusal: Refusal } {
   const path = resolve(root, file);
   const raw = mergePatch(JSON.parse(readFileSync(path, "utf8")), patch ?? {}) as Record<string, unknown>;
   if (typeof raw["catalogue"] === "string") {
     raw["catalogue"] = JSON.parse(readFileSync(resolve(dirname(path), raw["catalogue"]), "utf8"));
   }
   const checked = checkSetupFile(raw);
-  if (!checked.ok) throw new Error(`${file}: ${checked.field} ${checked.message}`);
-  return checked.setup as SetupFile & { catalogue: Catalogue };
+  if (!checked.ok) return { refusal: { kind: "field", field: checked.field, message: checked.message } };
+  return { setup: checked.setup as SetupFile & { catalogue: Catalogue } };
 }
 
 function expectRefusal(outcome: Outcome, expected: { rule?: string; field?: string; message?: string }): void {
@@ -53,7 +55,12 @@ async function runCase(golden: GoldenCase): Promise<void> {
   const engine = await Engine.open(await tempDir("epicwar-golden-"), { clock: FIXED_CLOCK });
   try {
     const commands = [...(golden.commands ?? [])];
-    const setup = golden.setup ? loadSetup(golden.setup, golden.patch) : undefined;
+    const loaded = golden.setup ? loadSetup(golden.setup, golden.patch) : undefined;
+    if (loaded && "refusal" in loaded) {
+      expect("refused" in golden.expect && commands.length === 0, `set-up refused: ${JSON.stringify(loaded.refusal)}`).toBe(true);
+      return expectRefusal({ ok: false, index: 0, refusal: loaded.refusal }, (golden.expect as { refused: object }).refused);
+    }
+    const setup = loaded?.setup;
     const campaign = setup?.campaign ?? String((commands[0] as { campaign?: unknown } | undefined)?.campaign ?? "golden");
     const parties = new Set([HOST, ...(setup?.players.map((p) => p.id) ?? [])]);
     const table = new Table(engine, campaign, { parties, secrets: new MemorySecrets(), random: counterRandom(), chores: golden.auto ?? false });
