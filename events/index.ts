@@ -104,19 +104,19 @@ const ID_RULE = "must be an id: 1 to 64 letters, digits, _ . or -, starting with
 /** Turns ajv's first error into a field path and a sentence (validators compiled with `verbose: true` name id keys). */
 export function describeAjvError(errors: ErrorObject[] | null | undefined, root: string): SchemaProblem {
   const error = errors?.[0];
-  if (!error) return { field: root, message: "is invalid" };
-  let field = root + error.instancePath.replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".");
-  if (error.keyword === "additionalProperties") {
-    field += `.${String(error.params["additionalProperty"])}`;
+  let path = (error?.instancePath ?? "").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".");
+  let message = error?.message ?? "is invalid";
+  if (error?.keyword === "additionalProperties") {
+    path += `.${String(error.params["additionalProperty"])}`;
     const keyedByIds = (error.parentSchema as { patternProperties?: unknown } | undefined)?.patternProperties !== undefined;
-    return { field, message: keyedByIds ? ID_RULE : "is not a known field" };
+    message = keyedByIds ? ID_RULE : "is not a known field";
+  } else if (error?.keyword === "required") {
+    path += `.${String(error.params["missingProperty"])}`;
+    message = "is required";
+  } else if (error?.keyword === "pattern" && error.params["pattern"] === ID_PATTERN) {
+    message = ID_RULE;
   }
-  if (error.keyword === "required") {
-    field += `.${String(error.params["missingProperty"])}`;
-    return { field, message: "is required" };
-  }
-  if (error.keyword === "pattern" && error.params["pattern"] === ID_PATTERN) return { field, message: ID_RULE };
-  return { field, message: error.message ?? "is invalid" };
+  return { field: root ? `${root}${path}` : path.replace(/^\./, "") || "(the whole value)", message };
 }
 
 /** The event catalogue: compiled validators and upcasters for a set of event definitions. */

@@ -49,7 +49,7 @@ const validate = new Ajv({ strict: true, verbose: true }).compile(SetupFile);
 export type SetupCheck = { ok: true; setup: SetupFile } | { ok: false; field: string; message: string };
 
 export function checkSetupFile(input: unknown): SetupCheck {
-  if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, "setup") };
+  if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, "") };
   return { ok: true, setup: input as SetupFile };
 }
 

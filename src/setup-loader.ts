@@ -29,8 +29,10 @@ export async function loadSetupFile(path: string): Promise<SetupFile & { catalog
   const { setup } = checked;
   if (typeof setup.catalogue !== "string") return setup as SetupFile & { catalogue: Catalogue };
   const cataloguePath = resolve(dirname(path), setup.catalogue);
-  const catalogue = await readJsonFile(cataloguePath);
+  const catalogue = await readJsonFile(cataloguePath).catch((error: Error) => {
+    throw new InputError(`${path}: catalogue: ${error.message}`);
+  });
   const withCatalogue = checkSetupFile({ ...setup, catalogue });
-  if (!withCatalogue.ok) throw new InputError(`${cataloguePath}: ${withCatalogue.field.replace(/^setup\.catalogue\.?/, "")} ${withCatalogue.message}`);
+  if (!withCatalogue.ok) throw new InputError(`${cataloguePath}: ${withCatalogue.field.replace(/^catalogue\.?/, "")} ${withCatalogue.message}`);
   return withCatalogue.setup as SetupFile & { catalogue: Catalogue };
 }

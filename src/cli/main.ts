@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
-import { InvalidEventError, StoreOpenError } from "../log/index.js";
-import { InputError } from "../setup-loader.js";
-import { applyCommands, printEvents } from "./commands/apply.js";
+import { CorruptEventError, StoreOpenError } from "../log/index.js";
+import { InputError, loadSetupFile } from "../setup-loader.js";
+import { applyCommands, printEvents, readInput, startsWithCreate } from "./commands/apply.js";
 import { DEMO_DB, runDemo } from "./commands/demo.js";
 import { createCampaign } from "./commands/new.js";
-import { showLog, showState } from "./commands/show.js";
+import { showLog, showState, warnIfBroken } from "./commands/show.js";
 import { verifyCampaigns } from "./commands/verify.js";
 import { CliError, EXIT } from "./errors.js";
-import { DEFAULT_DB } from "./paths.js";
+import { DEFAULT_DB, packageVersion } from "./paths.js";
 import { Seat } from "./seat.js";
 import { pickCampaign, withEngine } from "./session.js";
 
@@ -25,11 +25,12 @@ function action<A extends unknown[]>(run: (...args: A) => Promise<void>): (...ar
     try {
       await run(...args);
     } catch (error) {
-      const known = error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError;
+      const known = error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError || error instanceof CorruptEventError;
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`epicwar: ${known ? message : `internal error: ${message}`}\n`);
       if (!known && process.env["EPICWAR_DEBUG"]) process.stderr.write(`${(error as Error).stack ?? ""}\n`);
-      process.exitCode = error instanceof CliError ? error.exitCode : known ? EXIT.refused : error instanceof InvalidEventError ? EXIT.refused : EXIT.internal;
+      process.exitCode =
+        error instanceof CliError ? error.exitCode : error instanceof CorruptEventError ? EXIT.broken : known ? EXIT.refused : EXIT.internal;
     }
   };
 }
@@ -40,7 +41,8 @@ const campaignOption = () => new Option("--campaign <id>", "which campaign, wher
 const program = new Command("epicwar")
   .description("Epic War! campaign engine: every order, move, roll and result is a hash-chained event in a local log.")
   .addHelpText("after", "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.")
-  .showHelpAfterError("(run with --help for usage)");
+  .version(packageVersion(), "-V, --version", "print the version")
+  .configureOutput({ outputError: (text, write) => write(`epicwar: ${text.replace(/^error: /, "").trim()} (see --help)\n`) });
 
 const secretsOption = () => new Option("--secrets <dir>", "folder of the parties' secrets files (hidden orders, dice seeds); default: <db>-secrets beside the database");
 const asOption = () => new Option("--as <party>", "act (and see) only as this player, or as the host; default: every party, as at one shared machine");
@@ -58,11 +60,14 @@ program
   .addOption(choresOption())
   .action(
     action(async (options: SeatCliOptions & { setup: string }) => {
+      const setup = await loadSetupFile(options.setup);
       await withEngine(options.db, {}, async (engine) => {
-        const { campaign, lines } = await createCampaign(engine, options.setup);
+        const { campaign, lines } = await createCampaign(engine, options.setup, setup);
         lines.forEach(print);
         const table = await new Seat(engine, options).table(campaign);
         await table.takeChores(printEvents(print));
+        const head = await engine.store.head(campaign);
+        print(`The log holds ${head.seq} events; head ${head.hash.slice(0, 16)}.`);
       });
     }),
   );
@@ -83,7 +88,8 @@ program
   )
   .action(
     action(async (file: string, options: SeatCliOptions) => {
-      await withEngine(options.db, {}, (engine) => applyCommands(new Seat(engine, options), file, print));
+      const text = await readInput(file);
+      await withEngine(options.db, { createIfMissing: startsWithCreate(text) }, (engine) => applyCommands(new Seat(engine, options), file, text, print));
     }),
   );
 
@@ -98,7 +104,9 @@ program
   .action(
     action(async (options: SeatCliOptions & { json?: boolean }) => {
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-        print(await showState(new Seat(engine, options), options.json ?? false));
+        const seat = new Seat(engine, options);
+        print(await showState(seat, options.json ?? false));
+        await warnIfBroken(engine, await seat.campaign());
       });
     }),
   );
@@ -112,7 +120,9 @@ program
   .action(
     action(async (options: { db: string; campaign?: string; json?: boolean }) => {
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-        await showLog(engine, await pickCampaign(engine, options.db, options.campaign), options.json ?? false, print);
+        const campaign = await pickCampaign(engine, options.db, options.campaign);
+        await showLog(engine, campaign, options.json ?? false, print);
+        await warnIfBroken(engine, campaign);
       });
     }),
   );

@@ -164,6 +164,6 @@ export function checkCommand(input: unknown): CommandCheck {
     return { ok: false, field: "type", message: `unknown command type "${type}" (known: ${Object.keys(COMMAND_SCHEMAS).join(", ")})` };
   }
   const validate = validators[type as CommandType];
-  if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, type) };
+  if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, "") };
   return { ok: true, command: input as Command };
 }

@@ -21,3 +21,14 @@ export class InvalidEventError extends Error {
     super(`event ${index}: ${field} ${problem}`);
   }
 }
+
+/** A stored event could not be read back: the log was damaged outside the engine. */
+export class CorruptEventError extends Error {
+  override readonly name = "CorruptEventError";
+  constructor(
+    readonly stream: string,
+    readonly seq: number,
+  ) {
+    super(`event ${seq} of ${stream} cannot be read: the log was changed outside epicwar (run epicwar verify)`);
+  }
+}

@@ -11,7 +11,9 @@ import {
   type StoredEvent,
 } from "../../events/index.js";
 import { Id } from "../../events/common.js";
-import { AppendConflictError, InvalidEventError } from "./errors.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AppendConflictError, CorruptEventError, InvalidEventError } from "./errors.js";
 import { canonicalJson, sha256Hex } from "./hash.js";
 import { decodeEvent, encodeEvent, eventKey, seqOfKey, streamRange, type Head } from "./layout.js";
 import { SerialQueue } from "./queue.js";
@@ -79,6 +81,9 @@ export class EventStore {
   }
 
   static async open(location: string, options: StoreOptions = {}): Promise<EventStore> {
+    if (options.createIfMissing === false && !existsSync(join(location, "CURRENT"))) {
+      throw new StoreOpenError(`no campaign database at ${location}`);
+    }
     const db = new Level<string, string>(location, { valueEncoding: "utf8" });
     try {
       await db.open({ createIfMissing: options.createIfMissing ?? true });
@@ -183,11 +188,21 @@ export class EventStore {
   /** The stream's events from seq `from` to `to` (inclusive), in batches, as stored. */
   async *readBatches(stream: string, from = 1, to?: number): AsyncGenerator<StoredEvent[]> {
     const iterator = this.events.values(streamRange(stream, from, to));
+    let next = from;
+    const decode = (value: string): StoredEvent => {
+      try {
+        return decodeEvent(value);
+      } catch {
+        throw new CorruptEventError(stream, next);
+      } finally {
+        next++;
+      }
+    };
     try {
       for (;;) {
         const values = await iterator.nextv(READ_BATCH);
         if (values.length === 0) return;
-        yield values.map(decodeEvent);
+        yield values.map(decode);
       }
     } finally {
       await iterator.close();

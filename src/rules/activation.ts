@@ -1,6 +1,125 @@
+import type { Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
+import { sameSquare, squareKey } from "../../projections/derived.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { refuseRule } from "./refusal.js";
+import {
+  actsThisTurn,
+  battlesAwaitingReveal,
+  battlesThisTurn,
+  nextActivator,
+  pendingDefenders,
+  requireActionPhase,
+} from "./action-common.js";
+import { canLeave, checkPath, surroundings } from "./movement.js";
+import { refuseField, refuseRule, sq } from "./refusal.js";
+import { requirePlayer, requireSetup } from "./setup.js";
 
-export const decideActivateArmy = (_s: CampaignState, _c: CommandOf<"ActivateArmy">): DomainEvent[] => refuseRule("T3", "not available yet");
+/**
+ * T3-T5, M1-M5, S7 ruling: a player activates one of its armies with a hidden order (only its commitment is given) and
+ * the squares it moves through. What no order could allow is refused here; what the order did not allow is found when
+ * it is revealed (src/rules/reveal.ts).
+ */
+export function decideActivateArmy(state: CampaignState, command: CommandOf<"ActivateArmy">): DomainEvent[] {
+  requireSetup(state);
+  const player = requirePlayer(state, command.actor);
+  const turnState = requireActionPhase(state);
+  if (turnState.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
+  const army = state.armies[command.army];
+  if (!army) refuseField("army", `no army "${command.army}"`);
+  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  if (!actsThisTurn(army, state.turn)) {
+    refuseRule("T3", `army "${army.id}" is not on the map (${army.status === "active" ? "not yet fielded" : army.status}): only armies on the map are activated`);
+  }
+  if (turnState.activations[army.id]) refuseRule("T3", `army "${army.id}" has already been activated this turn: each army is activated exactly once`);
+
+  const { path } = command;
+  const pending = pendingDefenders(state);
+  const engagedIn = pending.find((battle) => battle.defender.army === army.id);
+  if (engagedIn) {
+    // Engaged-activation ruling: a defender attacked before its own activation gives its order now, out of sequence,
+    // and is pinned on its square.
+    if (path.length > 0) {
+      refuseRule("M3", `army "${army.id}" was attacked at ${sq(engagedIn.at)} (battle ${engagedIn.id}) before it was activated: it is pinned there and may not move; give its order with an empty path`);
+    }
+  } else {
+    const waiting = pending[0];
+    if (waiting) {
+      refuseRule("T5", `${waiting.defender.army} must be given its order first: it is the defender of battle ${waiting.id} at ${sq(waiting.at)}`);
+    }
+    const hidden = battlesAwaitingReveal(state)[0];
+    if (hidden) {
+      refuseRule("T5", `reveal the orders of battle ${hidden.id} first (${hidden.attacker.army} against ${hidden.defender.army} at ${sq(hidden.at)}): both orders are revealed when one army engages the other`);
+    }
+    const next = nextActivator(state);
+    if (next !== player.id) refuseRule("T3", `it is ${next}'s turn to activate an army, not ${player.id}'s: players alternate`);
+  }
+
+  const from = army.at!;
+  const rate = army.moveRate;
+  const maxSteps = 2 * rate;
+  const around = surroundings(state, army);
+  const homeBase = state.homeBases[player.id];
+  const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, from);
+  const stacked = onHomeBase && around.friends.has(squareKey(from));
+  const { defender } = checkPath(around, from, path, maxSteps, rate);
+  const end = path[path.length - 1] ?? from;
+
+  if (stacked && (path.length === 0 || sameSquare(end, from)) && canLeave(around, from, maxSteps)) {
+    refuseRule("S7", `army "${army.id}" starts stacked on its home base ${sq(from)}: it must end its move off the home base, and a legal square allows it`);
+  }
+  if (path.length > 0) {
+    const friends = around.friends.get(squareKey(end));
+    if (friends) {
+      refuseRule("M2", `the move ends on ${sq(end)}, which holds friendly army ${friends.map((f) => f.id).join(", ")}: an army may pass through friends but not end its move on one`);
+    }
+  }
+
+  const turn = state.turn;
+  const events: DomainEvent[] = [
+    {
+      type: "ArmyActivated",
+      data: { turn, army: army.id, player: player.id, commitment: command.commitment, rate, engaged: engagedIn !== undefined, stacked },
+    },
+  ];
+  if (path.length === 0) return events;
+
+  events.push({ type: "ArmyMoved", data: { turn, army: army.id, from, path } });
+  // E1: moving into or through an objective captures it; entering to attack does not (the battle decides, B6).
+  events.push(...captures(state, player.id, army.id, defender ? path.slice(0, -1) : path, turn));
+  if (defender) {
+    events.push({
+      type: "BattleStarted",
+      data: {
+        turn,
+        battle: `t${turn}b${battlesThisTurn(state).length + 1}`,
+        at: end,
+        attacker: army.id,
+        defender: defender.id,
+        attackerFrom: path.length > 1 ? path[path.length - 2]! : from,
+      },
+    });
+  }
+  return events;
+}
+
+/** E1: the objectives and home bases an army captures by moving into or through their squares, in path order. */
+function captures(state: CampaignState, player: string, army: string, squares: readonly Square[], turn: number): DomainEvent[] {
+  const events: DomainEvent[] = [];
+  const held = new Map<string, string | null>();
+  const take = (key: string, heldBy: string | null, objective: string, kind: "objective" | "homeBase") => {
+    const holder = held.has(key) ? held.get(key)! : heldBy;
+    if (holder === player) return;
+    held.set(key, player);
+    events.push({ type: "ObjectiveCaptured", data: { turn, objective, kind, by: player, army, how: "moved" } });
+  };
+  for (const square of squares) {
+    for (const objective of Object.values(state.objectives)) {
+      if (sameSquare(objective.at, square)) take(`objective:${objective.id}`, objective.heldBy, objective.id, "objective");
+    }
+    for (const home of Object.values(state.homeBases)) {
+      if (sameSquare(home.at, square)) take(`homeBase:${home.player}`, home.heldBy, home.player, "homeBase");
+    }
+  }
+  return events;
+}

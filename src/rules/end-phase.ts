@@ -1,14 +1,273 @@
+import { HOST } from "../../events/common.js";
+import type { RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import type { CampaignState } from "../../projections/state.js";
+import { armyPoints, cvpTotals, onMap, rowsFromEdge, sameSquare } from "../../projections/derived.js";
+import type { ArmyState, CampaignSetup, CampaignState, PlayerState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { refuseRule } from "./refusal.js";
+import { seedCommitment } from "../commitments.js";
+import { predict } from "./phases.js";
+import { refuseField, refuseRule, sq } from "./refusal.js";
+import {
+  describeUnits,
+  formationUnits,
+  fullStrength,
+  fullStrengthOf,
+  hasUnits,
+  isEmpty,
+  ledgerOf,
+  pointsOf,
+  requireInReserves,
+  requireWithinCeiling,
+  shortfall,
+} from "./reserves.js";
+import { requirePlayer, requireSetup } from "./setup.js";
 
-const pending = (): never => refuseRule("E6", "not available yet");
-export const decideBreakDown = (_s: CampaignState, _c: CommandOf<"BreakDown">): DomainEvent[] => pending();
-export const decideDisbandArmy = (_s: CampaignState, _c: CommandOf<"DisbandArmy">): DomainEvent[] => pending();
-export const decideRaiseArmy = (_s: CampaignState, _c: CommandOf<"RaiseArmy">): DomainEvent[] => pending();
-export const decideReinforceFormation = (_s: CampaignState, _c: CommandOf<"ReinforceFormation">): DomainEvent[] => pending();
-export const decideReplaceFormation = (_s: CampaignState, _c: CommandOf<"ReplaceFormation">): DomainEvent[] => pending();
-export const decideTradeFormations = (_s: CampaignState, _c: CommandOf<"TradeFormations">): DomainEvent[] => pending();
-export const decideFinishEndPhase = (_s: CampaignState, _c: CommandOf<"FinishEndPhase">): DomainEvent[] => pending();
-export const decideEndTurn = (_s: CampaignState, _c: CommandOf<"EndTurn">): DomainEvent[] => pending();
+/**
+ * The End phase (E1-E7): breaking down and disbanding armies that have fought (E5), using the Reserves (E6 a-d),
+ * each player finishing, and the host ending the turn: defences built (E3), CVPs totalled and victory checked (E2).
+ */
+
+/** E3: the points of defences a Fortify order builds. */
+export const FORTIFY_DEFENCES = 450;
+const MIN_ARMY_POINTS = 1000;
+
+function requireEndPhase(state: CampaignState, what: string): TurnState {
+  if (state.status !== "active" || !state.turnState) refuseRule("T1", `${what} only in the End phase of a turn`);
+  if (state.phase !== "end") refuseRule("T1", `${what} only in the End phase; turn ${state.turn} is in the ${state.phase} phase`);
+  if (state.turnState.hostSeed !== null) refuseRule("T1", `turn ${state.turn} has ended; ${what} in the End phase of the next turn`);
+  return state.turnState;
+}
+
+/** A player acting in its End phase, not yet finished with it. */
+function requireEndPhasePlayer(state: CampaignState, actor: string, rule: string, what: string): PlayerState {
+  const turn = requireEndPhase(state, what);
+  const player = requirePlayer(state, actor);
+  if (turn.endPhaseDone.includes(player.id)) refuseRule(rule, `${player.id} has finished its End phase of turn ${state.turn}`);
+  return player;
+}
+
+/** E6: never in the first turn (nobody starts with Reserves). */
+function requireReservesTurn(state: CampaignState): void {
+  if (state.turn <= 1) refuseRule("E6", "the Reserves are never used in the first turn");
+}
+
+/** One of the player's armies still on the map. */
+function requireOwnArmy(state: CampaignState, player: PlayerState, id: string, rule: string): ArmyState {
+  const army = state.armies[id];
+  if (!army) refuseField("army", `no army "${id}"`);
+  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  if (army.status !== "active") refuseRule(rule, `army "${army.id}" was ${army.status}: it is no longer on the map`);
+  return army;
+}
+
+function requireFought(army: ArmyState): void {
+  if (army.battles < 1) refuseRule("E5", `army "${army.id}" has not fought a battle: only armies that have fought may be broken down`);
+}
+
+function requireRosterFormation(army: ArmyState, id: string, field: string): RosterFormation {
+  const formation = army.formations.find((f) => f.id === id);
+  if (!formation) refuseField(field, `army "${army.id}" has no formation "${id}"`);
+  return formation;
+}
+
+const kindOf = (setup: CampaignSetup, formation: RosterFormation) => setup.catalogue.formations[formation.formation]?.kind;
+
+// ---------- E5 ----------
+
+export function decideBreakDown(state: CampaignState, command: CommandOf<"BreakDown">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "E5", "formations are broken down");
+  const army = requireOwnArmy(state, player, command.army, "E5");
+  requireFought(army);
+
+  const named = new Set<string>();
+  const brokenDown = command.formations.map((id, i) => {
+    if (named.has(id)) refuseField(`formations[${i}]`, `formation "${id}" is listed twice`);
+    named.add(id);
+    return requireRosterFormation(army, id, `formations[${i}]`);
+  });
+  const kept = army.formations.filter((f) => !named.has(f.id));
+  if (!kept.some(hasUnits)) {
+    refuseRule("E5", `breaking down ${command.formations.join(", ")} would leave army "${army.id}" with no units: disband the whole army instead (DisbandArmy)`);
+  }
+
+  const events: DomainEvent[] = [
+    { type: "FormationsBrokenDown", data: { turn: state.turn, army: army.id, player: player.id, formations: brokenDown.map((f) => f.id), units: formationUnits(brokenDown) } },
+  ];
+
+  const companies = brokenDown.filter((f) => kindOf(setup, f) === "company");
+  // A company already wiped out holds nothing together any more (B7): breaking down its empty record is always allowed.
+  const liveCompanies = companies.filter(hasUnits);
+  const attached = kept.filter((f) => hasUnits(f) && (kindOf(setup, f) === "support" || kindOf(setup, f) === "special"));
+  const companyLeft = kept.some((f) => hasUnits(f) && kindOf(setup, f) === "company");
+  const { replacement } = command;
+  if (replacement) {
+    if (companies.length === 0) refuseField("replacement", "a replacement takes the place of a broken-down company, and no company is broken down here");
+    requireReservesTurn(state);
+    const entry = setup.catalogue.formations[replacement.formation];
+    if (!entry) refuseRule("S8", `formation "${replacement.formation}" is not in the campaign catalogue`);
+    if (entry.kind !== "company") refuseRule("E5", `a broken-down company is replaced by a company; "${replacement.formation}" is a ${entry.kind} formation`);
+    if (kept.some((f) => f.id === replacement.id)) refuseField("replacement.id", `army "${army.id}" already has a formation "${replacement.id}"`);
+    const units = fullStrength(setup.catalogue, replacement.formation);
+    requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${replacement.formation}"`);
+    const formation = { id: replacement.id, formation: replacement.formation, units };
+    const replaced = (liveCompanies[0] ?? companies[0]!).id;
+    requireWithinCeiling(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
+    events.push({ type: "FormationReplaced", data: { turn: state.turn, army: army.id, player: player.id, replaced, formation, units } });
+  } else if (liveCompanies.length > 0 && attached.length > 0 && !companyLeft) {
+    refuseRule(
+      "E5",
+      `breaking down the company "${liveCompanies[0]!.id}" would leave ${attached.map((f) => `"${f.id}"`).join(", ")} of army "${army.id}" without a company: ` +
+        "name a full-strength company from the Reserves to replace it",
+    );
+  }
+  return events;
+}
+
+export function decideDisbandArmy(state: CampaignState, command: CommandOf<"DisbandArmy">): DomainEvent[] {
+  requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "E5", "armies are disbanded");
+  const army = requireOwnArmy(state, player, command.army, "E5");
+  requireFought(army);
+  return [{ type: "ArmyDisbanded", data: { turn: state.turn, army: army.id, player: player.id, units: formationUnits(army.formations) } }];
+}
+
+// ---------- E6 ----------
+
+export function decideRaiseArmy(state: CampaignState, command: CommandOf<"RaiseArmy">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "E6", "the Reserves are used");
+  requireReservesTurn(state);
+  if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
+
+  const ids = new Set<string>();
+  const formations: RosterFormation[] = command.formations.map((entry, i) => {
+    if (ids.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is used twice in this army`);
+    ids.add(entry.id);
+    return { id: entry.id, formation: entry.formation, units: fullStrength(setup.catalogue, entry.formation) };
+  });
+  const commander = formations.find((f) => f.id === command.commander.formation);
+  if (!commander) refuseRule("S8", `the commander's formation "${command.commander.formation}" is not in this army`);
+  if (!commander.units[command.commander.unitType]) {
+    refuseRule("S8", `the commander must be a unit of its formation: "${commander.id}" has no "${command.commander.unitType}"`);
+  }
+  const points = armyPoints(formations, setup.catalogue);
+  const { maxArmyPoints } = setup.force;
+  if (points < MIN_ARMY_POINTS || points > maxArmyPoints) {
+    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: each army must be 1,000 to M = ${maxArmyPoints.toLocaleString("en")}`);
+  }
+  if (setup.options.armySize !== undefined && points !== setup.options.armySize) {
+    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: this campaign's armies are all exactly ${setup.options.armySize.toLocaleString("en")}`);
+  }
+
+  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
+  const homeBase = state.homeBases[player.id];
+  const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, command.at);
+  if (!onHomeBase && rowsFromEdge(setup.map, player.baseLine, command.at) !== 0) {
+    refuseRule("S7", `new armies start on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`);
+  }
+  const occupant = Object.values(state.armies).find(
+    (other) => other.status === "active" && other.at !== null && sameSquare(other.at, command.at) && (!onHomeBase || other.player !== player.id),
+  );
+  if (occupant) refuseRule("S7", `${sq(command.at)} already holds army "${occupant.id}": armies stack only on their own home base`);
+
+  const units = formationUnits(formations);
+  requireInReserves(ledgerOf(state, player.id), units, `army "${command.army}"`);
+  return [
+    {
+      type: "ArmyRaised",
+      data: { turn: state.turn, army: command.army, player: player.id, name: command.name, formations, commander: command.commander, at: command.at, units },
+    },
+  ];
+}
+
+export function decideReinforceFormation(state: CampaignState, command: CommandOf<"ReinforceFormation">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "E6", "the Reserves are used");
+  requireReservesTurn(state);
+  const army = requireOwnArmy(state, player, command.army, "E6");
+  const formation = requireRosterFormation(army, command.formation, "formation");
+  if (!hasUnits(formation)) {
+    refuseRule("E6", `formation "${formation.id}" of army "${army.id}" was wiped out: replace it with a different formation instead (ReplaceFormation)`);
+  }
+  const missing = shortfall(formation.units, fullStrength(setup.catalogue, formation.formation));
+  if (isEmpty(missing)) refuseRule("E6", `formation "${formation.id}" of army "${army.id}" is at full strength`);
+  requireInReserves(ledgerOf(state, player.id), missing, `bringing "${formation.id}" of army "${army.id}" back to full strength`);
+  return [{ type: "FormationReinforced", data: { turn: state.turn, army: army.id, player: player.id, formation: formation.id, units: missing } }];
+}
+
+export function decideReplaceFormation(state: CampaignState, command: CommandOf<"ReplaceFormation">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "E6", "the Reserves are used");
+  requireReservesTurn(state);
+  const army = requireOwnArmy(state, player, command.army, "E6");
+  const lost = requireRosterFormation(army, command.formation, "formation");
+  if (hasUnits(lost)) {
+    refuseRule("E6", `formation "${lost.id}" of army "${army.id}" still has ${describeUnits(lost.units)}: only a wiped-out formation may be replaced (a depleted one is reinforced)`);
+  }
+  const units = fullStrength(setup.catalogue, command.with.formation);
+  if (command.with.formation === lost.formation) {
+    refuseRule("E6", `a wiped-out formation is replaced by a different formation; "${lost.id}" was already a "${lost.formation}"`);
+  }
+  if (army.formations.some((f) => f.id === command.with.id)) refuseField("with.id", `army "${army.id}" already has a formation "${command.with.id}"`);
+  const formation = { id: command.with.id, formation: command.with.formation, units };
+  requireWithinCeiling(setup, army, [...army.formations.filter((f) => f.id !== lost.id), formation], `replacing "${lost.id}" with "${command.with.formation}"`);
+  requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${command.with.formation}"`);
+  return [{ type: "FormationReplaced", data: { turn: state.turn, army: army.id, player: player.id, replaced: lost.id, formation, units } }];
+}
+
+export function decideTradeFormations(state: CampaignState, command: CommandOf<"TradeFormations">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "E6", "the Reserves are used");
+  requireReservesTurn(state);
+  const unitsOut = fullStrengthOf(setup.catalogue, command.tradeIn);
+  const unitsIn = fullStrengthOf(setup.catalogue, command.buy);
+  requireInReserves(ledgerOf(state, player.id), unitsOut, `trading in ${command.tradeIn.map((f) => `"${f}"`).join(", ")} at full strength`);
+  const points = pointsOf(setup.catalogue, command.tradeIn);
+  const cost = pointsOf(setup.catalogue, command.buy);
+  if (cost > points) {
+    refuseRule("E6", `${command.buy.map((f) => `"${f}"`).join(", ")} cost ${cost.toLocaleString("en")} points, more than the ${points.toLocaleString("en")} traded in`);
+  }
+  return [
+    { type: "FormationsTraded", data: { turn: state.turn, player: player.id, tradedIn: command.tradeIn, bought: command.buy, unitsOut, unitsIn, points } },
+  ];
+}
+
+// ---------- finishing ----------
+
+export function decideFinishEndPhase(state: CampaignState, command: CommandOf<"FinishEndPhase">): DomainEvent[] {
+  requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "T1", "a player finishes its End phase");
+  return [{ type: "EndPhaseFinished", data: { turn: state.turn, player: player.id } }];
+}
+
+/** E3: every army whose revealed order this turn was Fortify and that still stands, on the map, where it fortified. */
+function defencesBuilt(state: CampaignState, turn: TurnState): DomainEvent[] {
+  return Object.values(turn.activations)
+    .filter((activation) => activation.order === "fortify" && activation.from !== null)
+    .sort((a, b) => a.seq - b.seq)
+    .flatMap((activation) => {
+      const army = state.armies[activation.army];
+      const at = activation.from!;
+      if (!army || army.status !== "active" || army.at === null || !sameSquare(army.at, at)) return [];
+      return [{ type: "DefencesBuilt" as const, data: { turn: state.turn, at, army: army.id, player: army.player, points: FORTIFY_DEFENCES } }];
+    });
+}
+
+export function decideEndTurn(state: CampaignState, command: CommandOf<"EndTurn">): DomainEvent[] {
+  const setup = requireSetup(state);
+  if (command.actor !== HOST) refuseField("actor", `only the host may do this, not "${command.actor}"`);
+  const turn = requireEndPhase(state, "the turn ends");
+  const waiting = setup.players.filter((p) => !turn.endPhaseDone.includes(p.id));
+  if (waiting.length > 0) refuseRule("T1", `${waiting.map((p) => p.id).join(" and ")} ${waiting.length > 1 ? "have" : "has"} not finished the End phase of turn ${state.turn}`);
+  if (seedCommitment(command.hostSeed) !== turn.hostSeedHash) refuseRule("D1", "the host's seed does not match its commitment");
+
+  const events: DomainEvent[] = defencesBuilt(state, turn);
+  const cvps = cvpTotals(predict(state, events));
+  events.push({ type: "TurnEnded", data: { turn: state.turn, hostSeed: command.hostSeed, cvps } });
+  const reached = setup.players.filter((p) => (cvps[p.id] ?? 0) >= setup.cvpTarget);
+  if (reached.length > 0) {
+    events.push({ type: "CampaignFinished", data: { turn: state.turn, winner: reached.length === 1 ? reached[0]!.id : null, cvps } });
+  }
+  return events;
+}

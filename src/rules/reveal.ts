@@ -1,6 +1,71 @@
 import type { DomainEvent } from "../../events/index.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { ActivationState, CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { refuseRule } from "./refusal.js";
+import { orderCommitment } from "../commitments.js";
+import { ORDER_NAMES, pendingDefenders, requireActionPhase, unactivatedArmies } from "./action-common.js";
+import { endActionPhase, predict } from "./phases.js";
+import { refuseField, refuseRule } from "./refusal.js";
+import { requirePlayer, requireSetup } from "./setup.js";
 
-export const decideRevealOrder = (_s: CampaignState, _c: CommandOf<"RevealOrder">): DomainEvent[] => refuseRule("T5", "not available yet");
+/** The salt of a reveal: at least 128 bits in lower-case hex, as OrderRevealed stores it. */
+const SALT = /^[0-9a-f]{32,128}$/;
+
+/**
+ * T5: a player reveals an army's order and salt. A reveal that matches the commitment is recorded with whatever the
+ * order did not allow (T4, S7 ruling); one that does not match is recorded as cheating, not refused, and the order
+ * stays hidden. The last reveal, once every army has been activated, ends the Action phase.
+ */
+export function decideRevealOrder(state: CampaignState, command: CommandOf<"RevealOrder">): DomainEvent[] {
+  requireSetup(state);
+  const player = requirePlayer(state, command.actor);
+  const turnState = requireActionPhase(state, "T5");
+  const army = state.armies[command.army];
+  if (!army) refuseField("army", `no army "${command.army}"`);
+  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}: only its owner reveals its order`);
+  const activation = turnState.activations[army.id];
+  if (!activation) refuseRule("T5", `army "${army.id}" has not been activated this turn: it has no order to reveal`);
+  if (activation.order !== null) refuseRule("T5", `army "${army.id}" has its order already revealed (${ORDER_NAMES[activation.order]}): an order is revealed once`);
+  if (!SALT.test(command.salt)) refuseField("salt", "must be 32 to 128 lower-case hex characters (at least 128 random bits)");
+
+  const turn = state.turn;
+  const { order, salt } = command;
+  const commitment = orderCommitment({ campaign: state.campaign!, turn, army: army.id, order, salt });
+  if (commitment !== activation.commitment) {
+    return [{ type: "RevealRejected", data: { turn, army: army.id, player: player.id, order, salt } }];
+  }
+
+  const events: DomainEvent[] = [{ type: "OrderRevealed", data: { turn, army: army.id, order, salt } }];
+  events.push(...violations(activation, order, turn));
+  const predicted = predict(state, events);
+  const allRevealed = Object.values(predicted.turnState!.activations).every((a) => a.order !== null);
+  if (unactivatedArmies(predicted).length === 0 && pendingDefenders(predicted).length === 0 && allRevealed) {
+    events.push(...endActionPhase(predicted, turn, []));
+  }
+  return events;
+}
+
+/** T4, S7 ruling: what the revealed order did not allow of the move the army made. */
+function violations(activation: ActivationState, order: CommandOf<"RevealOrder">["order"], turn: number): DomainEvent[] {
+  const moved = activation.path.length;
+  const evidenceSeq = activation.moveSeq ?? activation.seq;
+  const evidence = activation.moveSeq !== null ? `ArmyMoved seq ${activation.moveSeq}` : `ArmyActivated seq ${activation.seq}`;
+  const squares = `${moved} square${moved === 1 ? "" : "s"}`;
+  const base = { turn, army: activation.army, player: activation.player, order, evidenceSeq };
+  const events: DomainEvent[] = [];
+  if ((order === "firstFire" || order === "fortify") && moved > 0) {
+    events.push({ type: "OrderViolated", data: { ...base, rule: "T4", detail: `moved ${squares} on ${ORDER_NAMES[order]}, which may not move (${evidence})` } });
+  }
+  if (order === "advance" && moved > activation.rate) {
+    events.push({
+      type: "OrderViolated",
+      data: { ...base, rule: "T4", detail: `moved ${squares} on Advance, which allows at most its move rate ${activation.rate} (${evidence})` },
+    });
+  }
+  if (activation.stacked && (order === "firstFire" || order === "fortify")) {
+    events.push({
+      type: "OrderViolated",
+      data: { ...base, rule: "S7", detail: `began stacked on its home base and took ${ORDER_NAMES[order]}: a stacked army must take Advance or Charge (${evidence})` },
+    });
+  }
+  return events;
+}

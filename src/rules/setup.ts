@@ -118,10 +118,10 @@ export function decideRegisterArmy(state: CampaignState, command: CommandOf<"Reg
 
   const points = armyPoints(formations, catalogue);
   if (points < MIN_ARMY_POINTS || points > force.maxArmyPoints) {
-    refuseRule("S2", `army "${command.army}" is ${points} points: each army must be 1,000 to M = ${force.maxArmyPoints.toLocaleString("en")}`);
+    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: each army must be 1,000 to M = ${force.maxArmyPoints.toLocaleString("en")}`);
   }
   if (options.armySize !== undefined && points !== options.armySize) {
-    refuseRule("S2", `army "${command.army}" is ${points} points: this campaign's armies are all exactly ${options.armySize}`);
+    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: this campaign's armies are all exactly ${options.armySize.toLocaleString("en")}`);
   }
   const fielded = Object.values(state.armies).filter((army) => army.player === player.id).length;
   if (fielded >= force.armies) refuseRule("S2", `${player.id} already has N = ${force.armies} armies`);

@@ -1,11 +1,105 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { refuseRule } from "./refusal.js";
+import {
+  requireActionPhase,
+  requireActive,
+  requireHostActor,
+  requireTurnUnderWay,
+  unactivatedArmies,
+} from "./action-common.js";
+import { refuseField, refuseRule } from "./refusal.js";
+import { endActionPhase } from "./phases.js";
+import { requirePlayer, requireSetup } from "./setup.js";
 
-const pending = (): never => refuseRule("T1", "not available yet");
-export const decideStartTurn = (_s: CampaignState, _c: CommandOf<"StartTurn">): DomainEvent[] => pending();
-export const decideGiveSeed = (_s: CampaignState, _c: CommandOf<"GiveSeed">): DomainEvent[] => pending();
-export const decideRollInitiative = (_s: CampaignState, _c: CommandOf<"RollInitiative">): DomainEvent[] => pending();
-export const decideChooseFirst = (_s: CampaignState, _c: CommandOf<"ChooseFirst">): DomainEvent[] => pending();
-export const decideCloseActionPhase = (_s: CampaignState, _c: CommandOf<"CloseActionPhase">): DomainEvent[] => pending();
+/**
+ * T1: the host starts a turn, committing to its dice seed (D1): turn 1 right after set-up, later turns once the
+ * previous one has ended.
+ */
+export function decideStartTurn(state: CampaignState, command: CommandOf<"StartTurn">): DomainEvent[] {
+  requireSetup(state);
+  requireHostActor(command.actor);
+  requireActive(state);
+  const current = state.turnState;
+  if (current !== null && current.hostSeed === null) {
+    refuseRule("T1", `turn ${state.turn} is still under way (${state.phase} phase): it must end before turn ${state.turn + 1} starts`);
+  }
+  const turn = current === null ? state.turn : state.turn + 1;
+  return [{ type: "TurnStarted", data: { turn, hostSeedHash: command.hostSeedHash } }];
+}
+
+/** D1: each player gives its dice seed once per turn, after the host's commitment and before initiative. */
+export function decideGiveSeed(state: CampaignState, command: CommandOf<"GiveSeed">): DomainEvent[] {
+  const player = requirePlayer(state, command.actor);
+  const turn = requireActionPhase(state);
+  if (turn.playerSeeds[player.id] !== undefined) refuseRule("D1", `${player.id} has already given its dice seed for turn ${state.turn}`);
+  if (turn.initiativeWinner !== null) refuseRule("T2", `initiative for turn ${state.turn} has already been rolled`);
+  return [{ type: "PlayerSeedGiven", data: { turn: state.turn, player: player.id, seed: command.seed } }];
+}
+
+/** T2: each player rolls a d6, ties rerolled. The host records the rounds it drew; their form is checked here. */
+export function decideRollInitiative(state: CampaignState, command: CommandOf<"RollInitiative">): DomainEvent[] {
+  const setup = requireSetup(state);
+  requireHostActor(command.actor);
+  const turn = requireActionPhase(state);
+  if (turn.initiativeWinner !== null) refuseRule("T2", `initiative for turn ${state.turn} has already been rolled: ${turn.initiativeWinner} won it`);
+  const players = setup.players.map((p) => p.id);
+  const missing = players.filter((p) => turn.playerSeeds[p] === undefined);
+  if (missing.length > 0) refuseRule("T2", `initiative is rolled once both players have given their dice seeds (D1): ${missing.join(" and ")} has not`);
+
+  const { rounds } = command;
+  rounds.forEach((round, i) => {
+    const named = Object.keys(round);
+    const strangers = named.filter((p) => !players.includes(p));
+    if (strangers.length > 0) refuseRule("T2", `round ${i + 1} gives a die to ${strangers.join(", ")}, who is not a player`);
+    const without = players.filter((p) => round[p] === undefined);
+    if (without.length > 0) refuseRule("T2", `round ${i + 1} gives no die to ${without.join(" and ")}: each player rolls one d6 a round`);
+    const values = players.map((p) => round[p]!);
+    const tie = new Set(values).size !== values.length;
+    const last = i === rounds.length - 1;
+    if (!last && !tie) refuseRule("T2", `round ${i + 1} (${describeRound(players, round)}) is not a tie, so no round may follow it`);
+    if (last && tie) refuseRule("T2", `the last round (${describeRound(players, round)}) is a tie: ties are rerolled`);
+  });
+  const final = rounds[rounds.length - 1]!;
+  const winner = players.reduce((best, p) => (final[p]! > final[best]! ? p : best));
+  return [{ type: "InitiativeRolled", data: { turn: state.turn, firstDie: turn.diceUsed, rounds, winner } }];
+}
+
+function describeRound(players: readonly string[], round: Record<string, number>): string {
+  return players.map((p) => `${p} ${round[p]}`).join(", ");
+}
+
+/** T2: the initiative winner chooses who activates first, once. */
+export function decideChooseFirst(state: CampaignState, command: CommandOf<"ChooseFirst">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requirePlayer(state, command.actor);
+  const turn = requireActionPhase(state);
+  if (turn.initiativeWinner === null) refuseRule("T2", `initiative for turn ${state.turn} has not been rolled yet`);
+  if (turn.first !== null) refuseRule("T2", `${turn.initiativeWinner} has already chosen: ${turn.first} activates first this turn`);
+  if (player.id !== turn.initiativeWinner) {
+    refuseRule("T2", `only the initiative winner (${turn.initiativeWinner}) chooses who activates first, not ${player.id}`);
+  }
+  if (!setup.players.some((p) => p.id === command.first)) refuseField("first", `"${command.first}" is not a player of this campaign`);
+  return [{ type: "FirstPlayerChosen", data: { turn: state.turn, chosenBy: player.id, first: command.first } }];
+}
+
+/**
+ * T5: the host ends the Action phase once every army has been activated; armies whose orders are still hidden are
+ * recorded as withheld (a T5 violation each).
+ */
+export function decideCloseActionPhase(state: CampaignState, command: CommandOf<"CloseActionPhase">): DomainEvent[] {
+  requireSetup(state);
+  requireHostActor(command.actor);
+  const turn = requireActionPhase(state);
+  if (turn.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
+  const waiting = unactivatedArmies(state);
+  if (waiting.length > 0) {
+    const list = waiting.map((army) => `${army.id} (${army.player})`).join(", ");
+    refuseRule("T3", `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been`);
+  }
+  const withheld = Object.values(turn.activations)
+    .filter((activation) => activation.order === null)
+    .sort((a, b) => a.seq - b.seq)
+    .map((activation) => activation.army);
+  return endActionPhase(state, state.turn, withheld);
+}

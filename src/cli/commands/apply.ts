@@ -7,7 +7,7 @@ import { describeEvent } from "../describe.js";
 import { CliError } from "../errors.js";
 import type { Seat } from "../seat.js";
 
-async function readInput(file: string): Promise<string> {
+export async function readInput(file: string): Promise<string> {
   if (file === "-") {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -29,8 +29,8 @@ export const printEvents = (print: (line: string) => void) => (events: StoredEve
  * order. Stops at the first line that is not valid JSON or is refused: the lines before it stay applied, that line
  * and those after it are not.
  */
-export async function applyCommands(seat: Seat, file: string, print: (line: string) => void): Promise<void> {
-  const lines = (await readInput(file)).split(/\r?\n/);
+export async function applyCommands(seat: Seat, file: string, text: string, print: (line: string) => void): Promise<void> {
+  const lines = text.split(/\r?\n/);
   let table: Table | undefined;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === "") continue;
@@ -55,5 +55,15 @@ export async function applyCommands(seat: Seat, file: string, print: (line: stri
       if (error instanceof SecretMissingError || error instanceof ChoreRefusedError) throw stop(error.message);
       throw error;
     }
+  }
+}
+
+/** Whether a command file starts by creating a campaign: only then may apply create the database folder. */
+export function startsWithCreate(text: string): boolean {
+  const first = text.split(/\r?\n/).find((line) => line.trim() !== "");
+  try {
+    return (JSON.parse(first ?? "null") as { type?: unknown } | null)?.type === "CreateCampaign";
+  } catch {
+    return false;
   }
 }

@@ -1,28 +1,54 @@
-import { toCurrent } from "../../../events/index.js";
 import type { Engine } from "../../engine.js";
-import { describeEvent } from "../describe.js";
+import { sha256Hex } from "../../log/hash.js";
+import { FileSecrets } from "../../client/secrets.js";
+import { Table } from "../../client/table.js";
+import { accountPrinter, playCampaign } from "../../demo/play.js";
 import { examplePath } from "../paths.js";
 import { renderState } from "../render.js";
+import { defaultSecretsDir } from "../seat.js";
+import { loadSetupFile } from "../../setup-loader.js";
 import { createCampaign } from "./new.js";
 import { verifyCampaigns } from "./verify.js";
 
 export const DEMO_CAMPAIGN = "ashfall";
 export const DEMO_DB = "epicwar-demo";
+const MAX_TURNS = 30;
 
-/** Sets up the bundled example campaign (once per folder) and tells what happened, from the log itself. */
+/**
+ * Salts and seeds for the demo only: drawn from a fixed sequence so the demo campaign plays out the same way on every
+ * machine. Real play draws them from the operating system's random source.
+ */
+function demoRandom(): (bytes: number) => string {
+  let counter = 0;
+  return (bytes) => sha256Hex(`${DEMO_CAMPAIGN}-demo-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+}
+
+/**
+ * Sets up the bundled example campaign and plays it to a victory with scripted commanders, telling each turn as it
+ * goes; in a folder where it has already been played, tells it again from the log.
+ */
 export async function runDemo(engine: Engine, db: string, print: (line: string) => void): Promise<void> {
   if ((await engine.listCampaigns()).includes(DEMO_CAMPAIGN)) {
     print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
+    const account = accountPrinter(print);
+    for await (const batch of engine.store.readBatches(DEMO_CAMPAIGN)) account(batch);
   } else {
-    for (const line of (await createCampaign(engine, examplePath("ashfall.setup.json"))).lines) print(line);
+    const setupPath = examplePath("ashfall.setup.json");
+    for (const line of (await createCampaign(engine, setupPath, await loadSetupFile(setupPath))).lines) print(line);
+    print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
+    const table = new Table(engine, DEMO_CAMPAIGN, { secrets: new FileSecrets(defaultSecretsDir(db), DEMO_CAMPAIGN), random: demoRandom() });
+    await playCampaign(table, print, MAX_TURNS);
   }
+  const state = await engine.state(DEMO_CAMPAIGN);
   print("");
-  print("What happened:");
-  for await (const batch of engine.store.readBatches(DEMO_CAMPAIGN)) {
-    for (const event of batch) print(`  ${describeEvent(toCurrent(event))}`);
-  }
+  print(renderState(state));
   print("");
-  print(renderState(await engine.state(DEMO_CAMPAIGN)));
-  print("");
+  print(
+    state.status === "finished"
+      ? state.result!.winner
+        ? `${state.setup!.players.find((p) => p.id === state.result!.winner)!.name} win the campaign in turn ${state.result!.turn}.`
+        : `The campaign ends in a draw in turn ${state.result!.turn}.`
+      : `No side reached ${state.setup!.cvpTarget} CVPs in ${MAX_TURNS} turns.`,
+  );
   await verifyCampaigns(engine, [DEMO_CAMPAIGN], (line) => print(`Hash chain: ${line}`));
 }

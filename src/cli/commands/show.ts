@@ -4,7 +4,8 @@ import { logLine } from "../describe.js";
 import { renderState } from "../render.js";
 import { HOST, type Order } from "../../../events/common.js";
 import { viewState } from "../../views.js";
-import { CliError } from "../errors.js";
+import { CliError, EXIT } from "../errors.js";
+import { verifyStream } from "../../log/index.js";
 import type { Seat } from "../seat.js";
 
 /** The state as the seat's player may see it (everything the log shows without --as), as text or JSON. */
@@ -32,5 +33,13 @@ export async function showState(seat: Seat, json: boolean): Promise<string> {
 export async function showLog(engine: Engine, campaign: string, json: boolean, print: (line: string) => void): Promise<void> {
   for await (const batch of engine.store.readBatches(campaign)) {
     for (const event of batch) print(json ? JSON.stringify(event) : logLine(toCurrent(event)));
+  }
+}
+
+/** After showing a campaign, warns (exit 2) when its log no longer verifies: what was shown cannot be trusted. */
+export async function warnIfBroken(engine: Engine, campaign: string): Promise<void> {
+  const result = await verifyStream(engine.store, campaign);
+  if (!result.ok) {
+    throw new CliError(`warning: the log of ${campaign} fails verification at seq ${result.seq} (${result.problem}): what is shown may be forged; run epicwar verify`, EXIT.broken);
   }
 }

@@ -1,0 +1,57 @@
+import type { StoredEvent } from "../../events/index.js";
+import { toCurrent } from "../../events/index.js";
+import type { CampaignState } from "../../projections/state.js";
+import type { Table } from "../client/table.js";
+import { describeRefusal } from "../rules/refusal.js";
+import { describeEvent } from "../cli/describe.js";
+import { waitingFor } from "../cli/render.js";
+import { nextEndPhaseCommand } from "./reserves.js";
+import { scriptedResult } from "./results.js";
+import { nextActivation, type PlainCommand } from "./strategy.js";
+
+/** The demo players' next decision, or undefined when the campaign waits on nobody's decision. */
+export function nextDecision(state: CampaignState): PlainCommand | undefined {
+  const turn = state.turnState;
+  if (state.status !== "active" || !turn) return undefined;
+  if (state.phase === "action") {
+    if (turn.initiativeWinner && !turn.first) return { actor: turn.initiativeWinner, type: "ChooseFirst", first: turn.initiativeWinner };
+    return turn.first ? nextActivation(state) : undefined;
+  }
+  if (state.phase === "battle") {
+    const battle = Object.values(state.battles)
+      .filter((b) => b.turn === state.turn && b.status !== "resolved")
+      .sort((a, b) => a.index - b.index)[0];
+    if (!battle) return undefined;
+    if (battle.status === "pending") {
+      return { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result: scriptedResult(state, battle) };
+    }
+    const confirmer = battle.report!.by === battle.attacker.player ? battle.defender.player : battle.attacker.player;
+    return { actor: confirmer, type: "ConfirmBattleResult", battle: battle.id };
+  }
+  const player = state.setup!.players.map((p) => p.id).find((p) => !turn.endPhaseDone.includes(p));
+  return player ? nextEndPhaseCommand(state, player) : undefined;
+}
+
+/** Prints events as an account of the campaign, a heading for each turn. */
+export function accountPrinter(print: (line: string) => void): (events: StoredEvent[]) => void {
+  return (events) => {
+    for (const event of events.map(toCurrent)) {
+      if (event.type === "TurnStarted") print(`\n== Turn ${event.data.turn} ==`);
+      print(`  ${describeEvent(event)}`);
+    }
+  };
+}
+
+/** Plays the campaign at the table with the demo's scripted commanders until it is won or `maxTurns` have passed. */
+export async function playCampaign(table: Table, print: (line: string) => void, maxTurns: number): Promise<CampaignState> {
+  const account = accountPrinter(print);
+  await table.takeChores(account);
+  for (;;) {
+    const state = await table.state();
+    if (state.status === "finished" || state.turn > maxTurns) return state;
+    const command = nextDecision(state);
+    if (!command) throw new Error(`the demo is stuck: the campaign waits for ${waitingFor(state)}`);
+    const outcome = await table.submit(command, account);
+    if (!outcome.ok) throw new Error(`the demo's ${command.type} by ${command.actor} was refused: ${describeRefusal(outcome.refusal)}`);
+  }
+}

@@ -1,0 +1,58 @@
+import type { BattleResult, SideResult } from "../../events/common.js";
+import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
+import { seededRandom } from "./rng.js";
+
+/** How an order shapes a side's chances in the demo's scripted battles (the B2 advantages, roughly). */
+function orderFactor(battle: BattleState, side: "attacker" | "defender"): number {
+  const a = battle.attacker.order ?? "charge";
+  const d = battle.defender.order ?? "fortify";
+  if (side === "attacker") return a === "advance" && d === "charge" ? 1.1 : 1;
+  if (d === "firstFire") return a === "charge" ? 1.4 : 1.2;
+  if (d === "fortify") return 0.9 + battle.defences / 5000;
+  if (d === "advance" && a === "charge") return 1.1;
+  return 1;
+}
+
+/** Units lost and routed by one side: each formation loses a share of its units, some are wiped out. */
+function casualties(army: ArmyState, random: () => number, share: [number, number], wipeChance: number, routShare: number): Omit<SideResult, "vp"> {
+  const losses: SideResult["losses"] = {};
+  const routed: SideResult["routed"] = {};
+  for (const formation of army.formations) {
+    const wiped = random() < wipeChance;
+    const fraction = share[0] + random() * (share[1] - share[0]);
+    for (const [type, count] of Object.entries(formation.units)) {
+      if (count === 0) continue;
+      const lost = wiped ? count : Math.min(count, Math.round(count * fraction));
+      const fled = Math.floor((count - lost) * routShare);
+      if (lost > 0) (losses[formation.id] ??= {})[type] = lost;
+      if (fled > 0) (routed[formation.id] ??= {})[type] = fled;
+    }
+  }
+  return { losses, routed };
+}
+
+/** A scripted, repeatable result for a demo battle: the stronger side usually wins, orders and luck shift it. */
+export function scriptedResult(state: CampaignState, battle: BattleState): BattleResult {
+  const random = seededRandom(`${state.campaign}/${battle.id}`);
+  const attacker = state.armies[battle.attacker.army]!;
+  const defender = state.armies[battle.defender.army]!;
+  const attackerScore = attacker.points * orderFactor(battle, "attacker") * (0.75 + random() * 0.5);
+  const defenderScore = defender.points * orderFactor(battle, "defender") * (0.75 + random() * 0.5);
+  const margin = Math.abs(attackerScore - defenderScore) / Math.max(attackerScore, defenderScore);
+  const outcome = margin < 0.06 ? "draw" : attackerScore > defenderScore ? "attacker" : "defender";
+  const target = battle.vpTarget;
+  const strongVp = target + Math.floor(random() * 8);
+  const weakVp = Math.floor(target * (0.1 + 0.55 * Math.min(attackerScore, defenderScore) / Math.max(attackerScore, defenderScore)));
+  const side = (army: ArmyState, won: boolean | null): SideResult => {
+    if (won === null) return { vp: Math.floor(target * (0.5 + random() * 0.3)), ...casualties(army, random, [0.2, 0.4], 0.1, 0.1) };
+    return won
+      ? { vp: strongVp, ...casualties(army, random, [0.1, 0.3], 0.15, 0) }
+      : { vp: weakVp, ...casualties(army, random, [0.4, 0.8], 0.3, 0.5) };
+  };
+  const attackerWon = outcome === "draw" ? null : outcome === "attacker";
+  return {
+    outcome,
+    attacker: side(attacker, attackerWon),
+    defender: side(defender, attackerWon === null ? null : !attackerWon),
+  };
+}
