@@ -165,7 +165,8 @@ export type Order = Static<typeof Order>;
 export const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 
 /** Random bytes in hex, at least 128 bits: salts and dice seeds. */
-export const Nonce = Type.String({ pattern: "^[0-9a-f]{32,128}$" });
+export const NONCE_PATTERN = "^[0-9a-f]{32,128}$";
+export const Nonce = Type.String({ pattern: NONCE_PATTERN });
 
 /** Formation id within an army -> unit type -> number of units. */
 export const FormationUnits = IdRecord(UnitCounts);

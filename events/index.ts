@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction, type ErrorObject } from "ajv";
-import { ID_PATTERN } from "./common.js";
+import { ID_PATTERN, NONCE_PATTERN } from "./common.js";
 import { ArmyDeployed } from "./ArmyDeployed.js";
 import { ArmyRegistered } from "./ArmyRegistered.js";
 import { CampaignCreated } from "./CampaignCreated.js";
@@ -115,6 +115,8 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root:
     message = "is required";
   } else if (error?.keyword === "pattern" && error.params["pattern"] === ID_PATTERN) {
     message = ID_RULE;
+  } else if (error?.keyword === "pattern" && error.params["pattern"] === NONCE_PATTERN) {
+    message = "must be 32 to 128 lower-case hex characters (at least 128 random bits)";
   }
   return { field: root ? `${root}${path}` : path.replace(/^\./, "") || "(the whole value)", message };
 }

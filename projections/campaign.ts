@@ -163,16 +163,17 @@ const handlers: Handlers = {
     }
   },
   RevealRejected(state, data, seq) {
-    state.violations.push({ seq, turn: data.turn, army: data.army, player: data.player, rule: "T5", detail: `reveal of ${data.order} does not match the commitment` });
+    const activation = state.turnState!.activations[data.army];
+    state.violations.push({ seq, evidenceSeq: activation?.seq ?? null, turn: data.turn, army: data.army, player: data.player, rule: "T5", detail: `reveal of ${data.order} does not match the commitment` });
   },
   OrderViolated(state, data, seq) {
-    state.violations.push({ seq, turn: data.turn, army: data.army, player: data.player, rule: data.rule, detail: data.detail });
+    state.violations.push({ seq, evidenceSeq: data.evidenceSeq, turn: data.turn, army: data.army, player: data.player, rule: data.rule, detail: data.detail });
   },
   ActionPhaseEnded(state, data, seq) {
     state.phase = "battle";
     for (const army of data.withheld) {
       const activation = state.turnState!.activations[army];
-      if (activation) state.violations.push({ seq, turn: data.turn, army, player: activation.player, rule: "T5", detail: "order never revealed" });
+      if (activation) state.violations.push({ seq, evidenceSeq: activation.seq, turn: data.turn, army, player: activation.player, rule: "T5", detail: "order never revealed" });
     }
   },
   BattleResultReported(state, data) {

@@ -100,7 +100,10 @@ export interface TransitBatch {
 
 /** A recorded breach of the rules: cheating shown by the log (T5). */
 export interface ViolationState {
+  /** Seq of the event that records the breach. */
   seq: number;
+  /** Seq of the event that shows it (the move, the activation), where another event does. */
+  evidenceSeq: number | null;
   turn: number;
   army: string;
   player: string;

@@ -30,9 +30,10 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
 function dueReveals(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
   const turn = state.turnState!;
   const hidden = Object.values(turn.activations).filter((a) => a.order === null && parties.has(a.player));
+  // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen.
   const inBattle = new Set(
     Object.values(state.battles)
-      .filter((b) => b.turn === state.turn)
+      .filter((b) => b.turn === state.turn && turn.activations[b.defender.army])
       .flatMap((b) => [b.attacker.army, b.defender.army]),
   );
   const onMap = Object.values(state.armies).filter((a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn);

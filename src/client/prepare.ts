@@ -9,9 +9,9 @@ import type { SecretKeeper } from "./secrets.js";
 export type RandomHex = (bytes: number) => string;
 export const cryptoRandomHex: RandomHex = (bytes) => randomBytes(bytes).toString("hex");
 
-/** A command the player's side could not prepare: its secret is missing. */
-export class SecretMissingError extends Error {
-  override readonly name = "SecretMissingError";
+/** A command the player's side could not prepare: a secret is missing or a salt is malformed. */
+export class PrepareError extends Error {
+  override readonly name = "PrepareError";
 }
 
 export const SALT_BYTES = 16;
@@ -57,13 +57,16 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
     case "RollInitiative": {
       if (input["rounds"] !== undefined || !state.turnState) return input;
       const hostSeed = await secrets.hostSeed(state.turn);
-      if (!hostSeed) throw new SecretMissingError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
+      if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
       const players = state.setup!.players.map((p) => p.id);
       return { ...input, rounds: rollInitiative(turnSeeds(state, hostSeed), players, state.turnState.diceUsed) };
     }
     case "ActivateArmy": {
       if (input["order"] === undefined) return input;
       const { order, salt, ...rest } = input;
+      if (salt !== undefined && (typeof salt !== "string" || !/^[0-9a-f]{32,128}$/.test(salt))) {
+        throw new PrepareError("a salt must be 32 to 128 lower-case hex characters (at least 128 random bits)");
+      }
       const held = { order: order as Order, salt: typeof salt === "string" ? salt : random(SALT_BYTES) };
       const army = String(input["army"]);
       await secrets.keepOrder(actor, state.turn, army, held);
@@ -73,13 +76,13 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       if (input["order"] !== undefined) return input;
       const army = String(input["army"]);
       const held = await secrets.order(actor, state.turn, army);
-      if (!held) throw new SecretMissingError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
+      if (!held) throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
       return { ...input, ...held };
     }
     case "EndTurn": {
       if (input["hostSeed"] !== undefined) return input;
       const hostSeed = await secrets.hostSeed(state.turn);
-      if (!hostSeed) throw new SecretMissingError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
+      if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
       return { ...input, hostSeed };
     }
     default:

@@ -59,7 +59,7 @@ export const ActivateArmy = command("ActivateArmy", {
 });
 
 /** Reveal an army's order and salt; they must match its commitment (T5). */
-export const RevealOrder = command("RevealOrder", { army: Id, order: Order, salt: Type.String({ minLength: 1, maxLength: 256 }) });
+export const RevealOrder = command("RevealOrder", { army: Id, order: Order, salt: Nonce });
 
 /** The host ends the Action phase once every army is activated, recording any withheld reveals (T5). */
 export const CloseActionPhase = command("CloseActionPhase", {});

@@ -7,9 +7,6 @@ import { endActionPhase, predict } from "./phases.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./setup.js";
 
-/** The salt of a reveal: at least 128 bits in lower-case hex, as OrderRevealed stores it. */
-const SALT = /^[0-9a-f]{32,128}$/;
-
 /**
  * T5: a player reveals an army's order and salt. A reveal that matches the commitment is recorded with whatever the
  * order did not allow (T4, S7 ruling); one that does not match is recorded as cheating, not refused, and the order
@@ -25,7 +22,10 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
   const activation = turnState.activations[army.id];
   if (!activation) refuseRule("T5", `army "${army.id}" has not been activated this turn: it has no order to reveal`);
   if (activation.order !== null) refuseRule("T5", `army "${army.id}" has its order already revealed (${ORDER_NAMES[activation.order]}): an order is revealed once`);
-  if (!SALT.test(command.salt)) refuseField("salt", "must be 32 to 128 lower-case hex characters (at least 128 random bits)");
+  const awaiting = pendingDefenders(state).find((battle) => battle.attacker.army === army.id);
+  if (awaiting) {
+    refuseRule("T5", `${awaiting.defender.army} must commit to its order before ${army.id}'s is revealed: the defender may not choose knowing the attack`);
+  }
 
   const turn = state.turn;
   const { order, salt } = command;

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { toCurrent, type StoredEvent } from "../../../events/index.js";
 import { ChoreRefusedError, Table } from "../../client/table.js";
-import { SecretMissingError } from "../../client/prepare.js";
+import { PrepareError } from "../../client/prepare.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import { describeEvent } from "../describe.js";
 import { CliError } from "../errors.js";
@@ -52,7 +52,7 @@ export async function applyCommands(seat: Seat, file: string, text: string, prin
       const outcome = await table.submit(command, printEvents(print));
       if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
     } catch (error) {
-      if (error instanceof SecretMissingError || error instanceof ChoreRefusedError) throw stop(error.message);
+      if (error instanceof PrepareError || error instanceof ChoreRefusedError) throw stop(error.message);
       throw error;
     }
   }
