@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, IdRecord, Nonce } from "./common.js";
+import { IdRecord, Nonce } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** The turn is over; the host revealed its dice seed so every roll of the turn can be recomputed (D1). */

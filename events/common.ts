@@ -194,3 +194,12 @@ export const BattleResult = Type.Object(
   { additionalProperties: false },
 );
 export type BattleResult = Static<typeof BattleResult>;
+
+/** What the players agree before turn 1 (S1, S2, S8): shared by the CampaignCreated event, its command and set-up files. */
+export const campaignTerms = {
+  campaign: Id,
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  map: MapDefinition,
+  players: Type.Array(Player, { minItems: 2, maxItems: 2 }),
+  force: Force,
+};

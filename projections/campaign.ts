@@ -22,6 +22,29 @@ function rosterChanged(state: Draft<CampaignState>, army: Draft<ArmyState>): voi
   army.moveRate = moveRate(army.points);
 }
 
+/** A new army on the roster (S8, E6a), its points and move rate derived from its formations. */
+function enlist(
+  state: Draft<CampaignState>,
+  data: Pick<ArmyState, "player" | "name" | "formations" | "commander"> & { army: string },
+  at: ArmyState["at"],
+  sinceTurn: number,
+): void {
+  const points = armyPoints(data.formations, state.setup!.catalogue);
+  state.armies[data.army] = {
+    id: data.army,
+    player: data.player,
+    name: data.name,
+    formations: data.formations,
+    commander: data.commander,
+    points,
+    moveRate: moveRate(points),
+    at,
+    status: "active",
+    battles: 0,
+    sinceTurn,
+  };
+}
+
 function leaveMap(state: Draft<CampaignState>, armyId: string, status: ArmyState["status"], units: Record<string, number>, turn: number): void {
   const army = state.armies[armyId]!;
   army.at = null;
@@ -50,20 +73,7 @@ const handlers: Handlers = {
     for (const player of data.players) state.ledgers[player.id] = { battleCvps: 0, reserves: {}, inTransit: [] };
   },
   ArmyRegistered(state, data) {
-    const points = armyPoints(data.formations, state.setup!.catalogue);
-    state.armies[data.army] = {
-      id: data.army,
-      player: data.player,
-      name: data.name,
-      formations: data.formations,
-      commander: data.commander,
-      points,
-      moveRate: moveRate(points),
-      at: null,
-      status: "active",
-      battles: 0,
-      sinceTurn: 1,
-    };
+    enlist(state, data, null, 1);
   },
   HomeBasePlaced(state, data) {
     state.homeBases[data.player] = { player: data.player, at: data.at, heldBy: data.player };
@@ -234,20 +244,7 @@ const handlers: Handlers = {
     leaveMap(state, data.army, "disbanded", data.units, data.turn);
   },
   ArmyRaised(state, data) {
-    const points = armyPoints(data.formations, state.setup!.catalogue);
-    state.armies[data.army] = {
-      id: data.army,
-      player: data.player,
-      name: data.name,
-      formations: data.formations,
-      commander: data.commander,
-      points,
-      moveRate: moveRate(points),
-      at: data.at,
-      status: "active",
-      battles: 0,
-      sinceTurn: data.turn + 1,
-    };
+    enlist(state, data, data.at, data.turn + 1);
     removeUnits(state.ledgers[data.player]!.reserves, data.units);
   },
   FormationReinforced(state, data) {

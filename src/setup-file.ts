@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Ajv } from "ajv";
-import { Catalogue, Force, Id, IdRecord, MapDefinition, Options, Player, Square } from "../events/common.js";
+import { campaignTerms, Catalogue, Id, IdRecord, Options, Square } from "../events/common.js";
 import { HOST } from "../events/common.js";
 import { describeAjvError } from "../events/index.js";
 import type { Command } from "./commands/schemas.js";
@@ -11,11 +11,7 @@ import type { Command } from "./commands/schemas.js";
  */
 export const SetupFile = Type.Object(
   {
-    campaign: Id,
-    name: Type.String({ minLength: 1, maxLength: 120 }),
-    map: MapDefinition,
-    players: Type.Array(Player, { minItems: 2, maxItems: 2 }),
-    force: Force,
+    ...campaignTerms,
     options: Type.Optional(Options),
     catalogue: Type.Union([Catalogue, Type.String({ minLength: 1 })]),
     homeBases: Type.Optional(IdRecord(Square)),

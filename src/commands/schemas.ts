@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { Actor, BattleResult, Catalogue, Commander, Force, Id, IdRecord, MapDefinition, Nonce, Options, Order, Player, Sha256, Square } from "../../events/common.js";
+import { Actor, BattleResult, campaignTerms, Catalogue, Commander, Id, IdRecord, Nonce, Options, Order, Sha256, Square } from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
 
 /** Every command names who gives it and what it is. */
@@ -8,11 +8,7 @@ const command = <T extends string, P extends Record<string, import("@sinclair/ty
   Type.Object({ type: Type.Literal(type), actor: Actor, ...properties }, { additionalProperties: false });
 
 export const CreateCampaign = command("CreateCampaign", {
-  campaign: Id,
-  name: Type.String({ minLength: 1, maxLength: 120 }),
-  map: MapDefinition,
-  players: Type.Array(Player, { minItems: 2, maxItems: 2 }),
-  force: Force,
+  ...campaignTerms,
   options: Type.Optional(Options),
   catalogue: Catalogue,
 });

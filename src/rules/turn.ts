@@ -5,7 +5,6 @@ import {
   requireActionPhase,
   requireActive,
   requireHostActor,
-  requireTurnUnderWay,
   unactivatedArmies,
 } from "./action-common.js";
 import { refuseField, refuseRule } from "./refusal.js";
