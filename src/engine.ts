@@ -4,7 +4,7 @@ import type { CampaignState } from "../projections/state.js";
 import { checkCommand, type Command } from "./commands/schemas.js";
 import { decide } from "./decide.js";
 import { LiveCampaign } from "./live.js";
-import { AppendConflictError, EventStore, type StoreOptions } from "./log/index.js";
+import { AppendConflictError, EventStore, type BranchMeta, type StoreOptions } from "./log/index.js";
 import type { Refusal } from "./rules/refusal.js";
 
 export type Clock = () => Date;
@@ -21,6 +21,10 @@ export interface EngineOptions extends StoreOptions {
 /**
  * The command handler: the one place that does I/O. It schema-checks a command, decides it against the live state,
  * stamps the resulting events with actor and time, and appends them in one batch at the seq it decided on.
+ *
+ * A campaign or a branch is one stream to it: the state of a branch is folded from its line (the parent's events up
+ * to the fork, then its own), and a command on a branch appends to the branch's stream only. The live state is always
+ * folded from the events themselves, never from a snapshot, which the chain does not cover.
  */
 export class Engine {
   private readonly campaigns = new Map<string, LiveCampaign>();
@@ -41,9 +45,15 @@ export class Engine {
     await this.store.close();
   }
 
-  /** The campaigns (streams) this folder holds. */
-  listCampaigns(): Promise<string[]> {
-    return this.store.streams();
+  /** The campaigns this folder holds: the streams that are not branches of another. */
+  async listCampaigns(): Promise<string[]> {
+    const branches = new Set((await this.store.branches()).map((branch) => branch.stream));
+    return (await this.store.streams()).filter((stream) => !branches.has(stream));
+  }
+
+  /** The branches this folder holds (of every campaign): see replays/branches.ts. */
+  listBranches(): Promise<BranchMeta[]> {
+    return this.store.branches();
   }
 
   private live(campaign: string): LiveCampaign {

@@ -4,7 +4,10 @@ import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
 import type { EventStore } from "./log/index.js";
 
-/** A campaign's state kept live from the log's Observable: one immer transaction per batch of events. */
+/**
+ * A campaign's (or branch's) state kept live from the log's Observable: one immer transaction per batch of events.
+ * The store reads a branch as its whole line, so a branch's state starts from its parent's prefix.
+ */
 export class LiveCampaign {
   readonly state$ = new BehaviorSubject<CampaignState>(initialState);
   private readonly subscription: Subscription;

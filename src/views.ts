@@ -1,23 +1,135 @@
+/**
+ * Player views: what one party may see of the campaign. Every path that shows anything to a player (state as text and
+ * JSON, the log as text and JSON Lines, the event feed of apply, battle sheets, the audit's public log) goes through
+ * viewState or viewEvent, and those are driven by one table of secrets (./views-secrets.ts).
+ *
+ * Viewers: a player id sees its own secrets and what the other side has revealed; "host" (who runs the log) and no
+ * viewer at all see the log as stored. Nobody's view holds another party's secrets file: a player's view adds only
+ * its own held orders (ownHeldOrders).
+ */
+import { HOST, type Order } from "../events/common.js";
+import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
+import type { SecretKeeper } from "./client/secrets.js";
+import {
+  EVENT_SECRETS,
+  HIDDEN,
+  STATE_SECRETS,
+  type SecretField,
+  type StatePart,
+  type ViewContext,
+  type ViewedData,
+  type ViewedEntry,
+} from "./views-secrets.js";
 
-/** A commander is known to the enemy once killed (S8): its unit type is gone from its formation. */
-export function commanderKilled(state: CampaignState, armyId: string): boolean {
-  const army = state.armies[armyId];
-  if (!army) return false;
-  const formation = army.formations.find((f) => f.id === army.commander.formation);
-  return (formation?.units[army.commander.unitType] ?? 0) === 0;
+export { commanderKilled, HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "./views-secrets.js";
+export type { Hidden, SecretField, ViewContext, ViewedData, ViewedEntry } from "./views-secrets.js";
+
+/** Who is looking: a player id, "host", or undefined for everything the log shows. */
+export type Viewer = string | undefined;
+
+/** Whether this viewer sees the log as stored: no viewer, or the host. */
+export function seesAll(viewer: Viewer): viewer is undefined | typeof HOST {
+  return viewer === undefined || viewer === HOST;
+}
+
+/** A row of the tables with its record type erased: each row was checked against its record type where it is listed. */
+type AnySecret = Pick<SecretField<never>, "rule"> & {
+  readonly field: string;
+  readonly owner: (record: never, key: string) => string;
+  readonly revealed: (record: never, context: ViewContext, key: string) => boolean;
+};
+const EVENT_TABLE: Readonly<Partial<Record<string, readonly AnySecret[]>>> = EVENT_SECRETS;
+const STATE_TABLE: ReadonlyArray<readonly [StatePart, readonly AnySecret[]]> = Object.entries(STATE_SECRETS) as Array<[StatePart, readonly AnySecret[]]>;
+
+/**
+ * Replaces the record's secret fields that are neither the viewer's nor revealed with HIDDEN. Returns the record itself
+ * when nothing is hidden, and the names of the fields it hid.
+ */
+function redact<R extends object>(record: R, secrets: readonly AnySecret[], viewer: string, context: ViewContext, key: string): { record: R; hidden: string[] } {
+  let out = record;
+  const hidden: string[] = [];
+  for (const secret of secrets) {
+    if (secret.owner(record as never, key) === viewer || secret.revealed(record as never, context, key)) continue;
+    out = { ...out, [secret.field]: HIDDEN };
+    hidden.push(secret.field);
+  }
+  return { record: out, hidden };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// State
+
+/** The campaign state as a viewer may see it. */
+export type CampaignView = { [K in keyof CampaignState]: K extends StatePart ? Record<string, ViewedEntry<K>> : CampaignState[K] };
+
+/**
+ * What a player may see of the campaign state: everything the log shows, less the other side's secrets (the identity
+ * of its living commanders, S8). Orders are in the state only once revealed; a player's hidden orders are added from
+ * its own secrets by ownHeldOrders. `context` defaults to the state itself (see ViewContext.killed).
+ */
+export function viewState(state: CampaignState, viewer: Viewer, context: ViewContext = { state }): CampaignView {
+  if (seesAll(viewer)) return state;
+  const view: Record<string, unknown> = { ...state };
+  for (const [part, secrets] of STATE_TABLE) {
+    const entries = state[part] as Record<string, object>;
+    view[part] = Object.fromEntries(Object.entries(entries).map(([key, entry]) => [key, redact(entry, secrets, viewer, context, key).record]));
+  }
+  return view as CampaignView;
 }
 
 /**
- * What a player may see of the campaign state: everything the log shows, less the other side's secrets —
- * the identity of its commanders while they live (S8). Orders are in the state only once revealed.
+ * The viewer's own hidden orders of the current turn, from its own secrets (never another party's): the orders it has
+ * given and not yet revealed. Empty for the host and for no viewer.
  */
-export function viewState(state: CampaignState, viewer: string | undefined): CampaignState {
-  if (viewer === undefined) return state;
-  const armies = Object.fromEntries(
-    Object.entries(state.armies).map(([id, army]) =>
-      army.player === viewer || commanderKilled(state, id) ? [id, army] : [id, { ...army, commander: { formation: "hidden", unitType: "hidden" } }],
-    ),
-  );
-  return { ...state, armies };
+export async function ownHeldOrders(state: CampaignState, viewer: Viewer, secrets: SecretKeeper): Promise<Record<string, Order>> {
+  const held: Record<string, Order> = {};
+  if (seesAll(viewer)) return held;
+  for (const army of Object.values(state.armies).filter((a) => a.player === viewer)) {
+    const order = await secrets.order(viewer, state.turn, army.id);
+    if (order) held[army.id] = order.order;
+  }
+  return held;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Events
+
+/** An event type and its data as a viewer may see them. */
+export type ViewedDomainEvent = { [T in EventType]: { type: T; data: ViewedData<T> } }[EventType];
+
+/**
+ * An event as a player sees it: the envelope (stream, seq, version, at, actor) and the data with the other side's
+ * secrets HIDDEN, at the current version of its type. It carries no chain hashes (`prev`, `hash`): a hash over a
+ * hidden field gives the field away to anyone who tries the few values it can take (a commander is one unit type of
+ * one formation of a known roster), and that holds for every later hash of the chain too. The chain is checked on the
+ * full log (epicwar verify), by the host or anyone who holds it. `redacted` names the data fields hidden in this event.
+ */
+export type PlayerEvent = Omit<CurrentEvent, "type" | "data" | "prev" | "hash"> & ViewedDomainEvent & { redacted?: string[] };
+
+/** An event as a viewer sees it: as stored for the host and for no viewer, a PlayerEvent for a player. */
+export type EventView<E extends StoredEvent | CurrentEvent = CurrentEvent> = E | PlayerEvent;
+
+/**
+ * What a viewer may see of one event, judged with the campaign as it stands now (`context`): for a player, the other
+ * side's secrets are HIDDEN unless revealed by now (a commander killed since shows in its ArmyRegistered too), and the
+ * chain hashes are left out (see PlayerEvent). The host and no viewer get the event itself, as stored.
+ */
+export function viewEvent<E extends StoredEvent | CurrentEvent>(event: E, viewer: Viewer, context: ViewContext): EventView<E> {
+  if (seesAll(viewer)) return event;
+  const { stream, seq, type, version, at, actor, data } = toCurrent(event);
+  const { record, hidden } = redact(data as object, EVENT_TABLE[type] ?? [], viewer, context, type);
+  // The envelope field by field: whatever else a stored event carries (its hashes) stays out of a player's view.
+  const view = { stream, seq, type, version, at, actor, data: record, ...(hidden.length > 0 ? { redacted: hidden.map((field) => `data.${field}`) } : {}) };
+  return view as PlayerEvent;
+}
+
+/** Whether a viewed event is a player's view (no hashes) rather than an event as stored. */
+export function isPlayerEvent(event: EventView<StoredEvent | CurrentEvent>): event is PlayerEvent {
+  return !("hash" in event);
+}
+
+/** The type and data of a viewed event, for describing it in players' words. */
+export function viewedContent(event: EventView<StoredEvent | CurrentEvent>): ViewedDomainEvent & Pick<CurrentEvent, "seq" | "at" | "actor"> {
+  return isPlayerEvent(event) ? event : toCurrent(event);
 }

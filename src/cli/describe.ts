@@ -1,8 +1,12 @@
 import type { BattleResult } from "../../events/common.js";
-import type { CurrentEvent, DomainEvent } from "../../events/index.js";
+import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../../events/index.js";
+import { evolveAll } from "../../projections/campaign.js";
+import { initialState, type CampaignState } from "../../projections/state.js";
 import { sq } from "../rules/refusal.js";
+import { viewEvent, viewedContent, type Viewer, type ViewedData, type ViewedDomainEvent } from "../views.js";
 
-type Describers = { [T in DomainEvent["type"]]: (data: Extract<DomainEvent, { type: T }>["data"]) => string };
+/** One describer per event type, given the data as a viewer may see it: a secret field may be HIDDEN. */
+type Describers = { [T in EventType]: (data: ViewedData<T>) => string };
 
 export const ORDER_NAMES = { firstFire: "First Fire", advance: "Advance", charge: "Charge", fortify: "Fortify" } as const;
 const n = (value: number) => value.toLocaleString("en");
@@ -58,11 +62,32 @@ const describers: Describers = {
   CampaignFinished: (d) => (d.winner ? `${d.winner} wins the campaign` : "the campaign ends in a draw") + ` at the end of turn ${d.turn}`,
 };
 
-/** One event in players' words. */
-export function describeEvent(event: DomainEvent): string {
+/** One event in players' words (an event as stored, or as a viewer may see it: viewEvent). */
+export function describeEvent(event: ViewedDomainEvent): string {
   return (describers[event.type] as (data: unknown) => string)(event.data);
 }
 
-export function logLine(event: CurrentEvent): string {
+/** One line of `epicwar log`: give it the viewer's view of the event (viewedContent(viewEvent(...))). */
+export function logLine(event: ViewedDomainEvent & Pick<CurrentEvent, "seq" | "at" | "actor">): string {
   return `#${String(event.seq).padEnd(5)} ${event.at}  ${event.actor.padEnd(10)} ${event.type.padEnd(20)} ${describeEvent(event)}`;
+}
+
+/**
+ * The event feed: prints each event as it is written, as the viewer may see it. It keeps the campaign's state by folding
+ * the events it is given, from `start` (the state before the first of them); given events that do not follow on, it
+ * no longer knows the state and judges with an empty one, which hides every secret of the other side.
+ */
+export function eventFeed(print: (line: string) => void, viewer: Viewer, start: CampaignState = initialState): (events: StoredEvent[]) => void {
+  let state: CampaignState | undefined = start;
+  return (events) => {
+    if (events.length === 0) return;
+    const current = events.map(toCurrent);
+    // Folded from copies: the fold may change objects of its events in place (see logViewContext).
+    state = state !== undefined && current[0]?.seq === state.seq + 1 ? evolveAll(state, structuredClone(current)) : undefined;
+    const context = { state: state ?? initialState };
+    for (const event of events) {
+      const view = viewedContent(viewEvent(event, viewer, context));
+      print(`#${view.seq} ${describeEvent(view)}`);
+    }
+  };
 }

@@ -3,6 +3,10 @@ import { Command, Option } from "commander";
 import { CorruptEventError, StoreOpenError } from "../log/index.js";
 import { InputError, loadSetupFile } from "../setup-loader.js";
 import { applyCommands, printEvents, readInput, startsWithCreate } from "./commands/apply.js";
+import { applyBranchOption, branchOption, positionOf, registerBranchCommands } from "./commands/branch.js";
+import { DIFF_HELP, runDiff } from "./commands/diff.js";
+import { showStateAt } from "./commands/replay.js";
+import { runTimeline } from "./commands/timeline.js";
 import { DEMO_DB, runDemo } from "./commands/demo.js";
 import { createCampaign } from "./commands/new.js";
 import { showLog, showState, warnIfBroken } from "./commands/show.js";
@@ -23,6 +27,8 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 function action<A extends unknown[]>(run: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
+      const command = args.find((arg): arg is Command => arg instanceof Command);
+      if (command) await applyBranchOption(command);
       await run(...args);
     } catch (error) {
       const known = error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError || error instanceof CorruptEventError;
@@ -55,6 +61,7 @@ program
   .description("create a campaign from a set-up file (map, players, M and N, catalogue, armies, objectives, deployment)")
   .addOption(dbOption())
   .requiredOption("--setup <file>", "the set-up file (JSON, see docs/setup-file.md)")
+  .addOption(branchOption().hideHelp())
   .addOption(secretsOption())
   .addOption(asOption())
   .addOption(choresOption())
@@ -65,7 +72,7 @@ program
         const { campaign, lines } = await createCampaign(engine, options.setup, setup);
         lines.forEach(print);
         const table = await new Seat(engine, options).table(campaign);
-        await table.takeChores(printEvents(print));
+        await table.takeChores(printEvents(print, options.as, await engine.state(campaign)));
         const head = await engine.store.head(campaign);
         print(`The log holds ${head.seq} events; head ${head.hash.slice(0, 16)}.`);
       });
@@ -78,6 +85,7 @@ program
   .argument("<file>", "JSON Lines file of commands, or - for standard input")
   .addOption(dbOption())
   .addOption(campaignOption())
+  .addOption(branchOption())
   .addOption(secretsOption())
   .addOption(asOption())
   .addOption(choresOption())
@@ -95,17 +103,22 @@ program
 
 program
   .command("state")
-  .description("show the campaign now: map, armies, objectives, CVP target and awards")
+  .description("show the campaign now (or where a turn or phase began: --turn, --phase; after an event: --seq): map, armies, objectives, CVP target and awards")
   .addOption(dbOption())
   .addOption(campaignOption())
   .option("--json", "print the projected state as JSON")
   .addOption(new Option("--as <player>", "show what this player may see, with its own hidden orders"))
   .addOption(secretsOption())
+  .addOption(branchOption())
+  .option("--turn <n>", "the state where this turn begins (its Action phase), not now")
+  .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
+  .option("--seq <n>", "the state right after this event, not now (0: before the first)")
   .action(
-    action(async (options: SeatCliOptions & { json?: boolean }) => {
+    action(async (options: SeatCliOptions & { json?: boolean; turn?: string; phase?: string; seq?: string }) => {
+      const position = positionOf(options);
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
         const seat = new Seat(engine, options);
-        print(await showState(seat, options.json ?? false));
+        print(position ? await showStateAt(seat, position, options.json ?? false) : await showState(seat, options.json ?? false));
         await warnIfBroken(engine, await seat.campaign());
       });
     }),
@@ -117,11 +130,13 @@ program
   .addOption(dbOption())
   .addOption(campaignOption())
   .option("--json", "print each stored event as one JSON line (JSON Lines)")
+  .addOption(new Option("--as <player>", "show what this player may see: the other side's secrets hidden, and no chain hashes (docs/views.md)"))
+  .addOption(branchOption())
   .action(
-    action(async (options: { db: string; campaign?: string; json?: boolean }) => {
+    action(async (options: { db: string; campaign?: string; json?: boolean; as?: string }) => {
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
         const campaign = await pickCampaign(engine, options.db, options.campaign);
-        await showLog(engine, campaign, options.json ?? false, print);
+        await showLog(engine, campaign, options.json ?? false, print, options.as);
         await warnIfBroken(engine, campaign);
       });
     }),
@@ -129,13 +144,16 @@ program
 
 program
   .command("verify")
-  .description("check the hash chain of a campaign (all campaigns in the folder by default); exit 2 naming the first bad seq")
+  .description("check the hash chain of a campaign (all campaigns and branches in the folder by default); exit 2 naming the first bad seq")
   .addOption(dbOption())
   .addOption(campaignOption())
+  .addOption(branchOption())
   .action(
     action(async (options: { db: string; campaign?: string }) => {
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-        const campaigns = options.campaign ? [await pickCampaign(engine, options.db, options.campaign)] : await engine.listCampaigns();
+        const campaigns = options.campaign
+          ? [await pickCampaign(engine, options.db, options.campaign)]
+          : [...(await engine.listCampaigns()), ...(await engine.listBranches()).map((branch) => branch.stream)];
         if (campaigns.length === 0) throw new CliError(`no campaign in ${options.db}`);
         await verifyCampaigns(engine, campaigns, print);
       });
@@ -151,5 +169,31 @@ program
       await withEngine(options.db, {}, (engine) => runDemo(engine, options.db, print));
     }),
   );
+
+(await import("./commands/audit.js")).registerAudit(program, action, print);
+program.commands.find((command) => command.name() === "audit")?.addOption(branchOption());
+
+registerBranchCommands(program, action, print, dbOption, campaignOption);
+
+program
+  .command("diff")
+  .description("compare two lines of a campaign now: CVPs, objectives, armies' positions and strength, reserves, winner")
+  .argument("<a>", "a branch name, or main")
+  .argument("<b>", "another")
+  .addOption(dbOption())
+  .addOption(campaignOption())
+  .option("--json", "print the comparison as one JSON object")
+  .addHelpText("after", DIFF_HELP)
+  .action(action((a: string, b: string, options: { db: string; campaign?: string; json?: boolean }) => runDiff(a, b, options, print)));
+
+program
+  .command("timeline")
+  .description('the campaign in players\' words, one line per event: "Turn 3 Action: c4 moves (4,2)->(4,4)"')
+  .addOption(dbOption())
+  .addOption(campaignOption())
+  .addOption(branchOption())
+  .option("--from-turn <n>", "start where this turn begins")
+  .option("--json", "one JSON object per event (JSON Lines): seq, turn, phase, label, type, actor, at, text")
+  .action(action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean }) => runTimeline(options, print)));
 
 await program.parseAsync();

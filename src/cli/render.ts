@@ -1,13 +1,14 @@
 import type { Order, Square } from "../../events/common.js";
 import { cvpTotals, engagement, sameSquare, terrainAt } from "../../projections/derived.js";
-import type { BattleState, CampaignState } from "../../projections/state.js";
+import type { BattleState } from "../../projections/state.js";
+import { HIDDEN, type CampaignView } from "../views.js";
 import { ORDER_NAMES } from "./describe.js";
 import { sq } from "../rules/refusal.js";
 
 const n = (value: number) => value.toLocaleString("en");
 
 /** One letter per player for the map: its initial, or A and B when both share one. */
-function playerMarks(state: CampaignState): Record<string, string> {
+function playerMarks(state: CampaignView): Record<string, string> {
   const players = state.setup?.players ?? [];
   const initials = players.map((p) => p.name.charAt(0).toUpperCase());
   const distinct = new Set(initials).size === initials.length;
@@ -15,7 +16,7 @@ function playerMarks(state: CampaignState): Record<string, string> {
 }
 
 /** The campaign map as text: terrain, roads, armies, objectives and home bases. */
-export function renderMap(state: CampaignState): string {
+export function renderMap(state: CampaignView): string {
   const setup = state.setup;
   if (!setup) return "(no campaign)";
   const { map } = setup;
@@ -42,7 +43,7 @@ export function renderMap(state: CampaignState): string {
 }
 
 /** What the campaign is waiting for, in a phrase. */
-export function waitingFor(state: CampaignState): string {
+export function waitingFor(state: CampaignView): string {
   if (state.status === "setup") return "set-up";
   if (state.status === "finished") return state.result?.winner ? `finished: ${state.result.winner} won` : "finished: a draw";
   const turn = state.turnState;
@@ -67,7 +68,7 @@ export function waitingFor(state: CampaignState): string {
   return busy.length ? `End phase: ${busy.join(" and ")} to finish` : "the host to end the turn";
 }
 
-function renderBattle(state: CampaignState, battle: BattleState): string[] {
+function renderBattle(state: CampaignView, battle: BattleState): string[] {
   const terrain = terrainAt(state.setup!.map, battle.at);
   const side = (s: BattleState["attacker"] | BattleState["defender"]) =>
     `${s.army} (${s.player}, ${n(s.points)} pts, ${s.order ? ORDER_NAMES[s.order] : "order hidden"})`;
@@ -93,7 +94,8 @@ export interface StateView {
   heldOrders?: Record<string, Order>;
 }
 
-export function renderState(state: CampaignState, view: StateView = {}): string {
+/** The campaign as text: give it the viewer's view of the state (viewState), never the state itself for a player. */
+export function renderState(state: CampaignView, view: StateView = {}): string {
   const setup = state.setup;
   if (!setup) return "No campaign has been created in this folder yet.";
   const { force, awards } = setup;
@@ -123,6 +125,11 @@ export function renderState(state: CampaignState, view: StateView = {}): string 
             : "";
       const where = army.status === "active" ? (army.at ? sq(army.at) : "not deployed") : army.status;
       lines.push(`  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${where.padEnd(9)} ${order}`.trimEnd());
+      // A player's view names the commanders it knows (S8): its own, and the enemy's once killed.
+      if (view.viewer !== undefined && army.commander !== HIDDEN) {
+        const known = `${army.commander.unitType} of ${army.commander.formation}`;
+        lines.push(`  ${"".padEnd(12)} ${army.player === view.viewer ? `commander: ${known}` : `commander (killed): ${known}`}`);
+      }
     }
     const ledger = state.ledgers[player.id];
     if (ledger && (units(ledger.reserves) || ledger.inTransit.length)) {

@@ -15,7 +15,8 @@ export async function withEngine<T>(db: string, options: EngineOptions, work: (e
 export async function pickCampaign(engine: Engine, db: string, named: string | undefined): Promise<string> {
   const campaigns = await engine.listCampaigns();
   if (named !== undefined) {
-    if (!campaigns.includes(named)) {
+    // A branch's stream id (what --branch resolves to) names a line of a campaign too.
+    if (!campaigns.includes(named) && !(await engine.store.branch(named))) {
       throw new CliError(`no campaign "${named}" in ${db}${campaigns.length ? ` (it holds: ${campaigns.join(", ")})` : ""}`);
     }
     return named;

@@ -32,3 +32,8 @@ export class CorruptEventError extends Error {
     super(`event ${seq} of ${stream} cannot be read: the log was changed outside epicwar (run epicwar verify)`);
   }
 }
+
+/** A branch could not be made or read: a name taken, a fork point outside the parent, a family of branches that loops. */
+export class BranchError extends Error {
+  override readonly name = "BranchError";
+}

@@ -13,9 +13,9 @@ import {
 import { Id } from "../../events/common.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { AppendConflictError, CorruptEventError, InvalidEventError } from "./errors.js";
-import { canonicalJson, sha256Hex } from "./hash.js";
-import { decodeEvent, encodeEvent, eventKey, seqOfKey, streamRange, type Head } from "./layout.js";
+import { AppendConflictError, BranchError, CorruptEventError, InvalidEventError } from "./errors.js";
+import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
+import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { SerialQueue } from "./queue.js";
 
 export interface StoreOptions {
@@ -33,6 +33,30 @@ export class StoreOpenError extends Error {
 }
 
 const READ_BATCH = 1000;
+/** Ranges shorter than this are read with one getMany of their keys rather than with an iterator. */
+const SMALL_READ = 256;
+
+/**
+ * A LevelDB iterator's entries in batches of READ_BATCH, each next batch asked for as soon as the last one arrives:
+ * LevelDB reads it on its own thread while the caller works on the one it has. Closes the iterator when done.
+ */
+async function* readAhead<T>(iterator: { nextv(size: number): Promise<T[]>; close(): Promise<void> }): AsyncGenerator<T[]> {
+  let next: Promise<T[]> | undefined;
+  try {
+    next = iterator.nextv(READ_BATCH);
+    for (;;) {
+      const batch = await next;
+      next = undefined;
+      if (batch.length === 0) return;
+      // A batch may be short of READ_BATCH (LevelDB caps a batch's bytes): only an empty one ends the range.
+      next = iterator.nextv(READ_BATCH);
+      yield batch;
+    }
+  } finally {
+    await next?.catch(() => undefined);
+    await iterator.close();
+  }
+}
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
 
@@ -61,9 +85,31 @@ export function sealEvent(stream: string, seq: number, prev: string, event: NewE
   return { stored, value: encodeEvent(hash, body) };
 }
 
+/** A checked event: its data copied, and the canonical JSON of that data, written once when it was checked. */
+interface CheckedEvent extends NewEvent {
+  dataJson: string;
+}
+
 /**
- * The append-only, hash-chained event log of many streams (campaigns, later branches) in one LevelDB.
+ * sealEvent for a checked event: the canonical envelope is put together around the data's canonical JSON (keys in
+ * RFC 8785 order: actor, at, data, prev, seq, stream, type, version), giving the same bytes as canonicalJson.
+ */
+function sealChecked(stream: string, seq: number, prev: string, event: CheckedEvent): { stored: StoredEvent; value: string } {
+  const body =
+    `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},"data":${event.dataJson},"prev":${JSON.stringify(prev)},` +
+    `"seq":${seq},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(event.type)},"version":${event.version}}`;
+  const hash = sha256Hex(body);
+  const stored: StoredEvent = { stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev, hash };
+  return { stored, value: encodeEvent(hash, body) };
+}
+
+/**
+ * The append-only, hash-chained event log of many streams (campaigns and their branches) in one LevelDB.
  * Appends are serialised through one queue and written with their new head in one atomic batch.
+ *
+ * A branch is a stream that starts with another stream's prefix: it records (parent, fork seq, fork hash) and holds
+ * only its own events, from fork seq + 1 on, the first linking to the fork hash. Every reader (readBatches, readAll,
+ * batches$, events$) reads a branch as its whole line: the parent's events up to the fork (recursively), then its own.
  */
 export class EventStore {
   private readonly queue = new SerialQueue();
@@ -71,6 +117,9 @@ export class EventStore {
   private readonly live = new Map<string, Subject<StoredEvent[]>>();
   readonly events;
   private readonly headsDb;
+  private readonly branchesDb;
+  /** Lines known not to change: every branch's, and every stream's that has events (it can no longer become a branch). */
+  private readonly lines = new Map<string, Segment[]>();
 
   private constructor(
     readonly db: Level<string, string>,
@@ -78,6 +127,7 @@ export class EventStore {
   ) {
     this.events = db.sublevel<string, string>("events", { valueEncoding: "utf8" });
     this.headsDb = db.sublevel<string, string>("heads", { valueEncoding: "utf8" });
+    this.branchesDb = db.sublevel<string, string>("branches", { valueEncoding: "utf8" });
   }
 
   static async open(location: string, options: StoreOptions = {}): Promise<EventStore> {
@@ -118,9 +168,109 @@ export class EventStore {
     return value === undefined ? { seq: 0, hash: GENESIS_HASH } : (JSON.parse(value) as Head);
   }
 
-  /** Every stream that has at least one event. */
+  /** Every stream that has at least one event (a branch counts the events it inherits). */
   async streams(): Promise<string[]> {
     return this.headsDb.keys().all();
+  }
+
+  /** The branch record of a stream, or undefined for a stream that is not a branch. */
+  async branch(stream: string): Promise<BranchMeta | undefined> {
+    const value = await this.branchesDb.get(stream);
+    return value === undefined ? undefined : (JSON.parse(value) as BranchMeta);
+  }
+
+  /** Every branch in the folder, in stream order. */
+  async branches(): Promise<BranchMeta[]> {
+    return (await this.branchesDb.values().all()).map((value) => JSON.parse(value) as BranchMeta);
+  }
+
+  /**
+   * The stretches of streams a stream reads, in seq order: for a campaign its own events; for a branch its parent's
+   * line up to the fork seq, then its own events. A stretch emptied by a fork below it is left out.
+   */
+  async line(stream: string): Promise<Segment[]> {
+    const known = this.lines.get(stream);
+    if (known) return known;
+    const segments: Segment[] = [];
+    const seen = new Set<string>();
+    let current = stream;
+    let to = Infinity;
+    for (;;) {
+      if (seen.has(current)) throw new BranchError(`the branch records of ${stream} form a loop through ${current}: the folder was changed outside epicwar`);
+      seen.add(current);
+      const meta = await this.branch(current);
+      if (!meta) {
+        segments.unshift({ stream: current, from: 1, to });
+        break;
+      }
+      if (meta.forkSeq + 1 <= to) segments.unshift({ stream: current, from: meta.forkSeq + 1, to });
+      to = Math.min(to, meta.forkSeq);
+      current = meta.parent;
+    }
+    if (segments.length > 1 || (await this.head(stream)).seq > 0) this.lines.set(stream, segments);
+    return segments;
+  }
+
+  /** The stored value (hash and body) of the event at `seq` of a stream's line, or undefined when there is none. */
+  async valueAt(stream: string, seq: number): Promise<string | undefined> {
+    const segment = (await this.line(stream)).find((s) => seq >= s.from && seq <= s.to);
+    return segment ? this.events.get(eventKey(segment.stream, seq)) : undefined;
+  }
+
+  /** The hash of the event at `seq` of a stream's line, as stored (GENESIS_HASH for seq 0). */
+  async hashAt(stream: string, seq: number): Promise<string | undefined> {
+    if (seq === 0) return GENESIS_HASH;
+    return (await this.valueAt(stream, seq))?.slice(0, HASH_LENGTH);
+  }
+
+  /** The event at `seq` of a stream's line, or undefined when there is none. */
+  async eventAt(stream: string, seq: number): Promise<StoredEvent | undefined> {
+    const value = await this.valueAt(stream, seq);
+    if (value === undefined) return undefined;
+    try {
+      return decodeEvent(value);
+    } catch {
+      throw new CorruptEventError(stream, seq);
+    }
+  }
+
+  /**
+   * Makes `stream` a branch of `parent` at `forkSeq`: it copies nothing and writes the branch record and a head at
+   * (forkSeq, the parent's hash there) in one atomic batch, so that the first append to the branch gets seq
+   * forkSeq + 1 and links to that hash. Refused for a stream id already in use and for a fork point the parent does
+   * not have; the parent's event at the fork must match its own hash.
+   */
+  async createBranch(stream: string, parent: string, forkSeq: number, options: { name?: string; sync?: boolean; created?: string } = {}): Promise<BranchMeta> {
+    if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
+    return this.queue.run(async () => {
+      if ((await this.head(stream)).seq > 0 || (await this.branch(stream))) throw new BranchError(`${stream} already exists in this folder`);
+      const parentHead = await this.head(parent);
+      if (parentHead.seq === 0) throw new BranchError(`there is no stream ${parent} to branch from`);
+      if (!Number.isInteger(forkSeq) || forkSeq < 1 || forkSeq > parentHead.seq) {
+        throw new BranchError(`a branch of ${parent} forks at a seq from 1 to ${parentHead.seq}, not ${forkSeq}`);
+      }
+      const value = await this.valueAt(parent, forkSeq);
+      if (value === undefined || sha256Hex(value.slice(HASH_LENGTH)) !== value.slice(0, HASH_LENGTH)) throw new CorruptEventError(parent, forkSeq);
+      const forkHash = value.slice(0, HASH_LENGTH);
+      const parentMeta = await this.branch(parent);
+      const meta: BranchMeta = {
+        stream,
+        name: options.name ?? stream,
+        parent,
+        root: parentMeta?.root ?? parent,
+        forkSeq,
+        forkHash,
+        created: options.created ?? new Date().toISOString(),
+      };
+      const head: Head = { seq: forkSeq, hash: forkHash };
+      const batch = this.db.batch();
+      batch.put(stream, JSON.stringify(meta), { sublevel: this.branchesDb });
+      batch.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
+      await batch.write({ sync: options.sync ?? this.options.sync });
+      this.heads.set(stream, head);
+      this.lines.delete(stream);
+      return meta;
+    });
   }
 
   /**
@@ -138,55 +288,92 @@ export class EventStore {
       if (checked.length === 0) return [];
       let prev = head.hash;
       const stored: StoredEvent[] = [];
-      const batch = this.db.batch();
+      // One batch on the root database with the sublevels' prefixed keys: the events and the head, atomically.
+      const operations: Array<{ type: "put"; key: string; value: string }> = [];
       for (const [index, event] of checked.entries()) {
         const seq = head.seq + index + 1;
-        const sealed = sealEvent(stream, seq, prev, event);
-        batch.put(eventKey(stream, seq), sealed.value, { sublevel: this.events });
+        const sealed = sealChecked(stream, seq, prev, event);
+        operations.push({ type: "put", key: this.events.prefix + eventKey(stream, seq), value: sealed.value });
         stored.push(sealed.stored);
         prev = sealed.stored.hash;
       }
       const newHead: Head = { seq: head.seq + stored.length, hash: prev };
-      batch.put(stream, JSON.stringify(newHead), { sublevel: this.headsDb });
-      await batch.write({ sync: options.sync ?? this.options.sync });
+      operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
+      await this.db.batch(operations, { sync: options.sync ?? this.options.sync });
       this.heads.set(stream, newHead);
       this.live.get(stream)?.next(stored);
       return stored;
     });
   }
 
-  private checkEvent(original: NewEvent, index: number): NewEvent {
-    let event: NewEvent;
-    try {
-      event = structuredClone(original);
-    } catch {
-      throw new InvalidEventError(index, "event", "is not plain data");
-    }
-    if (!checkEnvelope(event)) {
+  /**
+   * Checks an event and copies it: the envelope's fields are strings and numbers; the data is written out as canonical
+   * JSON once, and copied in the same turn, so what is checked is exactly what will be hashed and stored, whatever the
+   * caller does with its objects afterwards.
+   */
+  private checkEvent(original: NewEvent, index: number): CheckedEvent {
+    if (typeof original !== "object" || original === null) throw new InvalidEventError(index, "event", "is not plain data");
+    if (!checkEnvelope(original)) {
       const problem = describeAjvError(checkEnvelope.errors, "event");
       throw new InvalidEventError(index, problem.field, problem.message);
     }
+    let dataJson: string;
+    try {
+      dataJson = canonicalPlainJson(original.data);
+    } catch {
+      throw new InvalidEventError(index, "event", "is not plain data");
+    }
+    // The copy keeps the caller's key order (as the events the engine folds live always had); the stored body is
+    // canonical. Both are the same plain data: canonicalPlainJson accepted nothing JSON.stringify would change.
+    const data: unknown = JSON.parse(JSON.stringify(original.data));
+    const event: CheckedEvent = { type: original.type, version: original.version, at: original.at, actor: original.actor, data, dataJson };
     const problem = this.options.catalogue.check(event);
     if (problem) throw new InvalidEventError(index, problem.field, problem.message);
     return event;
   }
 
-  /** The stream's stored key/value pairs in key order, in batches: what verify walks. */
-  async *rawBatches(stream: string, from = 1): AsyncGenerator<Array<[number, string]>> {
-    const iterator = this.events.iterator(streamRange(stream, from));
-    try {
-      for (;;) {
-        const entries = await iterator.nextv(READ_BATCH);
-        if (entries.length === 0) return;
-        yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
-      }
-    } finally {
-      await iterator.close();
+  /**
+   * The stream's own stored key/value pairs in key order, from seq `from` (to `to`), in batches: what verify walks.
+   * For a branch these are only its own events; verify walks the parent's part of its line with the parent's.
+   */
+  async *rawBatches(stream: string, from = 1, to?: number): AsyncGenerator<Array<[number, string]>> {
+    for await (const entries of readAhead(this.events.iterator(streamRange(stream, from, to)))) {
+      yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
     }
   }
 
-  /** The stream's events from seq `from` to `to` (inclusive), in batches, as stored. */
+  /**
+   * The stream's events from seq `from` to `to` (inclusive), in batches, as stored. For a branch: its line, the
+   * parent's events up to the fork, then its own.
+   */
   async *readBatches(stream: string, from = 1, to?: number): AsyncGenerator<StoredEvent[]> {
+    for (const segment of await this.line(stream)) {
+      const start = Math.max(from, segment.from);
+      const end = Math.min(to ?? Infinity, segment.to);
+      if (start > end) continue;
+      yield* this.ownBatches(segment.stream, start, end === Infinity ? undefined : end);
+    }
+  }
+
+  private async *ownBatches(stream: string, from: number, to: number | undefined): AsyncGenerator<StoredEvent[]> {
+    if (to !== undefined && to - from < SMALL_READ) {
+      // A short known range (a replay from a snapshot, a look around a seq): one read of exactly those keys is
+      // cheaper than an iterator's open, reads and close. A missing key is skipped, as an iterator would skip it.
+      const keys: string[] = [];
+      for (let seq = from; seq <= to; seq++) keys.push(eventKey(stream, seq));
+      const values = await this.events.getMany(keys);
+      const events: StoredEvent[] = [];
+      for (const [index, value] of values.entries()) {
+        if (value === undefined) continue;
+        try {
+          events.push(decodeEvent(value));
+        } catch {
+          throw new CorruptEventError(stream, from + index);
+        }
+      }
+      if (events.length > 0) yield events;
+      return;
+    }
     const iterator = this.events.values(streamRange(stream, from, to));
     let next = from;
     const decode = (value: string): StoredEvent => {
@@ -198,15 +385,7 @@ export class EventStore {
         next++;
       }
     };
-    try {
-      for (;;) {
-        const values = await iterator.nextv(READ_BATCH);
-        if (values.length === 0) return;
-        yield values.map(decode);
-      }
-    } finally {
-      await iterator.close();
-    }
+    for await (const values of readAhead(iterator)) yield values.map(decode);
   }
 
   async readAll(stream: string, from = 1, to?: number): Promise<StoredEvent[]> {

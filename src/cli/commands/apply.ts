@@ -1,9 +1,12 @@
 import { readFile } from "node:fs/promises";
-import { toCurrent, type StoredEvent } from "../../../events/index.js";
+import type { StoredEvent } from "../../../events/index.js";
+import type { CampaignState } from "../../../projections/state.js";
 import { ChoreRefusedError, Table } from "../../client/table.js";
 import { PrepareError } from "../../client/prepare.js";
 import { describeRefusal } from "../../rules/refusal.js";
-import { describeEvent } from "../describe.js";
+import type { Viewer } from "../../views.js";
+import { eventFeed } from "../describe.js";
+import { seatViewer } from "./show.js";
 import { CliError } from "../errors.js";
 import type { Seat } from "../seat.js";
 
@@ -20,9 +23,9 @@ export async function readInput(file: string): Promise<string> {
   }
 }
 
-export const printEvents = (print: (line: string) => void) => (events: StoredEvent[]) => {
-  for (const event of events) print(`#${event.seq} ${describeEvent(toCurrent(event))}`);
-};
+/** Prints each event written, as the viewer may see it (no viewer: as stored); `start` is the state before them. */
+export const printEvents = (print: (line: string) => void, viewer?: Viewer, start?: CampaignState): ((events: StoredEvent[]) => void) =>
+  eventFeed(print, viewer, start);
 
 /**
  * Applies commands given as JSON Lines, each prepared by this machine's parties, decided and written on its own, in
@@ -32,6 +35,7 @@ export const printEvents = (print: (line: string) => void) => (events: StoredEve
 export async function applyCommands(seat: Seat, file: string, text: string, print: (line: string) => void): Promise<void> {
   const lines = text.split(/\r?\n/);
   let table: Table | undefined;
+  let feed: ((events: StoredEvent[]) => void) | undefined;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === "") continue;
     const where = `${file === "-" ? "stdin" : file}:${index + 1}`;
@@ -49,7 +53,8 @@ export async function applyCommands(seat: Seat, file: string, text: string, prin
     const creates = (command as { type?: unknown } | null)?.type === "CreateCampaign";
     table ??= await seat.table(creates ? String((command as { campaign?: unknown }).campaign) : undefined);
     try {
-      const outcome = await table.submit(command, printEvents(print));
+      feed ??= printEvents(print, seatViewer(seat), await table.state());
+      const outcome = await table.submit(command, feed);
       if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
     } catch (error) {
       if (error instanceof PrepareError || error instanceof ChoreRefusedError) throw stop(error.message);

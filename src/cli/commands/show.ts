@@ -1,39 +1,66 @@
-import { toCurrent } from "../../../events/index.js";
-import type { Engine } from "../../engine.js";
-import { logLine } from "../describe.js";
-import { renderState } from "../render.js";
+import { toCurrent, type StoredEvent } from "../../../events/index.js";
 import { HOST, type Order } from "../../../events/common.js";
-import { viewState } from "../../views.js";
-import { CliError, EXIT } from "../errors.js";
+import type { CampaignState } from "../../../projections/state.js";
+import type { Engine } from "../../engine.js";
 import { verifyStream } from "../../log/index.js";
+import { ownHeldOrders, seesAll, viewedContent, viewEvent, viewState, type ViewContext, type Viewer } from "../../views.js";
+import { logViewContext } from "../../views-log.js";
+import { logLine } from "../describe.js";
+import { CliError, EXIT } from "../errors.js";
+import { renderState } from "../render.js";
 import type { Seat } from "../seat.js";
+
+/*
+ * Everything `state`, `log` and the event feed show goes through the views (src/views.ts): for no viewer and for the
+ * host the view is the log as stored; for a player, its own secrets and what the other side has revealed.
+ */
+
+/** Whom the seat shows things to: the one party it acts as (`--as`), or no viewer when it acts for every party. */
+export function seatViewer(seat: Seat): Viewer {
+  return seat.acting?.size === 1 ? [...seat.acting][0] : undefined;
+}
+
+/** A viewer must be a player of the campaign or the host. */
+function requireParty(state: CampaignState, viewer: Viewer, campaign: string): void {
+  if (viewer !== undefined && viewer !== HOST && !state.setup?.players.some((p) => p.id === viewer)) {
+    throw new CliError(`"${viewer}" is not a player of ${campaign}`);
+  }
+}
+
+/**
+ * `epicwar state` from a context: the state as the viewer may see it, with its own held orders (a player's only), as
+ * JSON or as text with its battle sheets. The JSON is the view itself, never the state.
+ */
+export function stateOutput(context: ViewContext, viewer: Viewer, heldOrders: Record<string, Order>, json: boolean): string {
+  const view = viewState(context.state, viewer, context);
+  if (json) return JSON.stringify(seesAll(viewer) ? view : { ...view, heldOrders }, null, 2);
+  return renderState(view, seesAll(viewer) ? {} : { viewer, heldOrders });
+}
+
+/** `epicwar log` from a log: one line per event as the viewer may see it, judged with the campaign as it is now. */
+export function logOutput(events: readonly StoredEvent[], viewer: Viewer, json: boolean, context: ViewContext = logViewContext(events.map(toCurrent))): string[] {
+  return events.map((event) => {
+    const view = viewEvent(event, viewer, context);
+    return json ? JSON.stringify(view) : logLine(viewedContent(view));
+  });
+}
 
 /** The state as the seat's player may see it (everything the log shows without --as), as text or JSON. */
 export async function showState(seat: Seat, json: boolean): Promise<string> {
   const campaign = await seat.campaign();
-  const state = await seat.engine.state(campaign);
-  const viewer = seat.acting ? [...seat.acting][0] : undefined;
-  if (viewer !== undefined && viewer !== HOST && !state.setup?.players.some((p) => p.id === viewer)) {
-    throw new CliError(`"${viewer}" is not a player of ${campaign}`);
-  }
-  const view = viewState(state, viewer === HOST ? undefined : viewer);
-  const heldOrders: Record<string, Order> = {};
-  if (viewer && viewer !== HOST) {
-    const secrets = seat.secrets(campaign);
-    for (const army of Object.values(state.armies).filter((a) => a.player === viewer)) {
-      const held = await secrets.order(viewer, state.turn, army.id);
-      if (held) heldOrders[army.id] = held.order;
-    }
-  }
-  if (json) return JSON.stringify(viewer && viewer !== HOST ? { ...view, heldOrders } : view, null, 2);
-  return renderState(view, viewer && viewer !== HOST ? { viewer, heldOrders } : {});
+  const context = logViewContext((await seat.engine.store.readAll(campaign)).map(toCurrent));
+  const viewer = seatViewer(seat);
+  requireParty(context.state, viewer, campaign);
+  const heldOrders = await ownHeldOrders(context.state, viewer, seat.secrets(campaign));
+  return stateOutput(context, viewer, heldOrders, json);
 }
 
-/** Prints the log, one event a line: as stored (JSON Lines) or in players' words. */
-export async function showLog(engine: Engine, campaign: string, json: boolean, print: (line: string) => void): Promise<void> {
-  for await (const batch of engine.store.readBatches(campaign)) {
-    for (const event of batch) print(json ? JSON.stringify(event) : logLine(toCurrent(event)));
-  }
+/** Prints the log, one event a line, as the viewer may see it: JSON Lines (as stored, for no viewer) or players' words. */
+export async function showLog(engine: Engine, campaign: string, json: boolean, print: (line: string) => void, viewer?: Viewer): Promise<void> {
+  const events = await engine.store.readAll(campaign);
+  const context = logViewContext(events.map(toCurrent));
+  requireParty(context.state, viewer, campaign);
+  logOutput(events, viewer, json, context).forEach(print);
 }
 
 /** After showing a campaign, warns (exit 2) when its log no longer verifies: what was shown cannot be trusted. */

@@ -1,0 +1,148 @@
+/**
+ * Realistic logs for the benchmarks: the demo's scripted commanders play the bundled Ashfall campaign once, and its
+ * turns are then re-emitted as often as needed with shifted turn numbers (and renamed battles), so that a log of any
+ * length holds only events of the catalogue, in the order the rules write them, that the reducers accept.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NewEvent, StoredEvent } from "../events/index.js";
+import { MemorySecrets } from "../src/client/secrets.js";
+import { Table } from "../src/client/table.js";
+import { playCampaign } from "../src/demo/play.js";
+import { Engine } from "../src/engine.js";
+import { sha256Hex } from "../src/log/hash.js";
+import { setupCommands } from "../src/setup-file.js";
+import { loadSetupFile } from "../src/setup-loader.js";
+import { examplePath } from "../src/cli/paths.js";
+
+export interface Template {
+  /** CampaignCreated up to and including CampaignStarted. */
+  setup: NewEvent[];
+  /** Each played turn, TurnStarted to TurnEnded. */
+  turns: NewEvent[][];
+}
+
+/** Salts and seeds from the fixed sequence `epicwar demo` uses, so the template is its four-turn game on every run. */
+function demoRandom(campaign: string): (bytes: number) => string {
+  let counter = 0;
+  return (bytes) => sha256Hex(`${campaign}-demo-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+}
+
+const asNew = ({ type, version, at, actor, data }: StoredEvent): NewEvent => ({ type, version, at, actor, data });
+
+/** Plays Ashfall to its end with the demo's commanders in a throw-away folder and cuts its log into set-up and turns. */
+export async function playTemplate(): Promise<Template> {
+  const dir = await mkdtemp(join(tmpdir(), "epicwar-template-"));
+  try {
+    const engine = await Engine.open(dir, { sync: false, clock: () => new Date("2026-01-01T00:00:00.000Z") });
+    try {
+      const setup = await loadSetupFile(examplePath("ashfall.setup.json"));
+      const created = await engine.create(setupCommands(setup).map((step) => step.command));
+      if (!created.ok) throw new Error(`template set-up refused: ${created.refusal.message}`);
+      const campaign = created.state.campaign!;
+      const table = new Table(engine, campaign, { secrets: new MemorySecrets(), random: demoRandom(campaign) });
+      await playCampaign(table, () => {}, 30);
+      return cutTemplate(await engine.store.readAll(campaign));
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function cutTemplate(events: readonly StoredEvent[]): Template {
+  const started = events.findIndex((e) => e.type === "CampaignStarted");
+  const turns: NewEvent[][] = [];
+  let current: NewEvent[] | undefined;
+  for (const event of events.slice(started + 1)) {
+    if (event.type === "TurnStarted") turns.push((current = []));
+    if (current && event.type !== "CampaignFinished") current.push(asNew(event));
+    if (event.type === "TurnEnded") current = undefined;
+  }
+  // A turn still open when the play stopped is left out: every template turn runs from TurnStarted to TurnEnded.
+  if (current) turns.pop();
+  return { setup: events.slice(0, started + 1).map(asNew), turns };
+}
+
+/** Events that only make sense where the battles that cause them happened, left out of battle-free turns. */
+const BATTLE_AND_RESERVE_TYPES = new Set([
+  "BattleStarted",
+  "BattleResultReported",
+  "BattleResultRejected",
+  "BattleResolved",
+  "ArmyRouted",
+  "ArmyWithdrew",
+  "ArmyOccupied",
+  "TransitArrived",
+  "FormationsBrokenDown",
+  "ArmyDisbanded",
+  "ArmyRaised",
+  "FormationReinforced",
+  "FormationReplaced",
+  "FormationsTraded",
+]);
+
+export interface TurnOptions {
+  /** Keep the battles and what follows from them (default true); without, a turn is activations, moves and reveals. */
+  battles?: boolean;
+}
+
+/**
+ * Turn `turn` of a synthetic campaign: template turn ((turn - 1) mod T) + 1 with every turn number shifted to `turn`
+ * and its battles renamed after the new turn.
+ */
+export function syntheticTurn(template: Template, turn: number, options: TurnOptions = {}): NewEvent[] {
+  const index = (turn - 1) % template.turns.length;
+  const shift = turn - (index + 1);
+  const battles = options.battles ?? true;
+  const out: NewEvent[] = [];
+  for (const event of template.turns[index]!) {
+    if (!battles && (BATTLE_AND_RESERVE_TYPES.has(event.type) || (event.data as { how?: string }).how === "battle")) continue;
+    // A replaced formation is gone for good: replacing it again in a later cycle would leave the next cycle's
+    // battles naming a formation the army no longer has.
+    if (event.type === "FormationReplaced") continue;
+    const data = { ...(event.data as Record<string, unknown>) };
+    if (typeof data["turn"] === "number") data["turn"] = turn;
+    if (typeof data["sentTurn"] === "number") data["sentTurn"] = (data["sentTurn"] as number) + shift;
+    if (typeof data["battle"] === "string") data["battle"] = (data["battle"] as string).replace(/^t\d+b/, `t${turn}b`);
+    out.push({ ...event, data });
+  }
+  return out;
+}
+
+/** A campaign of `turns` turns: the set-up, then one synthetic turn after another. */
+export function* syntheticCampaign(template: Template, turns: number, options: TurnOptions = {}): Generator<NewEvent[]> {
+  yield template.setup;
+  for (let turn = 1; turn <= turns; turn++) yield syntheticTurn(template, turn, options);
+}
+
+/** Appends a synthetic campaign to a stream in big unsynced batches; stops once `maxEvents` are written (if given). */
+export async function writeCampaign(
+  engine: Engine,
+  stream: string,
+  batches: Iterable<NewEvent[]>,
+  options: { maxEvents?: number; batchSize?: number; onProgress?: (written: number) => void } = {},
+): Promise<number> {
+  const max = options.maxEvents ?? Infinity;
+  const batchSize = options.batchSize ?? 5000;
+  let seq = (await engine.store.head(stream)).seq;
+  let pending: NewEvent[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    seq += (await engine.store.append(stream, seq, pending, { sync: false })).length;
+    pending = [];
+    options.onProgress?.(seq);
+  };
+  for (const batch of batches) {
+    for (const event of batch) {
+      if (seq + pending.length >= max) break;
+      pending.push(event);
+    }
+    if (pending.length >= batchSize) await flush();
+    if (seq + pending.length >= max) break;
+  }
+  await flush();
+  return seq;
+}

@@ -1,0 +1,328 @@
+/**
+ * The benchmark suite (`npm run bench`, after `npm run build`): separate from the tests, never part of `npm test`.
+ *
+ * Every figure is a ratio against a baseline measured in the same run, on the same data and machine, so that it says
+ * something about the engine rather than about the computer:
+ *   replayRatio         full replay events/s of a generated log  /  raw LevelDB scan (nextv + JSON.parse) events/s
+ *   stateAtTurnMs       median time for the state at a turn and phase of a 1,000-turn campaign, from snapshots
+ *   stateAtTurnSpeedup  median of (full replay to that point / snapshot path), per sampled point
+ *   (the same two for a campaign whose turns keep their battles: its state grows with every battle fought)
+ *   branchCreateRatio   creating a branch on the big log / on a 1,000-event log
+ *   appendRatio         engine append events/s / raw LevelDB batch puts of the same values, same sync setting
+ *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
+ *
+ * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
+ * --keep (leave the generated database in place and print where).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import type { NewEvent } from "../events/index.js";
+import { createBranch } from "../replays/branches.js";
+import { PHASES, type TurnPhase } from "../replays/positions.js";
+import { Replays } from "../replays/replayer.js";
+import { MemorySecrets } from "../src/client/secrets.js";
+import { seededRandom } from "../src/demo/rng.js";
+import { Engine } from "../src/engine.js";
+import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
+import { HASH_LENGTH, streamRange } from "../src/log/layout.js";
+import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
+import { withProgress } from "./progress.js";
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has("--quick");
+const json = args.has("--json");
+
+const SIZES = quick
+  ? { bigEvents: 100_000, smallEvents: 1_000, turns: 1_000, battleTurns: 100, samples: 100, fullSamples: 10, branches: 20, bulkAppend: 20_000, syncAppend: 1_000, runs: 3 }
+  : { bigEvents: 1_000_000, smallEvents: 1_000, turns: 1_000, battleTurns: 1_000, samples: 200, fullSamples: 20, branches: 50, bulkAppend: 200_000, syncAppend: 3_000, runs: 3 };
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  goal: string;
+  met: boolean | undefined;
+  detail: string;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const ms = async (work: () => Promise<unknown>) => {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+};
+const rate = (events: number, millis: number) => (events / millis) * 1000;
+const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Baselines
+
+/** The raw scan: the stream's values straight from LevelDB with nextv, each body parsed with JSON.parse. */
+async function rawScan(store: EventStore, stream: string): Promise<number> {
+  const iterator = store.events.iterator(streamRange(stream));
+  let count = 0;
+  try {
+    for (;;) {
+      const entries = await iterator.nextv(1000);
+      if (entries.length === 0) break;
+      for (const [, value] of entries) {
+        JSON.parse(value.slice(HASH_LENGTH));
+        count++;
+      }
+    }
+  } finally {
+    await iterator.close();
+  }
+  return count;
+}
+
+/** SHA-256 of every stored body of a stream, timed over the hashing only (the bodies are read in chunks first). */
+async function rawHashMs(store: EventStore, stream: string): Promise<number> {
+  let total = 0;
+  let chunk: string[] = [];
+  const hashChunk = () => {
+    const start = performance.now();
+    for (const body of chunk) sha256Hex(body);
+    total += performance.now() - start;
+    chunk = [];
+  };
+  for await (const batch of store.rawBatches(stream)) {
+    for (const [, value] of batch) chunk.push(value.slice(HASH_LENGTH));
+    if (chunk.length >= 100_000) hashChunk();
+  }
+  hashChunk();
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Steps
+
+async function generate(engine: Engine, template: Template): Promise<void> {
+  const manyTurns = Math.ceil(SIZES.bigEvents / 15);
+  await withProgress(`writing a ${fmt(SIZES.bigEvents)}-event log (battle-free turns)`, SIZES.bigEvents, (tick) =>
+    writeCampaign(engine, "big", syntheticCampaign(template, manyTurns, { battles: false }), { maxEvents: SIZES.bigEvents, onProgress: tick }),
+  );
+  await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), { maxEvents: SIZES.smallEvents });
+  await withProgress(`writing a ${fmt(SIZES.turns)}-turn campaign (battle-free turns)`, SIZES.turns * 35, (tick) =>
+    writeCampaign(engine, "long", syntheticCampaign(template, SIZES.turns, { battles: false }), { onProgress: tick }),
+  );
+  await withProgress(`writing a ${fmt(SIZES.battleTurns)}-turn campaign (turns with their battles)`, SIZES.battleTurns * 50, (tick) =>
+    writeCampaign(engine, "war", syntheticCampaign(template, SIZES.battleTurns, { battles: true }), { onProgress: tick }),
+  );
+}
+
+async function replayRatio(store: EventStore): Promise<Figure> {
+  const events = (await store.head("big")).seq;
+  const raw: number[] = [];
+  const full: number[] = [];
+  await withProgress(`replaying ${fmt(events)} events, ${SIZES.runs} runs`, SIZES.runs * 2, async (tick) => {
+    for (let run = 0; run < SIZES.runs; run++) {
+      raw.push(await ms(() => rawScan(store, "big")));
+      tick(run * 2 + 1);
+      full.push(await ms(() => new Replays(store, { snapshots: false }).current("big")));
+      tick(run * 2 + 2);
+    }
+  });
+  const rawRate = rate(events, median(raw));
+  const replayRate = rate(events, median(full));
+  const value = replayRate / rawRate;
+  return {
+    name: "replayRatio",
+    value,
+    unit: "",
+    goal: ">= 0.5",
+    met: value >= 0.5,
+    detail: `full replay ${fmt(replayRate)} ev/s vs raw scan ${fmt(rawRate)} ev/s over ${fmt(events)} events (median of ${SIZES.runs})`,
+  };
+}
+
+async function stateAtTurn(store: EventStore, stream: string, turns: number, suffix: string, kind: string): Promise<Figure[]> {
+  const replays = new Replays(store);
+  await replays.snapshots.clear(stream);
+  const events = (await store.head(stream)).seq;
+  const buildMs = await withProgress(`folding the ${fmt(turns)}-turn campaign (${kind}) once, taking snapshots`, 1, () => ms(() => replays.current(stream)));
+  const snapshotCount = (await replays.snapshots.seqs(stream)).length;
+  const snapshotMiB = (await replays.snapshots.size(stream)) / 2 ** 20;
+  const random = seededRandom(`bench-state-at-${stream}`);
+  const points: Array<{ turn: number; phase: TurnPhase }> = [];
+  for (let i = 0; i < SIZES.samples; i++) points.push({ turn: 1 + Math.floor(random() * turns), phase: PHASES[Math.floor(random() * 3)]! });
+  const snapshotMs: number[] = [];
+  const speedups: number[] = [];
+  const every = Math.ceil(SIZES.samples / SIZES.fullSamples);
+  const kept = new Map<number, unknown>();
+  let checked = 0;
+  await withProgress(`state at ${SIZES.samples} turns from snapshots, ${SIZES.fullSamples} of them also by full replay`, SIZES.samples + SIZES.fullSamples, async (tick) => {
+    // A few looks first, not counted: the first calls of a process compile the code they run.
+    for (const point of points.slice(0, 10)) await new Replays(store).stateAt(stream, point);
+    for (const [i, point] of points.entries()) {
+      let state: unknown;
+      snapshotMs.push(
+        await ms(async () => {
+          state = (await new Replays(store).stateAt(stream, point)).state;
+        }),
+      );
+      if (i % every === 0) kept.set(i, state);
+      tick(i + 1);
+    }
+    // The full replays after, apart: their garbage is not collected in the middle of the snapshot timings.
+    for (const [i, state] of kept) {
+      let slowState: unknown;
+      const slow = await ms(async () => {
+        slowState = (await new Replays(store, { snapshots: false }).stateAt(stream, points[i]!)).state;
+      });
+      if (!isDeepStrictEqual(state, slowState)) throw new Error(`the state at turn ${points[i]!.turn} ${points[i]!.phase} from snapshots differs from the full replay`);
+      checked++;
+      speedups.push(slow / snapshotMs[i]!);
+      tick(SIZES.samples + checked);
+    }
+  });
+  const atMs = median(snapshotMs);
+  const speedup = median(speedups);
+  return [
+    {
+      name: `stateAtTurnMs${suffix}`,
+      value: atMs,
+      unit: "ms",
+      goal: "<= 5",
+      met: atMs <= 5,
+      detail: `median of ${SIZES.samples} random turns and phases of a ${fmt(turns)}-turn campaign, ${kind} (${fmt(events)} events, ${snapshotCount} snapshots, ${fmt(snapshotMiB, 1)} MiB before compression, built in ${fmt(buildMs / 1000, 1)} s); p90 ${fmt(snapshotMs.sort((a, b) => a - b)[Math.floor(snapshotMs.length * 0.9)]!, 2)} ms`,
+    },
+    {
+      name: `stateAtTurnSpeedup${suffix}`,
+      value: speedup,
+      unit: "x",
+      goal: ">= 100",
+      met: speedup >= 100,
+      detail: `median of full replay / snapshot path over ${checked} of those points (states checked equal)`,
+    },
+  ];
+}
+
+async function branchCreateRatio(store: EventStore): Promise<Figure> {
+  const replays = new Replays(store);
+  const bigHead = (await store.head("big")).seq;
+  const smallHead = (await store.head("small")).seq;
+  const big: number[] = [];
+  const small: number[] = [];
+  const make = (parent: string, seq: number, name: string) =>
+    ms(() => createBranch(store, replays, { campaign: parent, parent, from: { seq }, name, secrets: { parent: new MemorySecrets(), branch: new MemorySecrets() } }));
+  for (let i = 0; i < SIZES.branches; i++) {
+    big.push(await make("big", Math.floor(bigHead / 2) + i, `b${i}`));
+    small.push(await make("small", Math.floor(smallHead / 2) + i, `b${i}`));
+  }
+  const value = median(big) / median(small);
+  return {
+    name: "branchCreateRatio",
+    value,
+    unit: "",
+    goal: "<= 2",
+    met: value <= 2,
+    detail: `median ${fmt(median(big), 3)} ms on ${fmt(bigHead)} events vs ${fmt(median(small), 3)} ms on ${fmt(smallHead)} (${SIZES.branches} branches each, forked mid-log)`,
+  };
+}
+
+async function appendRatio(engine: Engine, template: Template, sync: boolean): Promise<Figure> {
+  const store = engine.store;
+  const total = sync ? SIZES.syncAppend : SIZES.bulkAppend;
+  const batchSize = sync ? 10 : 1000;
+  const stream = sync ? "append-sync" : "append-bulk";
+  const events: NewEvent[] = [];
+  for (const batch of syntheticCampaign(template, Math.ceil(total / 15), { battles: true })) {
+    events.push(...batch);
+    if (events.length >= total) break;
+  }
+  events.length = total;
+  // The values the engine writes for these events, to put again with plain LevelDB batches: written once first (not
+  // timed), then engine appends and raw puts are timed batch by batch, taking turns, so both meet the same disk.
+  for (let seq = 0; seq < total; seq += 1000) await store.append(`${stream}-values`, seq, events.slice(seq, seq + 1000), { sync: false });
+  const values: string[] = [];
+  for await (const batch of store.rawBatches(`${stream}-values`)) for (const [, value] of batch) values.push(value);
+  let engineMs = 0;
+  let rawMs = 0;
+  await withProgress(`engine append vs raw puts of ${fmt(total)} events in batches of ${batchSize}, sync ${sync}`, total, async (tick) => {
+    for (let seq = 0; seq < total; seq += batchSize) {
+      const slice = events.slice(seq, seq + batchSize);
+      engineMs += await ms(() => store.append(stream, seq, slice, { sync }));
+      const puts = values.slice(seq, seq + batchSize).map((value, i) => ({ type: "put" as const, key: `raw-${stream}#${String(seq + i + 1).padStart(12, "0")}`, value }));
+      rawMs += await ms(() => store.events.batch(puts, { sync } as object));
+      tick(seq + batchSize);
+    }
+  });
+  const value = rate(total, engineMs) / rate(total, rawMs);
+  return {
+    name: sync ? "appendRatio" : "appendRatioBulk",
+    value,
+    unit: "",
+    goal: ">= 0.5",
+    met: value >= 0.5,
+    detail: `engine ${fmt(rate(total, engineMs))} ev/s vs raw puts ${fmt(rate(total, rawMs))} ev/s; ${fmt(total)} events in batches of ${batchSize}, sync ${sync}`,
+  };
+}
+
+async function verifyRatio(store: EventStore): Promise<Figure> {
+  const events = (await store.head("big")).seq;
+  let result: Awaited<ReturnType<typeof verifyStream>> | undefined;
+  const verifyMs = await withProgress(`verifying the chain of ${fmt(events)} events`, 1, () =>
+    ms(async () => {
+      result = await verifyStream(store, "big");
+    }),
+  );
+  if (!result?.ok) throw new Error("the generated log does not verify");
+  const hashMs = await rawHashMs(store, "big");
+  const value = rate(events, verifyMs) / rate(events, hashMs);
+  return {
+    name: "verifyRatio",
+    value,
+    unit: "",
+    goal: ">= 0.5",
+    met: value >= 0.5,
+    detail: `verify ${fmt(rate(events, verifyMs))} ev/s vs SHA-256 alone ${fmt(rate(events, hashMs))} ev/s over the same ${fmt(events)} bodies`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const machine = {
+  nproc: cpus().length,
+  cpu: cpus()[0]?.model ?? "unknown",
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+};
+
+const dir = await mkdtemp(join(tmpdir(), "epicwar-bench-"));
+const engine = await Engine.open(dir, { sync: false });
+const figures: Figure[] = [];
+const started = performance.now();
+try {
+  process.stderr.write(`epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`);
+  const template = await withProgress("playing the demo campaign for a template of turns", 1, () => playTemplate(), (t) => `${t.turns.length} turns`);
+  await generate(engine, template);
+  figures.push(await replayRatio(engine.store));
+  figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
+  figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
+  figures.push(await branchCreateRatio(engine.store));
+  figures.push(await appendRatio(engine, template, true));
+  figures.push(await appendRatio(engine, template, false));
+  figures.push(await verifyRatio(engine.store));
+} finally {
+  await engine.close();
+  if (args.has("--keep")) process.stderr.write(`kept ${dir}\n`);
+  else await rm(dir, { recursive: true, force: true });
+}
+
+const rows = [["figure", "value", "goal", "met", "measured"], ...figures.map((f) => [f.name, `${fmt(f.value, f.value < 10 ? 3 : 1)}${f.unit}`, f.goal, f.met === undefined ? "-" : f.met ? "yes" : "NO", f.detail])];
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+process.stdout.write(`\nepicwar bench${quick ? " --quick" : ""} (${fmt((performance.now() - started) / 1000, 1)} s) on ${machine.nproc} CPUs, ${machine.memoryGiB} GiB, node ${machine.node}\n`);
+for (const row of rows) process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
+if (json) {
+  process.stdout.write(
+    `${JSON.stringify({ quick, machine, seconds: (performance.now() - started) / 1000, figures: Object.fromEntries(figures.map((f) => [f.name, { value: f.value, goal: f.goal, met: f.met, detail: f.detail }])) })}\n`,
+  );
+}

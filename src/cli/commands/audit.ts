@@ -1,0 +1,65 @@
+import { Option, type Command } from "commander";
+import type { AuditOptions, RecordedHead } from "../../../replays/audit.js";
+import { auditStream } from "../../../replays/audit-load.js";
+import { auditSummary, renderAudit } from "../../../replays/audit-text.js";
+import { CliError, EXIT } from "../errors.js";
+import { DEFAULT_DB } from "../paths.js";
+import { pickCampaign, withEngine } from "../session.js";
+
+export interface AuditCliOptions {
+  db: string;
+  campaign?: string;
+  turn?: string;
+  json?: boolean;
+  /** Head hashes recorded earlier, as "HASH" or "SEQ:HASH". */
+  head?: string[];
+}
+
+/**
+ * `epicwar audit`: recomputes every commitment, move, roll and hash of a campaign (replays/audit.ts) and prints the
+ * report. Exit 0 when nothing is wrong (pending items of a turn under way are not wrong); exit 2, with one line on
+ * stderr naming the first finding, when cheating is found or the chain is broken.
+ */
+export async function runAudit(options: AuditCliOptions, print: (line: string) => void): Promise<void> {
+  const turn = options.turn === undefined ? undefined : parseTurn(options.turn);
+  const heads = (options.head ?? []).map(parseHead);
+  const auditOptions: AuditOptions = { ...(turn === undefined ? {} : { turn }), ...(heads.length ? { heads } : {}) };
+  await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+    const campaign = await pickCampaign(engine, options.db, options.campaign);
+    const report = await auditStream(engine.store, campaign, auditOptions);
+    if (turn !== undefined && report.turns.length === 0) {
+      const started = (await auditStream(engine.store, campaign)).turns.map((t) => t.turn);
+      throw new CliError(`turn ${turn} of ${campaign} has not started${started.length ? ` (turns ${started[0]}-${started[started.length - 1]} have)` : " (no turn has)"}`);
+    }
+    if (options.json) print(JSON.stringify(report));
+    else renderAudit(report).forEach(print);
+    if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
+  });
+}
+
+function parseTurn(text: string): number {
+  if (!/^[1-9][0-9]{0,5}$/.test(text)) throw new CliError(`--turn must be a turn number (1, 2, ...), not "${text}"`);
+  return Number(text);
+}
+
+function parseHead(text: string): RecordedHead {
+  const match = /^(?:([1-9][0-9]*):)?([0-9a-fA-F]{16,64})$/.exec(text);
+  if (!match) throw new CliError(`--head must be a head hash recorded earlier (at least its first 16 hex characters), optionally after its seq and a colon: "42:1a2b3c4d5e6f7a8b"; not "${text}"`);
+  return { ...(match[1] ? { seq: Number(match[1]) } : {}), hash: match[2]!.toLowerCase() };
+}
+
+type Wrap = <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>;
+
+/** Registers `audit` on the CLI program; `action` is main.ts's wrapper turning failures into one line and an exit code. */
+export function registerAudit(program: Command, action: Wrap, print: (line: string) => void): void {
+  program
+    .command("audit")
+    .description("recompute every commitment, move, roll and hash of a campaign; exit 2 naming the seqs when anything is wrong")
+    .addOption(new Option("--db <dir>", "folder of the campaign database (embedded LevelDB)").default(DEFAULT_DB))
+    .addOption(new Option("--campaign <id>", "which campaign, where the folder holds several"))
+    .option("--turn <n>", "only this turn (with the chain and campaign-wide findings)")
+    .option("--json", "print the report as one JSON object")
+    .option("--head <[seq:]hash>", "a head hash recorded earlier (as epicwar verify prints it), which must still be in the log; repeatable", (value: string, all: string[] = []) => [...all, value])
+    .addHelpText("after", "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.")
+    .action(action((options: AuditCliOptions) => runAudit(options, print)));
+}

@@ -1,0 +1,38 @@
+import type { CurrentEvent, DomainEvent } from "../events/index.js";
+import { evolveAll } from "../projections/campaign.js";
+import { initialState, type CampaignState } from "../projections/state.js";
+import type { ViewContext } from "./views-secrets.js";
+
+/** Whether the commander of this army, still on the map, has no unit of its type left in its formation. */
+function noCommanderLeft(state: CampaignState, armyId: string): boolean {
+  const army = state.armies[armyId];
+  const formation = army?.formations.find((f) => f.id === army.commander.formation);
+  return army !== undefined && formation !== undefined && (formation.units[army.commander.unitType] ?? 0) === 0;
+}
+
+/**
+ * The context for viewing a log now: the state after its last event, and the armies whose commander a battle has
+ * killed (S8). A commander is killed when a BattleResolved leaves no unit of its type in its formation, judged right
+ * after that event: before a rout sends the survivors In Transit and the state stops counting them by formation,
+ * before a reinforcement brings the formation back to strength. Once killed, always known.
+ *
+ * The events are folded from copies: evolveAll puts an event's own objects into the state (an army's formations) and a
+ * later event of the same batch changes them in place, which would change the caller's events.
+ */
+export function logViewContext(events: Iterable<Pick<CurrentEvent, "seq"> & DomainEvent>): ViewContext {
+  let state: CampaignState = initialState;
+  const killed = new Set<string>();
+  let pending: Array<Pick<CurrentEvent, "seq"> & DomainEvent> = [];
+  for (const event of events) {
+    pending.push(event);
+    if (event.type !== "BattleResolved") continue;
+    state = evolveAll(state, structuredClone(pending));
+    pending = [];
+    const battle = state.battles[event.data.battle];
+    for (const army of battle ? [battle.attacker.army, battle.defender.army] : []) {
+      if (noCommanderLeft(state, army)) killed.add(army);
+    }
+  }
+  state = evolveAll(state, structuredClone(pending));
+  return { state, killed };
+}

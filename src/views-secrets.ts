@@ -1,0 +1,113 @@
+import type { EventOf, EventType } from "../events/index.js";
+import type { Commander } from "../events/common.js";
+import type { ArmyState, CampaignState } from "../projections/state.js";
+
+/**
+ * What a viewer sees in place of a secret. A plain string where the field holds an object (the commander) or, later, a
+ * number or a list: never mistaken for a real value.
+ */
+export const HIDDEN = "hidden" as const;
+export type Hidden = typeof HIDDEN;
+
+/** What a view knows besides the record it shows: the campaign as it stands when the view is made. */
+export interface ViewContext {
+  /** The campaign now (not when a viewed event happened): a secret revealed since is shown in every earlier event. */
+  readonly state: CampaignState;
+  /**
+   * Armies whose commander has been killed in battle, read from the log (logViewContext). Without it a view judges
+   * from the state alone, which cannot tell for routed and disbanded armies: it then keeps their commanders hidden.
+   */
+  readonly killed?: ReadonlySet<string>;
+}
+
+/**
+ * One secret field of a record (an event's data, or one entry of a part of the state): whose secret it is, and when it
+ * stops being one. Everyone but its owner sees HIDDEN in its place until it is revealed.
+ *
+ * `revealed` must answer false whenever the context cannot tell (an empty or stale state, no `killed` set): a view may
+ * hide too much, never too little.
+ */
+export interface SecretField<R, F extends keyof R & string = keyof R & string> {
+  /** The field, at the top level of the record. */
+  readonly field: F;
+  /** The rule of ../shared/RULES.md that makes it secret. */
+  readonly rule: string;
+  /** The player the secret belongs to; `key` is the record's key in its part of the state, or the event's type. */
+  readonly owner: (record: R, key: string) => string;
+  readonly revealed: (record: R, context: ViewContext, key: string) => boolean;
+}
+
+/**
+ * S8: whether the army's commander has been killed, so that the enemy may know it. Killed means that a battle left no
+ * unit of the commander's type in the commander's formation (the commander is one of them; while any is left the
+ * enemy cannot know it is dead). From the state alone that is certain only for an army still on the map; units that
+ * went In Transit (routed, disbanded, broken down) are not losses. The log tells the rest: pass `killed`
+ * (from logViewContext) for the whole answer.
+ */
+export function commanderKilled(state: CampaignState, armyId: string, killed?: ReadonlySet<string>): boolean {
+  if (killed?.has(armyId)) return true;
+  const army = state.armies[armyId];
+  if (!army || army.status !== "active") return false;
+  const formation = army.formations.find((f) => f.id === army.commander.formation);
+  // A formation gone from an army on the map was broken down (not killed) or replaced once wiped out (the log knows).
+  if (!formation) return false;
+  return (formation.units[army.commander.unitType] ?? 0) === 0;
+}
+
+/** An army's commander in the events that name it (ArmyRegistered, ArmyRaised): its owner's until killed (S8). */
+const commanderInEvent: SecretField<{ army: string; player: string; commander: Commander }, "commander"> = {
+  field: "commander",
+  rule: "S8",
+  owner: (data) => data.player,
+  revealed: (data, context) => commanderKilled(context.state, data.army, context.killed),
+};
+
+/** An army's commander in the state. */
+const commanderInState: SecretField<ArmyState, "commander"> = {
+  field: "commander",
+  rule: "S8",
+  owner: (army) => army.player,
+  revealed: (army, context) => commanderKilled(context.state, army.id, context.killed),
+};
+
+/*
+ * THE table of secrets: every field of the log and of the state that a player may not see of the other side. Every
+ * view (viewEvent, viewState) is driven by it and by nothing else; a new secret is one entry here.
+ *
+ * Nothing else in the log is secret by construction: an order is a salted commitment until its reveal (T5), the host's
+ * dice seed a hash until TurnEnded (D1); a player's own orders and salts live in its secrets file, never in the log.
+ *
+ * Extension point for A2 (fog of war), once Options has a `fogOfWar` flag: entries whose `revealed` is
+ * `(r, context) => context.state.setup !== null && context.state.setup.options.fogOfWar !== true` (unknown set-up: hidden),
+ * for armies.points and armies.formations (not name, moveRate, at), ledgers.reserves and ledgers.inTransit
+ * (owner: the key), ArmyRegistered.formations, ArmyRaised.formations and .units, FormationsBrokenDown.units,
+ * FormationReplaced.formation, FormationReinforced.units, ArmyRouted.units, ArmyDisbanded.units, TransitArrived.units,
+ * FormationsTraded.*. Battle sides (battles.*.attacker.points, BattleResolved.result.attacker.losses) are nested and
+ * owned per side: they need a path form of `field`, added with them.
+ */
+
+/** Secret fields by event type. */
+export const EVENT_SECRETS = {
+  ArmyRegistered: [commanderInEvent],
+  ArmyRaised: [commanderInEvent],
+} as const satisfies { readonly [T in EventType]?: readonly SecretField<EventOf<T>["data"]>[] };
+
+/** The parts of the state that are records of entries (by army, objective, player, battle id). */
+export type StatePart = "armies" | "objectives" | "homeBases" | "ledgers" | "battles";
+export type EntryOf<P extends StatePart> = CampaignState[P][string];
+
+/** Secret fields by part of the state. */
+export const STATE_SECRETS = {
+  armies: [commanderInState],
+} as const satisfies { readonly [P in StatePart]?: readonly SecretField<EntryOf<P>>[] };
+
+type FieldsOf<Table, K> = K extends keyof Table ? (Table[K] extends readonly { field: infer F }[] ? F : never) : never;
+
+/** A record as a viewer may see it: its secret fields may be HIDDEN. */
+export type Viewed<R, K> = [K] extends [never] ? R : Omit<R, K & keyof R> & { [F in K & keyof R]: R[F] | Hidden };
+
+/** The data of an event of type T as a viewer may see it. */
+export type ViewedData<T extends EventType> = Viewed<EventOf<T>["data"], FieldsOf<typeof EVENT_SECRETS, T>>;
+
+/** An entry of a part of the state as a viewer may see it. */
+export type ViewedEntry<P extends StatePart> = Viewed<EntryOf<P>, FieldsOf<typeof STATE_SECRETS, P>>;

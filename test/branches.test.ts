@@ -1,0 +1,404 @@
+/**
+ * What-if branches: a stream that starts with another stream's prefix (parent, fork seq, fork hash), copying nothing.
+ * On a real LevelDB with Ashfall played to its end by the demo's commanders; branches are played by them too.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { StoredEvent } from "../events/index.js";
+import { FileSecrets, type HeldOrder } from "../src/client/secrets.js";
+import { playCampaign } from "../src/demo/play.js";
+import { Engine } from "../src/engine.js";
+import { AppendConflictError, BranchError, canonicalJson, sha256Hex, verifyStream } from "../src/log/index.js";
+import { orderCommitment, seedCommitment } from "../src/commitments.js";
+import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
+import { Replays } from "../replays/replayer.js";
+import { CAMPAIGN, cli, copyOf, foldTo, lines, openRaw, playedFolder, removePlayed, rawKey, rawStream, secretsDirOf, show, tableAt } from "./replays-support.js";
+
+let played: string;
+let events: StoredEvent[];
+const open: Engine[] = [];
+
+beforeAll(async () => {
+  played = await playedFolder();
+  const engine = await Engine.open(played, { createIfMissing: false });
+  events = await engine.store.readAll(CAMPAIGN);
+  await engine.close();
+}, 60_000);
+
+afterAll(async () => {
+  await removePlayed(played);
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((engine) => engine.close()));
+});
+
+async function openCopy(): Promise<{ engine: Engine; db: string; replays: Replays }> {
+  const db = await copyOf(played);
+  const engine = await Engine.open(db, { createIfMissing: false, sync: false });
+  open.push(engine);
+  return { engine, db, replays: new Replays(engine.store) };
+}
+
+const seqOf = (type: string, turn: number) => events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
+const branch = (engine: Engine, replays: Replays, name: string, from: { seq: number } | { turn: number }, parent = CAMPAIGN, db?: string) =>
+  createBranch(engine.store, replays, {
+    campaign: CAMPAIGN,
+    parent,
+    from,
+    name,
+    ...(db ? { secrets: { parent: new FileSecrets(secretsDirOf(db), parent), branch: new FileSecrets(secretsDirOf(db), `${CAMPAIGN}.${name}`) } } : {}),
+  });
+
+describe("a branch", () => {
+  it("copies nothing: it records parent, fork seq and fork hash, and reads as the parent's prefix", async () => {
+    const { engine, db, replays } = await openCopy();
+    const fork = seqOf("TurnStarted", 3);
+    const { meta } = await branch(engine, replays, "what-if", { turn: 3 });
+    expect(meta).toMatchObject({ stream: "ashfall.what-if", name: "what-if", parent: CAMPAIGN, root: CAMPAIGN, forkSeq: fork, forkHash: events[fork - 1]!.hash });
+    expect(await engine.store.head(meta.stream)).toEqual({ seq: fork, hash: events[fork - 1]!.hash });
+    expect(await engine.store.readAll(meta.stream)).toEqual(events.slice(0, fork));
+    expect(await engine.state(meta.stream)).toEqual(foldTo(events, fork));
+    expect(await verifyStream(engine.store, meta.stream)).toEqual({ ok: true, stream: meta.stream, events: fork, headHash: events[fork - 1]!.hash });
+    expect(await engine.listCampaigns()).toEqual([CAMPAIGN]);
+    expect((await engine.listBranches()).map((b) => b.stream)).toEqual([meta.stream]);
+    expect(await engine.store.events.keys({ gte: `${meta.stream}#`, lte: `${meta.stream}#~` }).all()).toEqual([]);
+    void db;
+  });
+
+  it("continues the chain from the fork, and playing on it never changes the original campaign", async () => {
+    const { engine, db, replays } = await openCopy();
+    const before = await rawStream(played, CAMPAIGN);
+    const fork = seqOf("TurnStarted", 2);
+    const { meta } = await branch(engine, replays, "rematch", { seq: fork }, CAMPAIGN, db);
+    const end = await playCampaign(tableAt(engine, db, meta.stream, "rematch"), () => {}, 12);
+    const line = await engine.store.readAll(meta.stream);
+    const own = line.slice(fork);
+    expect(own.length).toBeGreaterThan(50);
+    expect(own[0]).toMatchObject({ stream: meta.stream, seq: fork + 1, prev: meta.forkHash });
+    expect(line.slice(0, fork)).toEqual(events.slice(0, fork));
+    // Another game: different seeds, different dice, different events.
+    expect(own.map((e) => e.hash)).not.toEqual(events.slice(fork, fork + own.length).map((e) => e.hash));
+    expect(end.seq).toBe(line.length);
+    expect(await verifyStream(engine.store, meta.stream)).toMatchObject({ ok: true, events: line.length });
+    expect(await verifyStream(engine.store, CAMPAIGN)).toMatchObject({ ok: true, events: events.length });
+    expect(await engine.store.readAll(CAMPAIGN)).toEqual(events);
+    await engine.close();
+    open.splice(open.indexOf(engine), 1);
+    expect(await rawStream(db, CAMPAIGN)).toEqual(before);
+    // Its own dice: each new turn on the branch has its own host seed, kept in the branch's own secrets file.
+    const hostSecrets = JSON.parse(await readFile(join(secretsDirOf(db), meta.stream, "host.json"), "utf8")) as { hostSeeds: Record<string, string> };
+    const started3 = own.find((e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3)!;
+    expect(seedCommitment(hostSecrets.hostSeeds["3"]!)).toBe((started3.data as { hostSeedHash: string }).hostSeedHash);
+    expect((started3.data as { hostSeedHash: string }).hostSeedHash).not.toBe((events[seqOf("TurnStarted", 3) - 1]!.data as { hostSeedHash: string }).hostSeedHash);
+  });
+
+  it("of a branch reads its parent's line up to its fork, wherever in that line the fork falls", async () => {
+    const { engine, db, replays } = await openCopy();
+    const f1 = seqOf("TurnStarted", 2);
+    const b = (await branch(engine, replays, "b", { seq: f1 }, CAMPAIGN, db)).meta;
+    await playCampaign(tableAt(engine, db, b.stream, "b"), () => {}, 3);
+    const bLine = await engine.store.readAll(b.stream);
+    const bBefore = await engine.store.events.iterator({ gte: `${b.stream}#`, lte: `${b.stream}#~` }).all();
+    const bHead = await engine.store.storedHead(b.stream);
+    const f2 = f1 + 30;
+    const f3 = f1 - 10;
+    const c = (await branch(engine, replays, "c", { seq: f2 }, b.stream, db)).meta;
+    const d = (await branch(engine, replays, "d", { seq: f3 }, b.stream)).meta;
+    expect(c).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f2, forkHash: bLine[f2 - 1]!.hash });
+    expect(d).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f3, forkHash: events[f3 - 1]!.hash });
+    expect(await engine.store.line(c.stream)).toEqual([
+      { stream: CAMPAIGN, from: 1, to: f1 },
+      { stream: b.stream, from: f1 + 1, to: f2 },
+      { stream: c.stream, from: f2 + 1, to: Infinity },
+    ]);
+    expect(await engine.store.line(d.stream)).toEqual([
+      { stream: CAMPAIGN, from: 1, to: f3 },
+      { stream: d.stream, from: f3 + 1, to: Infinity },
+    ]);
+    expect(await engine.store.readAll(c.stream)).toEqual(bLine.slice(0, f2));
+    expect(await engine.store.readAll(d.stream)).toEqual(events.slice(0, f3));
+    await playCampaign(tableAt(engine, db, c.stream, "c"), () => {}, 4);
+    const cLine = await engine.store.readAll(c.stream);
+    expect(cLine[f2]).toMatchObject({ stream: c.stream, seq: f2 + 1, prev: bLine[f2 - 1]!.hash });
+    for (const stream of [CAMPAIGN, b.stream, c.stream, d.stream]) expect(await verifyStream(engine.store, stream)).toMatchObject({ ok: true });
+    expect((await replays.stateAtSeq(c.stream, cLine.length)).state).toEqual(foldTo(cLine, cLine.length));
+    expect(await engine.store.readAll(b.stream)).toEqual(bLine);
+    expect(await engine.store.events.iterator({ gte: `${b.stream}#`, lte: `${b.stream}#~` }).all()).toEqual(bBefore);
+    expect(await engine.store.storedHead(b.stream)).toEqual(bHead);
+  });
+
+  it("can be made from a finished campaign: at its end it is finished too; from an earlier turn it plays out anew", async () => {
+    const { engine, db, replays } = await openCopy();
+    expect(foldTo(events, events.length).status).toBe("finished");
+    const atEnd = (await branch(engine, replays, "epilogue", { seq: events.length }, CAMPAIGN, db)).meta;
+    expect(await engine.state(atEnd.stream)).toMatchObject({ status: "finished", seq: events.length });
+    const refused = await engine.execute(atEnd.stream, [{ actor: "host", type: "StartTurn", hostSeedHash: "a".repeat(64) }]);
+    expect(refused.ok).toBe(false);
+    expect((await engine.store.head(atEnd.stream)).seq).toBe(events.length);
+    const replay = (await branch(engine, replays, "replay-3", { turn: 3 }, CAMPAIGN, db)).meta;
+    const end = await playCampaign(tableAt(engine, db, replay.stream, "replay-3"), () => {}, 10);
+    expect(end.seq).toBeGreaterThan(replay.forkSeq);
+    expect(await verifyStream(engine.store, replay.stream)).toMatchObject({ ok: true });
+    expect(await engine.store.readAll(CAMPAIGN)).toEqual(events);
+  });
+
+  it("forked in the middle of a turn inherits that turn's host seed and committed orders into its own secrets", async () => {
+    const { engine, db, replays } = await openCopy();
+    // The point of turn 2 with the most orders committed and not yet revealed.
+    const activated = events.filter((e) => e.type === "ArmyActivated" && (e.data as { turn: number }).turn === 2);
+    const hiddenAt = (seq: number) =>
+      activated.filter((a) => a.seq <= seq && !events.some((e) => e.seq > a.seq && e.seq <= seq && e.type === "OrderRevealed" && (e.data as { army: string }).army === (a.data as { army: string }).army));
+    const fork = activated.map((a) => a.seq).reduce((best, seq) => (hiddenAt(seq).length > hiddenAt(best).length ? seq : best));
+    const parentSecrets = await readSecrets(db, CAMPAIGN);
+    const { meta, copied } = await branch(engine, replays, "mid-turn", { seq: fork }, CAMPAIGN, db);
+    const own = await readSecrets(db, meta.stream);
+    expect(own["host"]).toEqual({ hostSeeds: { "2": parentSecrets["host"]!.hostSeeds!["2"] } });
+    const hidden = hiddenAt(fork);
+    expect(hidden.length).toBeGreaterThan(1);
+    expect(copied).toHaveLength(1 + hidden.length);
+    for (const activation of hidden) {
+      const { army, player, commitment } = activation.data as { army: string; player: string; commitment: string };
+      const held = own[player]!.orders![`2/${army}`]!;
+      expect(orderCommitment({ campaign: CAMPAIGN, turn: 2, army, ...held })).toBe(commitment);
+    }
+    // Nothing of later turns, and the parent's own files are as they were.
+    expect(Object.keys(own["host"]!.hostSeeds!)).toEqual(["2"]);
+    expect(await readSecrets(db, CAMPAIGN)).toEqual(parentSecrets);
+    // The branch finishes the turn with those secrets: every order revealed, the inherited seed revealed at its end.
+    await playCampaign(tableAt(engine, db, meta.stream, "mid-turn"), () => {}, 2);
+    const line = (await engine.store.readAll(meta.stream)).slice(fork);
+    expect(line.filter((e) => ["RevealRejected", "OrderViolated"].includes(e.type))).toEqual([]);
+    expect(line.find((e) => e.type === "ActionPhaseEnded")!.data).toMatchObject({ turn: 2, withheld: [] });
+    expect(line.find((e) => e.type === "TurnEnded")!.data).toMatchObject({ turn: 2, hostSeed: parentSecrets["host"]!.hostSeeds!["2"] });
+  });
+
+  it("shares its parent's snapshots up to the fork and keeps its own after it", async () => {
+    const { engine, db, replays } = await openCopy();
+    await replays.current(CAMPAIGN);
+    const parentSnapshots = await replays.snapshots.seqs(CAMPAIGN);
+    const fork = seqOf("TurnStarted", 3);
+    const { meta } = await branch(engine, replays, "snap", { seq: fork }, CAMPAIGN, db);
+    const before = parentSnapshots.filter((s) => s <= fork).at(-1)!;
+    expect(await replays.stateAtSeq(meta.stream, fork)).toMatchObject({ from: before, folded: fork - before });
+    await playCampaign(tableAt(engine, db, meta.stream, "snap"), () => {}, 5);
+    const line = await engine.store.readAll(meta.stream);
+    const at = await replays.stateAtSeq(meta.stream, line.length);
+    expect(at.state).toEqual(foldTo(line, line.length));
+    const own = await replays.snapshots.seqs(meta.stream);
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((s) => s > fork)).toBe(true);
+    expect(await replays.snapshots.seqs(CAMPAIGN)).toEqual(parentSnapshots);
+    // The parent's snapshots after the fork are of another history: never the branch's.
+    const later = parentSnapshots.find((s) => s > fork && s < line.length)!;
+    await replays.snapshots.clear(meta.stream);
+    expect((await replays.stateAtSeq(meta.stream, later)).from).toBeLessThanOrEqual(fork);
+  });
+});
+
+describe("names and stream ids", () => {
+  it("are <campaign>.<name>; main, taken names and names that are not short ids are refused", async () => {
+    const { engine, replays } = await openCopy();
+    expect(branchStream(CAMPAIGN, "what-if_2")).toBe("ashfall.what-if_2");
+    await branch(engine, replays, "x", { turn: 2 });
+    for (const name of [MAIN, "x", "a.b", "-x", "", "x".repeat(33), "a b"]) {
+      await expect(branch(engine, replays, name, { turn: 2 })).rejects.toThrow(BranchError);
+    }
+    expect(await lineStream(engine.store, CAMPAIGN, "x")).toBe("ashfall.x");
+    expect(await lineStream(engine.store, CAMPAIGN, MAIN)).toBe(CAMPAIGN);
+    await expect(lineStream(engine.store, CAMPAIGN, "nope")).rejects.toThrow(/has no branch "nope" \(its branches: x/);
+  });
+
+  it("never collide with a campaign: a stream in use cannot become a branch, nor a branch's stream a campaign", async () => {
+    const { engine, replays } = await openCopy();
+    const deployed = { type: "ArmyDeployed", version: 1, at: "2026-01-01T00:00:00Z", actor: "p1", data: { army: "a1", at: [1, 1] } };
+    await engine.store.append("ashfall.taken", 0, [deployed]);
+    await expect(branch(engine, replays, "taken", { turn: 2 })).rejects.toThrow(/already exists/);
+    const { meta } = await branch(engine, replays, "mine", { turn: 2 });
+    await expect(engine.store.append(meta.stream, 0, [deployed])).rejects.toThrow(AppendConflictError);
+    await expect(engine.store.createBranch("bad#name", CAMPAIGN, 5)).rejects.toThrow(/not a valid stream name/);
+    await expect(engine.store.createBranch("ashfall.far", CAMPAIGN, events.length + 1)).rejects.toThrow(BranchError);
+    await expect(engine.store.createBranch("ashfall.none", "nowhere", 1)).rejects.toThrow(/no stream nowhere/);
+  });
+});
+
+describe("verify of a branch", () => {
+  async function tampered(edit: (raw: Awaited<ReturnType<typeof openRaw>>, ctx: { fork: number; own: StoredEvent[] }) => Promise<void>) {
+    const { engine, db, replays } = await openCopy();
+    const fork = seqOf("TurnStarted", 3);
+    const { meta } = await branch(engine, replays, "t", { seq: fork }, CAMPAIGN, db);
+    await playCampaign(tableAt(engine, db, meta.stream, "t"), () => {}, 4);
+    const own = (await engine.store.readAll(meta.stream)).slice(fork);
+    await engine.close();
+    open.splice(open.indexOf(engine), 1);
+    const raw = await openRaw(db);
+    try {
+      await edit(raw, { fork, own });
+    } finally {
+      await raw.level.close();
+    }
+    const again = await Engine.open(db, { createIfMissing: false });
+    open.push(again);
+    return { store: again.store, stream: meta.stream, fork, own };
+  }
+  const edited = (event: StoredEvent, change: object) => {
+    const { hash: _hash, ...envelope } = event;
+    return canonicalJson({ ...envelope, data: { ...(envelope.data as object), ...change } });
+  };
+
+  it("finds an edit of one of its own events", async () => {
+    const { store, stream, own } = await tampered(async (raw, { own }) => {
+      const victim = own[5]!;
+      await raw.events.put(rawKey(victim.stream, victim.seq), victim.hash + edited(victim, { army: "zz" }));
+    });
+    expect(await verifyStream(store, stream)).toMatchObject({ ok: false, stream, seq: own[5]!.seq, problem: "hash" });
+    expect((await verifyStream(store, stream)).ok === false && "inStream" in (await verifyStream(store, stream))).toBe(false);
+    expect(await verifyStream(store, CAMPAIGN)).toMatchObject({ ok: true });
+  });
+
+  it("finds an edit of the parent's prefix, naming the parent; an edit after the fork is the parent's alone", async () => {
+    const inPrefix = await tampered(async (raw) => {
+      const victim = events[40]!;
+      await raw.events.put(rawKey(CAMPAIGN, victim.seq), victim.hash + edited(victim, { army: "zz" }));
+      const after = events[events.length - 5]!;
+      await raw.events.put(rawKey(CAMPAIGN, after.seq), after.hash + edited(after, { army: "zz" }));
+    });
+    expect(await verifyStream(inPrefix.store, inPrefix.stream)).toMatchObject({ ok: false, seq: 41, problem: "hash", inStream: CAMPAIGN });
+    const afterFork = await tampered(async (raw) => {
+      const after = events[events.length - 5]!;
+      await raw.events.put(rawKey(CAMPAIGN, after.seq), after.hash + edited(after, { army: "zz" }));
+    });
+    expect(await verifyStream(afterFork.store, afterFork.stream)).toMatchObject({ ok: true });
+    expect(await verifyStream(afterFork.store, CAMPAIGN)).toMatchObject({ ok: false, seq: events.length - 4, problem: "hash" });
+  });
+
+  it("finds the parent's history rewritten and re-hashed (parent verify passes), and a deleted prefix event", async () => {
+    const rewritten = await tampered(async (raw) => {
+      let prev = events[19]!.hash;
+      for (const original of events.slice(20)) {
+        const { hash: _hash, ...envelope } = original;
+        const body = canonicalJson({ ...envelope, prev, data: original.seq === 21 ? { ...(envelope.data as object), rewritten: true } : envelope.data });
+        prev = sha256Hex(body);
+        await raw.events.put(rawKey(CAMPAIGN, original.seq), prev + body);
+      }
+      await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: events.length, hash: prev }));
+    });
+    expect(await verifyStream(rewritten.store, CAMPAIGN)).toMatchObject({ ok: true });
+    expect(await verifyStream(rewritten.store, rewritten.stream)).toMatchObject({ ok: false, seq: rewritten.fork, problem: "fork", inStream: CAMPAIGN });
+    const deleted = await tampered(async (raw) => raw.events.del(rawKey(CAMPAIGN, 30)));
+    expect(await verifyStream(deleted.store, deleted.stream)).toMatchObject({ ok: false, seq: 30, problem: "missing", inStream: CAMPAIGN });
+  });
+
+  it("finds its own tail cut off, and a branch record pointing at another fork hash", async () => {
+    const cut = await tampered(async (raw, { own }) => raw.events.del(rawKey(own.at(-1)!.stream, own.at(-1)!.seq)));
+    expect(await verifyStream(cut.store, cut.stream)).toMatchObject({ ok: false, seq: cut.own.at(-1)!.seq, problem: "truncated" });
+    const moved = await tampered(async (raw) => {
+      const meta = JSON.parse((await raw.branches.get("ashfall.t"))!) as { forkHash: string };
+      await raw.branches.put("ashfall.t", JSON.stringify({ ...meta, forkHash: "f".repeat(64) }));
+    });
+    expect(await verifyStream(moved.store, moved.stream)).toMatchObject({ ok: false, problem: "fork" });
+  });
+});
+
+async function readSecrets(db: string, stream: string): Promise<Record<string, { hostSeeds?: Record<string, string>; orders?: Record<string, HeldOrder> }>> {
+  const out: Record<string, never> = {};
+  const { readdir } = await import("node:fs/promises");
+  for (const file of await readdir(join(secretsDirOf(db), stream)).catch(() => [] as string[])) {
+    if (file.endsWith(".json")) (out as Record<string, unknown>)[file.slice(0, -5)] = JSON.parse(await readFile(join(secretsDirOf(db), stream, file), "utf8"));
+  }
+  return out;
+}
+
+describe("the CLI", () => {
+  it("branch, branches, apply/log/state/verify/timeline --branch, and diff, end to end", async () => {
+    const db = await copyOf(played);
+    const before = await rawStream(db, CAMPAIGN);
+    // Where things are in the played game (read from its events, not assumed).
+    const fork = seqOf("TurnStarted", 3);
+    const end = foldTo(events, events.length);
+    const [lastTurn, winner] = [end.turn, end.result!.winner!];
+    const made = await cli(["branch", "--db", db, "--from-turn", "3", "--phase", "action", "--name", "what-if"]);
+    expect(made.code, show(made)).toBe(0);
+    expect(made.stdout).toMatch(/^Branch what-if of ashfall forks main after event \d+ \(Turn 3 Action\)/);
+    expect(made.stdout).toContain("the host's dice seed for turn 3");
+    const deeper = await cli(["branch", "--db", db, "--branch", "what-if", "--from-seq", "100", "--name", "deeper"]);
+    expect(deeper.code, show(deeper)).toBe(0);
+
+    const applied = await cli(["apply", "--db", db, "--branch", "what-if", "-"], '{"actor":"concord","type":"GiveSeed"}\n');
+    expect(applied.code, show(applied)).toBe(0);
+    expect(applied.stdout).toContain(`#${fork + 1} concord gives its dice seed for turn 3\n`);
+
+    // What reads the folder runs side by side, each on its own copy (LevelDB lets one process open a folder).
+    const [listed, listedJson, log, state, past, timeline, verified, one, diff, diffJson, same] = await Promise.all(
+      [
+        ["branches"],
+        ["branches", "--json"],
+        ["log", "--branch", "what-if", "--json"],
+        ["state", "--branch", "what-if", "--json"],
+        ["state", "--branch", "deeper", "--seq", "50", "--json"],
+        ["timeline", "--branch", "what-if", "--from-turn", "3"],
+        ["verify"],
+        ["verify", "--branch", "what-if"],
+        ["diff", "main", "what-if"],
+        ["diff", "what-if", "main", "--json"],
+        ["diff", "main", "main"],
+      ].map(async ([command, ...rest]) => cli([command!, "--db", await copyOf(db), ...rest])),
+    );
+    for (const run of [listed, listedJson, log, state, past, timeline, verified, one, diff, diffJson, same]) expect(run!.code, show(run!)).toBe(0);
+
+    const rows = lines(listed!.stdout);
+    expect(rows[0]).toMatch(/^line\s+parent\s+fork\s+events\s+stream$/);
+    expect(rows[1], rows.join("\n")).toMatch(new RegExp(`^main\\s+-\\s+-\\s+${events.length}\\s+ashfall$`));
+    expect(rows.some((row) => new RegExp(`^what-if\\s+main\\s+after #${fork} \\(Turn 3 Action\\)\\s+${fork + 3} \\(3 own\\)\\s+ashfall\\.what-if$`).test(row)), rows.join("\n")).toBe(true);
+    expect(rows.some((row) => /^deeper\s+what-if\s+after #100 \(Turn \d+ (Action|Battle|End)\)/.test(row)), rows.join("\n")).toBe(true);
+    const json = JSON.parse(listedJson!.stdout) as { branches: Array<{ name: string; parent: string; forkSeq: number }> };
+    expect(json.branches.map((b) => [b.name, b.parent, b.forkSeq])).toEqual([
+      ["what-if", "main", fork],
+      ["deeper", "what-if", 100],
+    ]);
+
+    const logged = lines(log!.stdout).map((line) => JSON.parse(line) as StoredEvent);
+    expect(logged.at(-1)).toMatchObject({ stream: "ashfall.what-if", type: "InitiativeRolled" });
+    expect(logged[fork]).toMatchObject({ stream: "ashfall.what-if", seq: fork + 1, prev: events[fork - 1]!.hash });
+    expect(JSON.parse(state!.stdout)).toMatchObject({ seq: logged.length, turn: 3 });
+    expect(JSON.parse(past!.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(events, 50))));
+    expect(lines(timeline!.stdout).at(-1)).toMatch(/^Turn 3 Action: initiative: /);
+
+    expect(lines(verified!.stdout).map((line) => line.split(":")[0])).toEqual(["ashfall", "ashfall.deeper", "ashfall.what-if"]);
+    expect(one!.stdout).toMatch(/^ashfall\.what-if: intact, \d+ events/);
+
+    expect(diff!.stdout).toContain(`main: seq ${events.length}, turn ${lastTurn} end, finished, won by ${winner}\n`);
+    expect(diff!.stdout).toMatch(new RegExp(`^winner\\s+${winner}\\s+none yet$`, "m"));
+    expect(diff!.stdout).toMatch(/^CVPs horde\s+\d+\s+\d+$/m);
+    expect((JSON.parse(diffJson!.stdout) as { differences: Array<{ what: string }> }).differences.map((d) => d.what)).toContain("winner");
+    expect(same!.stdout).toContain("No differences");
+
+    const refusals = [
+      [["branch", "--from-turn", "3", "--name", "main"], /"main" is the campaign's own line/],
+      [["branch", "--from-turn", "3", "--name", "what-if"], /already exists/],
+      [["branch", "--from-turn", "99", "--name", "later"], /turn 99 has not begun/],
+      [["branch", "--name", "nowhere"], /--from-turn N .* or --from-seq N/],
+      [["state", "--branch", "nope"], /has no branch "nope"/],
+      [["diff", "main", "nope"], /has no branch "nope"/],
+      [["new", "--setup", "x.json", "--branch", "what-if"], /new creates a campaign's own line/],
+    ] as const;
+    const refused = await Promise.all(refusals.map(async ([[command, ...rest]]) => cli([command!, "--db", await copyOf(db), ...rest])));
+    for (const [i, run] of refused.entries()) {
+      expect(run.code, show(run)).toBe(1);
+      expect(lines(run.stderr), show(run)).toHaveLength(1);
+      expect(run.stderr).toMatch(refusals[i]![1]);
+    }
+    expect(await rawStream(db, CAMPAIGN)).toEqual(before);
+  }, 120_000);
+
+  it("audit --branch audits the branch's line, when the audit command is there", async () => {
+    const db = await copyOf(played);
+    await cli(["branch", "--db", db, "--from-turn", "2", "--name", "audited"]);
+    const help = await cli(["audit", "--help"]);
+    if (help.code !== 0) return;
+    const run = await cli(["audit", "--db", db, "--branch", "audited", "--json"]);
+    expect(run.code, show(run)).toBe(0);
+    expect(run.stdout).toContain("ashfall.audited");
+  });
+});

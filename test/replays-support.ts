@@ -1,0 +1,136 @@
+/**
+ * Shared by the replay, snapshot and branch tests: realistic campaigns played by the demo's scripted commanders on a
+ * real LevelDB in temp folders, copies of a played folder, raw access to the folder, and running the built CLI.
+ */
+import { execFile, type ExecFileException } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Level } from "level";
+import type { StoredEvent } from "../events/index.js";
+import { toCurrent } from "../events/index.js";
+import { evolveAll } from "../projections/campaign.js";
+import { initialState, type CampaignState } from "../projections/state.js";
+import { FileSecrets } from "../src/client/secrets.js";
+import { Table } from "../src/client/table.js";
+import { playCampaign } from "../src/demo/play.js";
+import { Engine } from "../src/engine.js";
+import { sha256Hex } from "../src/log/hash.js";
+import { setupCommands } from "../src/setup-file.js";
+import { loadSetupFile } from "../src/setup-loader.js";
+import { tempDir } from "./support/tmp.js";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const ASHFALL = join(ROOT, "examples", "ashfall.setup.json");
+export const CAMPAIGN = "ashfall";
+export const CLOCK = () => new Date("2026-03-01T12:00:00.000Z");
+
+/** Salts and seeds from a fixed sequence (as `epicwar demo` draws them): the same game on every run. */
+export function fixedRandom(label: string): (bytes: number) => string {
+  let counter = 0;
+  return (bytes) => sha256Hex(`${label}-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+}
+
+/** The secrets folder the CLI uses for a database folder "<dir>/db": "<dir>/db-secrets". */
+export const secretsDirOf = (db: string) => `${db}-secrets`;
+
+/** A table at a stream (campaign or branch) of an open engine, acting for every party, with the CLI's secrets layout. */
+export function tableAt(engine: Engine, db: string, stream: string, label = stream): Table {
+  return new Table(engine, stream, { secrets: new FileSecrets(secretsDirOf(db), stream), random: fixedRandom(label) });
+}
+
+/** Creates Ashfall in an open engine and plays it with the demo's commanders (to its end, or `maxTurns`). */
+export async function playAshfall(engine: Engine, db: string, maxTurns = 30): Promise<CampaignState> {
+  const setup = await loadSetupFile(ASHFALL);
+  const created = await engine.create(setupCommands(setup).map((step) => step.command));
+  if (!created.ok) throw new Error(`set-up refused: ${created.refusal.message}`);
+  return playCampaign(tableAt(engine, db, CAMPAIGN, "ashfall-demo"), () => {}, maxTurns);
+}
+
+/** A played Ashfall campaign in "<dir>/db" (closed), made once per test file and copied for each test that needs one. */
+export async function playedFolder(maxTurns = 30): Promise<string> {
+  const dir = join(await tempDirOutsideTest("epicwar-played-"), "db");
+  const engine = await Engine.open(dir, { sync: false, clock: CLOCK });
+  try {
+    await playAshfall(engine, dir, maxTurns);
+  } finally {
+    await engine.close();
+  }
+  return dir;
+}
+
+/** A copy of a played folder (the database and its secrets) in a fresh tempDir(); returns the copy's database folder. */
+export async function copyOf(db: string): Promise<string> {
+  const dir = await tempDir("epicwar-copy-");
+  await cp(db, join(dir, "db"), { recursive: true });
+  await cp(secretsDirOf(db), join(dir, "db-secrets"), { recursive: true }).catch(() => undefined);
+  return join(dir, "db");
+}
+
+/** Removes a folder made by playedFolder, with its secrets (for afterAll). */
+export async function removePlayed(db: string): Promise<void> {
+  await rm(dirname(db), { recursive: true, force: true });
+}
+
+/** A temp folder that outlives the current test (for beforeAll); removePlayed removes it. */
+async function tempDirOutsideTest(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/**
+ * The state after events 1..seq, folded in memory from a list of stored events: the reference every replay must match.
+ * Folds copies: the reducers keep parts of an event's data in the state, which immer then freezes.
+ */
+export function foldTo(events: readonly StoredEvent[], seq: number): CampaignState {
+  return evolveAll(initialState, structuredClone(events.slice(0, seq)).map(toCurrent));
+}
+
+/** The folder opened with `level` directly, as someone editing the files would. */
+export async function openRaw(db: string) {
+  const level = new Level<string, string>(db, { valueEncoding: "utf8" });
+  await level.open({ createIfMissing: false });
+  const sub = (name: string) => level.sublevel<string, string>(name, { valueEncoding: "utf8" });
+  return { level, events: sub("events"), heads: sub("heads"), branches: sub("branches"), snapshots: sub("snapshots") };
+}
+
+/** Every stored key and value of one stream in the events and heads sublevels: to compare a stream byte for byte. */
+export async function rawStream(db: string, stream: string): Promise<{ events: Array<[string, string]>; head: string | undefined }> {
+  const raw = await openRaw(db);
+  try {
+    return { events: await raw.events.iterator({ gte: `${stream}#`, lte: `${stream}#~` }).all(), head: await raw.heads.get(stream) };
+  } finally {
+    await raw.level.close();
+  }
+}
+
+export const rawKey = (stream: string, seq: number) => `${stream}#${String(seq).padStart(12, "0")}`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The built CLI (npm run build first), one node process per run, no shell.
+
+export const CLI = join(ROOT, "dist", "src", "cli", "main.js");
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function cli(args: string[], input = ""): Promise<Run> {
+  const running = promisify(execFile)(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  running.child.stdin?.end(input);
+  try {
+    const { stdout, stderr } = await running;
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error;
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+export const lines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");

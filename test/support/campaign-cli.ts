@@ -1,0 +1,93 @@
+/**
+ * Running the built CLI (dist/src/cli/main.js: `npm run build` first) as its own node process, without a shell, on
+ * real LevelDB folders under the OS temp dir. Folders made by `scratchDir()` live for the whole test file (so that a
+ * describe block can build a campaign once in beforeAll) and are removed after it.
+ */
+import { execFile, type ExecFileException } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, expect } from "vitest";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The built CLI; CAMPAIGN_TEST_CLI may name another build of it (a private copy while others rebuild dist/). */
+export const CLI = process.env["CAMPAIGN_TEST_CLI"] ?? join(ROOT, "dist", "src", "cli", "main.js");
+export const FIXTURES = join(ROOT, "test", "golden", "fixtures");
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const execFileAsync = promisify(execFile);
+/** The environment without the CLI's own variables: defaults and error output as shipped. */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
+
+/** Runs the built CLI with these arguments, feeding `input` to its standard input. */
+export async function cli(args: string[], input = ""): Promise<Run> {
+  const running = execFileAsync(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  running.child.stdin?.end(input);
+  try {
+    const { stdout, stderr } = await running;
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error;
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+
+/** Expects exit 0 and returns stdout. */
+export async function ok(args: string[], input?: string): Promise<string> {
+  const run = await cli(args, input);
+  expect(run.code, `epicwar ${args.join(" ")}\n${show(run)}`).toBe(0);
+  return run.stdout;
+}
+
+export const nonEmptyLines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");
+
+/** A clean refusal: this exit code, exactly one line on stderr starting "epicwar: ", no stack trace; returns it. */
+export function expectOneLineError(run: Run, code = 1): string {
+  expect(run.code, show(run)).toBe(code);
+  const lines = nonEmptyLines(run.stderr);
+  expect(lines, show(run)).toHaveLength(1);
+  expect(run.stderr, "no stack trace").not.toMatch(/^\s+at /m);
+  expect(lines[0]).toMatch(/^epicwar: /);
+  expect(lines[0]).not.toContain("internal error");
+  return lines[0]!;
+}
+
+export interface LoggedEvent {
+  stream: string;
+  seq: number;
+  type: string;
+  actor: string;
+  data: Record<string, any>;
+  hash: string;
+}
+
+export const parseLog = (jsonl: string) => nonEmptyLines(jsonl).map((line) => JSON.parse(line) as LoggedEvent);
+
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fresh folder under the OS temp dir, removed once the test file is done. */
+export async function scratchDir(prefix = "epicwar-cli-play-"): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Writes commands as JSON Lines and returns the file's path. */
+export async function writeCommands(dir: string, name: string, commands: object[]): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, commands.map((c) => JSON.stringify(c)).join("\n") + "\n");
+  return path;
+}
