@@ -29,7 +29,9 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
 /** T5: the orders of both armies of a battle just started, and every order once all armies have been activated. */
 function dueReveals(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
   const turn = state.turnState!;
-  const hidden = Object.values(turn.activations).filter((a) => a.order === null && parties.has(a.player));
+  // A reveal from these secrets that was already rejected this turn would only be rejected again: leave it to the player.
+  const rejected = new Set(state.violations.filter((v) => v.turn === state.turn && v.rule === "T5" && v.evidenceSeq !== null).map((v) => v.army));
+  const hidden = Object.values(turn.activations).filter((a) => a.order === null && parties.has(a.player) && !rejected.has(a.army));
   // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen.
   const inBattle = new Set(
     Object.values(state.battles)

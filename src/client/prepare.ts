@@ -40,52 +40,61 @@ type Input = Record<string, unknown> & { type?: unknown; actor?: unknown };
  * An order given in the clear becomes a commitment, its order and salt kept in the party's secrets; a reveal, a seed
  * or the turn's dice are filled in from those secrets. Anything else passes through unchanged for the engine to check.
  */
-export async function prepareCommand(state: CampaignState, raw: unknown, secrets: SecretKeeper, random: RandomHex = cryptoRandomHex): Promise<unknown> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+export interface Prepared {
+  command: unknown;
+  /** Keeps the secret the command commits to: call it only once the engine has accepted the command. */
+  keep: () => Promise<void>;
+}
+
+const nothingToKeep = async () => {};
+
+export async function prepareCommand(state: CampaignState, raw: unknown, secrets: SecretKeeper, random: RandomHex = cryptoRandomHex): Promise<Prepared> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { command: raw, keep: nothingToKeep };
   const input = raw as Input;
   const actor = String(input.actor);
   switch (input.type) {
     case "StartTurn": {
-      if (input["hostSeedHash"] !== undefined) return input;
+      if (input["hostSeedHash"] !== undefined) return { command: input, keep: nothingToKeep };
       const { hostSeed, ...rest } = input;
       const seed = typeof hostSeed === "string" ? hostSeed : random(SEED_BYTES);
-      await secrets.keepHostSeed(turnToStart(state), seed);
-      return { ...rest, hostSeedHash: seedCommitment(seed) };
+      return { command: { ...rest, hostSeedHash: seedCommitment(seed) }, keep: () => secrets.keepHostSeed(turnToStart(state), seed) };
     }
     case "GiveSeed":
-      return input["seed"] === undefined ? { ...input, seed: random(SEED_BYTES) } : input;
+      return { command: input["seed"] === undefined ? { ...input, seed: random(SEED_BYTES) } : input, keep: nothingToKeep };
     case "RollInitiative": {
-      if (input["rounds"] !== undefined || !state.turnState) return input;
+      if (input["rounds"] !== undefined || !state.turnState) return { command: input, keep: nothingToKeep };
       const hostSeed = await secrets.hostSeed(state.turn);
       if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
       const players = state.setup!.players.map((p) => p.id);
-      return { ...input, rounds: rollInitiative(turnSeeds(state, hostSeed), players, state.turnState.diceUsed) };
+      return { command: { ...input, rounds: rollInitiative(turnSeeds(state, hostSeed), players, state.turnState.diceUsed) }, keep: nothingToKeep };
     }
     case "ActivateArmy": {
-      if (input["order"] === undefined) return input;
+      if (input["order"] === undefined) return { command: input, keep: nothingToKeep };
       const { order, salt, ...rest } = input;
       if (salt !== undefined && (typeof salt !== "string" || !/^[0-9a-f]{32,128}$/.test(salt))) {
         throw new PrepareError("a salt must be 32 to 128 lower-case hex characters (at least 128 random bits)");
       }
       const held = { order: order as Order, salt: typeof salt === "string" ? salt : random(SALT_BYTES) };
       const army = String(input["army"]);
-      await secrets.keepOrder(actor, state.turn, army, held);
-      return { ...rest, commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) };
+      return {
+        command: { ...rest, commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) },
+        keep: () => secrets.keepOrder(actor, state.turn, army, held),
+      };
     }
     case "RevealOrder": {
-      if (input["order"] !== undefined) return input;
+      if (input["order"] !== undefined) return { command: input, keep: nothingToKeep };
       const army = String(input["army"]);
       const held = await secrets.order(actor, state.turn, army);
       if (!held) throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
-      return { ...input, ...held };
+      return { command: { ...input, ...held }, keep: nothingToKeep };
     }
     case "EndTurn": {
-      if (input["hostSeed"] !== undefined) return input;
+      if (input["hostSeed"] !== undefined) return { command: input, keep: nothingToKeep };
       const hostSeed = await secrets.hostSeed(state.turn);
       if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
-      return { ...input, hostSeed };
+      return { command: { ...input, hostSeed }, keep: nothingToKeep };
     }
     default:
-      return input;
+      return { command: input, keep: nothingToKeep };
   }
 }

@@ -42,8 +42,9 @@ export class Table {
   /** Prepares and submits one command as written by a party; then takes the chores it made due. */
   async submit(input: unknown, onEvents: (events: StoredEvent[]) => void = () => {}): Promise<Outcome> {
     const prepared = await prepareCommand(await this.state(), input, this.options.secrets, this.random);
-    const outcome = await this.engine.execute(this.campaign, [prepared]);
+    const outcome = await this.engine.execute(this.campaign, [prepared.command]);
     if (outcome.ok) {
+      await prepared.keep();
       onEvents(outcome.events);
       await this.takeChores(onEvents);
     }
@@ -60,7 +61,8 @@ export class Table {
       if (chores.length === 0) return;
       for (const chore of chores) {
         const prepared = await prepareCommand(await this.state(), chore, this.options.secrets, this.random);
-        const outcome = await this.engine.execute(this.campaign, [prepared]);
+        const outcome = await this.engine.execute(this.campaign, [prepared.command]);
+        if (outcome.ok) await prepared.keep();
         if (!outcome.ok) throw new ChoreRefusedError(`${chore["actor"]}'s ${String(chore["type"])} was refused: ${outcome.refusal.message}`);
         onEvents(outcome.events);
       }
