@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../events/index.js";
 import { FileSecrets, type HeldOrder } from "../src/client/secrets.js";
 import { playCampaign } from "../src/demo/play.js";
@@ -13,35 +13,12 @@ import { AppendConflictError, BranchError, canonicalJson, sha256Hex, verifyStrea
 import { orderCommitment, seedCommitment } from "../src/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
-import { CAMPAIGN, cli, copyOf, foldTo, lines, openRaw, playedFolder, removePlayed, rawKey, rawStream, secretsDirOf, show, tableAt } from "./replays-support.js";
+import { CAMPAIGN, cli, copyOf, foldTo, lines, openRaw, rawKey, rawStream, secretsDirOf, show, tableAt, usePlayedAshfall } from "./replays-support.js";
 
-let played: string;
-let events: StoredEvent[];
-const open: Engine[] = [];
+const ashfall = usePlayedAshfall();
+const { openCopy } = ashfall;
 
-beforeAll(async () => {
-  played = await playedFolder();
-  const engine = await Engine.open(played, { createIfMissing: false });
-  events = await engine.store.readAll(CAMPAIGN);
-  await engine.close();
-}, 60_000);
-
-afterAll(async () => {
-  await removePlayed(played);
-});
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((engine) => engine.close()));
-});
-
-async function openCopy(): Promise<{ engine: Engine; db: string; replays: Replays }> {
-  const db = await copyOf(played);
-  const engine = await Engine.open(db, { createIfMissing: false, sync: false });
-  open.push(engine);
-  return { engine, db, replays: new Replays(engine.store) };
-}
-
-const seqOf = (type: string, turn: number) => events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
+const seqOf = (type: string, turn: number) => ashfall.events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
 const branch = (engine: Engine, replays: Replays, name: string, from: { seq: number } | { turn: number }, parent = CAMPAIGN, db?: string) =>
   createBranch(engine.store, replays, {
     campaign: CAMPAIGN,
@@ -56,11 +33,11 @@ describe("a branch", () => {
     const { engine, db, replays } = await openCopy();
     const fork = seqOf("TurnStarted", 3);
     const { meta } = await branch(engine, replays, "what-if", { turn: 3 });
-    expect(meta).toMatchObject({ stream: "ashfall.what-if", name: "what-if", parent: CAMPAIGN, root: CAMPAIGN, forkSeq: fork, forkHash: events[fork - 1]!.hash });
-    expect(await engine.store.head(meta.stream)).toEqual({ seq: fork, hash: events[fork - 1]!.hash });
-    expect(await engine.store.readAll(meta.stream)).toEqual(events.slice(0, fork));
-    expect(await engine.state(meta.stream)).toEqual(foldTo(events, fork));
-    expect(await verifyStream(engine.store, meta.stream)).toEqual({ ok: true, stream: meta.stream, events: fork, headHash: events[fork - 1]!.hash });
+    expect(meta).toMatchObject({ stream: "ashfall.what-if", name: "what-if", parent: CAMPAIGN, root: CAMPAIGN, forkSeq: fork, forkHash: ashfall.events[fork - 1]!.hash });
+    expect(await engine.store.head(meta.stream)).toEqual({ seq: fork, hash: ashfall.events[fork - 1]!.hash });
+    expect(await engine.store.readAll(meta.stream)).toEqual(ashfall.events.slice(0, fork));
+    expect(await engine.state(meta.stream)).toEqual(foldTo(ashfall.events, fork));
+    expect(await verifyStream(engine.store, meta.stream)).toEqual({ ok: true, stream: meta.stream, events: fork, headHash: ashfall.events[fork - 1]!.hash });
     expect(await engine.listCampaigns()).toEqual([CAMPAIGN]);
     expect((await engine.listBranches()).map((b) => b.stream)).toEqual([meta.stream]);
     expect(await engine.store.events.keys({ gte: `${meta.stream}#`, lte: `${meta.stream}#~` }).all()).toEqual([]);
@@ -69,7 +46,7 @@ describe("a branch", () => {
 
   it("continues the chain from the fork, and playing on it never changes the original campaign", async () => {
     const { engine, db, replays } = await openCopy();
-    const before = await rawStream(played, CAMPAIGN);
+    const before = await rawStream(ashfall.played, CAMPAIGN);
     const fork = seqOf("TurnStarted", 2);
     const { meta } = await branch(engine, replays, "rematch", { seq: fork }, CAMPAIGN, db);
     const end = await playCampaign(tableAt(engine, db, meta.stream, "rematch"), () => {}, 12);
@@ -77,21 +54,21 @@ describe("a branch", () => {
     const own = line.slice(fork);
     expect(own.length).toBeGreaterThan(50);
     expect(own[0]).toMatchObject({ stream: meta.stream, seq: fork + 1, prev: meta.forkHash });
-    expect(line.slice(0, fork)).toEqual(events.slice(0, fork));
-    // Another game: different seeds, different dice, different events.
-    expect(own.map((e) => e.hash)).not.toEqual(events.slice(fork, fork + own.length).map((e) => e.hash));
+    expect(line.slice(0, fork)).toEqual(ashfall.events.slice(0, fork));
+    // Another game: different seeds, different dice, different ashfall.events.
+    expect(own.map((e) => e.hash)).not.toEqual(ashfall.events.slice(fork, fork + own.length).map((e) => e.hash));
     expect(end.seq).toBe(line.length);
     expect(await verifyStream(engine.store, meta.stream)).toMatchObject({ ok: true, events: line.length });
-    expect(await verifyStream(engine.store, CAMPAIGN)).toMatchObject({ ok: true, events: events.length });
-    expect(await engine.store.readAll(CAMPAIGN)).toEqual(events);
+    expect(await verifyStream(engine.store, CAMPAIGN)).toMatchObject({ ok: true, events: ashfall.events.length });
+    expect(await engine.store.readAll(CAMPAIGN)).toEqual(ashfall.events);
     await engine.close();
-    open.splice(open.indexOf(engine), 1);
+    ashfall.open.splice(ashfall.open.indexOf(engine), 1);
     expect(await rawStream(db, CAMPAIGN)).toEqual(before);
     // Its own dice: each new turn on the branch has its own host seed, kept in the branch's own secrets file.
     const hostSecrets = JSON.parse(await readFile(join(secretsDirOf(db), meta.stream, "host.json"), "utf8")) as { hostSeeds: Record<string, string> };
     const started3 = own.find((e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3)!;
     expect(seedCommitment(hostSecrets.hostSeeds["3"]!)).toBe((started3.data as { hostSeedHash: string }).hostSeedHash);
-    expect((started3.data as { hostSeedHash: string }).hostSeedHash).not.toBe((events[seqOf("TurnStarted", 3) - 1]!.data as { hostSeedHash: string }).hostSeedHash);
+    expect((started3.data as { hostSeedHash: string }).hostSeedHash).not.toBe((ashfall.events[seqOf("TurnStarted", 3) - 1]!.data as { hostSeedHash: string }).hostSeedHash);
   });
 
   it("of a branch reads its parent's line up to its fork, wherever in that line the fork falls", async () => {
@@ -107,7 +84,7 @@ describe("a branch", () => {
     const c = (await branch(engine, replays, "c", { seq: f2 }, b.stream, db)).meta;
     const d = (await branch(engine, replays, "d", { seq: f3 }, b.stream)).meta;
     expect(c).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f2, forkHash: bLine[f2 - 1]!.hash });
-    expect(d).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f3, forkHash: events[f3 - 1]!.hash });
+    expect(d).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f3, forkHash: ashfall.events[f3 - 1]!.hash });
     expect(await engine.store.line(c.stream)).toEqual([
       { stream: CAMPAIGN, from: 1, to: f1 },
       { stream: b.stream, from: f1 + 1, to: f2 },
@@ -118,7 +95,7 @@ describe("a branch", () => {
       { stream: d.stream, from: f3 + 1, to: Infinity },
     ]);
     expect(await engine.store.readAll(c.stream)).toEqual(bLine.slice(0, f2));
-    expect(await engine.store.readAll(d.stream)).toEqual(events.slice(0, f3));
+    expect(await engine.store.readAll(d.stream)).toEqual(ashfall.events.slice(0, f3));
     await playCampaign(tableAt(engine, db, c.stream, "c"), () => {}, 4);
     const cLine = await engine.store.readAll(c.stream);
     expect(cLine[f2]).toMatchObject({ stream: c.stream, seq: f2 + 1, prev: bLine[f2 - 1]!.hash });
@@ -131,25 +108,25 @@ describe("a branch", () => {
 
   it("can be made from a finished campaign: at its end it is finished too; from an earlier turn it plays out anew", async () => {
     const { engine, db, replays } = await openCopy();
-    expect(foldTo(events, events.length).status).toBe("finished");
-    const atEnd = (await branch(engine, replays, "epilogue", { seq: events.length }, CAMPAIGN, db)).meta;
-    expect(await engine.state(atEnd.stream)).toMatchObject({ status: "finished", seq: events.length });
+    expect(foldTo(ashfall.events, ashfall.events.length).status).toBe("finished");
+    const atEnd = (await branch(engine, replays, "epilogue", { seq: ashfall.events.length }, CAMPAIGN, db)).meta;
+    expect(await engine.state(atEnd.stream)).toMatchObject({ status: "finished", seq: ashfall.events.length });
     const refused = await engine.execute(atEnd.stream, [{ actor: "host", type: "StartTurn", hostSeedHash: "a".repeat(64) }]);
     expect(refused.ok).toBe(false);
-    expect((await engine.store.head(atEnd.stream)).seq).toBe(events.length);
+    expect((await engine.store.head(atEnd.stream)).seq).toBe(ashfall.events.length);
     const replay = (await branch(engine, replays, "replay-3", { turn: 3 }, CAMPAIGN, db)).meta;
     const end = await playCampaign(tableAt(engine, db, replay.stream, "replay-3"), () => {}, 10);
     expect(end.seq).toBeGreaterThan(replay.forkSeq);
     expect(await verifyStream(engine.store, replay.stream)).toMatchObject({ ok: true });
-    expect(await engine.store.readAll(CAMPAIGN)).toEqual(events);
+    expect(await engine.store.readAll(CAMPAIGN)).toEqual(ashfall.events);
   });
 
   it("forked in the middle of a turn inherits that turn's host seed and committed orders into its own secrets", async () => {
     const { engine, db, replays } = await openCopy();
     // The point of turn 2 with the most orders committed and not yet revealed.
-    const activated = events.filter((e) => e.type === "ArmyActivated" && (e.data as { turn: number }).turn === 2);
+    const activated = ashfall.events.filter((e) => e.type === "ArmyActivated" && (e.data as { turn: number }).turn === 2);
     const hiddenAt = (seq: number) =>
-      activated.filter((a) => a.seq <= seq && !events.some((e) => e.seq > a.seq && e.seq <= seq && e.type === "OrderRevealed" && (e.data as { army: string }).army === (a.data as { army: string }).army));
+      activated.filter((a) => a.seq <= seq && !ashfall.events.some((e) => e.seq > a.seq && e.seq <= seq && e.type === "OrderRevealed" && (e.data as { army: string }).army === (a.data as { army: string }).army));
     const fork = activated.map((a) => a.seq).reduce((best, seq) => (hiddenAt(seq).length > hiddenAt(best).length ? seq : best));
     const parentSecrets = await readSecrets(db, CAMPAIGN);
     const { meta, copied } = await branch(engine, replays, "mid-turn", { seq: fork }, CAMPAIGN, db);
@@ -218,7 +195,7 @@ describe("names and stream ids", () => {
     const { meta } = await branch(engine, replays, "mine", { turn: 2 });
     await expect(engine.store.append(meta.stream, 0, [deployed])).rejects.toThrow(AppendConflictError);
     await expect(engine.store.createBranch("bad#name", CAMPAIGN, 5)).rejects.toThrow(/not a valid stream name/);
-    await expect(engine.store.createBranch("ashfall.far", CAMPAIGN, events.length + 1)).rejects.toThrow(BranchError);
+    await expect(engine.store.createBranch("ashfall.far", CAMPAIGN, ashfall.events.length + 1)).rejects.toThrow(BranchError);
     await expect(engine.store.createBranch("ashfall.none", "nowhere", 1)).rejects.toThrow(/no stream nowhere/);
   });
 });
@@ -231,7 +208,7 @@ describe("verify of a branch", () => {
     await playCampaign(tableAt(engine, db, meta.stream, "t"), () => {}, 4);
     const own = (await engine.store.readAll(meta.stream)).slice(fork);
     await engine.close();
-    open.splice(open.indexOf(engine), 1);
+    ashfall.open.splice(ashfall.open.indexOf(engine), 1);
     const raw = await openRaw(db);
     try {
       await edit(raw, { fork, own });
@@ -239,7 +216,7 @@ describe("verify of a branch", () => {
       await raw.level.close();
     }
     const again = await Engine.open(db, { createIfMissing: false });
-    open.push(again);
+    ashfall.open.push(again);
     return { store: again.store, stream: meta.stream, fork, own };
   }
   const edited = (event: StoredEvent, change: object) => {
@@ -259,30 +236,30 @@ describe("verify of a branch", () => {
 
   it("finds an edit of the parent's prefix, naming the parent; an edit after the fork is the parent's alone", async () => {
     const inPrefix = await tampered(async (raw) => {
-      const victim = events[40]!;
+      const victim = ashfall.events[40]!;
       await raw.events.put(rawKey(CAMPAIGN, victim.seq), victim.hash + edited(victim, { army: "zz" }));
-      const after = events[events.length - 5]!;
+      const after = ashfall.events[ashfall.events.length - 5]!;
       await raw.events.put(rawKey(CAMPAIGN, after.seq), after.hash + edited(after, { army: "zz" }));
     });
     expect(await verifyStream(inPrefix.store, inPrefix.stream)).toMatchObject({ ok: false, seq: 41, problem: "hash", inStream: CAMPAIGN });
     const afterFork = await tampered(async (raw) => {
-      const after = events[events.length - 5]!;
+      const after = ashfall.events[ashfall.events.length - 5]!;
       await raw.events.put(rawKey(CAMPAIGN, after.seq), after.hash + edited(after, { army: "zz" }));
     });
     expect(await verifyStream(afterFork.store, afterFork.stream)).toMatchObject({ ok: true });
-    expect(await verifyStream(afterFork.store, CAMPAIGN)).toMatchObject({ ok: false, seq: events.length - 4, problem: "hash" });
+    expect(await verifyStream(afterFork.store, CAMPAIGN)).toMatchObject({ ok: false, seq: ashfall.events.length - 4, problem: "hash" });
   });
 
   it("finds the parent's history rewritten and re-hashed (parent verify passes), and a deleted prefix event", async () => {
     const rewritten = await tampered(async (raw) => {
-      let prev = events[19]!.hash;
-      for (const original of events.slice(20)) {
+      let prev = ashfall.events[19]!.hash;
+      for (const original of ashfall.events.slice(20)) {
         const { hash: _hash, ...envelope } = original;
         const body = canonicalJson({ ...envelope, prev, data: original.seq === 21 ? { ...(envelope.data as object), rewritten: true } : envelope.data });
         prev = sha256Hex(body);
         await raw.events.put(rawKey(CAMPAIGN, original.seq), prev + body);
       }
-      await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: events.length, hash: prev }));
+      await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: ashfall.events.length, hash: prev }));
     });
     expect(await verifyStream(rewritten.store, CAMPAIGN)).toMatchObject({ ok: true });
     expect(await verifyStream(rewritten.store, rewritten.stream)).toMatchObject({ ok: false, seq: rewritten.fork, problem: "fork", inStream: CAMPAIGN });
@@ -312,11 +289,11 @@ async function readSecrets(db: string, stream: string): Promise<Record<string, {
 
 describe("the CLI", () => {
   it("branch, branches, apply/log/state/verify/timeline --branch, and diff, end to end", async () => {
-    const db = await copyOf(played);
+    const db = await copyOf(ashfall.played);
     const before = await rawStream(db, CAMPAIGN);
-    // Where things are in the played game (read from its events, not assumed).
+    // Where things are in the ashfall.played game (read from its ashfall.events, not assumed).
     const fork = seqOf("TurnStarted", 3);
-    const end = foldTo(events, events.length);
+    const end = foldTo(ashfall.events, ashfall.events.length);
     const [lastTurn, winner] = [end.turn, end.result!.winner!];
     const made = await cli(["branch", "--db", db, "--from-turn", "3", "--phase", "action", "--name", "what-if"]);
     expect(made.code, show(made)).toBe(0);
@@ -349,7 +326,7 @@ describe("the CLI", () => {
 
     const rows = lines(listed!.stdout);
     expect(rows[0]).toMatch(/^line\s+parent\s+fork\s+events\s+stream$/);
-    expect(rows[1], rows.join("\n")).toMatch(new RegExp(`^main\\s+-\\s+-\\s+${events.length}\\s+ashfall$`));
+    expect(rows[1], rows.join("\n")).toMatch(new RegExp(`^main\\s+-\\s+-\\s+${ashfall.events.length}\\s+ashfall$`));
     expect(rows.some((row) => new RegExp(`^what-if\\s+main\\s+after #${fork} \\(Turn 3 Action\\)\\s+${fork + 3} \\(3 own\\)\\s+ashfall\\.what-if$`).test(row)), rows.join("\n")).toBe(true);
     expect(rows.some((row) => /^deeper\s+what-if\s+after #100 \(Turn \d+ (Action|Battle|End)\)/.test(row)), rows.join("\n")).toBe(true);
     const json = JSON.parse(listedJson!.stdout) as { branches: Array<{ name: string; parent: string; forkSeq: number }> };
@@ -360,15 +337,15 @@ describe("the CLI", () => {
 
     const logged = lines(log!.stdout).map((line) => JSON.parse(line) as StoredEvent);
     expect(logged.at(-1)).toMatchObject({ stream: "ashfall.what-if", type: "InitiativeRolled" });
-    expect(logged[fork]).toMatchObject({ stream: "ashfall.what-if", seq: fork + 1, prev: events[fork - 1]!.hash });
+    expect(logged[fork]).toMatchObject({ stream: "ashfall.what-if", seq: fork + 1, prev: ashfall.events[fork - 1]!.hash });
     expect(JSON.parse(state!.stdout)).toMatchObject({ seq: logged.length, turn: 3 });
-    expect(JSON.parse(past!.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(events, 50))));
+    expect(JSON.parse(past!.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(ashfall.events, 50))));
     expect(lines(timeline!.stdout).at(-1)).toMatch(/^Turn 3 Action: initiative: /);
 
     expect(lines(verified!.stdout).map((line) => line.split(":")[0])).toEqual(["ashfall", "ashfall.deeper", "ashfall.what-if"]);
     expect(one!.stdout).toMatch(/^ashfall\.what-if: intact, \d+ events/);
 
-    expect(diff!.stdout).toContain(`main: seq ${events.length}, turn ${lastTurn} end, finished, won by ${winner}\n`);
+    expect(diff!.stdout).toContain(`main: seq ${ashfall.events.length}, turn ${lastTurn} end, finished, won by ${winner}\n`);
     expect(diff!.stdout).toMatch(new RegExp(`^winner\\s+${winner}\\s+none yet$`, "m"));
     expect(diff!.stdout).toMatch(/^CVPs horde\s+\d+\s+\d+$/m);
     expect((JSON.parse(diffJson!.stdout) as { differences: Array<{ what: string }> }).differences.map((d) => d.what)).toContain("winner");
@@ -393,7 +370,7 @@ describe("the CLI", () => {
   }, 120_000);
 
   it("audit --branch audits the branch's line, when the audit command is there", async () => {
-    const db = await copyOf(played);
+    const db = await copyOf(ashfall.played);
     await cli(["branch", "--db", db, "--from-turn", "2", "--name", "audited"]);
     const help = await cli(["audit", "--help"]);
     if (help.code !== 0) return;

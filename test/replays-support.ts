@@ -20,6 +20,8 @@ import { Engine } from "../src/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
 import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { Replays } from "../replays/replayer.js";
 import { tempDir } from "./support/tmp.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -134,3 +136,41 @@ export async function cli(args: string[], input = ""): Promise<Run> {
 
 export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
 export const lines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");
+
+export interface PlayedAshfall {
+  /** The folder where Ashfall was played to its end, once for the whole test file. */
+  readonly played: string;
+  /** Its events as stored. */
+  readonly events: StoredEvent[];
+  /** Engines to close after the current test. */
+  readonly open: Engine[];
+  /** A fresh copy of the played folder, opened; closed after the current test. */
+  openCopy(): Promise<{ engine: Engine; db: string; replays: Replays }>;
+}
+
+/** Plays Ashfall once for a test file (beforeAll) and hands out copies of it, each closed after its test. */
+export function usePlayedAshfall(): PlayedAshfall {
+  const open: Engine[] = [];
+  const ashfall = {
+    played: "",
+    events: [] as StoredEvent[],
+    open,
+    async openCopy() {
+      const db = await copyOf(ashfall.played);
+      const engine = await Engine.open(db, { createIfMissing: false, sync: false });
+      open.push(engine);
+      return { engine, db, replays: new Replays(engine.store) };
+    },
+  };
+  beforeAll(async () => {
+    ashfall.played = await playedFolder();
+    const engine = await Engine.open(ashfall.played, { createIfMissing: false });
+    ashfall.events = await engine.store.readAll(CAMPAIGN);
+    await engine.close();
+  }, 60_000);
+  afterAll(() => removePlayed(ashfall.played));
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((engine) => engine.close()));
+  });
+  return ashfall;
+}

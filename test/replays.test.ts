@@ -4,52 +4,29 @@
  * The campaign is Ashfall played to its end by the demo's commanders, on a real LevelDB.
  */
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { toCurrent, type StoredEvent } from "../events/index.js";
+import { describe, expect, it } from "vitest";
+import { toCurrent } from "../events/index.js";
 import { describeEvent } from "../src/cli/describe.js";
 import { Engine } from "../src/engine.js";
 import { ReplayCursor, ReplayError, Replays } from "../replays/replayer.js";
 import { opens, PHASES, placeLabel, PlaceTracker } from "../replays/positions.js";
 import { timeline, timelineLine, type TimelineEntry } from "../replays/timeline.js";
-import { CAMPAIGN, cli, copyOf, foldTo, lines, playedFolder, removePlayed, show } from "./replays-support.js";
+import { CAMPAIGN, cli, copyOf, foldTo, lines, show, usePlayedAshfall } from "./replays-support.js";
 
-let played: string;
-let events: StoredEvent[];
-const open: Engine[] = [];
+const ashfall = usePlayedAshfall();
+const { openCopy } = ashfall;
 
-beforeAll(async () => {
-  played = await playedFolder();
-  const engine = await Engine.open(played, { createIfMissing: false });
-  events = await engine.store.readAll(CAMPAIGN);
-  await engine.close();
-}, 60_000);
-
-afterAll(async () => {
-  await removePlayed(played);
-});
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((engine) => engine.close()));
-});
-
-async function openCopy(): Promise<{ engine: Engine; db: string }> {
-  const db = await copyOf(played);
-  const engine = await Engine.open(db, { createIfMissing: false });
-  open.push(engine);
-  return { engine, db };
-}
-
-const seqOf = (type: string, turn: number) => events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
-const lastTurn = () => Math.max(...events.filter((e) => e.type === "TurnStarted").map((e) => (e.data as { turn: number }).turn));
+const seqOf = (type: string, turn: number) => ashfall.events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
+const lastTurn = () => Math.max(...ashfall.events.filter((e) => e.type === "TurnStarted").map((e) => (e.data as { turn: number }).turn));
 
 describe("the state at a point of the log", () => {
   it("is, at any seq, the fold of events 1..seq, with or without snapshots", async () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const plain = new Replays(engine.store, { snapshots: false });
-    expect(events.length).toBeGreaterThan(150);
-    for (const seq of [0, 1, 36, 37, 90, 144, 145, 200, events.length]) {
-      const expected = foldTo(events, seq);
+    expect(ashfall.events.length).toBeGreaterThan(150);
+    for (const seq of [0, 1, 36, 37, 90, 144, 145, 200, ashfall.events.length]) {
+      const expected = foldTo(ashfall.events, seq);
       expect((await plain.stateAt(CAMPAIGN, { seq })).state).toEqual(expected);
       expect((await replays.stateAt(CAMPAIGN, { seq })).state).toEqual(expected);
       // Asked again: now from the snapshots the first fold took.
@@ -66,7 +43,7 @@ describe("the state at a point of the log", () => {
         const { state } = await replays.stateAt(CAMPAIGN, { turn, phase });
         expect(state.seq).toBe(openers[phase]);
         expect(state).toMatchObject({ turn, phase });
-        expect(state).toEqual(foldTo(events, openers[phase]));
+        expect(state).toEqual(foldTo(ashfall.events, openers[phase]));
       }
       // Without a phase: the Action phase, the start of the turn.
       expect((await replays.stateAt(CAMPAIGN, { turn })).state.seq).toBe(openers.action);
@@ -78,7 +55,7 @@ describe("the state at a point of the log", () => {
     const replays = new Replays(engine.store);
     await expect(replays.stateAt(CAMPAIGN, { turn: lastTurn() + 1 })).rejects.toThrow(ReplayError);
     await expect(replays.stateAt(CAMPAIGN, { turn: lastTurn() + 1 })).rejects.toThrow(`the log reaches turn ${lastTurn()}`);
-    await expect(replays.stateAt(CAMPAIGN, { seq: events.length + 1 })).rejects.toThrow(`events 1 to ${events.length}`);
+    await expect(replays.stateAt(CAMPAIGN, { seq: ashfall.events.length + 1 })).rejects.toThrow(`events 1 to ${ashfall.events.length}`);
     await expect(replays.stateAt(CAMPAIGN, { seq: -1 })).rejects.toThrow(ReplayError);
   });
 
@@ -102,37 +79,37 @@ describe("stepping", () => {
     expect(await cursor.back()).toBe(false);
     for (let seq = 1; seq <= 5; seq++) {
       expect(await cursor.forward()).toBe(true);
-      expect(cursor.state).toEqual(foldTo(events, seq));
+      expect(cursor.state).toEqual(foldTo(ashfall.events, seq));
     }
     expect(await cursor.back()).toBe(true);
     expect(cursor.seq).toBe(4);
-    await cursor.to({ seq: events.length });
+    await cursor.to({ seq: ashfall.events.length });
     expect(await cursor.forward()).toBe(false);
-    expect(cursor.seq).toBe(events.length);
+    expect(cursor.seq).toBe(ashfall.events.length);
   });
 
   it("by activation applies one ArmyActivated and what follows it until the next activation or phase change", async () => {
     const { engine } = await openCopy();
     const cursor = await ReplayCursor.open(new Replays(engine.store), CAMPAIGN, { turn: 1 });
-    const activations = events.filter((e) => e.type === "ArmyActivated" && e.seq > cursor.seq).map((e) => e.seq);
-    const ends = (a: number) => events.find((e) => e.seq > a && (e.type === "ArmyActivated" || opens(e) || e.type === "CampaignFinished"))!.seq - 1;
+    const activations = ashfall.events.filter((e) => e.type === "ArmyActivated" && e.seq > cursor.seq).map((e) => e.seq);
+    const ends = (a: number) => ashfall.events.find((e) => e.seq > a && (e.type === "ArmyActivated" || opens(e) || e.type === "CampaignFinished"))!.seq - 1;
     for (const activation of activations.slice(0, 20)) {
       expect(await cursor.forward("activation")).toBe(true);
       expect(cursor.seq).toBe(ends(activation));
-      expect(events[activation - 1]!.type).toBe("ArmyActivated");
-      expect(cursor.state).toEqual(foldTo(events, cursor.seq));
+      expect(ashfall.events[activation - 1]!.type).toBe("ArmyActivated");
+      expect(cursor.state).toEqual(foldTo(ashfall.events, cursor.seq));
     }
     // Back one activation: to just before the last activation begun.
     const last = activations[19]!;
     expect(await cursor.back("activation")).toBe(true);
     expect(cursor.seq).toBe(last - 1);
-    expect(cursor.state).toEqual(foldTo(events, last - 1));
+    expect(cursor.state).toEqual(foldTo(ashfall.events, last - 1));
   });
 
   it("by phase visits where each phase begins, in order, and back again", async () => {
     const { engine } = await openCopy();
     const cursor = await ReplayCursor.open(new Replays(engine.store), CAMPAIGN, { seq: 0 });
-    const stops = events.filter((e) => opens(e) || e.type === "CampaignStarted" || e.type === "CampaignFinished").map((e) => e.seq);
+    const stops = ashfall.events.filter((e) => opens(e) || e.type === "CampaignStarted" || e.type === "CampaignFinished").map((e) => e.seq);
     for (const stop of stops) {
       expect(await cursor.forward("phase")).toBe(true);
       expect(cursor.seq).toBe(stop);
@@ -141,7 +118,7 @@ describe("stepping", () => {
     for (const stop of [...stops].reverse().slice(1)) {
       expect(await cursor.back("phase")).toBe(true);
       expect(cursor.seq).toBe(stop);
-      expect(cursor.state).toEqual(foldTo(events, stop));
+      expect(cursor.state).toEqual(foldTo(ashfall.events, stop));
     }
     expect(await cursor.back("phase")).toBe(true);
     expect(cursor.seq).toBe(0);
@@ -151,7 +128,7 @@ describe("stepping", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: events.length }), fc.constantFrom("event", "activation", "phase" as const), async (start, unit) => {
+      fc.asyncProperty(fc.integer({ min: 0, max: ashfall.events.length }), fc.constantFrom("event", "activation", "phase" as const), async (start, unit) => {
         const forward = await replays.step(CAMPAIGN, start, unit, "forward");
         fc.pre(forward !== undefined);
         const back = await replays.step(CAMPAIGN, forward!, unit, "back");
@@ -175,13 +152,13 @@ describe("the timeline", () => {
   it("has one line per event in players' words, prefixed with the turn and phase it belongs to", async () => {
     const { engine } = await openCopy();
     const entries = await collect(engine);
-    expect(entries.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    expect(entries.map((e) => e.seq)).toEqual(ashfall.events.map((e) => e.seq));
     const tracker = new PlaceTracker();
-    for (const [i, event] of events.entries()) {
+    for (const [i, event] of ashfall.events.entries()) {
       const label = placeLabel(tracker.place(event));
       expect(timelineLine(entries[i]!)).toBe(`${label}: ${describeEvent(toCurrent(event))}`);
     }
-    const moved = events.find((e) => e.type === "ArmyMoved" && (e.data as { turn: number }).turn === 3)!;
+    const moved = ashfall.events.find((e) => e.type === "ArmyMoved" && (e.data as { turn: number }).turn === 3)!;
     const { army, from, path } = moved.data as { army: string; from: [number, number]; path: Array<[number, number]> };
     const sq = ([x, y]: [number, number]) => `(${x},${y})`;
     expect(timelineLine(entries[moved.seq - 1]!)).toBe(`Turn 3 Action: ${army} moves ${[from, ...path].map(sq).join("->")}`);
@@ -197,18 +174,18 @@ describe("the timeline", () => {
     const { engine } = await openCopy();
     const entries = await collect(engine, 3);
     expect(entries[0]).toMatchObject({ seq: seqOf("TurnStarted", 3), turn: 3, phase: "action", label: "Turn 3 Action", type: "TurnStarted" });
-    expect(entries.at(-1)!.seq).toBe(events.length);
+    expect(entries.at(-1)!.seq).toBe(ashfall.events.length);
     await expect(collect(engine, lastTurn() + 1)).rejects.toThrow(ReplayError);
   });
 });
 
 describe("the CLI", () => {
   it("prints the timeline as text and as JSON Lines, from a turn on", async () => {
-    const db = await copyOf(played);
+    const db = await copyOf(ashfall.played);
     const text = await cli(["timeline", "--db", db]);
     expect(text.code, show(text)).toBe(0);
-    expect(lines(text.stdout)).toHaveLength(events.length);
-    const firstMove = events.find((e) => e.type === "ArmyMoved")!.data as { army: string; from: [number, number] };
+    expect(lines(text.stdout)).toHaveLength(ashfall.events.length);
+    const firstMove = ashfall.events.find((e) => e.type === "ArmyMoved")!.data as { army: string; from: [number, number] };
     expect(text.stdout).toContain(`\nTurn 1 Action: ${firstMove.army} moves (${firstMove.from[0]},${firstMove.from[1]})->`);
     const last = lastTurn();
     const json = await cli(["timeline", "--db", db, "--from-turn", String(last), "--json"]);
@@ -222,7 +199,7 @@ describe("the CLI", () => {
   });
 
   it("shows the state at a turn and phase, or right after an event, as text and JSON", async () => {
-    const db = await copyOf(played);
+    const db = await copyOf(ashfall.played);
     const atTurn = await cli(["state", "--db", db, "--turn", "3", "--phase", "battle", "--json"]);
     expect(atTurn.code, show(atTurn)).toBe(0);
     expect(JSON.parse(atTurn.stdout)).toMatchObject({ seq: seqOf("ActionPhaseEnded", 3), turn: 3, phase: "battle" });
@@ -230,7 +207,7 @@ describe("the CLI", () => {
     expect(text.code, show(text)).toBe(0);
     expect(text.stdout).toMatch(/turn 2, action phase/);
     const atSeq = await cli(["state", "--db", db, "--seq", "100", "--json"]);
-    expect(JSON.parse(atSeq.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(events, 100))));
+    expect(JSON.parse(atSeq.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(ashfall.events, 100))));
     const refusals = [
       [["--turn", "99"], /turn 99 has not begun/],
       [["--seq", "5000"], /there is no seq 5000/],
@@ -240,7 +217,7 @@ describe("the CLI", () => {
       [["--turn", "two"], /turn number/],
     ] as const;
     // Refusals open the folder only to read it (or not at all): run them side by side, a copy each.
-    const runs = await Promise.all(refusals.map(async ([args]) => cli(["state", "--db", await copyOf(played), ...args])));
+    const runs = await Promise.all(refusals.map(async ([args]) => cli(["state", "--db", await copyOf(ashfall.played), ...args])));
     for (const [i, run] of runs.entries()) {
       expect(run.code, show(run)).toBe(1);
       expect(lines(run.stderr)).toHaveLength(1);

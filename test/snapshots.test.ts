@@ -4,48 +4,24 @@
  * campaign played by the demo's commanders.
  */
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { StoredEvent } from "../events/index.js";
+import { describe, expect, it } from "vitest";
 import type { CampaignState } from "../projections/state.js";
 import { Engine } from "../src/engine.js";
 import { verifyStream } from "../src/log/index.js";
 import { Replays } from "../replays/replayer.js";
 import { encodeSnapshot, isSnapshotPoint, REDUCER_VERSION, SNAPSHOT_CHARS_PER_EVENT, SNAPSHOT_EVERY, splitSnapshot, withinBudget, type SnapshotHeader } from "../replays/snapshots.js";
-import { CAMPAIGN, cli, copyOf, foldTo, openRaw, playedFolder, removePlayed, rawKey, show } from "./replays-support.js";
+import { CAMPAIGN, cli, copyOf, foldTo, openRaw, rawKey, show, usePlayedAshfall } from "./replays-support.js";
 
-let played: string;
-let events: StoredEvent[];
-const open: Engine[] = [];
+const ashfall = usePlayedAshfall();
+const { openCopy } = ashfall;
 
-beforeAll(async () => {
-  played = await playedFolder();
-  const engine = await Engine.open(played, { createIfMissing: false });
-  events = await engine.store.readAll(CAMPAIGN);
-  await engine.close();
-}, 60_000);
-
-afterAll(async () => {
-  await removePlayed(played);
-});
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((engine) => engine.close()));
-});
-
-async function openCopy(): Promise<{ engine: Engine; db: string }> {
-  const db = await copyOf(played);
-  const engine = await Engine.open(db, { createIfMissing: false });
-  open.push(engine);
-  return { engine, db };
-}
-
-const turnEnds = () => events.filter((e) => e.type === "TurnEnded").map((e) => e.seq);
+const turnEnds = () => ashfall.events.filter((e) => e.type === "TurnEnded").map((e) => e.seq);
 const stored = (header: SnapshotHeader, state: CampaignState) => encodeSnapshot(header, state);
-const headerAt = (seq: number, state = foldTo(events, seq)): SnapshotHeader => ({
+const headerAt = (seq: number, state = foldTo(ashfall.events, seq)): SnapshotHeader => ({
   v: REDUCER_VERSION,
   stream: CAMPAIGN,
   seq,
-  hash: events[seq - 1]!.hash,
+  hash: ashfall.events[seq - 1]!.hash,
   turn: state.turn,
   phase: state.phase,
 });
@@ -56,14 +32,14 @@ describe("snapshots", () => {
     const replays = new Replays(engine.store);
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 1, max: events.length }).chain((s) => fc.tuple(fc.constant(s), fc.integer({ min: s, max: events.length }))),
+        fc.integer({ min: 1, max: ashfall.events.length }).chain((s) => fc.tuple(fc.constant(s), fc.integer({ min: s, max: ashfall.events.length }))),
         async ([s, t]) => {
           await replays.snapshots.clear();
-          await replays.snapshots.put([{ stream: CAMPAIGN, hash: events[s - 1]!.hash, state: foldTo(events, s) }]);
+          await replays.snapshots.put([{ stream: CAMPAIGN, hash: ashfall.events[s - 1]!.hash, state: foldTo(ashfall.events, s) }]);
           const at = await replays.stateAtSeq(CAMPAIGN, t);
           expect(at.from).toBe(s);
           expect(at.folded).toBe(t - s);
-          expect(at.state).toEqual(foldTo(events, t));
+          expect(at.state).toEqual(foldTo(ashfall.events, t));
           expect(at.state).toEqual((await new Replays(engine.store, { snapshots: false }).stateAtSeq(CAMPAIGN, t)).state);
         },
       ),
@@ -76,15 +52,15 @@ describe("snapshots", () => {
     const replays = new Replays(engine.store);
     expect(await replays.snapshots.seqs(CAMPAIGN)).toEqual([]);
     await replays.current(CAMPAIGN);
-    const expected = events.filter((e) => isSnapshotPoint(e)).map((e) => e.seq);
+    const expected = ashfall.events.filter((e) => isSnapshotPoint(e)).map((e) => e.seq);
     // Ashfall's states are far below the space budget: every scheduled point gets its snapshot.
-    expect(Math.max(...expected.map((seq) => JSON.stringify(foldTo(events, seq)).length))).toBeLessThan(20 * SNAPSHOT_CHARS_PER_EVENT);
-    expect(expected).toEqual(turnEnds().concat(events.filter((e) => e.seq % SNAPSHOT_EVERY === 0 && e.type !== "TurnEnded").map((e) => e.seq)).sort((a, b) => a - b));
+    expect(Math.max(...expected.map((seq) => JSON.stringify(foldTo(ashfall.events, seq)).length))).toBeLessThan(20 * SNAPSHOT_CHARS_PER_EVENT);
+    expect(expected).toEqual(turnEnds().concat(ashfall.events.filter((e) => e.seq % SNAPSHOT_EVERY === 0 && e.type !== "TurnEnded").map((e) => e.seq)).sort((a, b) => a - b));
     expect(await replays.snapshots.seqs(CAMPAIGN)).toEqual(expected);
     for (const seq of expected) {
       const { header, body } = splitSnapshot((await replays.snapshots.raw(CAMPAIGN, seq))!);
       expect(header).toEqual(headerAt(seq));
-      expect(JSON.parse(body)).toEqual(JSON.parse(JSON.stringify(foldTo(events, seq))));
+      expect(JSON.parse(body)).toEqual(JSON.parse(JSON.stringify(foldTo(ashfall.events, seq))));
     }
     // The next look starts from the snapshot before it.
     const target = turnEnds()[2]! + 5;
@@ -102,29 +78,29 @@ describe("snapshots", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const [early, late] = [turnEnds()[0]!, turnEnds()[2]!];
-    await replays.snapshots.put([{ stream: CAMPAIGN, hash: events[early - 1]!.hash, state: foldTo(events, early) }]);
-    const wrongState = { ...foldTo(events, late), turn: 99 };
+    await replays.snapshots.put([{ stream: CAMPAIGN, hash: ashfall.events[early - 1]!.hash, state: foldTo(ashfall.events, early) }]);
+    const wrongState = { ...foldTo(ashfall.events, late), turn: 99 };
     await replays.snapshots.db.put(rawKey(CAMPAIGN, late), stored({ ...headerAt(late), v: REDUCER_VERSION + 1 }, wrongState));
     const at = await replays.stateAtSeq(CAMPAIGN, late + 3);
     expect(at.from).toBe(early);
-    expect(at.state).toEqual(foldTo(events, late + 3));
+    expect(at.state).toEqual(foldTo(ashfall.events, late + 3));
     expect(replays.snapshots.rejected.stale).toBe(1);
     // It was replaced by a good one as the fold went past its seq.
     expect(splitSnapshot((await replays.snapshots.raw(CAMPAIGN, late))!).header).toEqual(headerAt(late));
   });
 
   it.each([
-    ["whose hash is not the hash of the event at its seq", (seq: number) => ({ ...headerAt(seq), hash: events[seq - 2]!.hash })],
-    ["copied from another seq", (seq: number) => ({ ...headerAt(seq - 1), hash: events[seq - 2]!.hash })],
+    ["whose hash is not the hash of the event at its seq", (seq: number) => ({ ...headerAt(seq), hash: ashfall.events[seq - 2]!.hash })],
+    ["copied from another seq", (seq: number) => ({ ...headerAt(seq - 1), hash: ashfall.events[seq - 2]!.hash })],
     ["that says it belongs to another stream", (seq: number) => ({ ...headerAt(seq), stream: "c1" })],
   ])("a forged snapshot %s is never used", async (_, forge) => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const seq = turnEnds()[1]!;
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, seq), stored(forge(seq), { ...foldTo(events, seq), turn: 42 }));
+    await replays.snapshots.db.put(rawKey(CAMPAIGN, seq), stored(forge(seq), { ...foldTo(ashfall.events, seq), turn: 42 }));
     const at = await replays.stateAtSeq(CAMPAIGN, seq + 10);
     expect(at.from).toBe(0);
-    expect(at.state).toEqual(foldTo(events, seq + 10));
+    expect(at.state).toEqual(foldTo(ashfall.events, seq + 10));
     expect(replays.snapshots.rejected.forged).toBe(1);
   });
 
@@ -132,18 +108,18 @@ describe("snapshots", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     await replays.current(CAMPAIGN);
-    const started3 = events.find((e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3)!.seq;
+    const started3 = ashfall.events.find((e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3)!.seq;
     const ended2 = turnEnds()[1]!;
     // A snapshot right before turn 3 stamped with another event's hash, and a state that says something else.
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, ended2), stored({ ...headerAt(ended2), hash: events[0]!.hash }, { ...foldTo(events, ended2), turn: 42 }));
+    await replays.snapshots.db.put(rawKey(CAMPAIGN, ended2), stored({ ...headerAt(ended2), hash: ashfall.events[0]!.hash }, { ...foldTo(ashfall.events, ended2), turn: 42 }));
     const at = await replays.stateAt(CAMPAIGN, { turn: 3 });
-    expect(at.state).toEqual(foldTo(events, started3));
+    expect(at.state).toEqual(foldTo(ashfall.events, started3));
     expect(at.from).toBeLessThan(ended2);
     expect(replays.snapshots.rejected.forged).toBe(1);
     // A mark that points at another event: the careful path finds the phase and marks it again.
     await replays.snapshots.putMarks([{ stream: CAMPAIGN, turn: 3, phase: "battle", seq: started3 + 2 }]);
-    const battle3 = events.find((e) => e.type === "ActionPhaseEnded" && (e.data as { turn: number }).turn === 3)!.seq;
-    expect((await replays.stateAt(CAMPAIGN, { turn: 3, phase: "battle" })).state).toEqual(foldTo(events, battle3));
+    const battle3 = ashfall.events.find((e) => e.type === "ActionPhaseEnded" && (e.data as { turn: number }).turn === 3)!.seq;
+    expect((await replays.stateAt(CAMPAIGN, { turn: 3, phase: "battle" })).state).toEqual(foldTo(ashfall.events, battle3));
     expect(await replays.snapshots.mark(CAMPAIGN, 3, "battle")).toBe(battle3);
   });
 
@@ -153,7 +129,7 @@ describe("snapshots", () => {
     const seq = turnEnds()[1]!;
     await replays.snapshots.db.put(rawKey(CAMPAIGN, seq), `${JSON.stringify(headerAt(seq))}\n{"seq":`);
     await replays.snapshots.db.put(rawKey(CAMPAIGN, seq + 1), "not a snapshot");
-    expect((await replays.stateAtSeq(CAMPAIGN, seq + 2)).state).toEqual(foldTo(events, seq + 2));
+    expect((await replays.stateAtSeq(CAMPAIGN, seq + 2)).state).toEqual(foldTo(ashfall.events, seq + 2));
     expect(replays.snapshots.rejected.unreadable).toBe(2);
   });
 
@@ -161,25 +137,25 @@ describe("snapshots", () => {
     const { engine, db } = await openCopy();
     await new Replays(engine.store).current(CAMPAIGN);
     await engine.close();
-    open.splice(open.indexOf(engine), 1);
+    ashfall.open.splice(ashfall.open.indexOf(engine), 1);
     // Rewrite event 50 and re-seal every event after it and the head, as someone with the files and the code could.
     const { canonicalJson, sha256Hex } = await import("../src/log/index.js");
     const raw = await openRaw(db);
-    let prev = events[48]!.hash;
-    for (const original of events.slice(49)) {
+    let prev = ashfall.events[48]!.hash;
+    for (const original of ashfall.events.slice(49)) {
       const { hash: _hash, ...envelope } = original;
       const data = original.seq === 50 ? { ...(envelope.data as object), rewritten: true } : envelope.data;
       const body = canonicalJson({ ...envelope, data, prev });
       prev = sha256Hex(body);
       await raw.events.put(rawKey(CAMPAIGN, original.seq), prev + body);
     }
-    await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: events.length, hash: prev }));
+    await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: ashfall.events.length, hash: prev }));
     await raw.level.close();
     const reopened = await Engine.open(db, { createIfMissing: false });
-    open.push(reopened);
+    ashfall.open.push(reopened);
     expect(await verifyStream(reopened.store, CAMPAIGN)).toMatchObject({ ok: true });
     const replays = new Replays(reopened.store);
-    const at = await replays.stateAtSeq(CAMPAIGN, events.length);
+    const at = await replays.stateAtSeq(CAMPAIGN, ashfall.events.length);
     expect(at.from).toBeLessThan(50);
     expect(replays.snapshots.rejected.forged).toBe(turnEnds().length - turnEnds().filter((s) => s < 50).length);
   });
@@ -187,11 +163,11 @@ describe("snapshots", () => {
   it("are only a cache: the engine decides from the events alone, and verify never reads them", async () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
-    const head = events.length;
+    const head = ashfall.events.length;
     // A snapshot at the head with the right stamps and a changed state: replays would show it, the engine does not.
-    const real = foldTo(events, head);
+    const real = foldTo(ashfall.events, head);
     const lie = { ...real, status: "active" as const, result: null };
-    await replays.snapshots.put([{ stream: CAMPAIGN, hash: events[head - 1]!.hash, state: lie }]);
+    await replays.snapshots.put([{ stream: CAMPAIGN, hash: ashfall.events[head - 1]!.hash, state: lie }]);
     expect((await engine.state(CAMPAIGN)).result).toEqual(real.result);
     expect(await verifyStream(engine.store, CAMPAIGN)).toMatchObject({ ok: true, events: head });
     await replays.snapshots.clear();
@@ -200,7 +176,7 @@ describe("snapshots", () => {
   });
 
   it("are written by `epicwar state --turn` in the campaign's folder, and used by the next look", async () => {
-    const db = await copyOf(played);
+    const db = await copyOf(ashfall.played);
     const first = await cli(["state", "--db", db, "--turn", "3", "--json"]);
     expect(first.code, show(first)).toBe(0);
     const raw = await openRaw(db);
