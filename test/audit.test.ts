@@ -4,13 +4,10 @@
  * that page alone; `--turn`; and end to end through the built CLI (run `npm run build` first) on a real LevelDB,
  * untouched and with one stored event edited with the `level` API as a host with file access would.
  */
-import { execFile, type ExecFileException } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Level } from "level";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditCampaign, VERDICTS, type AuditInput, type AuditReport } from "../replays/audit.js";
@@ -22,12 +19,12 @@ import { playCampaign } from "../src/demo/play.js";
 import { rollDie, rollInitiative } from "../src/dice.js";
 import { Engine } from "../src/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
+import { CLI, runCli, show, type Run } from "./support/cli.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { setupCommands } from "../src/setup-file.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const ASHFALL = join(ROOT, "examples", "ashfall.setup.json");
 const READY = join(ROOT, "test", "golden", "fixtures", "ready.json");
 const CLOCK = () => new Date("2026-01-01T00:00:00.000Z");
@@ -213,26 +210,8 @@ describe("the audit of a branch", () => {
 // ---------------------------------------------------------------------------------------------------------------
 // End to end through the built CLI
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+const cli = (args: string[]): Promise<Run> => runCli(args);
 
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
-
-async function cli(args: string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
-
-const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
 const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
 
 /** Exit code and exactly one line on stderr, no stack trace. */

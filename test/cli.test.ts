@@ -11,22 +11,20 @@
  * - where many cases are independent (bad inputs, --help), beforeAll runs them a few side by side, and each test then
  *   checks what its case printed and left behind.
  */
-import { execFile, type ExecFileException } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import canonicalizeModule from "canonicalize";
 import { Level } from "level";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli, show, type Run } from "./support/cli.js";
 import { COMMAND_SCHEMAS } from "../src/commands/schemas.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const FIXTURES = join(ROOT, "test", "golden", "fixtures");
 const READY = join(FIXTURES, "ready.json");
 const BLANK = join(FIXTURES, "blank.json");
@@ -40,36 +38,7 @@ const canonicalize = canonicalizeModule as unknown as (input: unknown) => string
 // ---------------------------------------------------------------------------------------------------------------
 // Running the CLI
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const execFileAsync = promisify(execFile);
-
-/** The environment of every run, without the CLI's own variables: defaults and error output as shipped. */
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
-
-/** Runs the built CLI with these arguments (no shell), feeding `input` to its standard input. */
-async function cli(args: string[], input = ""): Promise<Run> {
-  const running = execFileAsync(process.execPath, [CLI, ...args], {
-    cwd: tmpdir(),
-    env: ENV,
-    encoding: "utf8",
-    timeout: 30_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  running.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error; // killed, timed out or not started: not an answer from the CLI
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
+const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input);
 
 /** Runs tasks side by side, a few at a time (as many as the machine has cores, at least 2). */
 async function inParallel<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
@@ -85,7 +54,6 @@ async function inParallel<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
   return results;
 }
 
-const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
 
 /** Expects success and returns stdout. */
 async function ok(args: string[], input?: string): Promise<string> {

@@ -2,12 +2,10 @@
  * Shared by the replay, snapshot and branch tests: realistic campaigns played by the demo's scripted commanders on a
  * real LevelDB in temp folders, copies of a played folder, raw access to the folder, and running the built CLI.
  */
-import { execFile, type ExecFileException } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Level } from "level";
 import type { StoredEvent } from "../events/index.js";
 import { toCurrent } from "../events/index.js";
@@ -22,6 +20,7 @@ import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { Replays } from "../replays/replayer.js";
+import { runCli, type Run } from "./support/cli.js";
 import { tempDir } from "./support/tmp.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -112,29 +111,9 @@ export const rawKey = (stream: string, seq: number) => `${stream}#${String(seq).
 // ---------------------------------------------------------------------------------------------------------------
 // The built CLI (npm run build first), one node process per run, no shell.
 
-export const CLI = join(ROOT, "dist", "src", "cli", "main.js");
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
+export { CLI, show, type Run } from "./support/cli.js";
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export async function cli(args: string[], input = ""): Promise<Run> {
-  const running = promisify(execFile)(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
-  running.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
-
-export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+export const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input, 60_000);
 export const lines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");
 
 export interface PlayedAshfall {

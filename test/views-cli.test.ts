@@ -5,38 +5,17 @@
  * commander can be searched for: `"formation":"cmd-r1-7f3a","unitType":"command-stand"` is r1's commander. (The id
  * itself is on the public roster too, so the search is for the pair, as JSON writes a commander.)
  */
-import { execFile, type ExecFileException } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type Run } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist", "src", "cli", "main.js");
 const FIXTURES = join(ROOT, "test", "golden", "fixtures");
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
-const execFileAsync = promisify(execFile);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], input = ""): Promise<Run> {
-  const running = execFileAsync(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
-  running.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
+const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input);
 
 async function ok(args: string[], input?: string): Promise<string> {
   const run = await cli(args, input);

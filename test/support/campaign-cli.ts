@@ -3,44 +3,19 @@
  * real LevelDB folders under the OS temp dir. Folders made by `scratchDir()` live for the whole test file (so that a
  * describe block can build a campaign once in beforeAll) and are removed after it.
  */
-import { execFile, type ExecFileException } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, expect } from "vitest";
+import { runCli, show, type Run } from "./cli.js";
 
+export { CLI, show, type Run } from "./cli.js";
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** The built CLI; CAMPAIGN_TEST_CLI may name another build of it (a private copy while others rebuild dist/). */
-export const CLI = process.env["CAMPAIGN_TEST_CLI"] ?? join(ROOT, "dist", "src", "cli", "main.js");
 export const FIXTURES = join(ROOT, "test", "golden", "fixtures");
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const execFileAsync = promisify(execFile);
-/** The environment without the CLI's own variables: defaults and error output as shipped. */
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
-
 /** Runs the built CLI with these arguments, feeding `input` to its standard input. */
-export async function cli(args: string[], input = ""): Promise<Run> {
-  const running = execFileAsync(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
-  running.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
-
-export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+export const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input, 60_000);
 
 /** Expects exit 0 and returns stdout. */
 export async function ok(args: string[], input?: string): Promise<string> {

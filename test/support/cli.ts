@@ -1,0 +1,36 @@
+/** Running the built CLI (dist/src/cli/main.js: `npm run build` first) as its own node process, without a shell. */
+import { execFile, type ExecFileException } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The built CLI; CAMPAIGN_TEST_CLI may name another build of it (a private copy while others rebuild dist/). */
+export const CLI = process.env["CAMPAIGN_TEST_CLI"] ?? join(ROOT, "dist", "src", "cli", "main.js");
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const execFileAsync = promisify(execFile);
+/** The environment of every run, without the CLI's own variables: defaults and error output as shipped. */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
+
+/** Runs the built CLI with these arguments, feeding `input` to its standard input; `timeoutMs` guards a hung run. */
+export async function runCli(args: string[], input = "", timeoutMs = 30_000): Promise<Run> {
+  const running = execFileAsync(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  running.child.stdin?.end(input);
+  try {
+    const { stdout, stderr } = await running;
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error; // killed, timed out or not started: not an answer from the CLI
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
