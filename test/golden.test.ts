@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../events/common.js";
 import { HOST } from "../events/common.js";
+import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { Engine, type Outcome } from "../src/engine.js";
 import type { Refusal } from "../src/rules/refusal.js";
-import { sha256Hex } from "../src/log/hash.js";
 import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup-file.js";
 import { mergePatch, type GoldenCase } from "./golden/format.js";
 import { tempDir } from "./support/tmp.js";
@@ -45,11 +45,6 @@ function expectRefusal(outcome: Outcome, expected: { rule?: string; field?: stri
   if (expected.message) expect(refusal.message).toContain(expected.message);
 }
 
-/** Repeatable "random" bytes, so that seeds, salts and so dice are the same on every run. */
-function counterRandom(): (bytes: number) => string {
-  let counter = 0;
-  return (bytes) => sha256Hex(`golden-${counter++}`).repeat(Math.ceil((bytes * 2) / 64)).slice(0, bytes * 2);
-}
 
 async function runCase(golden: GoldenCase): Promise<void> {
   const engine = await Engine.open(await tempDir("epicwar-golden-"), { clock: FIXED_CLOCK });
@@ -63,7 +58,7 @@ async function runCase(golden: GoldenCase): Promise<void> {
     const setup = loaded?.setup;
     const campaign = setup?.campaign ?? String((commands[0] as { campaign?: unknown } | undefined)?.campaign ?? "golden");
     const parties = new Set([HOST, ...(setup?.players.map((p) => p.id) ?? [])]);
-    const table = new Table(engine, campaign, { parties, secrets: new MemorySecrets(), random: counterRandom(), chores: golden.auto ?? false });
+    const table = new Table(engine, campaign, { parties, secrets: new MemorySecrets(), random: sequenceRandomHex("golden"), chores: golden.auto ?? false });
     let last: Outcome | undefined;
     if (setup) {
       last = await engine.create(setupCommands(setup).map((step) => step.command));

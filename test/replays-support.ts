@@ -11,11 +11,11 @@ import type { StoredEvent } from "../events/index.js";
 import { toCurrent } from "../events/index.js";
 import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
+import { sequenceRandomHex } from "../src/client/prepare.js";
 import { FileSecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
 import { Engine } from "../src/engine.js";
-import { sha256Hex } from "../src/log/hash.js";
 import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
@@ -28,18 +28,12 @@ export const ASHFALL = join(ROOT, "examples", "ashfall.setup.json");
 export const CAMPAIGN = "ashfall";
 export const CLOCK = () => new Date("2026-03-01T12:00:00.000Z");
 
-/** Salts and seeds from a fixed sequence (as `epicwar demo` draws them): the same game on every run. */
-export function fixedRandom(label: string): (bytes: number) => string {
-  let counter = 0;
-  return (bytes) => sha256Hex(`${label}-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
-}
-
 /** The secrets folder the CLI uses for a database folder "<dir>/db": "<dir>/db-secrets". */
 export const secretsDirOf = (db: string) => `${db}-secrets`;
 
 /** A table at a stream (campaign or branch) of an open engine, acting for every party, with the CLI's secrets layout. */
 export function tableAt(engine: Engine, db: string, stream: string, label = stream): Table {
-  return new Table(engine, stream, { secrets: new FileSecrets(secretsDirOf(db), stream), random: fixedRandom(label) });
+  return new Table(engine, stream, { secrets: new FileSecrets(secretsDirOf(db), stream), random: sequenceRandomHex(label) });
 }
 
 /** Creates Ashfall in an open engine and plays it with the demo's commanders (to its end, or `maxTurns`). */

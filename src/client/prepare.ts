@@ -2,12 +2,22 @@ import { randomBytes } from "node:crypto";
 import type { Order } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
+import { sha256Hex } from "../log/hash.js";
 import { rollInitiative, type DiceSeeds } from "../dice.js";
 import type { SecretKeeper } from "./secrets.js";
 
 /** Random bytes as hex; injected so that tests and demos are repeatable. */
 export type RandomHex = (bytes: number) => string;
 export const cryptoRandomHex: RandomHex = (bytes) => randomBytes(bytes).toString("hex");
+
+/**
+ * A fixed sequence of "random" bytes drawn from a label: the same salts and seeds, so the same dice, on every run.
+ * For demos and tests only; real play draws from the operating system (cryptoRandomHex).
+ */
+export function sequenceRandomHex(label: string): RandomHex {
+  let counter = 0;
+  return (bytes) => sha256Hex(`${label}-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+}
 
 /** A command the player's side could not prepare: a secret is missing or a salt is malformed. */
 export class PrepareError extends Error {

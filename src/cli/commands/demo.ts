@@ -1,5 +1,5 @@
 import type { Engine } from "../../engine.js";
-import { sha256Hex } from "../../log/hash.js";
+import { sequenceRandomHex } from "../../client/prepare.js";
 import { FileSecrets } from "../../client/secrets.js";
 import { Table } from "../../client/table.js";
 import { accountPrinter, playCampaign } from "../../demo/play.js";
@@ -14,14 +14,6 @@ export const DEMO_CAMPAIGN = "ashfall";
 export const DEMO_DB = "epicwar-demo";
 const MAX_TURNS = 30;
 
-/**
- * Salts and seeds for the demo only: drawn from a fixed sequence so the demo campaign plays out the same way on every
- * machine. Real play draws them from the operating system's random source.
- */
-function demoRandom(): (bytes: number) => string {
-  let counter = 0;
-  return (bytes) => sha256Hex(`${DEMO_CAMPAIGN}-demo-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
-}
 
 /**
  * Sets up the bundled example campaign and plays it to a victory with scripted commanders, telling each turn as it
@@ -36,7 +28,7 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
     const setupPath = examplePath("ashfall.setup.json");
     for (const line of (await createCampaign(engine, setupPath, await loadSetupFile(setupPath))).lines) print(line);
     print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
-    const table = new Table(engine, DEMO_CAMPAIGN, { secrets: new FileSecrets(defaultSecretsDir(db), DEMO_CAMPAIGN), random: demoRandom() });
+    const table = new Table(engine, DEMO_CAMPAIGN, { secrets: new FileSecrets(defaultSecretsDir(db), DEMO_CAMPAIGN), random: sequenceRandomHex(`${DEMO_CAMPAIGN}-demo`) });
     await playCampaign(table, print, MAX_TURNS);
   }
   const state = await engine.state(DEMO_CAMPAIGN);
