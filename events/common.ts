@@ -125,8 +125,35 @@ export const VpTableRow = Type.Object(
 );
 export type VpTableRow = Static<typeof VpTableRow>;
 
+/** The advanced rules, each a campaign option chosen at set-up and off by default (A1-A8). */
+export const AdvancedRules = Type.Object(
+  {
+    /** A1: +1 move rate while every unit moves 20 cm or more. */
+    mobilised: Type.Optional(Type.Boolean()),
+    /** A2: army points hidden from the opponent. */
+    fogOfWar: Type.Optional(Type.Boolean()),
+    /** A3: armies on Advance may scout. */
+    scouting: Type.Optional(Type.Boolean()),
+    /** A4: move rate as a point allowance paid by terrain. */
+    terrainCosts: Type.Optional(Type.Boolean()),
+    /** A5: arrivals at the home base; a lost home base stops deployment and spending. */
+    homeBase: Type.Optional(Type.Boolean()),
+    /** A6: commanders' ranks limit armies. */
+    commanders: Type.Optional(Type.Boolean()),
+    /** A7: off-table support bought and used in battles. */
+    offTableSupport: Type.Optional(Type.Boolean()),
+    /** A8: the war chest, its income and spending; titan damage carried between battles. */
+    warChest: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type AdvancedRules = Static<typeof AdvancedRules>;
+export type AdvancedRule = keyof AdvancedRules;
+
 export const Options = Type.Object(
   {
+    /** The advanced rules in play (A1-A8); none unless named here. */
+    advanced: Type.Optional(AdvancedRules),
     /** S2 option: every army exactly this many points. */
     armySize: Type.Optional(Type.Integer({ minimum: 1000, maximum: 1000000 })),
     /** B3: the campaign's own battle-size table, rows in increasing `upTo`; larger battles use the last row. */

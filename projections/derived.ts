@@ -1,4 +1,4 @@
-import type { Catalogue, Edge, MapDefinition, Order, RosterFormation, Square, Terrain, TerrainLetter, VpTableRow } from "../events/common.js";
+import type { AdvancedRule, Catalogue, Edge, MapDefinition, Order, RosterFormation, Square, Terrain, TerrainLetter, VpTableRow } from "../events/common.js";
 import { TERRAIN_LETTERS } from "../events/common.js";
 
 /** Values the rules derive from the set-up and rosters; shared by reducers and rules, so both agree. */
@@ -14,6 +14,11 @@ export function armyPoints(formations: readonly RosterFormation[], catalogue: Ca
     if (alive) points += catalogue.formations[formation.formation]?.points ?? 0;
   }
   return points;
+}
+
+/** Whether the campaign plays an advanced rule (A1-A8): each is off unless chosen at set-up. */
+export function advancedRule(options: { advanced?: Partial<Record<AdvancedRule, boolean>> }, rule: AdvancedRule): boolean {
+  return options.advanced?.[rule] === true;
 }
 
 /** S5: move rate by army points. */
