@@ -11,7 +11,7 @@ import {
   squareKey,
   vpTarget,
 } from "./derived.js";
-import { initialState, type ArmyState, type CampaignState } from "./state.js";
+import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
 
 type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: Data<T>, seq: number) => void };
@@ -70,7 +70,7 @@ const handlers: Handlers = {
       cvpTarget: cvpTarget(total),
       awards: awardTable(total),
     };
-    for (const player of data.players) state.ledgers[player.id] = { battleCvps: 0, reserves: {}, inTransit: [] };
+    for (const player of data.players) state.ledgers[player.id] = emptyLedger();
   },
   ArmyRegistered(state, data) {
     enlist(state, data, null, 1);

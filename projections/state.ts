@@ -126,11 +126,32 @@ export interface HomeBaseState {
   heldBy: string;
 }
 
+/** A7: one off-table support item on a side's artillery roster. */
+export interface SupportItemState {
+  id: string;
+  /** The kind of barrage or missile (A7 price list). */
+  kind: string;
+  /** The turn it was bought; it may be used from the next turn on. */
+  boughtTurn: number;
+}
+
 export interface PlayerLedger {
   /** CVPs won in battles: VPs one for one plus the S4 awards (E2). */
   battleCvps: number;
   reserves: UnitCounts;
   inTransit: TransitBatch[];
+  /** A8: war chest balance, never below 0. */
+  warChest: number;
+  /** A8: war chest income over the whole campaign, capped at 20% of F. */
+  warChestEarned: number;
+  /** A7: the extra 10% of F that buys off-table support only. */
+  supportFund: number;
+  /** A7: off-table support bought and not yet used up. */
+  artillery: SupportItemState[];
+}
+
+export function emptyLedger(): PlayerLedger {
+  return { battleCvps: 0, reserves: {}, inTransit: [], warChest: 0, warChestEarned: 0, supportFund: 0, artillery: [] };
 }
 
 export type CampaignStatus = "new" | "setup" | "active" | "finished";

@@ -1,6 +1,6 @@
 import type { Catalogue, RosterFormation, UnitCounts } from "../../events/common.js";
 import { addUnits, armyPoints } from "../../projections/derived.js";
-import type { ArmyState, CampaignSetup, CampaignState, PlayerLedger } from "../../projections/state.js";
+import { emptyLedger, type ArmyState, type CampaignSetup, type CampaignState, type PlayerLedger } from "../../projections/state.js";
 import { refuseRule } from "./refusal.js";
 
 /** Unit-pool helpers for the End phase (E4-E6): full-strength lists, shortfalls, and the checks that name them. */
@@ -91,5 +91,5 @@ export function requireWithinCeiling(setup: CampaignSetup, army: ArmyState, form
 
 /** The ledger of a player, which every campaign with a set-up has. */
 export function ledgerOf(state: CampaignState, player: string): PlayerLedger {
-  return state.ledgers[player] ?? { battleCvps: 0, reserves: {}, inTransit: [] };
+  return state.ledgers[player] ?? emptyLedger();
 }
