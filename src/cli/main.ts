@@ -7,7 +7,7 @@ import { applyBranchOption, branchOption, positionOf, registerBranchCommands } f
 import { DIFF_HELP, runDiff } from "./commands/diff.js";
 import { showStateAt } from "./commands/replay.js";
 import { runTimeline } from "./commands/timeline.js";
-import { DEMO_DB, runDemo } from "./commands/demo.js";
+import { ADVANCED_DEMO, BASIC_DEMO, DEMO_DB, runDemo } from "./commands/demo.js";
 import { createCampaign } from "./commands/new.js";
 import { showLog, showState, warnIfBroken } from "./commands/show.js";
 import { verifyCampaigns } from "./commands/verify.js";
@@ -164,9 +164,10 @@ program
   .command("demo")
   .description("set up the bundled example campaign in a local folder and tell what happened")
   .addOption(new Option("--db <dir>", "folder for the demo's database").default(DEMO_DB))
+  .option("--advanced", "play the second example campaign, Emberfall, with every advanced rule (A1-A8) on")
   .action(
-    action(async (options: { db: string }) => {
-      await withEngine(options.db, {}, (engine) => runDemo(engine, options.db, print));
+    action(async (options: { db: string; advanced?: boolean }) => {
+      await withEngine(options.db, {}, (engine) => runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO));
     }),
   );
 

@@ -10,28 +10,38 @@ import { loadSetupFile } from "../../setup-loader.js";
 import { createCampaign } from "./new.js";
 import { verifyCampaigns } from "./verify.js";
 
-export const DEMO_CAMPAIGN = "ashfall";
 export const DEMO_DB = "epicwar-demo";
 const MAX_TURNS = 30;
 
+/** A bundled example campaign: its id and set-up file in examples/. */
+export interface DemoCampaign {
+  campaign: string;
+  setupFile: string;
+}
+
+/** Ashfall: the basic rules only. */
+export const BASIC_DEMO: DemoCampaign = { campaign: "ashfall", setupFile: "ashfall.setup.json" };
+/** Emberfall: every advanced rule (A1-A8) on. */
+export const ADVANCED_DEMO: DemoCampaign = { campaign: "emberfall", setupFile: "emberfall.setup.json" };
 
 /**
  * Sets up the bundled example campaign and plays it to a victory with scripted commanders, telling each turn as it
  * goes; in a folder where it has already been played, tells it again from the log.
  */
-export async function runDemo(engine: Engine, db: string, print: (line: string) => void): Promise<void> {
-  if ((await engine.listCampaigns()).includes(DEMO_CAMPAIGN)) {
+export async function runDemo(engine: Engine, db: string, print: (line: string) => void, demo: DemoCampaign = BASIC_DEMO): Promise<void> {
+  const { campaign } = demo;
+  if ((await engine.listCampaigns()).includes(campaign)) {
     print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
     const account = accountPrinter(print);
-    for await (const batch of engine.store.readBatches(DEMO_CAMPAIGN)) account(batch);
+    for await (const batch of engine.store.readBatches(campaign)) account(batch);
   } else {
-    const setupPath = examplePath("ashfall.setup.json");
+    const setupPath = examplePath(demo.setupFile);
     for (const line of (await createCampaign(engine, setupPath, await loadSetupFile(setupPath))).lines) print(line);
     print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
-    const table = new Table(engine, DEMO_CAMPAIGN, { secrets: new FileSecrets(defaultSecretsDir(db), DEMO_CAMPAIGN), random: sequenceRandomHex(`${DEMO_CAMPAIGN}-demo`) });
+    const table = new Table(engine, campaign, { secrets: new FileSecrets(defaultSecretsDir(db), campaign), random: sequenceRandomHex(`${campaign}-demo`) });
     await playCampaign(table, print, MAX_TURNS);
   }
-  const state = await engine.state(DEMO_CAMPAIGN);
+  const state = await engine.state(campaign);
   print("");
   print(renderState(state));
   print("");
@@ -42,5 +52,5 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
         : `The campaign ends in a draw in turn ${state.result!.turn}.`
       : `No side reached ${state.setup!.cvpTarget} CVPs in ${MAX_TURNS} turns.`,
   );
-  await verifyCampaigns(engine, [DEMO_CAMPAIGN], (line) => print(`Hash chain: ${line}`));
+  await verifyCampaigns(engine, [campaign], (line) => print(`Hash chain: ${line}`));
 }
