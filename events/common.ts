@@ -202,6 +202,49 @@ export type FormationUnits = Static<typeof FormationUnits>;
 export const BattleOutcome = Type.Union([Type.Literal("attacker"), Type.Literal("defender"), Type.Literal("draw")]);
 export type BattleOutcome = Static<typeof BattleOutcome>;
 
+/** A8: one titan weapon destroyed in battle, with its points cost from the weapons chart. */
+export const DestroyedWeapon = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 80 }), points: Type.Integer({ minimum: 0, maximum: 100000 }) },
+  { additionalProperties: false },
+);
+export type DestroyedWeapon = Static<typeof DestroyedWeapon>;
+
+/** A8: damage a titan took in battle that is not rectified for free: shields/fields down and weapons destroyed. */
+export const TitanDamage = Type.Object(
+  {
+    shields: Type.Integer({ minimum: 0, maximum: 100 }),
+    weapons: Type.Array(DestroyedWeapon, { maxItems: 50 }),
+  },
+  { additionalProperties: false },
+);
+export type TitanDamage = Static<typeof TitanDamage>;
+
+/** A7: the kinds of off-table support on the price list: barrages and missiles (a mine dispenser with its load). */
+export const SupportKind = Type.Union([
+  Type.Literal("light-barrage"),
+  Type.Literal("medium-barrage"),
+  Type.Literal("heavy-barrage"),
+  Type.Literal("shock-and-awe"),
+  Type.Literal("blind"),
+  Type.Literal("haywire"),
+  Type.Literal("mine-dispenser"),
+  Type.Literal("mine-dispenser-stasis"),
+  Type.Literal("mine-dispenser-vortex"),
+  Type.Literal("stasis"),
+  Type.Literal("vortex"),
+]);
+export type SupportKind = Static<typeof SupportKind>;
+
+/** A7: one item of a side's artillery roster called in during a battle, with the battle turns it was called in. */
+export const SupportUse = Type.Object(
+  {
+    item: Id,
+    turns: Type.Array(Type.Integer({ minimum: 1, maximum: 99 }), { minItems: 1, maxItems: 99 }),
+  },
+  { additionalProperties: false },
+);
+export type SupportUse = Static<typeof SupportUse>;
+
 /** Per-side figures of a battle result (B4). */
 export const SideResult = Type.Object(
   {
@@ -211,6 +254,10 @@ export const SideResult = Type.Object(
     losses: FormationUnits,
     /** Units of this side that routed: they survive (B4). */
     routed: FormationUnits,
+    /** A8: damage this side's titans took, by titan formation id; carried between battles only while A8 is on. */
+    titanDamage: Type.Optional(IdRecord(TitanDamage)),
+    /** A7: off-table support this side called in, from its artillery roster. */
+    support: Type.Optional(Type.Array(SupportUse, { maxItems: 100 })),
   },
   { additionalProperties: false },
 );

@@ -38,6 +38,22 @@ import { EndPhaseFinished } from "./EndPhaseFinished.js";
 import { DefencesBuilt } from "./DefencesBuilt.js";
 import { TurnEnded } from "./TurnEnded.js";
 import { CampaignFinished } from "./CampaignFinished.js";
+import { CommanderAppointed } from "./CommanderAppointed.js";
+import { CommanderPromoted } from "./CommanderPromoted.js";
+import { CommanderKilled } from "./CommanderKilled.js";
+import { CommanderStoodDown } from "./CommanderStoodDown.js";
+import { ScoutingDeclared } from "./ScoutingDeclared.js";
+import { ScoutingAnswered } from "./ScoutingAnswered.js";
+import { ScoutingRolled } from "./ScoutingRolled.js";
+import { ArmySizeStated } from "./ArmySizeStated.js";
+import { WarChestIncomeRecorded } from "./WarChestIncomeRecorded.js";
+import { FormationsPurchased } from "./FormationsPurchased.js";
+import { ArmyPurchased } from "./ArmyPurchased.js";
+import { DefencesPurchased } from "./DefencesPurchased.js";
+import { TitanDamageCarried } from "./TitanDamageCarried.js";
+import { TitanRepaired } from "./TitanRepaired.js";
+import { SupportPurchased } from "./SupportPurchased.js";
+import { SupportExpended } from "./SupportExpended.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -77,6 +93,22 @@ export const EVENT_DEFINITIONS = [
   DefencesBuilt,
   TurnEnded,
   CampaignFinished,
+  CommanderAppointed,
+  CommanderPromoted,
+  CommanderKilled,
+  CommanderStoodDown,
+  ScoutingDeclared,
+  ScoutingAnswered,
+  ScoutingRolled,
+  ArmySizeStated,
+  WarChestIncomeRecorded,
+  FormationsPurchased,
+  ArmyPurchased,
+  DefencesPurchased,
+  TitanDamageCarried,
+  TitanRepaired,
+  SupportPurchased,
+  SupportExpended,
 ] as const;
 
 type Definitions = (typeof EVENT_DEFINITIONS)[number];

@@ -6,12 +6,17 @@ import {
   awardTable,
   campaignForce,
   cvpTarget,
-  moveRate,
   removeUnits,
   squareKey,
   vpTarget,
 } from "./derived.js";
 import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
+import { armyMoveRate } from "./mobility.js";
+import { battlesOfTurn, fileBattle } from "./battle-index.js";
+import { appointCommander, relieveCommander, standDownCommander } from "./commanders.js";
+import { supportFundAtStart } from "./support.js";
+import { carryTitanDamage, repairTitanDamage } from "./war-chest.js";
+import { armySizeStated, scoutingAnswered, scoutingDeclared, scoutingOf, scoutingRolled } from "./scouting.js";
 
 type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: Data<T>, seq: number) => void };
@@ -19,7 +24,7 @@ type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data
 /** Recomputes the values S5 and S8 derive from the roster. */
 function rosterChanged(state: Draft<CampaignState>, army: Draft<ArmyState>): void {
   army.points = armyPoints(army.formations, state.setup!.catalogue);
-  army.moveRate = moveRate(army.points);
+  army.moveRate = armyMoveRate(army.points, army.formations, state.setup!);
 }
 
 /** A new army on the roster (S8, E6a), its points and move rate derived from its formations. */
@@ -37,7 +42,7 @@ function enlist(
     formations: data.formations,
     commander: data.commander,
     points,
-    moveRate: moveRate(points),
+    moveRate: armyMoveRate(points, data.formations, state.setup!),
     at,
     status: "active",
     battles: 0,
@@ -71,6 +76,8 @@ const handlers: Handlers = {
       awards: awardTable(total),
     };
     for (const player of data.players) state.ledgers[player.id] = emptyLedger();
+    const supportFund = supportFundAtStart(data.options, total);
+    for (const player of data.players) state.ledgers[player.id]!.supportFund = supportFund;
   },
   ArmyRegistered(state, data) {
     enlist(state, data, null, 1);
@@ -150,7 +157,7 @@ const handlers: Handlers = {
     state.battles[data.battle] = {
       id: data.battle,
       turn: data.turn,
-      index: Object.values(state.battles).filter((b) => b.turn === data.turn).length,
+      index: fileBattle(state, data.battle, data.turn),
       at: data.at,
       attacker: { army: attacker.id, player: attacker.player, points: attacker.points, order: null, from: data.attackerFrom },
       defender: { army: defender.id, player: defender.player, points: defender.points, order: null },
@@ -163,11 +170,12 @@ const handlers: Handlers = {
       winner: null,
       overwhelming: false,
     };
+    const scouted = scoutingOf(state.turnState, attacker.id, defender.id);
+    if (scouted?.band) state.battles[data.battle]!.scouting = scouted.band;
   },
   OrderRevealed(state, data) {
     state.turnState!.activations[data.army]!.order = data.order;
-    for (const battle of Object.values(state.battles)) {
-      if (battle.turn !== data.turn) continue;
+    for (const battle of battlesOfTurn(state, data.turn)) {
       if (battle.attacker.army === data.army) battle.attacker.order = data.order;
       if (battle.defender.army === data.army) battle.defender.order = data.order;
     }
@@ -278,6 +286,58 @@ const handlers: Handlers = {
     state.status = "finished";
     state.result = { winner: data.winner, turn: data.turn };
   },
+  CommanderAppointed(state, data) {
+    appointCommander(state, data);
+  },
+  CommanderPromoted(state, data) {
+    state.armies[data.army]!.commanderLevel = data.level;
+  },
+  CommanderKilled(state, data) {
+    relieveCommander(state, data.army);
+  },
+  CommanderStoodDown(state, data) {
+    standDownCommander(state, data);
+  },
+  WarChestIncomeRecorded(state, data) {
+    const ledger = state.ledgers[data.player]!;
+    ledger.warChest = data.balance;
+    ledger.warChestEarned += data.earned;
+  },
+  FormationsPurchased(state, data) {
+    const army = state.armies[data.army]!;
+    army.formations.push(...data.formations);
+    rosterChanged(state, army);
+    state.ledgers[data.player]!.warChest -= data.cost;
+  },
+  ArmyPurchased(state, data) {
+    enlist(state, data, data.at, data.turn + 1);
+    state.ledgers[data.player]!.warChest -= data.cost;
+  },
+  DefencesPurchased(state, data) {
+    const key = squareKey(data.at);
+    state.defences[key] = (state.defences[key] ?? 0) + data.points;
+    state.ledgers[data.player]!.warChest -= data.points;
+  },
+  TitanDamageCarried(state, data) {
+    carryTitanDamage(state.armies[data.army]!, data.damage);
+  },
+  TitanRepaired(state, data) {
+    repairTitanDamage(state.armies[data.army]!, data.formation, data.shields, data.weapons);
+    state.ledgers[data.player]!.warChest -= data.cost;
+  },
+  SupportPurchased(state, data) {
+    const ledger = state.ledgers[data.player]!;
+    ledger[data.paidFrom] -= data.cost;
+    ledger.artillery.push({ id: data.item, kind: data.kind, boughtTurn: data.turn });
+  },
+  SupportExpended(state, data) {
+    const ledger = state.ledgers[data.player]!;
+    ledger.artillery = ledger.artillery.filter((item) => !data.items.includes(item.id));
+  },
+  ScoutingDeclared: scoutingDeclared,
+  ScoutingAnswered: scoutingAnswered,
+  ScoutingRolled: scoutingRolled,
+  ArmySizeStated: armySizeStated,
 };
 
 function apply(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & DomainEvent): void {

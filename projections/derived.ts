@@ -1,5 +1,6 @@
 import type { AdvancedRule, Catalogue, Edge, MapDefinition, Order, RosterFormation, Square, Terrain, TerrainLetter, VpTableRow } from "../events/common.js";
 import { TERRAIN_LETTERS } from "../events/common.js";
+import { afterScouting, type ScoutingBandName } from "./scouting.js";
 
 /** Values the rules derive from the set-up and rosters; shared by reducers and rules, so both agree. */
 
@@ -119,10 +120,15 @@ export interface Engagement {
   deploysFirst: "attacker" | "defender" | null;
   /** The sentence of the B2 table. */
   effect: string;
+  /** A3: the defender's units may start the battle dug in. */
+  dugIn?: boolean;
 }
 
-/** B2: the engagement effects of the attacker's order against the defender's. */
-export function engagement(attacker: Order, defender: Order): Engagement {
+/**
+ * B2: the engagement effects of the attacker's order against the defender's; A3: changed by the band of the attacker's
+ * scouting of the defender this turn, if any.
+ */
+export function engagement(attacker: Order, defender: Order, scouting?: ScoutingBandName): Engagement {
   const standard: Engagement = { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" };
   const row = (attackerOrder: Order, defenderOrder: Order): Engagement => {
     const key = `${attackerOrder}/${defenderOrder}`;
@@ -143,7 +149,7 @@ export function engagement(attacker: Order, defender: Order): Engagement {
         return standard;
     }
   };
-  return row(attacker, defender);
+  return scouting ? afterScouting(row(attacker, defender), defender, scouting) : row(attacker, defender);
 }
 
 /** E2: a side's CVPs now: battle CVPs plus the value of every objective and enemy home base it holds. */

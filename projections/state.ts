@@ -1,5 +1,6 @@
-import type { BattleResult, Catalogue, Commander, Edge, Force, MapDefinition, Options, Order, RosterFormation, Square, UnitCounts } from "../events/common.js";
+import type { BattleResult, Catalogue, Commander, Edge, Force, MapDefinition, Options, Order, RosterFormation, Square, SupportKind, TitanDamage, UnitCounts } from "../events/common.js";
 import type { AwardTable } from "./derived.js";
+import type { ScoutingBandName, TurnScouting } from "./scouting.js";
 
 export interface PlayerState {
   id: string;
@@ -25,6 +26,10 @@ export interface ArmyState {
   battles: number;
   /** The turn it joined the campaign (armies raised in an End phase first act the next turn). */
   sinceTurn: number;
+  /** A8: unrepaired damage its titans carry between battles, by titan formation id; absent when there is none. */
+  titanDamage?: Record<string, TitanDamage>;
+  /** A6: its commander's level (1-5); null while it has none (killed, or stood down); absent unless A6 is in play. */
+  commanderLevel?: number | null;
 }
 
 /** One army's activation in the current turn (T3-T5). */
@@ -73,6 +78,8 @@ export interface BattleState {
   result: BattleResult | null;
   winner: string | null;
   overwhelming: boolean;
+  /** A3: the band of the attacker's scouting of the defender this turn, whose effects the battle sheet shows. */
+  scouting?: ScoutingBandName;
 }
 
 /** The per-turn record: dice seeds, initiative, activations. */
@@ -90,6 +97,8 @@ export interface TurnState {
   activations: Record<string, ActivationState>;
   /** Players done with the End phase. */
   endPhaseDone: string[];
+  /** A3: this turn's scoutings and the orders they made public; absent in a turn without scouting. */
+  scouting?: TurnScouting;
 }
 
 export interface TransitBatch {
@@ -130,7 +139,7 @@ export interface HomeBaseState {
 export interface SupportItemState {
   id: string;
   /** The kind of barrage or missile (A7 price list). */
-  kind: string;
+  kind: SupportKind;
   /** The turn it was bought; it may be used from the next turn on. */
   boughtTurn: number;
 }
@@ -148,6 +157,17 @@ export interface PlayerLedger {
   supportFund: number;
   /** A7: off-table support bought and not yet used up. */
   artillery: SupportItemState[];
+  /** A6: commanders whose armies left the map while they lived, free to lead a new army; absent until there is one. */
+  spareCommanders?: SpareCommander[];
+}
+
+/** A6: a commander without an army. */
+export interface SpareCommander {
+  /** The army it led. */
+  army: string;
+  /** What kind of unit it is: a new army names one of this type as its commander. */
+  unitType: string;
+  level: number;
 }
 
 export function emptyLedger(): PlayerLedger {
@@ -188,6 +208,11 @@ export interface CampaignState {
   turnState: TurnState | null;
   /** Every battle of the campaign, by id. */
   battles: Record<string, BattleState>;
+  /**
+   * The ids of each turn's battles, by turn, in the order they started: what the reducers read instead of looking
+   * through every battle of the campaign, so that folding a turn costs the same at turn 1 and at turn 1,000.
+   */
+  battleIdsByTurn: Record<string, string[]>;
   /** Defences standing on squares, by "x,y" (E3). */
   defences: Record<string, number>;
   violations: ViolationState[];
@@ -208,6 +233,7 @@ export const initialState: CampaignState = {
   ledgers: {},
   turnState: null,
   battles: {},
+  battleIdsByTurn: {},
   defences: {},
   violations: [],
   result: null,

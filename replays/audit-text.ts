@@ -13,7 +13,8 @@ export function findingLabel(finding: Finding): string {
 }
 
 export function findingLine(finding: Finding): string {
-  return `! ${findingLabel(finding)}: ${finding.detail}${finding.seqs.length ? ` [seq ${finding.seqs.join(", ")}]` : ""}`;
+  const rule = finding.rule ? ` (${finding.rule})` : "";
+  return `! ${findingLabel(finding)}${rule}: ${finding.detail}${finding.seqs.length ? ` [seq ${finding.seqs.join(", ")}]` : ""}`;
 }
 
 function armyLine(army: ArmyAudit): string {

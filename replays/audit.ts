@@ -6,6 +6,11 @@ import { orderCommitment } from "../src/commitments.js";
 import { rollInitiative } from "../src/dice.js";
 import { sha256Hex } from "../src/log/hash.js";
 import type { VerifyResult } from "../src/log/verify.js";
+import { squaresPaid, stepPricing, type StepPricing } from "../src/rules/terrain-costs.js";
+import { ADVANCED_VERDICTS, type AdvancedCheck, type AdvancedFinding } from "./audit-advanced.js";
+import { CommandersAudit } from "./audit-commanders.js";
+import { ScoutingAudit } from "./audit-scouting.js";
+import { WarChestAudit } from "./audit-war-chest.js";
 
 /**
  * The audit (D1, T3-T5, docs/fair-dice.md): a pure function over a campaign's events and the result of verifying its
@@ -14,7 +19,8 @@ import type { VerifyResult } from "../src/log/verify.js";
  * every roll is recomputed from the seeds once the host has revealed its own, and the host's seed is checked against
  * its commitment. The engine's own verdict events (RevealRejected, OrderViolated, ActionPhaseEnded.withheld) are only
  * cross-checked, never trusted. The projection (projections/) is used for what the log means (where armies stand,
- * their move rates); the rules (src/rules) are not used at all.
+ * their move rates). Of the rules (src/rules) only the advanced ones' prices and tables are used: A4's terrain costs,
+ * A8's income table, A6's command limits; the advanced checks live in replays/audit-{scouting,war-chest,commanders}.ts.
  */
 
 /** What the audit can say about an army, a roll or the log. Everything but `ok` and the pending ones is a failure. */
@@ -43,6 +49,7 @@ export const VERDICTS = {
   unfit: "event does not fit the campaign",
   headNotFound: "recorded head not in the log",
   chainBroken: "chain broken",
+  ...ADVANCED_VERDICTS,
 } as const;
 export type Verdict = (typeof VERDICTS)[keyof typeof VERDICTS];
 
@@ -54,6 +61,8 @@ export type Status = "ok" | "pending" | "failed";
 /** One thing found wrong, with the events that show it (the main one first). */
 export interface Finding {
   verdict: Verdict;
+  /** The advanced rule the log breaks (A3-A8), for the advanced checks' findings. */
+  rule?: string;
   turn: number | null;
   army?: string;
   player?: string;
@@ -79,7 +88,10 @@ export interface ArmyAudit {
   badReveals: Array<{ seq: number; type: "RevealRejected" | "OrderRevealed"; order: Order }>;
   moves: Array<{ seq: number; from: Square; path: Square[] }>;
   squares: number;
-  /** Squares the revealed order allows (0 for an engaged army); null while the order is hidden. */
+  /**
+   * Squares the revealed order allows (0 for an engaged army); with terrain costs (A4), how many leading squares of the
+   * path its points pay for. Null while the order is hidden.
+   */
   allowed: number | null;
   status: Status;
   /** "ok", a pending note, or the failure verdicts. */
@@ -277,6 +289,10 @@ class Auditor {
   private readonly loose: Finding[] = [];
   private readonly commitments = new Map<string, { seq: number; turn: number; army: string }>();
   private readonly hostCommitments = new Map<string, { seq: number; turn: number }>();
+  private readonly reportAdvanced = (finding: AdvancedFinding) => this.report(this.current, finding);
+  private readonly scouting = new ScoutingAudit(this.reportAdvanced);
+  /** The advanced rules' checks (A3, A5-A8): each sees every event with the campaign before it, and after it. */
+  private readonly advanced: readonly AdvancedCheck[] = [this.scouting, new WarChestAudit(this.reportAdvanced), new CommandersAudit(this.reportAdvanced)];
 
   constructor(private readonly stream: string) {}
 
@@ -310,12 +326,14 @@ class Auditor {
   take(event: AuditEvent): void {
     try {
       this.inspect(event);
+      for (const check of this.advanced) check.before(event, this.state);
     } catch (error) {
       this.report(this.current, { verdict: VERDICTS.unfit, seqs: [event.seq], detail: `${event.type} (seq ${event.seq}) cannot be audited: ${(error as Error).message}` });
     }
     if (this.current) this.current.lastSeq = event.seq;
     try {
       this.state = evolve(this.state, event);
+      for (const check of this.advanced) check.after?.(event, this.state);
     } catch (error) {
       this.report(null, {
         verdict: VERDICTS.unfit,
@@ -364,6 +382,8 @@ class Auditor {
         return;
       case "TurnEnded":
         return this.turnEnded(event.seq, event.data);
+      case "ScoutingRolled":
+        return this.scoutingRolled(event.seq, event.data);
       default:
         return;
     }
@@ -488,6 +508,19 @@ class Auditor {
       formProblem: data.turn === turn.turn ? this.initiativeForm(data.rounds, data.winner) : `it names turn ${data.turn} in turn ${turn.turn}`,
     });
     turn.diceUsed += data.rounds.length * this.players.length;
+  }
+
+  /** A3, D1: a scouting roll draws the turn's next dice, four a round; the scouting check recomputes them. */
+  private scoutingRolled(seq: number, data: DataOf<"ScoutingRolled">): void {
+    const turn = this.current;
+    if (!turn || turn.ended || turn.turn !== data.turn) {
+      this.report(turn ?? null, { verdict: VERDICTS.scoutingMismatch, rule: "A3", seqs: [seq], detail: `scouting ${data.scouting} rolled (seq ${seq}) outside turn ${data.turn} under way` });
+      return;
+    }
+    const seeds = this.seedsNow(turn);
+    const playerSeeds = this.players.every((p) => seeds.has(p)) ? this.players.map((p) => seeds.get(p)!.seed) : null;
+    this.scouting.rolled(seq, data, { diceBefore: turn.diceUsed, playerSeeds });
+    turn.diceUsed = Math.max(turn.diceUsed, data.firstDie + 4 * data.rounds.length);
   }
 
   /** T2: what makes recorded rounds impossible whatever the seeds: a missing die, a reroll after a win, a tie last. */
@@ -801,6 +834,8 @@ class Auditor {
       }
     }
     this.crossCheck(turn, armies);
+    const revealed = seedMatches ? turn.ended!.hostSeed : null;
+    for (const finding of this.scouting.finishTurn(this.campaign ?? "", turn.turn, revealed, turn.ended?.seq ?? null)) this.report(turn, finding);
 
     turn.findings.sort((a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0));
     return {
@@ -875,18 +910,22 @@ class Auditor {
     const revealSeqs = reveal ? [reveal.seq] : [];
     const rateNote = activation.derivedRate !== null && activation.derivedRate !== activation.rate ? ` (the activation recorded rate ${activation.rate}, the roster gives ${rate})` : "";
 
+    const pricing = this.state.setup ? stepPricing(this.state.setup) : null;
+    const path = activation.moves.flatMap((move) => move.path);
     let allowed: number | null = null;
     if (activation.engaged) allowed = 0;
-    else if (reveal) allowed = reveal.order === "advance" ? rate : reveal.order === "charge" ? 2 * rate : 0;
+    else if (reveal) allowed = pricedAllowance(pricing, reveal.order, rate, path);
+    const chargeAllows = pricedAllowance(pricing, "charge", rate, path);
+    const terms = pricing?.byTerrain ? " at terrain costs (A4)" : "";
 
     if (squares > 0 && reveal && (reveal.order === "firstFire" || reveal.order === "fortify")) {
       fail(VERDICTS.movedStationary, [...moveSeqs, ...revealSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal.order]}, which may not move (revealed seq ${reveal.seq})`);
     } else if (activation.engaged && squares > 0) {
       fail(VERDICTS.movedTooFar, [...moveSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) although it was attacked before its activation and is pinned`);
     } else if (allowed !== null && squares > allowed) {
-      fail(VERDICTS.movedTooFar, [...moveSeqs, ...revealSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal!.order]}, which allows ${allowed} at move rate ${rate}${rateNote} (revealed seq ${reveal!.seq})`);
-    } else if (allowed === null && squares > 2 * rate) {
-      fail(VERDICTS.movedTooFar, [...moveSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}): no order allows more than ${2 * rate} at move rate ${rate}${rateNote}`);
+      fail(VERDICTS.movedTooFar, [...moveSeqs, ...revealSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal!.order]}, which allows ${allowed}${terms} at move rate ${rate}${rateNote} (revealed seq ${reveal!.seq})`);
+    } else if (allowed === null && squares > chargeAllows) {
+      fail(VERDICTS.movedTooFar, [...moveSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}): no order allows more than ${chargeAllows}${terms} at move rate ${rate}${rateNote}`);
     }
     if (activation.stacked && reveal && (reveal.order === "firstFire" || reveal.order === "fortify")) {
       fail(VERDICTS.stackedStayed, [activation.seq, reveal.seq], `${army} began its activation (seq ${activation.seq}) stacked on its home base and took ${ORDER_WORDS[reveal.order]} (revealed seq ${reveal.seq}): a stacked army must take Advance or Charge`);
@@ -963,6 +1002,16 @@ class Auditor {
 }
 
 type DataOf<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
+
+/**
+ * T4, or A4 with terrain costs: how many squares of the army's path its order allows: R on Advance and 2R on Charge by
+ * count, or as many leading squares as the order's points pay for at terrain costs (at least one).
+ */
+function pricedAllowance(pricing: StepPricing | null, order: Order, rate: number, path: readonly Square[]): number {
+  if (order === "firstFire" || order === "fortify") return 0;
+  if (pricing?.byTerrain) return squaresPaid(pricing, order, rate, path);
+  return order === "advance" ? rate : 2 * rate;
+}
 
 /** T3 with the run-out ruling, restated: first opens, then the other player, unless it has no army left to activate. */
 function alternate(players: readonly string[], first: string, last: string | null, remaining: ReadonlyMap<string, number>): string | null {

@@ -3,6 +3,7 @@ import type { CampaignState } from "../projections/state.js";
 import type { Command } from "./commands/schemas.js";
 import { decideActivateArmy } from "./rules/activation.js";
 import { decideConfirmBattleResult, decideRejectBattleResult, decideReportBattleResult } from "./rules/battle.js";
+import { decideAppointCommander } from "./rules/commanders.js";
 import {
   decideBreakDown,
   decideDisbandArmy,
@@ -24,6 +25,10 @@ import {
   decideStartCampaign,
 } from "./rules/setup.js";
 import { decideChooseFirst, decideCloseActionPhase, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
+import { decideBuySupport } from "./rules/support.js";
+import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
+import { decideRepairTitan } from "./rules/titan-repairs.js";
+import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "./rules/scouting.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
 
@@ -43,6 +48,10 @@ const deciders: Deciders = {
   ActivateArmy: decideActivateArmy,
   RevealOrder: decideRevealOrder,
   CloseActionPhase: decideCloseActionPhase,
+  ScoutArmy: decideScoutArmy,
+  AnswerScouting: decideAnswerScouting,
+  RollScouting: decideRollScouting,
+  StateArmySize: decideStateArmySize,
   ReportBattleResult: decideReportBattleResult,
   ConfirmBattleResult: decideConfirmBattleResult,
   RejectBattleResult: decideRejectBattleResult,
@@ -52,8 +61,14 @@ const deciders: Deciders = {
   ReinforceFormation: decideReinforceFormation,
   ReplaceFormation: decideReplaceFormation,
   TradeFormations: decideTradeFormations,
+  BuyFormations: decideBuyFormations,
+  BuyArmy: decideBuyArmy,
+  BuyDefences: decideBuyDefences,
+  RepairTitan: decideRepairTitan,
+  AppointCommander: decideAppointCommander,
   FinishEndPhase: decideFinishEndPhase,
   EndTurn: decideEndTurn,
+  BuySupport: decideBuySupport,
 };
 
 /** The rules: a schema-checked command against the current state gives events or a refusal. Pure. */

@@ -39,3 +39,22 @@ export function rollInitiative(seeds: DiceSeeds, players: readonly string[], fir
     if (new Set(values).size === values.length) return rounds;
   }
 }
+
+/** One round of an A3 scouting roll: each side's 2D6. */
+export interface ScoutingRound {
+  scout: [number, number];
+  scouted: [number, number];
+}
+
+/**
+ * A3: both sides roll 2D6 (the scout's two dice, then the scouted army's two, per round, from `firstDie` on), each
+ * total with its bonus; ties of the totals are rerolled.
+ */
+export function rollScouting(seeds: DiceSeeds, firstDie: number, scoutBonus: number, scoutedBonus: number): ScoutingRound[] {
+  const rounds: ScoutingRound[] = [];
+  for (let die = firstDie; ; die += 4) {
+    const [a, b, c, d] = rollDice(seeds, die, 4) as [number, number, number, number];
+    rounds.push({ scout: [a, b], scouted: [c, d] });
+    if (a + b + scoutBonus !== c + d + scoutedBonus) return rounds;
+  }
+}

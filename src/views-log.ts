@@ -14,7 +14,8 @@ function noCommanderLeft(state: CampaignState, armyId: string): boolean {
  * The context for viewing a log now: the state after its last event, and the armies whose commander a battle has
  * killed (S8). A commander is killed when a BattleResolved leaves no unit of its type in its formation, judged right
  * after that event: before a rout sends the survivors In Transit and the state stops counting them by formation,
- * before a reinforcement brings the formation back to strength. Once killed, always known.
+ * before a reinforcement brings the formation back to strength. Once killed, always known, until the army gets a new
+ * commander (A6).
  *
  * The events are folded from copies: evolveAll puts an event's own objects into the state (an army's formations) and a
  * later event of the same batch changes them in place, which would change the caller's events.
@@ -25,6 +26,8 @@ export function logViewContext(events: Iterable<Pick<CurrentEvent, "seq"> & Doma
   let pending: Array<Pick<CurrentEvent, "seq"> & DomainEvent> = [];
   for (const event of events) {
     pending.push(event);
+    // A6: a new commander is a new secret; the one killed is named in its CommanderKilled event.
+    if (event.type === "CommanderAppointed") killed.delete(event.data.army);
     if (event.type !== "BattleResolved") continue;
     state = evolveAll(state, structuredClone(pending));
     pending = [];

@@ -1,6 +1,8 @@
 import type { EventOf, EventType } from "../events/index.js";
 import type { Commander } from "../events/common.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
+import { COMMANDER_EVENT_SECRETS, commanderLevelInState, spareCommandersInLedger } from "./views-commanders.js";
+import { FOG_ARMY_SECRETS, FOG_BATTLE_SECRETS, type FOG_EVENT_SECRETS, FOG_LEDGER_SECRETS } from "./views-fog.js";
 
 /**
  * What a viewer sees in place of a secret. A plain string where the field holds an object (the commander) or, later, a
@@ -77,19 +79,17 @@ const commanderInState: SecretField<ArmyState, "commander"> = {
  * Nothing else in the log is secret by construction: an order is a salted commitment until its reveal (T5), the host's
  * dice seed a hash until TurnEnded (D1); a player's own orders and salts live in its secrets file, never in the log.
  *
- * Extension point for A2 (fog of war), once Options has a `fogOfWar` flag: entries whose `revealed` is
- * `(r, context) => context.state.setup !== null && context.state.setup.options.fogOfWar !== true` (unknown set-up: hidden),
- * for armies.points and armies.formations (not name, moveRate, at), ledgers.reserves and ledgers.inTransit
- * (owner: the key), ArmyRegistered.formations, ArmyRaised.formations and .units, FormationsBrokenDown.units,
- * FormationReplaced.formation, FormationReinforced.units, ArmyRouted.units, ArmyDisbanded.units, TransitArrived.units,
- * FormationsTraded.*. Battle sides (battles.*.attacker.points, BattleResolved.result.attacker.losses) are nested and
- * owned per side: they need a path form of `field`, added with them.
+ * A2 (fog of war) rows live in ./views-fog.ts: the state rows are listed in STATE_SECRETS below, the event rows are
+ * merged with EVENT_SECRETS by viewEvent. Battle sides (battles.*.attacker.points, BattleResolved.result.attacker.losses)
+ * are nested and owned per side: they need a path form of `field`, not there yet.
  */
 
 /** Secret fields by event type. */
 export const EVENT_SECRETS = {
   ArmyRegistered: [commanderInEvent],
   ArmyRaised: [commanderInEvent],
+  ArmyPurchased: [commanderInEvent],
+  ...COMMANDER_EVENT_SECRETS,
 } as const satisfies { readonly [T in EventType]?: readonly SecretField<EventOf<T>["data"]>[] };
 
 /** The parts of the state that are records of entries (by army, objective, player, battle id). */
@@ -98,16 +98,18 @@ export type EntryOf<P extends StatePart> = CampaignState[P][string];
 
 /** Secret fields by part of the state. */
 export const STATE_SECRETS = {
-  armies: [commanderInState],
+  armies: [commanderInState, commanderLevelInState, ...FOG_ARMY_SECRETS],
+  ledgers: [spareCommandersInLedger, ...FOG_LEDGER_SECRETS],
+  battles: FOG_BATTLE_SECRETS,
 } as const satisfies { readonly [P in StatePart]?: readonly SecretField<EntryOf<P>>[] };
 
 type FieldsOf<Table, K> = K extends keyof Table ? (Table[K] extends readonly { field: infer F }[] ? F : never) : never;
 
-/** A record as a viewer may see it: its secret fields may be HIDDEN. */
-export type Viewed<R, K> = [K] extends [never] ? R : Omit<R, K & keyof R> & { [F in K & keyof R]: R[F] | Hidden };
+/** A record as a viewer may see it: its secret fields may be HIDDEN (an optional secret field stays optional). */
+export type Viewed<R, K> = [K] extends [never] ? R : Omit<R, K & keyof R> & { [F in keyof R as F extends K ? F : never]: R[F] | Hidden };
 
 /** The data of an event of type T as a viewer may see it. */
-export type ViewedData<T extends EventType> = Viewed<EventOf<T>["data"], FieldsOf<typeof EVENT_SECRETS, T>>;
+export type ViewedData<T extends EventType> = Viewed<EventOf<T>["data"], FieldsOf<typeof EVENT_SECRETS, T> | FieldsOf<typeof FOG_EVENT_SECRETS, T>>;
 
 /** An entry of a part of the state as a viewer may see it. */
 export type ViewedEntry<P extends StatePart> = Viewed<EntryOf<P>, FieldsOf<typeof STATE_SECRETS, P>>;

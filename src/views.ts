@@ -21,6 +21,7 @@ import {
   type ViewedData,
   type ViewedEntry,
 } from "./views-secrets.js";
+import { FOG_EVENT_SECRETS } from "./views-fog.js";
 
 export { commanderKilled, HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "./views-secrets.js";
 export type { Hidden, SecretField, ViewContext, ViewedData, ViewedEntry } from "./views-secrets.js";
@@ -39,7 +40,15 @@ type AnySecret = Pick<SecretField<never>, "rule"> & {
   readonly owner: (record: never, key: string) => string;
   readonly revealed: (record: never, context: ViewContext, key: string) => boolean;
 };
-const EVENT_TABLE: Readonly<Partial<Record<string, readonly AnySecret[]>>> = EVENT_SECRETS;
+type EventTable = Readonly<Partial<Record<string, readonly AnySecret[]>>>;
+/** The commanders' table of event secrets and, under fog of war (A2), the rosters and points of views-fog.ts. */
+const EVENT_TABLE: EventTable = mergeEventTables(EVENT_SECRETS, FOG_EVENT_SECRETS);
+
+function mergeEventTables(...tables: EventTable[]): EventTable {
+  const merged: Record<string, AnySecret[]> = {};
+  for (const table of tables) for (const [type, secrets] of Object.entries(table)) merged[type] = [...(merged[type] ?? []), ...(secrets ?? [])];
+  return merged;
+}
 const STATE_TABLE: ReadonlyArray<readonly [StatePart, readonly AnySecret[]]> = Object.entries(STATE_SECRETS) as Array<[StatePart, readonly AnySecret[]]>;
 
 /**

@@ -246,12 +246,15 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     eventFeed((line) => lines.push(line), "red")(log);
     expect(lines).toHaveLength(log.length);
     expect(lines[0]).toMatch(/^#1 campaign "Golden battle set-up" created/);
-    // Events that do not follow on from what the feed has folded: judged with an empty state, which hides.
+    // Events that do not follow on from what the feed has folded: judged with an empty state, which hides. Without a
+    // set-up the feed cannot know that fog of war (A2) is off, so the enemy's rosters are hidden too; nothing else changes.
     const after: string[] = [];
     const gap = eventFeed((line) => after.push(line), "red", initialState);
     gap(log.slice(3));
     gap([]);
-    expect(after).toEqual(lines.slice(3));
+    const enemyRosterHidden = (line: string) => line.replace(/^(#\d+ blue registered army .*) \(\d+ formations\)$/, "$1 (formations hidden)");
+    expect(after.some((line, i) => line !== lines[3 + i])).toBe(true);
+    expect(after).toEqual(lines.slice(3).map(enemyRosterHidden));
   });
 });
 
@@ -452,6 +455,24 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
     for (const key of revealed) expect(out.logJson).toContain(key.split("/")[2]!);
     for (const h of secrets.hostSeeds.filter((h) => ended.has(h.turn))) expect(out.logJson).toContain(h.seed);
 
+    // A2: under fog of war the enemy's points, roster and Reserves are never shown, in the state or the log; without
+    // it they are. Move rates stay in view either way.
+    const fog = state.setup!.options.advanced?.fogOfWar === true;
+    const shownState = JSON.parse(out.stateJson) as { armies: Record<string, { points: unknown; formations: unknown; moveRate: unknown }>; ledgers: Record<string, { reserves: unknown }> };
+    for (const army of Object.values(state.armies).filter((a) => a.player === enemy)) {
+      const shown = shownState.armies[army.id]!;
+      expect(shown.moveRate).toBe(army.moveRate);
+      expect(shown.points, `${viewer} sees ${army.id}'s points`).toEqual(fog ? HIDDEN : army.points);
+      expect(shown.formations, `${viewer} sees ${army.id}'s roster`).toEqual(fog ? HIDDEN : army.formations);
+    }
+    if (state.ledgers[enemy]) expect(shownState.ledgers[enemy]!.reserves).toEqual(fog ? HIDDEN : state.ledgers[enemy]!.reserves);
+    for (const line of out.logJson.split("\n").filter((text) => text.startsWith("{"))) {
+      const event = JSON.parse(line) as { type: string; data: { player?: string; formations?: unknown; units?: unknown } };
+      if (!fog || event.data.player !== enemy) continue;
+      if ("formations" in event.data) expect(event.data.formations, `${viewer} sees ${event.type}.formations`).toBe(HIDDEN);
+      if ("units" in event.data) expect(event.data.units, `${viewer} sees ${event.type}.units`).toBe(HIDDEN);
+    }
+
     const heldShown = JSON.parse(out.stateJson).heldOrders as Record<string, string>;
     for (const army of Object.keys(heldShown)) expect(state.armies[army]?.player, `${viewer} is shown the held order of ${army}`).toBe(viewer);
 
@@ -498,9 +519,10 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
 }
 
 /** Plays a campaign from a fixture (battle-ready.json) or the Ashfall example with the demo's players, checking every view at the given steps and at the end. */
-async function playAndCheck(run: { fixture: string; campaign: string; seed: number; turns: number; stops: number[] }): Promise<number> {
+async function playAndCheck(run: { fixture: string; campaign: string; seed: number; turns: number; stops: number[]; fog?: boolean }): Promise<number> {
   const setup = run.fixture === "ashfall" ? await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json")) : goldenSetup(run.fixture);
   setup.campaign = run.campaign;
+  if (run.fog) setup.options = { ...setup.options, advanced: { ...setup.options?.advanced, fogOfWar: true } };
   setup.armies = (setup.armies ?? []).map((army) => uniqueCommander(army.id, army));
   const dir = await tempDir("epicwar-views-");
   const engine = await Engine.open(join(dir, "db"));
@@ -553,6 +575,7 @@ describe("S8 D1 T5 no view for one player ever holds the other's secrets (random
           seed: fc.integer(),
           turns: fc.integer({ min: 1, max: 6 }),
           stops: fc.uniqueArray(fc.nat(80), { maxLength: 3 }),
+          fog: fc.boolean(),
         }),
         async (run) => {
           await playAndCheck(run);

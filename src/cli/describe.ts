@@ -1,20 +1,28 @@
-import type { BattleResult } from "../../events/common.js";
+import type { BattleResult, Commander } from "../../events/common.js";
 import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../../events/index.js";
 import { evolveAll } from "../../projections/campaign.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
+import { SUPPORT_PRICES } from "../../projections/support.js";
 import { sq } from "../rules/refusal.js";
-import { viewEvent, viewedContent, type Viewer, type ViewedData, type ViewedDomainEvent } from "../views.js";
+import { HIDDEN, viewEvent, viewedContent, type Hidden, type Viewer, type ViewedData, type ViewedDomainEvent } from "../views.js";
 
 /** One describer per event type, given the data as a viewer may see it: a secret field may be HIDDEN. */
 type Describers = { [T in EventType]: (data: ViewedData<T>) => string };
 
 export const ORDER_NAMES = { firstFire: "First Fire", advance: "Advance", charge: "Charge", fortify: "Fortify" } as const;
-const n = (value: number) => value.toLocaleString("en");
+/** A number, or "?" where fog of war (A2) hides it. */
+const n = (value: number | Hidden) => (value === HIDDEN ? "?" : value.toLocaleString("en"));
 const short = (hex: string) => hex.slice(0, 12);
-const units = (counts: Record<string, number>) => {
+/** Ids, or "formations" where fog of war (A2) hides which. */
+const list = (ids: readonly string[] | Hidden) => (ids === HIDDEN ? "formations" : ids.join(", "));
+const units = (counts: Record<string, number> | Hidden) => {
+  if (counts === HIDDEN) return "units";
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   return `${total} unit${total === 1 ? "" : "s"}`;
 };
+/** A6: a commander and level as the viewer may see them. */
+const commanderOf = (d: { commander: Commander | Hidden }) => (d.commander === HIDDEN ? "" : ` (${d.commander.unitType} of ${d.commander.formation})`);
+const levelOf = (level: number | Hidden) => (level === HIDDEN ? "" : `, Commander level ${level}`);
 const result = (r: BattleResult) =>
   `${r.outcome === "draw" ? "a draw" : `${r.outcome} wins`}, VPs ${r.attacker.vp}-${r.defender.vp}`;
 
@@ -22,7 +30,7 @@ const describers: Describers = {
   CampaignCreated: (d) =>
     `campaign "${d.name}" created: ${d.map.width}x${d.map.height} map, ${d.players.map((p) => `${p.name} (${p.id}, ${p.baseLine})`).join(" vs ")}, ` +
     `M ${n(d.force.maxArmyPoints)} x N ${d.force.armies}`,
-  ArmyRegistered: (d) => `${d.player} registered army ${d.army} "${d.name}" (${d.formations.length} formations)`,
+  ArmyRegistered: (d) => `${d.player} registered army ${d.army} "${d.name}" (${d.formations === HIDDEN ? "formations hidden" : `${d.formations.length} formations`})`,
   HomeBasePlaced: (d) => `${d.player} placed its home base at ${sq(d.at)}`,
   ObjectivePlaced: (d) => `${d.placedBy} placed objective ${d.objective} at ${sq(d.at)}`,
   ArmyDeployed: (d) => `army ${d.army} deployed at ${sq(d.at)}`,
@@ -50,16 +58,41 @@ const describers: Describers = {
   ArmyOccupied: (d) => `${d.army} occupies ${sq(d.at)}`,
   BattlePhaseEnded: (d) => `every battle of turn ${d.turn} is fought; the End phase begins`,
   TransitArrived: (d) => `${units(d.units)} of ${d.player} sent In Transit in turn ${d.sentTurn} join the Reserves`,
-  FormationsBrokenDown: (d) => `${d.player} breaks down ${d.formations.join(", ")} of ${d.army}: ${units(d.units)} go In Transit`,
+  FormationsBrokenDown: (d) => `${d.player} breaks down ${list(d.formations)} of ${d.army}: ${units(d.units)} go In Transit`,
   ArmyDisbanded: (d) => `${d.player} disbands ${d.army}: ${units(d.units)} go In Transit`,
   ArmyRaised: (d) => `${d.player} raises a new army ${d.army} "${d.name}" from the Reserves at ${sq(d.at)}`,
   FormationReinforced: (d) => `${d.player} brings ${d.formation} of ${d.army} back to full strength (${units(d.units)} from the Reserves)`,
-  FormationReplaced: (d) => `${d.player} replaces the lost ${d.replaced} of ${d.army} with ${d.formation.formation}`,
-  FormationsTraded: (d) => `${d.player} trades in ${d.tradedIn.join(", ")} (${n(d.points)} points) for ${d.bought.join(", ") || "nothing"}`,
+  FormationReplaced: (d) => `${d.player} replaces the lost ${d.replaced} of ${d.army} with ${d.formation === HIDDEN ? "another formation" : d.formation.formation}`,
+  FormationsTraded: (d) => `${d.player} trades in ${list(d.tradedIn)} (${n(d.points)} points) for ${list(d.bought) || "nothing"}`,
   EndPhaseFinished: (d) => `${d.player} is done with the End phase`,
   DefencesBuilt: (d) => `${d.army} builds ${n(d.points)} points of defences at ${sq(d.at)}`,
   TurnEnded: (d) => `turn ${d.turn} ends: CVPs ${Object.entries(d.cvps).map(([p, c]) => `${p} ${c}`).join(", ")}; the host reveals its dice seed ${short(d.hostSeed)}`,
   CampaignFinished: (d) => (d.winner ? `${d.winner} wins the campaign` : "the campaign ends in a draw") + ` at the end of turn ${d.turn}`,
+  ScoutingDeclared: (d) =>
+    `${d.player} reveals ${d.army}'s Advance order and scouts ${d.target} (scouting ${d.scouting}${d.bonus > 0 ? ", +2 for scout units" : ""})`,
+  ScoutingAnswered: (d) =>
+    d.firstFire ? `${d.player} reveals ${d.army}'s First Fire order against scouting ${d.scouting}: +2` : `${d.player} takes no bonus against scouting ${d.scouting}`,
+  ScoutingRolled: (d) =>
+    `scouting ${d.scouting}: ${d.rounds.map((r) => `${r.scout.join("+")} v ${r.scouted.join("+")}`).join(", reroll: ")}; totals ${d.scoutTotal} v ${d.scoutedTotal} (${d.band})`,
+  ArmySizeStated: (d) => `${d.player} states ${d.army} is ${n(d.points)} points (scouting ${d.scouting})`,
+  CommanderAppointed: (d) => `${d.army} of ${d.player} gets a commander${commanderOf(d)}${levelOf(d.level)}`,
+  CommanderPromoted: (d) => `the commander of ${d.army} survives battle ${d.battle} and rises${d.level === HIDDEN ? " a level" : ` to level ${d.level}`}`,
+  CommanderKilled: (d) => `the commander of ${d.army}${commanderOf(d)} is killed in battle ${d.battle}: ${d.player} must appoint a new one`,
+  CommanderStoodDown: (d) => `the commander of ${d.army}${commanderOf(d)}${levelOf(d.level)} leaves the map with it and waits for a new army`,
+  SupportPurchased: (d) =>
+    `${d.player} buys a ${SUPPORT_PRICES[d.kind].name} (${d.item}) for ${n(d.cost)} points from its ${d.paidFrom === "warChest" ? "war chest" : "support fund"}; usable from turn ${d.turn + 1}`,
+  SupportExpended: (d) => `${d.player} called in ${d.items.join(", ")} in battle ${d.battle}: struck off its artillery roster`,
+  WarChestIncomeRecorded: (d) =>
+    `${d.player}'s war chest ${d.change >= 0 ? "gains" : "loses"} ${n(Math.abs(d.change))} points (${d.items.length} items, ${n(d.total)} in all` +
+    `${d.ceilingCut > 0 ? `, ${n(d.ceilingCut)} over the 20% ceiling` : ""}${d.floorCut > 0 ? `, ${n(d.floorCut)} not deducted below 0` : ""}): balance ${n(d.balance)}`,
+  FormationsPurchased: (d) =>
+    `${d.player} buys ${d.formations === HIDDEN ? "formations" : d.formations.map((f) => f.formation).join(", ")} into ${d.army}` +
+    `${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
+  ArmyPurchased: (d) => `${d.player} buys a new army ${d.army} "${d.name}"${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest, at ${sq(d.at)}`,
+  DefencesPurchased: (d) => `${d.player} buys ${n(d.points)} points of defences at ${sq(d.at)} from its war chest`,
+  TitanDamageCarried: (d) => `${d.army}'s titans ${Object.keys(d.damage).join(", ")} carry their damage from battle ${d.battle} until repaired`,
+  TitanRepaired: (d) =>
+    `${d.player} repairs titan ${d.formation} of ${d.army} (${d.shields} shields/fields, ${d.weapons.length} weapons) for ${n(d.cost)} points from its war chest`,
 };
 
 /** One event in players' words (an event as stored, or as a viewer may see it: viewEvent). */

@@ -1,11 +1,14 @@
 import type { Order, Square } from "../../events/common.js";
 import { cvpTotals, engagement, sameSquare, terrainAt } from "../../projections/derived.js";
 import type { BattleState } from "../../projections/state.js";
-import { HIDDEN, type CampaignView } from "../views.js";
+import { HIDDEN, type CampaignView, type Hidden, type ViewedEntry } from "../views.js";
 import { ORDER_NAMES } from "./describe.js";
+import { artilleryLines, battleSupportLines } from "./render-support.js";
+import { titanDamageLines, warChestLines } from "./render-war-chest.js";
 import { sq } from "../rules/refusal.js";
 
-const n = (value: number) => value.toLocaleString("en");
+/** A number, or "?" where fog of war (A2) hides it. */
+const n = (value: number | Hidden) => (value === HIDDEN ? "?" : value.toLocaleString("en"));
 
 /** One letter per player for the map: its initial, or A and B when both share one. */
 function playerMarks(state: CampaignView): Record<string, string> {
@@ -68,20 +71,22 @@ export function waitingFor(state: CampaignView): string {
   return busy.length ? `End phase: ${busy.join(" and ")} to finish` : "the host to end the turn";
 }
 
-function renderBattle(state: CampaignView, battle: BattleState): string[] {
+function renderBattle(state: CampaignView, battle: ViewedEntry<"battles">): string[] {
   const terrain = terrainAt(state.setup!.map, battle.at);
   const side = (s: BattleState["attacker"] | BattleState["defender"]) =>
     `${s.army} (${s.player}, ${n(s.points)} pts, ${s.order ? ORDER_NAMES[s.order] : "order hidden"})`;
   const lines = [
     `  ${battle.id} at ${sq(battle.at)} (${terrain}${state.setup!.map.roads.some((r) => sameSquare(r, battle.at)) ? ", road" : ""}): ${side(battle.attacker)} attacks ${side(battle.defender)}`,
-    `     average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win${battle.defences ? `, ${n(battle.defences)} pts of defences for the defender` : ""}`,
+    `     ${battle.vpTarget === HIDDEN ? "size and VPs to win hidden by fog of war until the Battle phase" : `average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win`}${battle.defences ? `, ${n(battle.defences)} pts of defences for the defender` : ""}`,
   ];
-  if (battle.attacker.order && battle.defender.order) lines.push(`     engagement: ${engagement(battle.attacker.order, battle.defender.order).effect}`);
+  if (battle.attacker.order && battle.defender.order) lines.push(`     engagement: ${engagement(battle.attacker.order, battle.defender.order, battle.scouting).effect}`);
   if (battle.status === "resolved") {
     lines.push(`     result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`);
   } else if (battle.report) {
     lines.push(`     reported by ${battle.report.by}: ${battle.report.result.outcome}, awaiting confirmation`);
   }
+  lines.push(...battleSupportLines(state, battle));
+  for (const side of [battle.attacker, battle.defender]) lines.push(...titanDamageLines(state.armies[side.army] ?? { id: side.army }, "     "));
   return lines;
 }
 
@@ -125,6 +130,7 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
             : "";
       const where = army.status === "active" ? (army.at ? sq(army.at) : "not deployed") : army.status;
       lines.push(`  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${where.padEnd(9)} ${order}`.trimEnd());
+      lines.push(...titanDamageLines(army, `  ${"".padEnd(12)} `));
       // A player's view names the commanders it knows (S8): its own, and the enemy's once killed.
       if (view.viewer !== undefined && army.commander !== HIDDEN) {
         const known = `${army.commander.unitType} of ${army.commander.formation}`;
@@ -132,9 +138,12 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
       }
     }
     const ledger = state.ledgers[player.id];
-    if (ledger && (units(ledger.reserves) || ledger.inTransit.length)) {
+    // A2: the enemy's Reserves and In Transit units are hidden under fog of war.
+    if (ledger && ledger.reserves !== HIDDEN && ledger.inTransit !== HIDDEN && (units(ledger.reserves) || ledger.inTransit.length)) {
       lines.push(`  Reserves ${units(ledger.reserves)} units; In Transit ${ledger.inTransit.map((b) => `${units(b.units)} units (turn ${b.turn})`).join(", ") || "none"}`);
     }
+    lines.push(...artilleryLines(state, player.id));
+    lines.push(...warChestLines(state, player.id));
   }
   const objectives = Object.values(state.objectives);
   if (objectives.length > 0) {

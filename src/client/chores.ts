@@ -18,6 +18,9 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
     if (players.every((p) => turn.playerSeeds[p]) && !turn.initiativeWinner) {
       return parties.has(HOST) ? [{ actor: HOST, type: "RollInitiative" }] : [];
     }
+    // A3: a scouting the scouted player has answered is rolled by the host.
+    const toRoll = Object.values(turn.scouting?.scoutings ?? {}).filter((s) => s.scoutedBonus !== null && s.band === null);
+    if (toRoll.length > 0) return parties.has(HOST) ? toRoll.map((s) => ({ actor: HOST, type: "RollScouting", scouting: s.id })) : [];
     return dueReveals(state, parties);
   }
   if (state.phase === "end" && players.every((p) => turn.endPhaseDone.includes(p)) && parties.has(HOST)) {

@@ -4,6 +4,7 @@ import type { CampaignState } from "../../projections/state.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
 import { sha256Hex } from "../log/hash.js";
 import { rollInitiative, type DiceSeeds } from "../dice.js";
+import { heldSalt, prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
 import type { SecretKeeper } from "./secrets.js";
 
 /** Random bytes as hex; injected so that tests and demos are repeatable. */
@@ -84,8 +85,10 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       if (salt !== undefined && (typeof salt !== "string" || !/^[0-9a-f]{32,128}$/.test(salt))) {
         throw new PrepareError("a salt must be 32 to 128 lower-case hex characters (at least 128 random bits)");
       }
-      const held = { order: order as Order, salt: typeof salt === "string" ? salt : random(SALT_BYTES) };
       const army = String(input["army"]);
+      // A3: an order a scouting made public is activated with the salt it was revealed with.
+      const pledged = await heldSalt(state, secrets, actor, army, order as Order);
+      const held = { order: order as Order, salt: typeof salt === "string" ? salt : (pledged ?? random(SALT_BYTES)) };
       return {
         command: { ...rest, commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) },
         keep: () => secrets.keepOrder(actor, state.turn, army, held),
@@ -97,6 +100,17 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       const held = await secrets.order(actor, state.turn, army);
       if (!held) throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
       return { command: { ...input, ...held }, keep: nothingToKeep };
+    }
+    case "ScoutArmy":
+      return prepareScoutArmy(state, input, secrets, () => random(SALT_BYTES));
+    case "AnswerScouting":
+      return prepareAnswerScouting(state, input, secrets, () => random(SALT_BYTES));
+    case "RollScouting": {
+      if (input["rounds"] !== undefined || !state.turnState) return { command: input, keep: nothingToKeep };
+      const hostSeed = await secrets.hostSeed(state.turn);
+      if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
+      const rounds = scoutingRounds(state, String(input["scouting"]), turnSeeds(state, hostSeed));
+      return { command: rounds ? { ...input, rounds } : input, keep: nothingToKeep };
     }
     case "EndTurn": {
       if (input["hostSeed"] !== undefined) return { command: input, keep: nothingToKeep };

@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { Actor, BattleResult, campaignTerms, Catalogue, Commander, Id, IdRecord, Nonce, Options, Order, Sha256, Square } from "../../events/common.js";
+import { Actor, BattleResult, campaignTerms, Catalogue, Commander, Id, IdRecord, Nonce, Options, Order, Sha256, Square, SupportKind } from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
 
 /** Every command names who gives it and what it is. */
@@ -60,6 +60,39 @@ export const RevealOrder = command("RevealOrder", { army: Id, order: Order, salt
 /** The host ends the Action phase once every army is activated, recording any withheld reveals (T5). */
 export const CloseActionPhase = command("CloseActionPhase", {});
 
+/**
+ * A3: before its activation, an army reveals its Advance order (the commitment its activation will carry, and the salt
+ * that opens it) and scouts an enemy army it could reach and engage this move.
+ */
+export const ScoutArmy = command("ScoutArmy", { army: Id, target: Id, commitment: Sha256, salt: Nonce });
+
+/**
+ * A3: the scouted player answers a scouting: with `firstFire` it reveals its army's First Fire order for the +2 (the
+ * army's commitment and salt; an army not yet activated commits now to the order its activation must carry).
+ */
+export const AnswerScouting = command("AnswerScouting", {
+  scouting: Id,
+  firstFire: Type.Optional(Type.Object({ commitment: Sha256, salt: Nonce }, { additionalProperties: false })),
+});
+
+/** A3, D1: the host records the scouting dice it drew from the turn's seeds; they are recomputable once the turn ends. */
+export const RollScouting = command("RollScouting", {
+  scouting: Id,
+  rounds: Type.Array(
+    Type.Object(
+      {
+        scout: Type.Tuple([Type.Integer({ minimum: 1, maximum: 6 }), Type.Integer({ minimum: 1, maximum: 6 })]),
+        scouted: Type.Tuple([Type.Integer({ minimum: 1, maximum: 6 }), Type.Integer({ minimum: 1, maximum: 6 })]),
+      },
+      { additionalProperties: false },
+    ),
+    { minItems: 1, maxItems: 100 },
+  ),
+});
+
+/** A3: the scouted player tells the scout its army's size, within the band the roll allows. */
+export const StateArmySize = command("StateArmySize", { scouting: Id, points: Type.Integer({ minimum: 0, maximum: 10000000 }) });
+
 /** A player of the battle enters its result (B4). */
 export const ReportBattleResult = command("ReportBattleResult", { battle: Id, result: BattleResult });
 
@@ -105,6 +138,56 @@ export const TradeFormations = command("TradeFormations", {
   buy: Type.Array(Id, { maxItems: 100 }),
 });
 
+/** A7: buy one off-table support item for the artillery roster, usable from the next turn on. */
+export const BuySupport = command("BuySupport", {
+  kind: SupportKind,
+  /** Its id on the artillery roster; defaults to "<kind>-t<turn>", with "-2", "-3"... for more of a kind in a turn. */
+  item: Type.Optional(Id),
+});
+
+/** A8: buy full-strength catalogue formations from the war chest into an army on the map, keeping it within M. */
+export const BuyFormations = command("BuyFormations", {
+  army: Id,
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+});
+
+/** A8: buy a new army of full-strength catalogue formations from the war chest, placed on or next to the home base. */
+export const BuyArmy = command("BuyArmy", {
+  army: Id,
+  name: Type.String({ minLength: 1, maxLength: 80 }),
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+  commander: Commander,
+  at: Square,
+});
+
+/** A8: buy defences from the war chest, point for point, on a square with an own army or an objective it holds. */
+export const BuyDefences = command("BuyDefences", { at: Square, points: Type.Integer({ minimum: 1, maximum: 100000 }) });
+
+/** A8: pay from the war chest for titan damage carried between battles. */
+export const RepairTitan = command("RepairTitan", {
+  army: Id,
+  /** The titan formation of the army. */
+  formation: Id,
+  /** Shields/fields to restore, 100 points each. */
+  shields: Type.Integer({ minimum: 0, maximum: 100 }),
+  /** Destroyed weapons to replace: like for like at half cost, or by another weapon named with its chart cost. */
+  weapons: Type.Array(
+    Type.Object(
+      {
+        destroyed: Type.String({ minLength: 1, maxLength: 80 }),
+        replacement: Type.Optional(
+          Type.Object({ name: Type.String({ minLength: 1, maxLength: 80 }), points: Type.Integer({ minimum: 0, maximum: 100000 }) }, { additionalProperties: false }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    { maxItems: 50 },
+  ),
+});
+
+/** A6: give an army whose commander was killed a new one, a surviving unit of the army able to lead it. */
+export const AppointCommander = command("AppointCommander", { army: Id, commander: Commander });
+
 /** A player is done with the End phase. */
 export const FinishEndPhase = command("FinishEndPhase", {});
 
@@ -125,6 +208,10 @@ export const COMMAND_SCHEMAS = {
   ActivateArmy,
   RevealOrder,
   CloseActionPhase,
+  ScoutArmy,
+  AnswerScouting,
+  RollScouting,
+  StateArmySize,
   ReportBattleResult,
   ConfirmBattleResult,
   RejectBattleResult,
@@ -134,8 +221,14 @@ export const COMMAND_SCHEMAS = {
   ReinforceFormation,
   ReplaceFormation,
   TradeFormations,
+  BuyFormations,
+  BuyArmy,
+  BuyDefences,
+  RepairTitan,
+  AppointCommander,
   FinishEndPhase,
   EndTurn,
+  BuySupport,
 } as const satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMAND_SCHEMAS;

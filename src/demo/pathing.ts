@@ -1,50 +1,28 @@
 import type { Square } from "../../events/common.js";
-import { onMap, squareKey } from "../../projections/derived.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
+import { searchMoves } from "../rules/move-search.js";
 import { surroundings } from "../rules/movement.js";
-
-const STEPS: readonly Square[] = [
-  [0, -1],
-  [1, 0],
-  [0, 1],
-  [-1, 0],
-];
+import { squaresPaid, stepPricing } from "../rules/terrain-costs.js";
 
 export interface Reach {
-  /** Shortest legal path to each square the army could end on (empty squares, or a lone enemy to attack). */
+  /** Cheapest legal path to each square the army could end on (empty squares, or a lone enemy to attack). */
   paths: Map<string, Square[]>;
   /** Squares holding a lone enemy army within reach, with the enemy. */
   attacks: Array<{ path: Square[]; enemy: ArmyState }>;
 }
 
-/** Every square an army could move to within `maxSteps` under M1-M4, by breadth-first search. */
-export function reach(state: CampaignState, army: ArmyState, maxSteps: number): Reach {
-  const around = surroundings(state, army);
-  const from = army.at!;
-  const paths = new Map<string, Square[]>();
-  const attacks: Reach["attacks"] = [];
-  const seen = new Set([squareKey(from)]);
-  let frontier: Array<{ at: Square; path: Square[] }> = [{ at: from, path: [] }];
-  for (let step = 0; step < maxSteps; step++) {
-    const next: typeof frontier = [];
-    for (const { at, path } of frontier) {
-      for (const [dx, dy] of STEPS) {
-        const to: Square = [at[0] + dx!, at[1] + dy!];
-        const key = squareKey(to);
-        if (seen.has(key) || !onMap(around, to) || around.battles.has(key)) continue;
-        seen.add(key);
-        const enemies = around.enemies.get(key);
-        if (enemies) {
-          if (enemies.length === 1) attacks.push({ path: [...path, to], enemy: enemies[0]! });
-          continue;
-        }
-        if (!around.friends.has(key)) paths.set(key, [...path, to]);
-        next.push({ at: to, path: [...path, to] });
-      }
-    }
-    frontier = next;
-  }
-  return { paths, attacks };
+/**
+ * Every square an army could move to with `allowance` points under M1-M4: one point a square, or the terrain costs
+ * of A4 when the campaign plays them, so the demo never makes a move no order allows.
+ */
+export function reach(state: CampaignState, army: ArmyState, allowance: number): Reach {
+  const { ends, attacks } = searchMoves(surroundings(state, army), army.at!, allowance, stepPricing(state.setup!));
+  return { paths: ends, attacks };
+}
+
+/** The order a path needs: Advance when the move rate pays for it (by squares, or by terrain under A4), else Charge. */
+export function orderForPath(state: CampaignState, army: ArmyState, path: readonly Square[]): "advance" | "charge" {
+  return squaresPaid(stepPricing(state.setup!), "advance", army.moveRate, path) === path.length ? "advance" : "charge";
 }
 
 /** Steps between two squares ignoring armies: the bot's sense of distance. */

@@ -1,14 +1,12 @@
-import type { Catalogue, Square } from "../../events/common.js";
-import { rowsFromEdge, sameSquare } from "../../projections/derived.js";
+import type { Square } from "../../events/common.js";
+import { advancedRule, rowsFromEdge, sameSquare } from "../../projections/derived.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
+import { commandLimit } from "../rules/commanders.js";
+import { freeSpares, leaderlessArmyCommand } from "./commanders.js";
+import { ownFormations, type CatalogueEntry } from "./catalogue.js";
+import { allowed } from "./legal.js";
 import type { PlainCommand } from "./strategy.js";
-
-/** The catalogue formations a player fields: those named after it, or all when none are. */
-function ownFormations(catalogue: Catalogue, player: string): Array<[string, Catalogue["formations"][string]]> {
-  const all = Object.entries(catalogue.formations);
-  const own = all.filter(([id]) => id.startsWith(`${player}-`));
-  return own.length > 0 ? own : all;
-}
+import { warChestCommand } from "./war-chest.js";
 
 function covers(pool: Record<string, number>, units: Record<string, number>): boolean {
   return Object.entries(units).every(([type, count]) => (pool[type] ?? 0) >= count);
@@ -18,20 +16,62 @@ function take(pool: Record<string, number>, units: Record<string, number>): void
   for (const [type, count] of Object.entries(units)) pool[type] = (pool[type] ?? 0) - count;
 }
 
-/** E6a: full-strength formations the Reserves can build, largest first, while the army stays within M. */
-function raisable(state: CampaignState, player: string): string[] {
-  const { catalogue, force } = state.setup!;
-  const pool = { ...state.ledgers[player]!.reserves };
+const MIN_ARMY_POINTS = 1000;
+
+/** Full-strength formations the pool can build, largest first, while they come to at most `limit`; taken from the pool. */
+function fill(pool: Record<string, number>, formations: readonly CatalogueEntry[], limit: number): { chosen: string[]; points: number } {
   const chosen: string[] = [];
   let points = 0;
-  for (const [id, formation] of ownFormations(catalogue, player).sort(([, a], [, b]) => b.points - a.points)) {
-    while (covers(pool, formation.units) && points + formation.points <= force.maxArmyPoints) {
+  for (const [id, formation] of formations) {
+    while (covers(pool, formation.units) && points + formation.points <= limit) {
       take(pool, formation.units);
       chosen.push(id);
       points += formation.points;
     }
   }
-  return points >= 1000 ? chosen : [];
+  return { chosen, points };
+}
+
+const largestFirst = (formations: CatalogueEntry[]) => formations.sort(([, a], [, b]) => b.points - a.points);
+
+/** E6a: full-strength formations the Reserves can build, largest first, while the army stays within M. */
+function raisable(state: CampaignState, player: string): string[] {
+  const { catalogue, force } = state.setup!;
+  const { chosen, points } = fill({ ...state.ledgers[player]!.reserves }, largestFirst(ownFormations(catalogue, player)), force.maxArmyPoints);
+  return points >= MIN_ARMY_POINTS ? chosen : [];
+}
+
+/**
+ * E6a with A6: a new army around one of the player's spare commanders, the most senior first: a formation holding a
+ * unit of the commander's type, then the largest formations the Reserves build, within what the commander leads.
+ */
+function ledArmy(state: CampaignState, player: string): PlainCommand | undefined {
+  const { catalogue, force } = state.setup!;
+  const at = deploymentSquare(state, player);
+  if (!at) return undefined;
+  const own = largestFirst(ownFormations(catalogue, player));
+  for (const spare of freeSpares(state, player)) {
+    const pool = { ...state.ledgers[player]!.reserves };
+    const limit = Math.min(force.maxArmyPoints, commandLimit(spare.level));
+    const lead = own.find(([, f]) => (f.units[spare.unitType] ?? 0) > 0 && f.points <= limit && covers(pool, f.units));
+    if (!lead) continue;
+    take(pool, lead[1].units);
+    const rest = fill(pool, own, limit - lead[1].points);
+    if (lead[1].points + rest.points < MIN_ARMY_POINTS) continue;
+    const formations = [lead[0], ...rest.chosen].map((formation, i) => ({ id: `f${i + 1}`, formation }));
+    const count = Object.values(state.armies).filter((a) => a.player === player).length + 1;
+    const command: PlainCommand = {
+      actor: player,
+      type: "RaiseArmy",
+      army: `${player}-${count}`,
+      name: `Reformed army ${count}`,
+      formations,
+      commander: { formation: "f1", unitType: spare.unitType },
+      at,
+    };
+    if (allowed(state, command)) return command;
+  }
+  return undefined;
 }
 
 function deploymentSquare(state: CampaignState, player: string): Square | undefined {
@@ -49,10 +89,17 @@ function deploymentSquare(state: CampaignState, player: string): Square | undefi
   return undefined;
 }
 
-/** The demo commanders' End phase: disband the spent, refill the depleted, replace the lost, raise new armies. */
+/**
+ * The demo commanders' End phase: give a leaderless army a commander (A6), use the Reserves, spend the war chest
+ * (A7, A8), then finish.
+ */
 export function nextEndPhaseCommand(state: CampaignState, player: string): PlainCommand {
-  const finish: PlainCommand = { actor: player, type: "FinishEndPhase" };
-  if (state.turn < 2) return finish;
+  return leaderlessArmyCommand(state, player) ?? reservesCommand(state, player) ?? warChestCommand(state, player) ?? { actor: player, type: "FinishEndPhase" };
+}
+
+/** E5, E6: disband the spent, refill the depleted, replace the lost, raise new armies; nothing in turn 1. */
+function reservesCommand(state: CampaignState, player: string): PlainCommand | undefined {
+  if (state.turn < 2) return undefined;
   const { catalogue, force } = state.setup!;
   const reserves = state.ledgers[player]!.reserves;
   const armies = Object.values(state.armies).filter((a): a is ArmyState => a.player === player && a.status === "active" && a.at !== null);
@@ -70,16 +117,17 @@ export function nextEndPhaseCommand(state: CampaignState, player: string): Plain
         return { actor: player, type: "ReinforceFormation", army: army.id, formation: formation.id };
       }
       if (wiped) {
+        // The rules have the last word (A6: within what the army's commander leads).
+        const replace = (id: string): PlainCommand => ({ actor: player, type: "ReplaceFormation", army: army.id, formation: formation.id, with: { id: `${formation.id}-r${state.turn}`, formation: id } });
         const replacement = ownFormations(catalogue, player).find(
-          ([id, f]) => id !== formation.formation && covers(reserves, f.units) && army.points + f.points <= force.maxArmyPoints,
+          ([id, f]) => id !== formation.formation && covers(reserves, f.units) && army.points + f.points <= force.maxArmyPoints && allowed(state, replace(id)),
         );
-        if (replacement) {
-          return { actor: player, type: "ReplaceFormation", army: army.id, formation: formation.id, with: { id: `${formation.id}-r${state.turn}`, formation: replacement[0] } };
-        }
+        if (replacement) return replace(replacement[0]);
       }
     }
   }
 
+  if (advancedRule(state.setup!.options, "commanders")) return ledArmy(state, player);
   const formations = raisable(state, player);
   const at = deploymentSquare(state, player);
   if (formations.length > 0 && at) {
@@ -90,5 +138,5 @@ export function nextEndPhaseCommand(state: CampaignState, player: string): Plain
     const count = Object.values(state.armies).filter((a) => a.player === player).length + 1;
     return { actor: player, type: "RaiseArmy", army: `${player}-${count}`, name: `Reformed army ${count}`, formations: roster, commander: { formation: hq.id, unitType }, at };
   }
-  return finish;
+  return undefined;
 }

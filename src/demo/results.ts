@@ -1,5 +1,6 @@
 import type { BattleResult, SideResult } from "../../events/common.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
+import { battleExtras, titanDamage, type SideExtras } from "./battle-extras.js";
 import { seededRandom } from "./rng.js";
 
 /** How an order shapes a side's chances in the demo's scripted battles (the B2 advantages, roughly). */
@@ -36,8 +37,9 @@ export function scriptedResult(state: CampaignState, battle: BattleState): Battl
   const random = seededRandom(`${state.campaign}/${battle.id}`);
   const attacker = state.armies[battle.attacker.army]!;
   const defender = state.armies[battle.defender.army]!;
-  const attackerScore = attacker.points * orderFactor(battle, "attacker") * (0.75 + random() * 0.5);
-  const defenderScore = defender.points * orderFactor(battle, "defender") * (0.75 + random() * 0.5);
+  const extras = battleExtras(state, battle);
+  const attackerScore = attacker.points * orderFactor(battle, "attacker") * extras.attacker.edge * (0.75 + random() * 0.5);
+  const defenderScore = defender.points * orderFactor(battle, "defender") * extras.defender.edge * (0.75 + random() * 0.5);
   const margin = Math.abs(attackerScore - defenderScore) / Math.max(attackerScore, defenderScore);
   const outcome = margin < 0.06 ? "draw" : attackerScore > defenderScore ? "attacker" : "defender";
   const target = battle.vpTarget;
@@ -52,7 +54,17 @@ export function scriptedResult(state: CampaignState, battle: BattleState): Battl
   const attackerWon = outcome === "draw" ? null : outcome === "attacker";
   return {
     outcome,
-    attacker: side(attacker, attackerWon),
-    defender: side(defender, attackerWon === null ? null : !attackerWon),
+    attacker: withAdvanced(state, battle, attacker, side(attacker, attackerWon), extras.attacker),
+    defender: withAdvanced(state, battle, defender, side(defender, attackerWon === null ? null : !attackerWon), extras.defender),
+  };
+}
+
+/** A7, A8: the side's result with the support it called in and the damage its titans took, when there are any. */
+function withAdvanced(state: CampaignState, battle: BattleState, army: ArmyState, result: SideResult, extras: SideExtras): SideResult {
+  const damage = titanDamage(state, battle, army, result.losses);
+  return {
+    ...result,
+    ...(Object.keys(damage).length > 0 ? { titanDamage: damage } : {}),
+    ...(extras.support.length > 0 ? { support: extras.support } : {}),
   };
 }

@@ -2,7 +2,10 @@ import type { Order, Square } from "../../events/common.js";
 import { sameSquare } from "../../projections/derived.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { nextActivator, pendingDefenders, unactivatedArmies } from "../rules/action-common.js";
-import { distance, reach } from "./pathing.js";
+import { orderAllowance } from "../rules/terrain-costs.js";
+import { believedPoints } from "./intelligence.js";
+import { distance, orderForPath, reach } from "./pathing.js";
+import { attackAfterScouting, pledgedOrder, scoutBeforeMoving, scoutingReply } from "./scouting.js";
 
 /** A command as the demo's players write it: orders in the clear, for the players' side to commit. */
 export type PlainCommand = Record<string, unknown> & { actor: string; type: string };
@@ -20,27 +23,41 @@ function activation(army: ArmyState, order: Order, path: Square[]): PlainCommand
 
 /** The demo commander's choice for one army: attack a weaker enemy in reach, else march on an objective. */
 function orderFor(state: CampaignState, army: ArmyState): PlainCommand {
-  const rate = army.moveRate;
-  const { paths, attacks } = reach(state, army, 2 * rate);
+  const { paths, attacks } = reach(state, army, orderAllowance("charge", army.moveRate));
   const onOwnHome = Object.values(state.homeBases).some((h) => h.player === army.player && sameSquare(h.at, army.at!));
   const attack = attacks
-    .filter(({ enemy }) => army.points >= 0.8 * enemy.points)
-    .sort((a, b) => a.path.length - b.path.length || b.enemy.points - a.enemy.points)[0];
-  if (attack) return activation(army, attack.path.length <= rate ? "advance" : "charge", attack.path);
+    .filter(({ enemy }) => army.points >= 0.8 * believedPoints(state, army, enemy))
+    .sort((a, b) => a.path.length - b.path.length || believedPoints(state, army, b.enemy) - believedPoints(state, army, a.enemy))[0];
+  if (attack) return activation(army, orderForPath(state, army, attack.path), attack.path);
 
   const holding = Object.values(state.objectives).some((o) => o.heldBy === army.player && sameSquare(o.at, army.at!));
   if (holding && !onOwnHome) return activation(army, state.turn % 2 === 0 ? "fortify" : "firstFire", []);
 
+  const path = march(state, army, paths.values(), onOwnHome);
+  if (!path) return activation(army, "firstFire", []);
+  return activation(army, orderForPath(state, army, path), path);
+}
+
+/** The path that brings the army nearest a target, if it gets closer (or must leave its home base). */
+function march(state: CampaignState, army: ArmyState, paths: Iterable<Square[]>, onOwnHome: boolean): Square[] | undefined {
   const targets = targetsFor(state, army.player);
   let best: { path: Square[]; score: number } | undefined;
-  for (const path of paths.values()) {
+  for (const path of paths) {
     const end = path[path.length - 1]!;
     const score = Math.min(...targets.map((t) => distance(end, t)), 99) * 10 + path.length;
     if (!best || score < best.score) best = { path, score };
   }
   const here = Math.min(...targets.map((t) => distance(army.at!, t)), 99) * 10;
-  if (!best || (best.score >= here && !onOwnHome)) return activation(army, "firstFire", []);
-  return activation(army, best.path.length <= rate ? "advance" : "charge", best.path);
+  if (!best || (best.score >= here && !onOwnHome)) return undefined;
+  return best.path;
+}
+
+/** A3: the army revealed Advance to scout: it attacks if it dares, else marches on as far as Advance takes it. */
+function advanceAfterScouting(state: CampaignState, army: ArmyState): PlainCommand {
+  const attack = attackAfterScouting(state, army);
+  if (attack) return activation(army, "advance", attack);
+  const { paths } = reach(state, army, orderAllowance("advance", army.moveRate));
+  return activation(army, "advance", march(state, army, paths.values(), false) ?? []);
 }
 
 /** The next decision of the Action phase: an attacked army's order first, else the next activation in turn. */
@@ -48,14 +65,22 @@ export function nextActivation(state: CampaignState): PlainCommand | undefined {
   const engaged = pendingDefenders(state)[0];
   if (engaged) {
     const defender = state.armies[engaged.defender.army]!;
-    const stronger = defender.points > engaged.attacker.points * 1.2;
-    return activation(defender, stronger ? "advance" : "firstFire", []);
+    const stronger = defender.points > believedPoints(state, defender, state.armies[engaged.attacker.army]!) * 1.2;
+    return activation(defender, pledgedOrder(state, defender) ?? (stronger ? "advance" : "firstFire"), []);
   }
+  const reply = scoutingReply(state);
+  if (reply) return reply;
   const player = nextActivator(state);
   if (!player) return undefined;
   const mine = unactivatedArmies(state)
     .filter((a) => a.player === player)
     .sort((a, b) => a.id.localeCompare(b.id));
+  // A3: an army that scouted moves next.
+  const scout = mine.find((a) => pledgedOrder(state, a) === "advance");
+  if (scout) return advanceAfterScouting(state, scout);
   const stacked = mine.find((a) => mine.some((b) => b !== a && sameSquare(b.at!, a.at!)));
-  return orderFor(state, stacked ?? mine[0]!);
+  const army = stacked ?? mine[0]!;
+  // A3: an army that revealed First Fire against a scout holds that order.
+  if (pledgedOrder(state, army) === "firstFire") return activation(army, "firstFire", []);
+  return scoutBeforeMoving(state, army) ?? orderFor(state, army);
 }

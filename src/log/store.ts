@@ -301,7 +301,9 @@ export class EventStore {
       operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
       await this.db.batch(operations, { sync: options.sync ?? this.options.sync });
       this.heads.set(stream, newHead);
-      this.live.get(stream)?.next(stored);
+      // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted):
+      // a state folded live is then the same, key order included, as the state replayed from the log.
+      this.live.get(stream)?.next(stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
       return stored;
     });
   }
@@ -323,8 +325,8 @@ export class EventStore {
     } catch {
       throw new InvalidEventError(index, "event", "is not plain data");
     }
-    // The copy keeps the caller's key order (as the events the engine folds live always had); the stored body is
-    // canonical. Both are the same plain data: canonicalPlainJson accepted nothing JSON.stringify would change.
+    // The copy keeps the caller's key order (for the events append returns; followers get the stored order); the
+    // stored body is canonical. Both are the same plain data: canonicalPlainJson accepted nothing JSON.stringify would change.
     const data: unknown = JSON.parse(JSON.stringify(original.data));
     const event: CheckedEvent = { type: original.type, version: original.version, at: original.at, actor: original.actor, data, dataJson };
     const problem = this.options.catalogue.check(event);

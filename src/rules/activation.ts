@@ -13,7 +13,9 @@ import {
 } from "./action-common.js";
 import { canLeave, checkPath, surroundings } from "./movement.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
+import { checkActivationAfterScouting } from "./scouting.js";
 import { requirePlayer, requireSetup } from "./setup.js";
+import { stepPricing } from "./terrain-costs.js";
 
 /**
  * T3-T5, M1-M5, S7 ruling: a player activates one of its armies with a hidden order (only its commitment is given) and
@@ -54,18 +56,19 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
     const next = nextActivator(state);
     if (next !== player.id) refuseRule("T3", `it is ${next}'s turn to activate an army, not ${player.id}'s: players alternate`);
   }
+  checkActivationAfterScouting(state, army, command.commitment, path);
 
   const from = army.at!;
   const rate = army.moveRate;
-  const maxSteps = 2 * rate;
+  const pricing = stepPricing(state.setup!);
   const around = surroundings(state, army);
   const homeBase = state.homeBases[player.id];
   const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, from);
   const stacked = onHomeBase && around.friends.has(squareKey(from));
-  const { defender } = checkPath(around, from, path, maxSteps, rate);
+  const { defender } = checkPath(around, from, path, rate, pricing);
   const end = path[path.length - 1] ?? from;
 
-  if (stacked && (path.length === 0 || sameSquare(end, from)) && canLeave(around, from, maxSteps)) {
+  if (stacked && (path.length === 0 || sameSquare(end, from)) && canLeave(around, from, 2 * rate, pricing)) {
     refuseRule("S7", `army "${army.id}" starts stacked on its home base ${sq(from)}: it must end its move off the home base, and a legal square allows it`);
   }
   if (path.length > 0) {

@@ -6,6 +6,9 @@ import type { CommandOf } from "../commands/schemas.js";
 import { beginEndPhase, predict } from "./phases.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./setup.js";
+import { checkSupportUse, supportExpended } from "./support.js";
+import { commandersAfterBattle } from "./commanders.js";
+import { checkTitanDamage, titanDamageCarried } from "./titan-repairs.js";
 
 /**
  * The Battle phase (B1-B7, S4): a player of a battle reports its result, the opponent confirms or rejects it; a
@@ -64,6 +67,9 @@ function checkSide(state: CampaignState, side: BattleSideState, result: SideResu
 function checkResult(state: CampaignState, battle: BattleState, result: BattleResult): void {
   checkSide(state, battle.attacker, result.attacker, "attacker");
   checkSide(state, battle.defender, result.defender, "defender");
+  checkTitanDamage(state, state.armies[battle.attacker.army]!, result.attacker, "attacker");
+  checkTitanDamage(state, state.armies[battle.defender.army]!, result.defender, "defender");
+  checkSupportUse(state, battle, result);
 }
 
 export function decideReportBattleResult(state: CampaignState, command: CommandOf<"ReportBattleResult">): DomainEvent[] {
@@ -187,8 +193,11 @@ export function decideConfirmBattleResult(state: CampaignState, command: Command
   checkResult(state, battle, result);
   const { winner, overwhelming, cvps } = battleCvps(setup.awards, battle, result);
   const events: DomainEvent[] = [{ type: "BattleResolved", data: { turn: state.turn, battle: battle.id, result, winner, overwhelming, cvps } }];
+  events.push(...supportExpended(state, battle, result));
+  events.push(...titanDamageCarried(state, battle, result));
   const resolved = predict(state, events);
-  events.push(...aftermath(resolved, resolved.battles[battle.id]!));
+  const afterBattle = aftermath(resolved, resolved.battles[battle.id]!);
+  events.push(...afterBattle, ...commandersAfterBattle(resolved, resolved.battles[battle.id]!, afterBattle));
   const unresolved = Object.values(state.battles).some((b) => b.turn === state.turn && b.id !== battle.id && b.status !== "resolved");
   if (!unresolved) events.push(...beginEndPhase(predict(state, events), state.turn));
   return events;

@@ -1,10 +1,11 @@
 import { HOST } from "../../events/common.js";
 import type { RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { armyPoints, cvpTotals, onMap, rowsFromEdge, sameSquare } from "../../projections/derived.js";
+import { advancedRule, armyPoints, cvpTotals, onMap, rowsFromEdge, sameSquare } from "../../projections/derived.js";
 import type { ArmyState, CampaignSetup, CampaignState, PlayerState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";
+import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
 import { predict } from "./phases.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
 import {
@@ -21,6 +22,7 @@ import {
   shortfall,
 } from "./reserves.js";
 import { requirePlayer, requireSetup } from "./setup.js";
+import { commanderOfDisbandedArmy, requireCommandCovers, requireEveryArmyLed, spareCommanderFor } from "./commanders.js";
 
 /**
  * The End phase (E1-E7): breaking down and disbanding armies that have fought (E5), using the Reserves (E6 a-d),
@@ -39,7 +41,7 @@ function requireEndPhase(state: CampaignState, what: string): TurnState {
 }
 
 /** A player acting in its End phase, not yet finished with it. */
-function requireEndPhasePlayer(state: CampaignState, actor: string, rule: string, what: string): PlayerState {
+export function requireEndPhasePlayer(state: CampaignState, actor: string, rule: string, what: string): PlayerState {
   const turn = requireEndPhase(state, what);
   const player = requirePlayer(state, actor);
   if (turn.endPhaseDone.includes(player.id)) refuseRule(rule, `${player.id} has finished its End phase of turn ${state.turn}`);
@@ -52,7 +54,7 @@ function requireReservesTurn(state: CampaignState): void {
 }
 
 /** One of the player's armies still on the map. */
-function requireOwnArmy(state: CampaignState, player: PlayerState, id: string, rule: string): ArmyState {
+export function requireOwnArmy(state: CampaignState, player: PlayerState, id: string, rule: string): ArmyState {
   const army = state.armies[id];
   if (!army) refuseField("army", `no army "${id}"`);
   if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
@@ -113,6 +115,7 @@ export function decideBreakDown(state: CampaignState, command: CommandOf<"BreakD
     const formation = { id: replacement.id, formation: replacement.formation, units };
     const replaced = (liveCompanies[0] ?? companies[0]!).id;
     requireWithinCeiling(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
+    requireCommandCovers(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
     events.push({ type: "FormationReplaced", data: { turn: state.turn, army: army.id, player: player.id, replaced, formation, units } });
   } else if (liveCompanies.length > 0 && attached.length > 0 && !companyLeft) {
     refuseRule(
@@ -129,7 +132,10 @@ export function decideDisbandArmy(state: CampaignState, command: CommandOf<"Disb
   const player = requireEndPhasePlayer(state, command.actor, "E5", "armies are disbanded");
   const army = requireOwnArmy(state, player, command.army, "E5");
   requireFought(army);
-  return [{ type: "ArmyDisbanded", data: { turn: state.turn, army: army.id, player: player.id, units: formationUnits(army.formations) } }];
+  return [
+    { type: "ArmyDisbanded", data: { turn: state.turn, army: army.id, player: player.id, units: formationUnits(army.formations) } },
+    ...commanderOfDisbandedArmy(state, army),
+  ];
 }
 
 // ---------- E6 ----------
@@ -163,7 +169,10 @@ export function decideRaiseArmy(state: CampaignState, command: CommandOf<"RaiseA
   if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
   const homeBase = state.homeBases[player.id];
   const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, command.at);
-  if (!onHomeBase && rowsFromEdge(setup.map, player.baseLine, command.at) !== 0) {
+  if (advancedRule(setup.options, "homeBase")) {
+    requireHomeBaseHeld(state, player.id, "raise new armies");
+    requireAtHomeBase(state, player.id, command.at, `new army "${command.army}"`);
+  } else if (!onHomeBase && rowsFromEdge(setup.map, player.baseLine, command.at) !== 0) {
     refuseRule("S7", `new armies start on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`);
   }
   const occupant = Object.values(state.armies).find(
@@ -173,11 +182,13 @@ export function decideRaiseArmy(state: CampaignState, command: CommandOf<"RaiseA
 
   const units = formationUnits(formations);
   requireInReserves(ledgerOf(state, player.id), units, `army "${command.army}"`);
+  const ledBy = spareCommanderFor(state, setup, { army: command.army, player: player.id, formations }, command.commander);
   return [
     {
       type: "ArmyRaised",
       data: { turn: state.turn, army: command.army, player: player.id, name: command.name, formations, commander: command.commander, at: command.at, units },
     },
+    ...ledBy,
   ];
 }
 
@@ -212,6 +223,7 @@ export function decideReplaceFormation(state: CampaignState, command: CommandOf<
   if (army.formations.some((f) => f.id === command.with.id)) refuseField("with.id", `army "${army.id}" already has a formation "${command.with.id}"`);
   const formation = { id: command.with.id, formation: command.with.formation, units };
   requireWithinCeiling(setup, army, [...army.formations.filter((f) => f.id !== lost.id), formation], `replacing "${lost.id}" with "${command.with.formation}"`);
+  requireCommandCovers(setup, army, [...army.formations.filter((f) => f.id !== lost.id), formation], `replacing "${lost.id}" with "${command.with.formation}"`);
   requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${command.with.formation}"`);
   return [{ type: "FormationReplaced", data: { turn: state.turn, army: army.id, player: player.id, replaced: lost.id, formation, units } }];
 }
@@ -238,6 +250,7 @@ export function decideTradeFormations(state: CampaignState, command: CommandOf<"
 export function decideFinishEndPhase(state: CampaignState, command: CommandOf<"FinishEndPhase">): DomainEvent[] {
   requireSetup(state);
   const player = requireEndPhasePlayer(state, command.actor, "T1", "a player finishes its End phase");
+  requireEveryArmyLed(state, player.id);
   return [{ type: "EndPhaseFinished", data: { turn: state.turn, player: player.id } }];
 }
 

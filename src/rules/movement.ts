@@ -2,19 +2,14 @@ import type { Square } from "../../events/common.js";
 import { onMap, squareKey } from "../../projections/derived.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { armiesOnMap, battlesThisTurn } from "./action-common.js";
+import { searchMoves } from "./move-search.js";
 import { refuseRule, sq } from "./refusal.js";
+import { ONE_A_SQUARE, pointsLeftOnPath, stepsPaid, type StepPricing } from "./terrain-costs.js";
 
 /** M1: two squares share an edge. */
 export function orthogonallyAdjacent(a: Square, b: Square): boolean {
   return Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
 }
-
-const STEPS: readonly Square[] = [
-  [0, -1],
-  [1, 0],
-  [0, 1],
-  [-1, 0],
-];
 
 /** What stands on the map around a moving army, as the move rules see it. */
 export interface Surroundings {
@@ -49,11 +44,13 @@ export interface CheckedPath {
 }
 
 /**
- * M1-M4 and T4's upper bound: what no order could allow. Refuses with the rule the path breaks; a path that ends on a
- * friendly army is left to the caller (M2, after the S7 ruling).
+ * M1-M4 and the upper bound of T4, or of A4 when terrain costs are in play: what no order could allow. Refuses with
+ * the rule the path breaks; a path that ends on a friendly army is left to the caller (M2, after the S7 ruling).
  */
-export function checkPath(around: Surroundings, from: Square, path: readonly Square[], maxSteps: number, rate: number): CheckedPath {
-  if (path.length > maxSteps) {
+export function checkPath(around: Surroundings, from: Square, path: readonly Square[], rate: number, pricing: StepPricing): CheckedPath {
+  const maxSteps = 2 * rate;
+  // With terrain costs a free square lets a Charge cover more than 2R squares: A4 bounds it once the squares are checked.
+  if (!pricing.byTerrain && path.length > maxSteps) {
     refuseRule("T4", `the path has ${path.length} steps: at move rate ${rate} even Charge allows at most ${maxSteps}`);
   }
   let previous = from;
@@ -82,31 +79,29 @@ export function checkPath(around: Surroundings, from: Square, path: readonly Squ
     }
     previous = step;
   }
+  if (pricing.byTerrain) refuseBeyondCharge(pricing, path, rate);
   return { defender };
+}
+
+/** A4: a path the Charge allowance 2R does not pay for, beyond the one square every Advance or Charge may move. */
+function refuseBeyondCharge(pricing: StepPricing, path: readonly Square[], rate: number): void {
+  const allowance = 2 * rate;
+  const left = pointsLeftOnPath(pricing, allowance, path);
+  const paid = stepsPaid(left);
+  if (paid === path.length) return;
+  const before = left[paid - 1]!;
+  const cost = before - left[paid]!;
+  refuseRule(
+    "A4",
+    `step ${paid + 1} into ${sq(path[paid]!)} costs ${cost} point${cost === 1 ? "" : "s"} but only ${Math.max(0, before)} of Charge's ${allowance} points at move rate ${rate} are left after the terrain of the squares before it: no order allows this path`,
+  );
 }
 
 /**
  * S7 ruling: can an army leave the square `from` (its home base) and end its move on a square it may legally end on,
- * within `maxSteps` steps? Legal end squares here are empty squares off `from`; squares it could only end on by
- * attacking are not counted, so the ruling never forces an attack.
+ * with `allowance` points (one a square, or by terrain under A4)? Legal end squares here are empty squares off `from`;
+ * squares it could only end on by attacking are not counted, so the ruling never forces an attack.
  */
-export function canLeave(around: Surroundings, from: Square, maxSteps: number): boolean {
-  const seen = new Set<string>([squareKey(from)]);
-  let frontier: Square[] = [from];
-  for (let steps = 0; steps < maxSteps && frontier.length > 0; steps++) {
-    const next: Square[] = [];
-    for (const square of frontier) {
-      for (const [dx, dy] of STEPS) {
-        const to: Square = [square[0] + dx, square[1] + dy];
-        const key = squareKey(to);
-        if (seen.has(key) || !onMap(around, to)) continue;
-        seen.add(key);
-        if (around.battles.has(key) || around.enemies.has(key)) continue;
-        if (!around.friends.has(key)) return true;
-        next.push(to);
-      }
-    }
-    frontier = next;
-  }
-  return false;
+export function canLeave(around: Surroundings, from: Square, allowance: number, pricing: StepPricing = ONE_A_SQUARE): boolean {
+  return searchMoves(around, from, allowance, pricing).ends.size > 0;
 }

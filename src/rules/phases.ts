@@ -2,6 +2,7 @@ import type { DomainEvent } from "../../events/index.js";
 import { addUnits } from "../../projections/derived.js";
 import { evolveAll } from "../../projections/campaign.js";
 import type { CampaignState } from "../../projections/state.js";
+import { warChestIncome } from "./war-chest-income.js";
 
 /** The state as it will be once `events` are written: lets a decider see the consequences of its own events. */
 export function predict(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
@@ -27,6 +28,7 @@ export function beginEndPhase(state: CampaignState, turn: number): DomainEvent[]
       events.push({ type: "TransitArrived", data: { turn, player, sentTurn, units } });
     }
   }
+  events.push(...warChestIncome(state, turn));
   return events;
 }
 

@@ -6,6 +6,7 @@ import { ORDER_NAMES, pendingDefenders, requireActionPhase, unactivatedArmies } 
 import { endActionPhase, predict } from "./phases.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./setup.js";
+import { orderAllowance, squaresPaid, stepPricing, type StepPricing } from "./terrain-costs.js";
 
 /**
  * T5: a player reveals an army's order and salt. A reveal that matches the commitment is recorded with whatever the
@@ -35,7 +36,7 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
   }
 
   const events: DomainEvent[] = [{ type: "OrderRevealed", data: { turn, army: army.id, order, salt } }];
-  events.push(...violations(activation, order, turn));
+  events.push(...violations(activation, order, turn, stepPricing(state.setup!)));
   const predicted = predict(state, events);
   const allRevealed = Object.values(predicted.turnState!.activations).every((a) => a.order !== null);
   if (unactivatedArmies(predicted).length === 0 && pendingDefenders(predicted).length === 0 && allRevealed) {
@@ -44,8 +45,8 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
   return events;
 }
 
-/** T4, S7 ruling: what the revealed order did not allow of the move the army made. */
-function violations(activation: ActivationState, order: CommandOf<"RevealOrder">["order"], turn: number): DomainEvent[] {
+/** T4 (or A4 with terrain costs), S7 ruling: what the revealed order did not allow of the move the army made. */
+function violations(activation: ActivationState, order: CommandOf<"RevealOrder">["order"], turn: number, pricing: StepPricing): DomainEvent[] {
   const moved = activation.path.length;
   const evidenceSeq = activation.moveSeq ?? activation.seq;
   const evidence = activation.moveSeq !== null ? `ArmyMoved seq ${activation.moveSeq}` : `ArmyActivated seq ${activation.seq}`;
@@ -55,7 +56,16 @@ function violations(activation: ActivationState, order: CommandOf<"RevealOrder">
   if ((order === "firstFire" || order === "fortify") && moved > 0) {
     events.push({ type: "OrderViolated", data: { ...base, rule: "T4", detail: `moved ${squares} on ${ORDER_NAMES[order]}, which may not move (${evidence})` } });
   }
-  if (order === "advance" && moved > activation.rate) {
+  if (pricing.byTerrain && (order === "advance" || order === "charge")) {
+    const paid = squaresPaid(pricing, order, activation.rate, activation.path);
+    if (paid < moved) {
+      const allowance = orderAllowance(order, activation.rate);
+      events.push({
+        type: "OrderViolated",
+        data: { ...base, rule: "A4", detail: `moved ${squares} on ${ORDER_NAMES[order]}, whose ${allowance} points at move rate ${activation.rate} pay for ${paid} of them at terrain costs (${evidence})` },
+      });
+    }
+  } else if (order === "advance" && moved > activation.rate) {
     events.push({
       type: "OrderViolated",
       data: { ...base, rule: "T4", detail: `moved ${squares} on Advance, which allows at most its move rate ${activation.rate} (${evidence})` },

@@ -14,6 +14,7 @@ import {
 import type { CampaignSetup, CampaignState, PlayerState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
+import { firstCommander } from "./commanders.js";
 
 export const OBJECTIVES_PER_PLAYER = 4;
 const MIN_OBJECTIVE_SPACING = 3;
@@ -126,12 +127,8 @@ export function decideRegisterArmy(state: CampaignState, command: CommandOf<"Reg
   const fielded = Object.values(state.armies).filter((army) => army.player === player.id).length;
   if (fielded >= force.armies) refuseRule("S2", `${player.id} already has N = ${force.armies} armies`);
 
-  return [
-    {
-      type: "ArmyRegistered",
-      data: { army: command.army, player: player.id, name: command.name, formations, commander: command.commander },
-    },
-  ];
+  const registered = { army: command.army, player: player.id, name: command.name, formations, commander: command.commander };
+  return [{ type: "ArmyRegistered", data: registered }, ...firstCommander(setup, registered, command.commander)];
 }
 
 /** S6: no two objectives (COMs and home bases alike) within two squares of one another. */

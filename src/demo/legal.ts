@@ -1,0 +1,28 @@
+import type { CampaignState } from "../../projections/state.js";
+import { checkCommand } from "../commands/schemas.js";
+import { decide } from "../decide.js";
+import { predict } from "../rules/phases.js";
+import type { PlainCommand } from "./strategy.js";
+
+/**
+ * The state a command would leave if the rules accepted it now, else undefined: the demo's players check a choice
+ * against the rules before they make it. Only for commands without secrets (End phase choices), which go to the
+ * engine as written.
+ */
+export function outcomeOf(state: CampaignState, command: PlainCommand): CampaignState | undefined {
+  const checked = checkCommand(command);
+  if (!checked.ok) return undefined;
+  const decision = decide(state, checked.command);
+  return decision.ok ? predict(state, decision.events) : undefined;
+}
+
+/** Whether the rules accept the command now. */
+export function allowed(state: CampaignState, command: PlainCommand): boolean {
+  return outcomeOf(state, command) !== undefined;
+}
+
+/** The first of the candidates the rules accept now. */
+export function firstAllowed(state: CampaignState, candidates: Iterable<PlainCommand>): PlainCommand | undefined {
+  for (const command of candidates) if (allowed(state, command)) return command;
+  return undefined;
+}

@@ -1,0 +1,133 @@
+import type { RosterFormation, Square } from "../../events/common.js";
+import type { DomainEvent } from "../../events/index.js";
+import { advancedRule, armyPoints, onMap, sameSquare } from "../../projections/derived.js";
+import type { CampaignSetup, CampaignState } from "../../projections/state.js";
+import type { CommandOf } from "../commands/schemas.js";
+import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
+import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
+import { refuseField, refuseRule, sq } from "./refusal.js";
+import { armyCeiling, fullStrength, ledgerOf, pointsOf } from "./reserves.js";
+import { requireSetup } from "./setup.js";
+
+/**
+ * A8 war chest spending in the End phase: formations into an army, a new army at the home base, and defences. Every
+ * purchase passes `requireWarChestSpend` (titan repairs and A7's off-table support too).
+ */
+
+const MIN_ARMY_POINTS = 1000;
+
+/** A8, A5: the campaign plays the war chest, and the enemy does not hold the player's home base. */
+export function requireWarChestOpen(state: CampaignState, player: string, what: string): void {
+  const setup = requireSetup(state);
+  if (!advancedRule(setup.options, "warChest")) refuseRule("A8", `this campaign does not play the war chest, so ${what} cannot be paid from it`);
+  requireHomeBaseHeld(state, player, `spend the war chest on ${what}`);
+}
+
+/**
+ * A8, A5: `player` may take `amount` points out of its war chest for `what`. Refuses naming A8 when the campaign does
+ * not play the war chest or the balance is short (it never goes below 0), and A5 while the enemy holds the player's
+ * home base.
+ */
+export function requireWarChestSpend(state: CampaignState, player: string, amount: number, what: string): void {
+  requireWarChestOpen(state, player, what);
+  const balance = ledgerOf(state, player).warChest;
+  if (amount > balance) {
+    refuseRule("A8", `${what} costs ${amount.toLocaleString("en")} points and ${player}'s war chest holds ${balance.toLocaleString("en")}: the war chest never goes below 0`);
+  }
+}
+
+const points = (n: number) => n.toLocaleString("en");
+
+/** Full-strength roster entries for bought catalogue formations, each id new to the army. */
+function boughtFormations(setup: CampaignSetup, entries: readonly { id: string; formation: string }[], taken: readonly RosterFormation[]): RosterFormation[] {
+  const ids = new Set(taken.map((f) => f.id));
+  return entries.map((entry, i) => {
+    if (ids.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is already used in this army`);
+    ids.add(entry.id);
+    return { id: entry.id, formation: entry.formation, units: fullStrength(setup.catalogue, entry.formation) };
+  });
+}
+
+const named = (formations: readonly RosterFormation[]) => formations.map((f) => `"${f.formation}"`).join(", ");
+
+export function decideBuyFormations(state: CampaignState, command: CommandOf<"BuyFormations">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
+  requireWarChestOpen(state, player.id, "formations");
+  const army = requireOwnArmy(state, player, command.army, "A8");
+  const formations = boughtFormations(setup, command.formations, army.formations);
+  const ceiling = armyCeiling(setup);
+  const after = armyPoints([...army.formations, ...formations], setup.catalogue);
+  if (after > ceiling) {
+    const name = setup.options.armySize !== undefined ? "the campaign's army size" : "M";
+    refuseRule("A8", `buying ${named(formations)} would make army "${army.id}" ${points(after)} points, over ${name} = ${points(ceiling)}`);
+  }
+  const cost = pointsOf(setup.catalogue, formations.map((f) => f.formation));
+  requireWarChestSpend(state, player.id, cost, `${named(formations)} for army "${army.id}"`);
+  return [{ type: "FormationsPurchased", data: { turn: state.turn, player: player.id, army: army.id, formations, cost } }];
+}
+
+/** S7: a bought army's square holds no other army, except the owner's armies stacked on its own home base. */
+function requireFreeSquare(state: CampaignState, player: string, at: Square): void {
+  const homeBase = state.homeBases[player];
+  const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, at);
+  const occupant = Object.values(state.armies).find(
+    (other) => other.status === "active" && other.at !== null && sameSquare(other.at, at) && (!onHomeBase || other.player !== player),
+  );
+  if (occupant) refuseRule("S7", `${sq(at)} already holds army "${occupant.id}": armies stack only on their own home base`);
+}
+
+export function decideBuyArmy(state: CampaignState, command: CommandOf<"BuyArmy">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
+  requireWarChestOpen(state, player.id, `new army "${command.army}"`);
+  if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
+  const formations = boughtFormations(setup, command.formations, []);
+  const commander = formations.find((f) => f.id === command.commander.formation);
+  if (!commander) refuseRule("S8", `the commander's formation "${command.commander.formation}" is not in this army`);
+  if (!commander.units[command.commander.unitType]) {
+    refuseRule("S8", `the commander must be a unit of its formation: "${commander.id}" has no "${command.commander.unitType}"`);
+  }
+  const cost = armyPoints(formations, setup.catalogue);
+  const { maxArmyPoints } = setup.force;
+  if (cost < MIN_ARMY_POINTS || cost > maxArmyPoints) {
+    refuseRule("S2", `army "${command.army}" is ${points(cost)} points: each army must be 1,000 to M = ${points(maxArmyPoints)}`);
+  }
+  if (setup.options.armySize !== undefined && cost !== setup.options.armySize) {
+    refuseRule("S2", `army "${command.army}" is ${points(cost)} points: this campaign's armies are all exactly ${points(setup.options.armySize)}`);
+  }
+  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
+  // A8's own text puts a bought army "on a square around the Home Base", with or without A5.
+  requireAtHomeBase(state, player.id, command.at, `bought army "${command.army}"`, advancedRule(setup.options, "homeBase") ? "A5" : "A8");
+  requireFreeSquare(state, player.id, command.at);
+  requireWarChestSpend(state, player.id, cost, `new army "${command.army}"`);
+  return [
+    {
+      type: "ArmyPurchased",
+      data: { turn: state.turn, army: command.army, player: player.id, name: command.name, formations, commander: command.commander, at: command.at, cost },
+    },
+  ];
+}
+
+/**
+ * A8: bought defences go on a square where one of the player's armies stands, or on an objective it holds (a COM or a
+ * home base, its own or the enemy's). A city counts as held while an own army stands on it, so the army covers it.
+ */
+function defensibleSquare(state: CampaignState, player: string, at: Square): boolean {
+  const army = Object.values(state.armies).some((a) => a.player === player && a.status === "active" && a.at !== null && sameSquare(a.at, at));
+  const objective = Object.values(state.objectives).some((o) => o.heldBy === player && sameSquare(o.at, at));
+  const homeBase = Object.values(state.homeBases).some((h) => h.heldBy === player && sameSquare(h.at, at));
+  return army || objective || homeBase;
+}
+
+export function decideBuyDefences(state: CampaignState, command: CommandOf<"BuyDefences">): DomainEvent[] {
+  const setup = requireSetup(state);
+  const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
+  requireWarChestOpen(state, player.id, "defences");
+  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
+  if (!defensibleSquare(state, player.id, command.at)) {
+    refuseRule("A8", `defences go on a square with one of ${player.id}'s armies or an objective it holds; ${sq(command.at)} has neither`);
+  }
+  requireWarChestSpend(state, player.id, command.points, `${points(command.points)} points of defences at ${sq(command.at)}`);
+  return [{ type: "DefencesPurchased", data: { turn: state.turn, player: player.id, at: command.at, points: command.points } }];
+}
