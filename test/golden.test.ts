@@ -10,6 +10,7 @@ import { Table } from "../src/client/table.js";
 import { Engine, type Outcome } from "../src/engine.js";
 import type { Refusal } from "../src/rules/refusal.js";
 import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup-file.js";
+import { viewState } from "../src/views.js";
 import { mergePatch, type GoldenCase } from "./golden/format.js";
 import { tempDir } from "./support/tmp.js";
 
@@ -77,7 +78,8 @@ async function runCase(golden: GoldenCase): Promise<void> {
       expectRefusal(last!, golden.expect.refused);
     } else {
       if (last && !last.ok) throw new Error(`refused: ${JSON.stringify(last.refusal)}`);
-      expect(await engine.state(campaign)).toMatchObject(golden.expect.state as object);
+      const state = await engine.state(campaign);
+      expect(golden.expect.as ? viewState(state, golden.expect.as) : state).toMatchObject(golden.expect.state as object);
     }
   } finally {
     await engine.close();

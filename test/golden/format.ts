@@ -19,8 +19,12 @@ export interface GoldenCase {
    * seeds, roll initiative, reveal orders, end turns. Default false: every step is written out.
    */
   auto?: boolean;
+  /**
+   * `state`: the projected state matches this subset; with `as`, the state as that player sees it (src/views.ts), where
+   * the other side's secrets read "hidden".
+   */
   expect:
-    | { state: unknown }
+    | { state: unknown; as?: string }
     | { refused: { rule?: string; field?: string; message?: string } };
 }
 
