@@ -52,6 +52,7 @@ import { ArmyPurchased } from "./ArmyPurchased.js";
 import { DefencesPurchased } from "./DefencesPurchased.js";
 import { TitanDamageCarried } from "./TitanDamageCarried.js";
 import { TitanRepaired } from "./TitanRepaired.js";
+import { ReserveTitanRepaired } from "./ReserveTitanRepaired.js";
 import { SupportPurchased } from "./SupportPurchased.js";
 import { SupportExpended } from "./SupportExpended.js";
 
@@ -107,6 +108,7 @@ export const EVENT_DEFINITIONS = [
   DefencesPurchased,
   TitanDamageCarried,
   TitanRepaired,
+  ReserveTitanRepaired,
   SupportPurchased,
   SupportExpended,
 ] as const;

@@ -15,7 +15,15 @@ import { armyMoveRate } from "./mobility.js";
 import { battlesOfTurn, fileBattle } from "./battle-index.js";
 import { appointCommander, relieveCommander, standDownCommander } from "./commanders.js";
 import { supportFundAtStart } from "./support.js";
-import { carryTitanDamage, repairTitanDamage } from "./war-chest.js";
+import {
+  addDamagedTitans,
+  carryTitanDamage,
+  forgetDestroyedTitan,
+  repairReserveTitan,
+  repairTitanDamage,
+  takeDamagedTitans,
+  titansLeavingWithDamage,
+} from "./war-chest.js";
 import { armySizeStated, scoutingAnswered, scoutingDeclared, scoutingOf, scoutingRolled } from "./scouting.js";
 
 type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
@@ -54,9 +62,10 @@ function leaveMap(state: Draft<CampaignState>, armyId: string, status: ArmyState
   const army = state.armies[armyId]!;
   army.at = null;
   army.status = status;
+  const damagedTitans = titansLeavingWithDamage(army, army.formations, state.setup!.catalogue);
   for (const formation of army.formations) for (const type of Object.keys(formation.units)) formation.units[type] = 0;
   rosterChanged(state, army);
-  state.ledgers[army.player]!.inTransit.push({ turn, units });
+  state.ledgers[army.player]!.inTransit.push({ turn, units, ...(damagedTitans && { damagedTitans }) });
 }
 
 const handlers: Handlers = {
@@ -97,6 +106,7 @@ const handlers: Handlers = {
     state.phase = "action";
   },
   TurnStarted(state, data) {
+    state.hostSeedHashes.push(data.hostSeedHash);
     state.turn = data.turn;
     state.phase = "action";
     state.turnState = {
@@ -239,33 +249,45 @@ const handlers: Handlers = {
   },
   TransitArrived(state, data) {
     const ledger = state.ledgers[data.player]!;
+    for (const batch of ledger.inTransit) if (batch.turn === data.sentTurn) addDamagedTitans(ledger, batch.damagedTitans);
     ledger.inTransit = ledger.inTransit.filter((batch) => batch.turn !== data.sentTurn);
     addUnits(ledger.reserves, data.units);
   },
   FormationsBrokenDown(state, data) {
     const army = state.armies[data.army]!;
+    const leaving = army.formations.filter((f) => data.formations.includes(f.id));
+    const damagedTitans = titansLeavingWithDamage(army, leaving, state.setup!.catalogue);
     army.formations = army.formations.filter((f) => !data.formations.includes(f.id));
     rosterChanged(state, army);
-    state.ledgers[data.player]!.inTransit.push({ turn: data.turn, units: data.units });
+    state.ledgers[data.player]!.inTransit.push({ turn: data.turn, units: data.units, ...(damagedTitans && { damagedTitans }) });
   },
   ArmyDisbanded(state, data) {
     leaveMap(state, data.army, "disbanded", data.units, data.turn);
   },
   ArmyRaised(state, data) {
     enlist(state, data, data.at, data.turn + 1);
-    removeUnits(state.ledgers[data.player]!.reserves, data.units);
+    const ledger = state.ledgers[data.player]!;
+    removeUnits(ledger.reserves, data.units);
+    for (const formation of data.formations) takeDamagedTitans(ledger, state.armies[data.army]!, formation.id, formation.units);
   },
   FormationReinforced(state, data) {
-    const formation = state.armies[data.army]!.formations.find((f) => f.id === data.formation)!;
+    const army = state.armies[data.army]!;
+    const formation = army.formations.find((f) => f.id === data.formation)!;
+    if (Object.values(formation.units).every((count) => count === 0)) forgetDestroyedTitan(army, formation.id);
     addUnits(formation.units, data.units);
-    removeUnits(state.ledgers[data.player]!.reserves, data.units);
+    const ledger = state.ledgers[data.player]!;
+    removeUnits(ledger.reserves, data.units);
+    takeDamagedTitans(ledger, army, formation.id, data.units);
   },
   FormationReplaced(state, data) {
     const army = state.armies[data.army]!;
     army.formations = army.formations.filter((f) => f.id !== data.replaced);
     army.formations.push(data.formation);
     rosterChanged(state, army);
-    removeUnits(state.ledgers[data.player]!.reserves, data.units);
+    forgetDestroyedTitan(army, data.replaced);
+    const ledger = state.ledgers[data.player]!;
+    removeUnits(ledger.reserves, data.units);
+    takeDamagedTitans(ledger, army, data.formation.id, data.units);
   },
   FormationsTraded(state, data) {
     const reserves = state.ledgers[data.player]!.reserves;
@@ -324,6 +346,11 @@ const handlers: Handlers = {
   TitanRepaired(state, data) {
     repairTitanDamage(state.armies[data.army]!, data.formation, data.shields, data.weapons);
     state.ledgers[data.player]!.warChest -= data.cost;
+  },
+  ReserveTitanRepaired(state, data) {
+    const ledger = state.ledgers[data.player]!;
+    repairReserveTitan(ledger, data.unitType, data.titan, data.shields, data.weapons);
+    ledger.warChest -= data.cost;
   },
   SupportPurchased(state, data) {
     const ledger = state.ledgers[data.player]!;

@@ -105,7 +105,12 @@ export interface TransitBatch {
   /** The turn the units went In Transit (E4: they join the Reserves in the End phase of the next turn). */
   turn: number;
   units: UnitCounts;
+  /** A8: the batch's titans that carry damage, by unit type; absent when none does. */
+  damagedTitans?: DamagedTitans;
 }
+
+/** A8: damaged titans off the map, by unit type, each list the most damaged first (damageWeight). */
+export type DamagedTitans = Record<string, TitanDamage[]>;
 
 /** A recorded breach of the rules: cheating shown by the log (T5). */
 export interface ViolationState {
@@ -159,6 +164,8 @@ export interface PlayerLedger {
   artillery: SupportItemState[];
   /** A6: commanders whose armies left the map while they lived, free to lead a new army; absent until there is one. */
   spareCommanders?: SpareCommander[];
+  /** A8: the Reserves' titans that carry damage (a subset of `reserves`), by unit type; absent when none does. */
+  damagedTitans?: DamagedTitans;
 }
 
 /** A6: a commander without an army. */
@@ -204,6 +211,8 @@ export interface CampaignState {
   homeBases: Record<string, HomeBaseState>;
   /** Per player: battle CVPs, Reserves, In Transit. */
   ledgers: Record<string, PlayerLedger>;
+  /** D1: every turn's host seed commitment, in turn order: a commitment is never used twice. */
+  hostSeedHashes: string[];
   /** The current turn's record; null before turn 1's TurnStarted. */
   turnState: TurnState | null;
   /** Every battle of the campaign, by id. */
@@ -231,6 +240,7 @@ export const initialState: CampaignState = {
   objectives: {},
   homeBases: {},
   ledgers: {},
+  hostSeedHashes: [],
   turnState: null,
   battles: {},
   battleIdsByTurn: {},

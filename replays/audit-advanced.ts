@@ -17,6 +17,9 @@ export const ADVANCED_VERDICTS = {
   misplaced: "bought where the rules do not allow",
   spentWhenClosed: "spent when the rules do not allow it",
   commanderMismatch: "commander record does not match the battles",
+  supportMisused: "support called in that the side could not call in",
+  supportRosterMismatch: "artillery roster does not match the battles",
+  titanDamageMismatch: "titan damage does not match the battles",
 } as const;
 
 /** A finding of an advanced check, before the audit files it under the turn it belongs to. */

@@ -1,4 +1,4 @@
-import { advancedRule } from "../projections/derived.js";
+import { advancedRule, armyPoints } from "../projections/derived.js";
 import { commanderFell } from "../projections/commanders.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
 import { commandLimit, lowestLevelFor } from "../src/rules/commanders.js";
@@ -9,7 +9,9 @@ import { ADVANCED_VERDICTS as V, points, type AdvancedCheck, type CheckedEvent, 
  * the rosters it left (before any rout): a commander with no unit of its type left in its formation is killed; one who
  * survived rises a level when the battle brings its army's count to an even number. Every CommanderKilled and
  * CommanderPromoted must be one of those, and each of those must be recorded. Appointments are checked against the
- * rank the rules give, and no side finishes an End phase with an army on the map that has no commander.
+ * rank the rules give, and no side finishes an End phase with an army on the map that has no commander. A new army,
+ * raised or bought, must be led by a spare commander appointed with it (a player fields only as many armies as it has
+ * commanders), and formations bought into an army may not take it past what its commander leads.
  */
 
 const TOP_LEVEL = 5;
@@ -26,13 +28,24 @@ interface Outcome {
   promotedTo: number | null;
 }
 
+/** A new army whose spare commander's appointment must come next. */
+interface NewArmy {
+  seq: number;
+  army: string;
+  player: string;
+  how: "raised" | "bought";
+}
+
 export class CommandersAudit implements AdvancedCheck {
   /** Outcomes of the latest resolved battles not yet matched by their events, by "battle:army". */
   private readonly due = new Map<string, Outcome>();
+  /** The army raised or bought by the event just before, until its commander's appointment is seen. */
+  private newArmy: NewArmy | null = null;
 
   constructor(private readonly report: ReportAdvanced) {}
 
   before(event: CheckedEvent, state: CampaignState): void {
+    this.ledOrReported(event, state);
     switch (event.type) {
       case "BattleResolved":
       case "TurnEnded":
@@ -46,13 +59,20 @@ export class CommandersAudit implements AdvancedCheck {
       case "EndPhaseFinished":
         this.unrecorded(event.seq);
         return this.leaderless(event.seq, event.data, state);
+      case "FormationsPurchased":
+        return this.purchased(event.seq, event.data, state);
       default:
         return;
     }
   }
 
   after(event: CheckedEvent, state: CampaignState): void {
-    if (event.type !== "BattleResolved" || !advancedRule(state.setup?.options ?? {}, "commanders")) return;
+    if (!advancedRule(state.setup?.options ?? {}, "commanders")) return;
+    if (event.type === "ArmyRaised" || event.type === "ArmyPurchased") {
+      this.newArmy = { seq: event.seq, army: event.data.army, player: event.data.player, how: event.type === "ArmyRaised" ? "raised" : "bought" };
+      return;
+    }
+    if (event.type !== "BattleResolved") return;
     const battle = state.battles[event.data.battle];
     if (!battle) return;
     for (const side of [battle.attacker, battle.defender]) {
@@ -62,6 +82,45 @@ export class CommandersAudit implements AdvancedCheck {
       const rises = !killed && army.battles % BATTLES_PER_RANK === 0 && army.commanderLevel < TOP_LEVEL;
       this.due.set(`${battle.id}:${army.id}`, { battle: battle.id, resolvedSeq: event.seq, army: army.id, player: army.player, killed, promotedTo: rises ? army.commanderLevel + 1 : null });
     }
+  }
+
+  /**
+   * The rules appoint a new army's spare commander in the same step that raises or buys it; an army followed by no
+   * appointment was fielded with no commander to spare. (An appointment naming a spare the player lacks is judged by
+   * `appointed`.)
+   */
+  private ledOrReported(event: CheckedEvent, state: CampaignState): void {
+    const fielded = this.newArmy;
+    if (!fielded) return;
+    this.newArmy = null;
+    if (event.type === "CommanderAppointed" && event.data.army === fielded.army && event.data.formerArmy !== undefined) return;
+    const spares = state.ledgers[fielded.player]?.spareCommanders?.length ?? 0;
+    this.report({
+      verdict: V.commanderMismatch,
+      rule: "A6",
+      army: fielded.army,
+      player: fielded.player,
+      seqs: [fielded.seq],
+      detail: `${fielded.army} was ${fielded.how} (seq ${fielded.seq}) with no spare commander appointed to lead it (${fielded.player} had ${spares} spare commander${spares === 1 ? "" : "s"}): a player fields only as many armies as it has commanders`,
+    });
+  }
+
+  /** Formations bought into an army may not take it past what its commander leads. */
+  private purchased(seq: number, data: DataOf<"FormationsPurchased">, state: CampaignState): void {
+    const setup = state.setup;
+    const army = state.armies[data.army];
+    if (!setup || !advancedRule(setup.options, "commanders") || typeof army?.commanderLevel !== "number") return;
+    const after = armyPoints([...army.formations, ...data.formations], setup.catalogue);
+    const limit = commandLimit(army.commanderLevel);
+    if (after <= limit) return;
+    this.report({
+      verdict: V.misplaced,
+      rule: "A6",
+      army: army.id,
+      player: data.player,
+      seqs: [seq],
+      detail: `formations bought into ${army.id} (seq ${seq}) made it ${points(after)} points; its level ${army.commanderLevel} commander leads armies of up to ${points(limit)}`,
+    });
   }
 
   /** Outcomes whose event never came: a death kept secret, or a promotion withheld. */

@@ -6,13 +6,14 @@ import { rollScouting, type ScoutingRound } from "../src/dice.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
 import { ADVANCED_VERDICTS as V, points, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import type { RollAuditBase, TurnSeed } from "./audit.js";
 
 /**
  * A3 scouting, after the fact: the scout's revealed Advance and the scouted army's revealed First Fire must hash to the
  * commitments their activations carry; the bonuses must be the ones the roster and the reveal earn; the dice must be
  * the next unused ones of the turn and, once the host's seed is out, recompute from the seeds; the band follows from the
  * rolls and bonuses; and the size the scouted player stated must lie within that band around the army's true points
- * when it was stated.
+ * when it was stated. Each roll is listed among its turn's rolls in the report, pending while the host's seed is secret.
  */
 
 interface ScoutingWork {
@@ -28,22 +29,51 @@ interface ScoutingWork {
   rolledSeq: number | null;
 }
 
+type PlayerSeeds = RollAuditBase["inputs"]["playerSeeds"];
+
 /** A scouting roll kept until the host's seed of its turn is revealed. */
 interface RollWork {
   seq: number;
   scouting: string;
+  army: string | null;
+  target: string | null;
   firstDie: number;
-  rounds: readonly ScoutingRound[];
-  scoutBonus: number;
-  scoutedBonus: number;
-  /** The players' seeds in force at the roll, in set-up order; null when one was missing. */
-  playerSeeds: readonly string[] | null;
+  rounds: ScoutingRound[];
+  band: ScoutingBandName;
+  /** The bonuses of its declaration and answer; null when it was rolled before both. */
+  bonuses: { scout: number; scouted: number } | null;
+  /** The players' seeds in force at the roll, in set-up order. */
+  playerSeeds: PlayerSeeds;
+  /** Set when the roll was already reported as impossible, whatever the seeds give. */
+  failed: boolean;
 }
 
 /** What the audit knew of the turn's dice when a scouting roll was made. */
 export interface DiceAtRoll {
   diceBefore: number;
-  playerSeeds: readonly string[] | null;
+  playerSeeds: PlayerSeeds;
+}
+
+/** A3, D1: a scouting roll as the report lists it among its turn's rolls. */
+export interface ScoutingRollAudit extends RollAuditBase {
+  kind: "scouting";
+  scouting: string;
+  /** The scout and the army it scouted (null for a roll of a scouting never declared). */
+  army: string | null;
+  target: string | null;
+  rounds: ScoutingRound[];
+  band: ScoutingBandName;
+  /** What the seeds give, once the host seed is known. */
+  recomputed: ScoutingRound[] | null;
+}
+
+/** A turn as its scouting rolls are judged once it is over (or the report is made). */
+export interface ScoutingTurn {
+  campaign: string;
+  turn: number;
+  /** The seed the host revealed at TurnEnded, matching or not; null while secret. */
+  revealedSeed: string | null;
+  seed: TurnSeed;
 }
 
 /** A commitment an army's activation this turn must carry, and the event that made it public. */
@@ -54,7 +84,8 @@ interface Pledge {
   verdict: AdvancedFinding["verdict"];
 }
 
-const describe = (rounds: readonly ScoutingRound[]) => rounds.map((r) => `${r.scout.join("+")} v ${r.scouted.join("+")}`).join(", reroll ");
+/** A scouting roll's rounds as the report writes them: "3+4 v 2+2, reroll ...". */
+export const describeScoutingRounds = (rounds: readonly ScoutingRound[]) => rounds.map((r) => `${r.scout.join("+")} v ${r.scouted.join("+")}`).join(", reroll ");
 
 export class ScoutingAudit implements AdvancedCheck {
   private scoutings = new Map<string, ScoutingWork>();
@@ -142,7 +173,25 @@ export class ScoutingAudit implements AdvancedCheck {
   /** A3, D1: the roll's form, band and dice index now; its dice once the host's seed is out (`finishTurn`). */
   rolled(seq: number, data: DataOf<"ScoutingRolled">, dice: DiceAtRoll): void {
     const scouting = this.scoutings.get(data.scouting);
-    const breach = (detail: string) => this.report({ verdict: V.scoutingMismatch, rule: "A3", ...(scouting ? { army: scouting.army } : {}), seqs: [seq, ...(scouting ? [scouting.seq] : [])], detail });
+    const roll: RollWork = {
+      seq,
+      scouting: data.scouting,
+      army: scouting?.army ?? null,
+      target: scouting?.target ?? null,
+      firstDie: data.firstDie,
+      rounds: data.rounds,
+      band: data.band,
+      bonuses: scouting && scouting.scoutedBonus !== null ? { scout: scouting.scoutBonus, scouted: scouting.scoutedBonus } : null,
+      playerSeeds: dice.playerSeeds,
+      failed: false,
+    };
+    const rolls = this.rolls.get(data.turn) ?? [];
+    rolls.push(roll);
+    this.rolls.set(data.turn, rolls);
+    const breach = (detail: string) => {
+      roll.failed = true;
+      this.report({ verdict: V.scoutingMismatch, rule: "A3", ...(scouting ? { army: scouting.army } : {}), seqs: [seq, ...(scouting ? [scouting.seq] : [])], detail });
+    };
     if (!scouting || scouting.scoutedBonus === null) return breach(`scouting ${data.scouting} was rolled (seq ${seq}) before it was declared and answered`);
     if (data.firstDie !== dice.diceBefore) {
       breach(`scouting ${data.scouting} (seq ${seq}) uses dice from index ${data.firstDie}, but ${dice.diceBefore} dice of turn ${data.turn} had been drawn before it: the host may not pick which dice to use`);
@@ -158,9 +207,6 @@ export class ScoutingAudit implements AdvancedCheck {
     }
     scouting.band = badRound >= 0 ? data.band : band;
     scouting.rolledSeq = seq;
-    const rolls = this.rolls.get(data.turn) ?? [];
-    rolls.push({ seq, scouting: data.scouting, firstDie: data.firstDie, rounds: data.rounds, scoutBonus: scouting.scoutBonus, scoutedBonus: scouting.scoutedBonus, playerSeeds: dice.playerSeeds });
-    this.rolls.set(data.turn, rolls);
   }
 
   private stated(seq: number, data: DataOf<"ArmySizeStated">, state: CampaignState): void {
@@ -182,20 +228,47 @@ export class ScoutingAudit implements AdvancedCheck {
     });
   }
 
-  /** D1 for scouting: once the host's seed of `turn` is revealed (and matches), every roll of the turn recomputes. */
-  finishTurn(campaign: string, turn: number, hostSeed: string | null, closingSeq: number | null): AdvancedFinding[] {
+  /**
+   * D1 for scouting: the turn's rolls as the report lists them. Once the host's seed of the turn is revealed (and
+   * matches), every roll recomputes from the seeds; until then a roll is pending.
+   */
+  finishTurn(turn: ScoutingTurn): { rolls: ScoutingRollAudit[]; findings: AdvancedFinding[] } {
     const findings: AdvancedFinding[] = [];
-    for (const roll of this.rolls.get(turn) ?? []) {
-      if (hostSeed === null || roll.playerSeeds === null) continue;
-      const recomputed = rollScouting({ campaign, turn, hostSeed, playerSeeds: roll.playerSeeds }, roll.firstDie, roll.scoutBonus, roll.scoutedBonus);
-      if (canonicalJson(recomputed) === canonicalJson(roll.rounds)) continue;
+    const rolls = (this.rolls.get(turn.turn) ?? []).map((roll): ScoutingRollAudit => {
+      const base = {
+        kind: "scouting" as const,
+        seq: roll.seq,
+        scouting: roll.scouting,
+        army: roll.army,
+        target: roll.target,
+        firstDie: roll.firstDie,
+        lastDie: roll.firstDie + 4 * roll.rounds.length - 1,
+        rounds: roll.rounds,
+        band: roll.band,
+        inputs: { campaign: turn.campaign, turn: turn.turn, hostSeed: turn.revealedSeed, playerSeeds: roll.playerSeeds },
+      };
+      const fail = (verdict: string, recomputed: ScoutingRound[] | null = null) => ({ ...base, recomputed, status: "failed" as const, verdict });
+      const where = `scouting ${roll.scouting} (seq ${roll.seq})`;
+      const missing = roll.playerSeeds.filter((s) => s.seed === null).map((s) => s.player);
+      if (roll.failed || !roll.bonuses) return fail(V.scoutingMismatch);
+      if (missing.length > 0) {
+        findings.push({ verdict: V.scoutingMismatch, rule: "A3", seqs: [roll.seq], detail: `${where} was rolled before ${missing.join(" and ")} gave a seed` });
+        return fail(V.scoutingMismatch);
+      }
+      const { seed } = turn;
+      if (seed.hostSeed === null) return seed.status === "pending" ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict } : fail(seed.verdict);
+      const seeds = { campaign: turn.campaign, turn: turn.turn, hostSeed: seed.hostSeed, playerSeeds: roll.playerSeeds.map((s) => s.seed!) };
+      const recomputed = rollScouting(seeds, roll.firstDie, roll.bonuses.scout, roll.bonuses.scouted);
+      if (canonicalJson(recomputed) === canonicalJson(roll.rounds)) return { ...base, recomputed, status: "ok", verdict: "ok" };
       findings.push({
         verdict: V.scoutingMismatch,
         rule: "A3",
-        seqs: [roll.seq, ...(closingSeq !== null ? [closingSeq] : [])],
-        detail: `scouting ${roll.scouting} (seq ${roll.seq}) records ${describe(roll.rounds)} but the seeds give ${describe(recomputed)}`,
+        ...(roll.army ? { army: roll.army } : {}),
+        seqs: [roll.seq, seed.endedSeq],
+        detail: `${where} records ${describeScoutingRounds(roll.rounds)} but the seeds give ${describeScoutingRounds(recomputed)} (host seed revealed at seq ${seed.endedSeq})`,
       });
-    }
-    return findings;
+      return fail(V.scoutingMismatch, recomputed);
+    });
+    return { rolls, findings };
   }
 }

@@ -1,4 +1,5 @@
 import type { Square } from "../events/common.js";
+import { describeScoutingRounds } from "./audit-scouting.js";
 import { describeRounds, ORDER_WORDS, VERDICTS, type ArmyAudit, type AuditReport, type Finding, type RollAudit, type TurnAudit } from "./audit.js";
 
 /** The audit report as text: the chain, then a section per turn with one line per army, roll and finding. */
@@ -27,13 +28,17 @@ function armyLine(army: ArmyAudit): string {
   return `army ${army.army} (${army.player}): ${parts.join(", ")}: ${army.verdicts.join("; ")}`;
 }
 
+/** What the roll drew: initiative's rounds and winner, or a scouting's 2D6 a side and its band. */
+function rollDice(roll: RollAudit): string {
+  if (roll.kind === "initiative") return `initiative, dice ${roll.firstDie}-${roll.lastDie}: ${describeRounds(roll.inputs.playerSeeds.map((s) => s.player), roll.rounds)}, ${roll.winner} wins`;
+  const who = roll.army && roll.target ? ` (${roll.army} scouts ${roll.target})` : "";
+  return `scouting ${roll.scouting}${who}, dice ${roll.firstDie}-${roll.lastDie}: ${describeScoutingRounds(roll.rounds)}, ${roll.band}`;
+}
+
 function rollLine(roll: RollAudit): string {
   const seeds = roll.inputs.playerSeeds.map((s) => `${s.player} ${s.seed ? `${short(s.seed)} (seq ${s.seq})` : "none"}`).join(", ");
   const host = roll.inputs.hostSeed ? short(roll.inputs.hostSeed) : "secret";
-  return (
-    `roll seq ${roll.seq}: initiative, dice ${roll.firstDie}-${roll.lastDie}: ${describeRounds(roll.inputs.playerSeeds.map((s) => s.player), roll.rounds)}, ${roll.winner} wins; ` +
-    `host seed ${host}, player seeds ${seeds}: ${roll.verdict}`
-  );
+  return `roll seq ${roll.seq}: ${rollDice(roll)}; host seed ${host}, player seeds ${seeds}: ${roll.verdict}`;
 }
 
 function turnLines(turn: TurnAudit): string[] {

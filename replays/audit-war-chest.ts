@@ -40,7 +40,9 @@ export class WarChestAudit implements AdvancedCheck {
       case "DefencesPurchased":
         return this.defences(event.data, state, breach);
       case "TitanRepaired":
-        return this.repairs(event.data, state, breach);
+        return this.repairs(event.data, `repairs to titan "${event.data.formation}" of army "${event.data.army}"`, state, breach);
+      case "ReserveTitanRepaired":
+        return this.repairs(event.data, `repairs to the ${event.data.unitType} titan #${event.data.titan} of ${event.data.player}'s Reserves`, state, breach);
       case "SupportPurchased":
         return this.support(event.data, state, breach);
       default:
@@ -183,26 +185,13 @@ export class WarChestAudit implements AdvancedCheck {
     }
   }
 
-  private repairs(data: DataOf<"TitanRepaired">, state: CampaignState, breach: (f: Finding) => void): void {
-    const what = `repairs to titan "${data.formation}" of army "${data.army}"`;
+  /** The spend and the total; what the repairs may restore, and like-for-like prices, are A8's titan check (audit-titans.ts). */
+  private repairs(data: DataOf<"TitanRepaired" | "ReserveTitanRepaired">, what: string, state: CampaignState, breach: (f: Finding) => void): void {
     this.spend(state, data.player, data.cost, what, breach);
-    const base = { rule: "A8", player: data.player, army: data.army };
-    const damage = state.armies[data.army]?.titanDamage?.[data.formation];
-    if (!damage || data.shields > damage.shields) {
-      breach({ ...base, verdict: V.priceMismatch, detail: `${what} restore ${data.shields} shields/fields, but the titan carried ${damage?.shields ?? 0} down` });
-    }
-    const left = [...(damage?.weapons ?? [])];
-    for (const weapon of data.weapons) {
-      const index = left.findIndex((w) => w.name === weapon.destroyed);
-      const destroyed = index >= 0 ? left.splice(index, 1)[0]! : null;
-      if (!destroyed) {
-        breach({ ...base, verdict: V.priceMismatch, detail: `${what} replace a destroyed "${weapon.destroyed}" the titan did not carry` });
-      } else if (weapon.replacement === weapon.destroyed && weapon.points !== Math.ceil(destroyed.points / 2) && weapon.points !== destroyed.points) {
-        breach({ ...base, verdict: V.priceMismatch, detail: `${what} replace "${weapon.destroyed}" like for like at ${points(weapon.points)}; half its ${points(destroyed.points)} points, rounded up, is ${points(Math.ceil(destroyed.points / 2))}` });
-      }
-    }
     const price = data.shields * SHIELD_REPAIR_COST + data.weapons.reduce((sum, w) => sum + w.points, 0);
-    if (price !== data.cost) breach({ ...base, verdict: V.priceMismatch, detail: `${what} cost ${points(data.cost)}; ${data.shields} shields at 100 and the weapons listed come to ${points(price)}` });
+    if (price !== data.cost) {
+      breach({ rule: "A8", player: data.player, verdict: V.priceMismatch, detail: `${what} cost ${points(data.cost)}; ${data.shields} shields at 100 and the weapons listed come to ${points(price)}` });
+    }
   }
 
   private support(data: DataOf<"SupportPurchased">, state: CampaignState, breach: (f: Finding) => void): void {

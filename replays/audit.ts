@@ -9,7 +9,9 @@ import type { VerifyResult } from "../src/log/verify.js";
 import { squaresPaid, stepPricing, type StepPricing } from "../src/rules/terrain-costs.js";
 import { ADVANCED_VERDICTS, type AdvancedCheck, type AdvancedFinding } from "./audit-advanced.js";
 import { CommandersAudit } from "./audit-commanders.js";
-import { ScoutingAudit } from "./audit-scouting.js";
+import { ScoutingAudit, type ScoutingRollAudit } from "./audit-scouting.js";
+import { SupportUseAudit } from "./audit-support.js";
+import { TitanDamageAudit } from "./audit-titans.js";
 import { WarChestAudit } from "./audit-war-chest.js";
 
 /**
@@ -20,7 +22,8 @@ import { WarChestAudit } from "./audit-war-chest.js";
  * its commitment. The engine's own verdict events (RevealRejected, OrderViolated, ActionPhaseEnded.withheld) are only
  * cross-checked, never trusted. The projection (projections/) is used for what the log means (where armies stand,
  * their move rates). Of the rules (src/rules) only the advanced ones' prices and tables are used: A4's terrain costs,
- * A8's income table, A6's command limits; the advanced checks live in replays/audit-{scouting,war-chest,commanders}.ts.
+ * A8's income table, A6's command limits; the advanced checks live in
+ * replays/audit-{scouting,war-chest,support,titans,commanders}.ts.
  */
 
 /** What the audit can say about an army, a roll or the log. Everything but `ok` and the pending ones is a failure. */
@@ -98,14 +101,12 @@ export interface ArmyAudit {
   verdicts: string[];
 }
 
-export interface RollAudit {
-  kind: "initiative";
+/** What every roll of a turn shows: the dice it drew, the seeds they come from, and its verdict. */
+export interface RollAuditBase {
   seq: number;
   firstDie: number;
   /** Index of the last die the roll used. */
   lastDie: number;
-  rounds: Array<Record<string, number>>;
-  winner: string;
   inputs: {
     campaign: string;
     turn: number;
@@ -114,11 +115,26 @@ export interface RollAudit {
     /** Player seeds in set-up order, with the seq that gave each. */
     playerSeeds: Array<{ player: string; seed: string | null; seq: number | null }>;
   };
-  /** What the seeds give, once the host seed is known. */
-  recomputed: Array<Record<string, number>> | null;
   status: Status;
   verdict: string;
 }
+
+export interface InitiativeRollAudit extends RollAuditBase {
+  kind: "initiative";
+  rounds: Array<Record<string, number>>;
+  winner: string;
+  /** What the seeds give, once the host seed is known. */
+  recomputed: Array<Record<string, number>> | null;
+}
+
+/** A turn's rolls: initiative (T2) and, with A3, scouting. */
+export type RollAudit = InitiativeRollAudit | ScoutingRollAudit;
+
+/** Whether a turn's rolls can be recomputed: with the host seed it revealed, or why not (yet). */
+export type TurnSeed =
+  | { hostSeed: string; endedSeq: number }
+  | { hostSeed: null; status: "pending"; verdict: typeof PENDING_SEED }
+  | { hostSeed: null; status: "failed"; verdict: Verdict };
 
 export interface TurnAudit {
   turn: number;
@@ -292,7 +308,13 @@ class Auditor {
   private readonly reportAdvanced = (finding: AdvancedFinding) => this.report(this.current, finding);
   private readonly scouting = new ScoutingAudit(this.reportAdvanced);
   /** The advanced rules' checks (A3, A5-A8): each sees every event with the campaign before it, and after it. */
-  private readonly advanced: readonly AdvancedCheck[] = [this.scouting, new WarChestAudit(this.reportAdvanced), new CommandersAudit(this.reportAdvanced)];
+  private readonly advanced: readonly AdvancedCheck[] = [
+    this.scouting,
+    new WarChestAudit(this.reportAdvanced),
+    new SupportUseAudit(this.reportAdvanced),
+    new TitanDamageAudit(this.reportAdvanced),
+    new CommandersAudit(this.reportAdvanced),
+  ];
 
   constructor(private readonly stream: string) {}
 
@@ -518,7 +540,7 @@ class Auditor {
       return;
     }
     const seeds = this.seedsNow(turn);
-    const playerSeeds = this.players.every((p) => seeds.has(p)) ? this.players.map((p) => seeds.get(p)!.seed) : null;
+    const playerSeeds = this.players.map((player) => ({ player, seed: seeds.get(player)?.seed ?? null, seq: seeds.get(player)?.seq ?? null }));
     this.scouting.rolled(seq, data, { diceBefore: turn.diceUsed, playerSeeds });
     turn.diceUsed = Math.max(turn.diceUsed, data.firstDie + 4 * data.rounds.length);
   }
@@ -804,7 +826,8 @@ class Auditor {
     }
 
     // Player seeds in force: the latest of each player before the roll (or now), given after the commitment in force.
-    const rolls = turn.rolls.map((roll) => this.finishRoll(turn, roll, seedMatches));
+    const seed = turnSeed(turn, seedMatches);
+    const rolls = turn.rolls.map((roll) => this.finishRoll(turn, roll, seed));
     const seedsUsed = turn.rolls[0]?.seeds ?? this.seedsNow(turn);
     const inForce = turn.rolls[0]?.commitmentSeq ?? commitment.seq;
     for (const [player, given] of seedsUsed) {
@@ -834,8 +857,8 @@ class Auditor {
       }
     }
     this.crossCheck(turn, armies);
-    const revealed = seedMatches ? turn.ended!.hostSeed : null;
-    for (const finding of this.scouting.finishTurn(this.campaign ?? "", turn.turn, revealed, turn.ended?.seq ?? null)) this.report(turn, finding);
+    const scouting = this.scouting.finishTurn({ campaign: this.campaign ?? "", turn: turn.turn, revealedSeed: turn.ended?.hostSeed ?? null, seed });
+    for (const finding of scouting.findings) this.report(turn, finding);
 
     turn.findings.sort((a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0));
     return {
@@ -848,13 +871,13 @@ class Auditor {
       hostSeedStatus,
       hostSeedVerdict,
       playerSeeds: turn.seeds,
-      rolls,
+      rolls: [...rolls, ...scouting.rolls].sort((a, b) => a.seq - b.seq),
       armies,
       findings: turn.findings,
     };
   }
 
-  private finishRoll(turn: TurnWork, roll: RollWork, seedMatches: boolean): RollAudit {
+  private finishRoll(turn: TurnWork, roll: RollWork, seed: TurnSeed): InitiativeRollAudit {
     const campaign = this.campaign ?? "";
     const playerSeeds = this.players.map((player) => {
       const given = roll.seeds.get(player);
@@ -869,7 +892,7 @@ class Auditor {
       winner: roll.winner,
       inputs: { campaign, turn: turn.turn, hostSeed: turn.ended?.hostSeed ?? null, playerSeeds },
     };
-    const fail = (verdict: Verdict, detail: string | null, recomputed: RollAudit["recomputed"] = null): RollAudit => {
+    const fail = (verdict: Verdict, detail: string | null, recomputed: InitiativeRollAudit["recomputed"] = null): InitiativeRollAudit => {
       if (detail) this.report(turn, { verdict, seqs: [roll.seq, ...(turn.ended ? [turn.ended.seq] : [])], detail });
       return { ...base, recomputed, status: "failed", verdict };
     };
@@ -880,19 +903,15 @@ class Auditor {
     }
     const missing = playerSeeds.filter((s) => s.seed === null).map((s) => s.player);
     if (missing.length > 0) return fail(VERDICTS.rollMismatch, `${where} was made before ${missing.join(" and ")} gave a seed`);
-    if (!turn.ended) {
-      if (turn.abandonedAt !== null) return fail(VERDICTS.hostSeedNeverRevealed, null);
-      return { ...base, recomputed: null, status: "pending", verdict: PENDING_SEED };
-    }
-    if (!seedMatches) return fail(VERDICTS.hostSeedMismatch, null);
-    const seeds = { campaign, turn: turn.turn, hostSeed: turn.ended.hostSeed, playerSeeds: playerSeeds.map((s) => s.seed!) };
+    if (seed.hostSeed === null) return seed.status === "pending" ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict } : fail(seed.verdict, null);
+    const seeds = { campaign, turn: turn.turn, hostSeed: seed.hostSeed, playerSeeds: playerSeeds.map((s) => s.seed!) };
     const recomputed = rollInitiative(seeds, this.players, roll.firstDie);
     const same =
       recomputed.length === roll.rounds.length &&
       recomputed.every((round, i) => this.players.every((p) => round[p] === roll.rounds[i]![p])) &&
       this.players.reduce((a, b) => (recomputed[recomputed.length - 1]![b]! > recomputed[recomputed.length - 1]![a]! ? b : a)) === roll.winner;
     if (!same) {
-      return fail(VERDICTS.rollMismatch, `${where} records ${describeRounds(this.players, roll.rounds)} but the seeds give ${describeRounds(this.players, recomputed)} (host seed revealed at seq ${turn.ended.seq})`, recomputed);
+      return fail(VERDICTS.rollMismatch, `${where} records ${describeRounds(this.players, roll.rounds)} but the seeds give ${describeRounds(this.players, recomputed)} (host seed revealed at seq ${seed.endedSeq})`, recomputed);
     }
     return { ...base, recomputed, status: "ok", verdict: VERDICTS.ok };
   }
@@ -1002,6 +1021,14 @@ class Auditor {
 }
 
 type DataOf<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
+
+/** The turn's host seed as its rolls are judged on: revealed and matching, still secret, or never (rightly) revealed. */
+function turnSeed(turn: TurnWork, seedMatches: boolean): TurnSeed {
+  if (!turn.ended) {
+    return turn.abandonedAt !== null ? { hostSeed: null, status: "failed", verdict: VERDICTS.hostSeedNeverRevealed } : { hostSeed: null, status: "pending", verdict: PENDING_SEED };
+  }
+  return seedMatches ? { hostSeed: turn.ended.hostSeed, endedSeq: turn.ended.seq } : { hostSeed: null, status: "failed", verdict: VERDICTS.hostSeedMismatch };
+}
 
 /**
  * T4, or A4 with terrain costs: how many squares of the army's path its order allows: R on Advance and 2R on Charge by

@@ -27,7 +27,7 @@ import {
 import { decideChooseFirst, decideCloseActionPhase, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
 import { decideBuySupport } from "./rules/support.js";
 import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
-import { decideRepairTitan } from "./rules/titan-repairs.js";
+import { decideRepairReserveTitan, decideRepairTitan } from "./rules/titan-repairs.js";
 import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "./rules/scouting.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
@@ -65,6 +65,7 @@ const deciders: Deciders = {
   BuyArmy: decideBuyArmy,
   BuyDefences: decideBuyDefences,
   RepairTitan: decideRepairTitan,
+  RepairReserveTitan: decideRepairReserveTitan,
   AppointCommander: decideAppointCommander,
   FinishEndPhase: decideFinishEndPhase,
   EndTurn: decideEndTurn,

@@ -5,8 +5,9 @@ import type { SecretField, ViewContext } from "./views-secrets.js";
 
 /**
  * A2 fog of war: the enemy sees an army's name, square and move rate, never its points or what they can be worked out
- * from: its roster, the units it sends In Transit or takes from the Reserves, what it buys, the Reserves themselves.
- * A size stated to a scout (A3, ArmySizeStated) is public as stated.
+ * from: its roster, the units it sends In Transit or takes from the Reserves, what it buys, the Reserves themselves,
+ * the war chest that pays for purchases. A size stated to a scout (A3, ArmySizeStated) is public as stated; a battle is
+ * public from the Battle phase on, result included, as it is fought on the table.
  */
 
 /** Fog hides nothing only when the campaign is known to play without A2 (an unknown set-up keeps everything hidden). */
@@ -42,26 +43,51 @@ export const FOG_EVENT_SECRETS = {
   FormationReplaced: foggedEvent("FormationReplaced", "replaced", "formation", "units"),
   TransitArrived: foggedEvent("TransitArrived", "units"),
   FormationsTraded: foggedEvent("FormationsTraded", "tradedIn", "bought", "unitsOut", "unitsIn", "points"),
+  // A8: the balance would give away what formations and armies cost (the rest of the spending and the income are
+  // public); a deduction stopped at 0 (floorCut, change) tells the balance.
+  WarChestIncomeRecorded: foggedEvent("WarChestIncomeRecorded", "change", "floorCut", "balance"),
+  // A8: a repair names a titan the army still has and its damage, which the roster and titan damage hide.
+  TitanRepaired: foggedEvent("TitanRepaired", "formation", "shields", "weapons", "cost"),
+  // A8: a repair in the Reserves names a titan they hold, which the Reserves hide.
+  ReserveTitanRepaired: foggedEvent("ReserveTitanRepaired", "unitType", "titan", "shields", "weapons", "cost"),
 };
 
 /** An army's points, roster and titan damage: its owner's under fog of war. */
 export const FOG_ARMY_SECRETS = [fogged<ArmyState, "points">("points"), fogged<ArmyState, "formations">("formations"), fogged<ArmyState, "titanDamage">("titanDamage")];
 
-/** A player's Reserves and In Transit units; the ledger's key is the player. */
-export const FOG_LEDGER_SECRETS = (["reserves", "inTransit"] as const).map(
-  (field): SecretField<PlayerLedger, "reserves" | "inTransit"> => ({ field, rule: "A2", owner: (_ledger, player) => player, revealed: (_ledger, context) => fogLifted(context) }),
+/**
+ * A player's Reserves (with their damaged titans, A8) and In Transit units, and its war chest (A8), whose balance would
+ * tell what its purchases of formations and armies cost; the ledger's key is the player.
+ */
+export const FOG_LEDGER_SECRETS = (["reserves", "damagedTitans", "inTransit", "warChest"] as const).map(
+  (field): SecretField<PlayerLedger, "reserves" | "damagedTitans" | "inTransit" | "warChest"> => ({
+    field,
+    rule: "A2",
+    owner: (_ledger, player) => player,
+    revealed: (_ledger, context) => fogLifted(context),
+  }),
 );
+
+/** Ruling: from the Battle phase on, a battle is fought on the table, where both armies stand in the open. */
+const onTheTable = (battle: BattleState, context: ViewContext) => fogLifted(context) || context.state.turn > battle.turn || context.state.phase !== "action";
 
 /**
  * A battle's size and VP target give away the enemy's points (take one's own from the average): hidden from both
- * players while the Action phase of its turn lasts (ruling: from the Battle phase on, the battle is fought on the
- * table, where both armies stand in the open).
+ * players while the Action phase of its turn lasts.
  */
-export const FOG_BATTLE_SECRETS = (["averagePoints", "vpTarget"] as const).map(
-  (field): SecretField<BattleState, "averagePoints" | "vpTarget"> => ({
-    field,
+const battleSize = (["averagePoints", "vpTarget"] as const).map(
+  (field): SecretField<BattleState, "averagePoints" | "vpTarget"> => ({ field, rule: "A2", owner: () => "", revealed: onTheTable }),
+);
+
+/** Each side's points when the battle started: its own player's until the battle is on the table. */
+const sidePoints = (["attacker", "defender"] as const).map(
+  (side): SecretField<BattleState, "attacker.points" | "defender.points"> => ({
+    field: `${side}.points`,
     rule: "A2",
-    owner: () => "",
-    revealed: (battle, context) => fogLifted(context) || context.state.turn > battle.turn || context.state.phase !== "action",
+    owner: (battle) => battle[side].player,
+    revealed: onTheTable,
   }),
 );
+
+/** A battle's secrets under fog of war: its size, and each side's points. */
+export const FOG_BATTLE_SECRETS = [...battleSize, ...sidePoints];

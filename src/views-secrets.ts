@@ -23,14 +23,23 @@ export interface ViewContext {
 }
 
 /**
+ * Where a secret may sit in a record: a field at its top level, or a field of an object at its top level, by path
+ * ("attacker.points": the points of a battle's attacking side, not the whole side). Lists are not entered: a secret is
+ * a whole list.
+ */
+export type SecretPath<R> = {
+  [K in keyof R & string]: K | (NonNullable<R[K]> extends readonly unknown[] ? never : NonNullable<R[K]> extends object ? `${K}.${keyof NonNullable<R[K]> & string}` : never);
+}[keyof R & string];
+
+/**
  * One secret field of a record (an event's data, or one entry of a part of the state): whose secret it is, and when it
  * stops being one. Everyone but its owner sees HIDDEN in its place until it is revealed.
  *
  * `revealed` must answer false whenever the context cannot tell (an empty or stale state, no `killed` set): a view may
  * hide too much, never too little.
  */
-export interface SecretField<R, F extends keyof R & string = keyof R & string> {
-  /** The field, at the top level of the record. */
+export interface SecretField<R, F extends SecretPath<R> = SecretPath<R>> {
+  /** The field: at the top level of the record, or in an object the record holds ("attacker.points"). */
   readonly field: F;
   /** The rule of ../shared/RULES.md that makes it secret. */
   readonly rule: string;
@@ -80,8 +89,8 @@ const commanderInState: SecretField<ArmyState, "commander"> = {
  * dice seed a hash until TurnEnded (D1); a player's own orders and salts live in its secrets file, never in the log.
  *
  * A2 (fog of war) rows live in ./views-fog.ts: the state rows are listed in STATE_SECRETS below, the event rows are
- * merged with EVENT_SECRETS by viewEvent. Battle sides (battles.*.attacker.points, BattleResolved.result.attacker.losses)
- * are nested and owned per side: they need a path form of `field`, not there yet.
+ * merged with EVENT_SECRETS by viewEvent. A battle's sides are owned one each: their rows name a path
+ * ("attacker.points"). A battle's result is not secret: it is fought on the table, in the open.
  */
 
 /** Secret fields by event type. */
@@ -105,8 +114,22 @@ export const STATE_SECRETS = {
 
 type FieldsOf<Table, K> = K extends keyof Table ? (Table[K] extends readonly { field: infer F }[] ? F : never) : never;
 
-/** A record as a viewer may see it: its secret fields may be HIDDEN (an optional secret field stays optional). */
-export type Viewed<R, K> = [K] extends [never] ? R : Omit<R, K & keyof R> & { [F in keyof R as F extends K ? F : never]: R[F] | Hidden };
+/** The top-level fields among secret paths K, the fields holding nested ones, and the nested ones in field P. */
+type TopFields<K> = K extends `${string}.${string}` ? never : K;
+type HoldingFields<K> = K extends `${infer P}.${string}` ? P : never;
+type NestedFields<K, P extends string> = K extends `${P}.${infer F}` ? F : never;
+/** A value holding nested secrets as a viewer may see it: an object viewed in turn, anything else (null) as it is. */
+type ViewedHolder<V, K> = V extends object ? Viewed<V, K> : V;
+
+/**
+ * A record as a viewer may see it: its secret fields may be HIDDEN, at the top level or nested by path (an optional
+ * secret field stays optional).
+ */
+export type Viewed<R, K> = [K] extends [never]
+  ? R
+  : Omit<R, (TopFields<K> | HoldingFields<K>) & keyof R> & { [F in keyof R as F extends TopFields<K> ? F : never]: R[F] | Hidden } & {
+      [F in keyof R as F extends Exclude<HoldingFields<K>, TopFields<K>> ? F : never]: ViewedHolder<R[F], NestedFields<K, F & string>>;
+    };
 
 /** The data of an event of type T as a viewer may see it. */
 export type ViewedData<T extends EventType> = Viewed<EventOf<T>["data"], FieldsOf<typeof EVENT_SECRETS, T> | FieldsOf<typeof FOG_EVENT_SECRETS, T>>;

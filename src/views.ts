@@ -53,17 +53,33 @@ const STATE_TABLE: ReadonlyArray<readonly [StatePart, readonly AnySecret[]]> = O
 
 /**
  * Replaces the record's secret fields that are neither the viewer's nor revealed with HIDDEN. Returns the record itself
- * when nothing is hidden, and the names of the fields it hid.
+ * when nothing is hidden, and the paths of the fields it hid.
  */
 function redact<R extends object>(record: R, secrets: readonly AnySecret[], viewer: string, context: ViewContext, key: string): { record: R; hidden: string[] } {
   let out = record;
   const hidden: string[] = [];
   for (const secret of secrets) {
     if (secret.owner(record as never, key) === viewer || secret.revealed(record as never, context, key)) continue;
-    out = { ...out, [secret.field]: HIDDEN };
+    const concealed = conceal(out, secret.field);
+    if (concealed === undefined) continue;
+    out = concealed;
     hidden.push(secret.field);
   }
   return { record: out, hidden };
+}
+
+/**
+ * A copy of the record with the field at `path` HIDDEN, the objects on the way copied, never changed. Undefined when a
+ * nested path has no object to enter (a field already HIDDEN whole): there is nothing left there to hide.
+ */
+function conceal<R extends object>(record: R, path: string): R | undefined {
+  const dot = path.indexOf(".");
+  if (dot < 0) return { ...record, [path]: HIDDEN };
+  const field = path.slice(0, dot);
+  const holder = (record as Record<string, unknown>)[field];
+  if (holder === null || typeof holder !== "object") return undefined;
+  const concealed = conceal(holder, path.slice(dot + 1));
+  return concealed && { ...record, [field]: concealed };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

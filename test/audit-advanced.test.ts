@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HOST } from "../events/common.js";
 import { catalogue, type DomainEvent, type StoredEvent } from "../events/index.js";
-import { auditCampaign, VERDICTS, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
+import { auditCampaign, PENDING_SEED, VERDICTS, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
 import { auditStream, loadAuditInput } from "../replays/audit-load.js";
 import { renderAudit } from "../replays/audit-text.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";
@@ -75,6 +75,13 @@ const indexOf = (events: readonly Written[], where: (e: Written) => boolean): nu
   if (index < 0) throw new Error("no such event in the log");
   return index;
 };
+
+/** Two other dice with the same total (so the band stands and only the seeds can tell): swapped, or one up and one down. */
+function sameTotal([a, b]: [number, number]): [number, number] {
+  if (a !== b) return [b, a];
+  if (a > 1 && a < 6) return [a + 1, a - 1];
+  throw new Error(`no other pair of dice totals ${a + b}`);
+}
 
 /** Inserts `added` before events[at]; the seq of the first added event is at + 1. */
 const insert = (events: Written[], at: number, ...added: Written[]): Written[] => [...events.slice(0, at), ...added, ...events.slice(at)];
@@ -226,6 +233,124 @@ describe("the audit of an honest advanced campaign", () => {
     const promotion = expectFinding(unearned, VERDICTS.commanderMismatch, "A6", promoted + 1);
     expect(promotion.detail).toContain("killed it");
   });
+
+  /** The battle where a side called in support, and the index of its BattleResolved. */
+  function supportBattle(events: Written[]) {
+    const at = indexOf(events, (e) => e.type === "BattleResolved" && ["attacker", "defender"].some((role) => (e.data as Data<"BattleResolved">).result[role as "attacker"].support?.length));
+    const data = events[at]!.data as Data<"BattleResolved">;
+    const role = data.result.attacker.support?.length ? "attacker" : "defender";
+    return { at, data, role, use: data.result[role]!.support![0]! } as const;
+  }
+  const withSupport = (data: Data<"BattleResolved">, role: "attacker" | "defender", support: Data<"BattleResolved">["result"]["attacker"]["support"]) => ({
+    ...data,
+    result: { ...data.result, [role]: { ...data.result[role], support } },
+  });
+
+  it("A7 a one-shot called in twice, and an item never bought, are reported at the battle result", async () => {
+    let at = 0;
+    const forgedReport = await rewrite("emberfall", honest, (events) => {
+      const battle = supportBattle(events);
+      at = battle.at;
+      const support = [{ ...battle.use, turns: [1, 2] }, { item: "ghost-barrage", turns: [1] }];
+      events[at] = { ...events[at]!, data: withSupport(battle.data, battle.role, support) };
+      return events;
+    });
+    const findings = forgedReport.findings.filter((f) => f.verdict === VERDICTS.supportMisused && f.seqs[0] === at + 1);
+    expect(findings.map((f) => f.rule)).toEqual(["A7", "A7"]);
+    expect(findings.map((f) => f.detail)).toEqual([expect.stringContaining("a one-shot weapon, yet"), expect.stringContaining(`"ghost-barrage" in battle`)]);
+  });
+
+  it("A7 an item called in again after it was used up is reported", async () => {
+    let first = 0;
+    let again = 0;
+    const forgedReport = await rewrite("emberfall", honest, (events) => {
+      const battle = supportBattle(events);
+      first = battle.at;
+      // The same side's next battle calls the struck-off item in once more.
+      const player = (events.find((e) => e.type === "SupportExpended")!.data as Data<"SupportExpended">).player;
+      again = events.findIndex((e, i) => i > first && e.type === "BattleResolved");
+      const next = events[again]!.data as Data<"BattleResolved">;
+      const started = events.find((e) => e.type === "BattleStarted" && (e.data as Data<"BattleStarted">).battle === next.battle)!.data as Data<"BattleStarted">;
+      const role = (events.find((e) => e.type === "ArmyRegistered" && (e.data as Data<"ArmyRegistered">).army === started.attacker)!.data as Data<"ArmyRegistered">).player === player ? "attacker" : "defender";
+      events[again] = { ...events[again]!, data: withSupport(next, role, [{ item: battle.use.item, turns: [1] }]) };
+      return events;
+    });
+    const finding = expectFinding(forgedReport, VERDICTS.supportMisused, "A7", again + 1);
+    expect(finding.seqs).toEqual([again + 1, first + 1]);
+    expect(finding.detail).toContain("it was used up in battle");
+  });
+
+  it("A7 an item called in but never struck off, and one struck off that was not called in, are reported", async () => {
+    let resolved = 0;
+    let closing = 0;
+    const kept = await rewrite("emberfall", honest, (events) => {
+      resolved = supportBattle(events).at;
+      const rest = events.filter((e) => e.type !== "SupportExpended");
+      closing = rest.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
+      return rest;
+    });
+    const unstruck = expectFinding(kept, VERDICTS.supportRosterMismatch, "A7", resolved + 1);
+    expect(unstruck.seqs).toEqual([resolved + 1, closing + 1]);
+    expect(unstruck.detail).toContain("no SupportExpended struck it off");
+
+    let struck = 0;
+    const robbed = await rewrite("emberfall", honest, (events) => {
+      // The host strikes a side's newly bought item off its roster before it was ever called in.
+      const bought = indexOf(events, (e) => e.type === "SupportPurchased");
+      const data = events[bought]!.data as Data<"SupportPurchased">;
+      const battle = (events.filter((e, i) => i < bought && e.type === "BattleResolved").pop()!.data as Data<"BattleResolved">).battle;
+      struck = bought + 1;
+      return insert(events, struck, forged("SupportExpended", { turn: data.turn, battle, player: data.player, items: [data.item] }));
+    });
+    const finding = expectFinding(robbed, VERDICTS.supportRosterMismatch, "A7", struck + 1);
+    expect(finding.detail).toContain("did not call it in battle");
+  });
+
+  const carriedAt = (events: Written[]) => indexOf(events, (e) => e.type === "TitanDamageCarried");
+
+  it("A8 titan damage carried must be the damage of the battle result: more is reported, and so is none", async () => {
+    let at = 0;
+    const inflated = await rewrite("emberfall", honest, (events) => {
+      at = carriedAt(events);
+      const data = events[at]!.data as Data<"TitanDamageCarried">;
+      const damage = Object.fromEntries(Object.entries(data.damage).map(([titan, d]) => [titan, { ...d, shields: d.shields + 2 }]));
+      events[at] = { ...events[at]!, data: { ...data, damage } };
+      return events;
+    });
+    const more = expectFinding(inflated, VERDICTS.titanDamageMismatch, "A8", at + 1);
+    expect(more.seqs).toEqual([at + 1, at]);
+    expect(more.detail).toContain("its result (seq");
+
+    let resolved = 0;
+    let closing = 0;
+    let repaired = 0;
+    const dropped = await rewrite("emberfall", honest, (events) => {
+      at = carriedAt(events);
+      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as Data<"BattleResolved">).battle === (events[at]!.data as Data<"TitanDamageCarried">).battle);
+      const rest = events.filter((_, i) => i !== at);
+      closing = rest.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
+      repaired = indexOf(rest, (e) => e.type === "TitanRepaired");
+      return rest;
+    });
+    const none = expectFinding(dropped, VERDICTS.titanDamageMismatch, "A8", resolved + 1);
+    expect(none.seqs).toEqual([resolved + 1, closing + 1]);
+    expect(none.detail).toContain("no TitanDamageCarried keeps it on them");
+    // With nothing carried, the honest repair now restores damage the titan does not carry.
+    expectFinding(dropped, VERDICTS.titanDamageMismatch, "A8", repaired + 1);
+  });
+
+  it("A8 repairs that restore more shields than the titan carries are reported; the honest repair is not", async () => {
+    let at = 0;
+    const forgedReport = await rewrite("emberfall", honest, (events) => {
+      at = indexOf(events, (e) => e.type === "TitanRepaired");
+      const data = events[at]!.data as Data<"TitanRepaired">;
+      events[at] = { ...events[at]!, data: { ...data, shields: data.shields + 1, cost: data.cost + 100 } };
+      return events;
+    });
+    const finding = expectFinding(forgedReport, VERDICTS.titanDamageMismatch, "A8", at + 1);
+    expect(finding.detail).toMatch(/restore \d+ shields\/fields, but it carried \d+ down/);
+    expect(honest.some((e) => e.type === "TitanRepaired")).toBe(true);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -333,6 +458,64 @@ describe("A3 the audit checks scouting", () => {
     } finally {
       await game.engine.close();
     }
+  });
+
+  it("A3 D1 a scouting roll is listed among the turn's rolls, pending while the host's seed is secret", async () => {
+    const game = await rolled();
+    try {
+      await game.must({ actor: "blue", type: "AnswerScouting", scouting: "t1s1", firstFire: false });
+      const roll = await game.last("ScoutingRolled");
+      const report = await game.audit();
+      const listed = report.turns[0]!.rolls;
+      expect(listed.map((r) => r.kind)).toEqual(["initiative", "scouting"]);
+      expect(listed[1]).toMatchObject({ kind: "scouting", seq: roll.seq, scouting: "t1s1", army: "r1", target: "b1", status: "pending", verdict: PENDING_SEED, recomputed: null });
+      expect(report).toMatchObject({ ok: true, pending: 3 });
+      const text = renderAudit(report).join("\n");
+      expect(text).toContain(`roll seq ${roll.seq}: scouting t1s1 (r1 scouts b1), dice `);
+      expect(text).toMatch(/Result: ok: 1 turn, 0 activations, 2 rolls checked, everything recomputes; 3 pending/);
+    } finally {
+      await game.engine.close();
+    }
+  });
+
+  it("A3 D1 a scouting turn played to its end recomputes from the seeds; a forged die of the same total is reported", async () => {
+    const game = await rolled();
+    let honest: StoredEvent[];
+    try {
+      await game.must({ actor: "blue", type: "AnswerScouting", scouting: "t1s1", firstFire: false });
+      await game.must({ actor: "blue", type: "StateArmySize", scouting: "t1s1", points: 1750 });
+      await game.must({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [[1, 1]] });
+      await game.must({ actor: "blue", type: "ActivateArmy", army: "b1", order: "firstFire", path: [] });
+      await game.must({ actor: "red", type: "ActivateArmy", army: "r2", order: "firstFire", path: [] });
+      await game.must({ actor: "blue", type: "ActivateArmy", army: "b2", order: "firstFire", path: [] });
+      await game.must({ actor: "red", type: "FinishEndPhase" });
+      await game.must({ actor: "blue", type: "FinishEndPhase" });
+      const report = await game.audit();
+      expect(report.findings, renderAudit(report).join("\n")).toEqual([]);
+      const turn = report.turns[0]!;
+      expect(turn.state).toBe("ended");
+      const scouting = turn.rolls.find((r) => r.kind === "scouting")!;
+      expect(scouting).toMatchObject({ status: "ok", verdict: "ok" });
+      expect(scouting.recomputed).toEqual(scouting.rounds);
+      honest = await game.engine.store.readAll("scout-audit");
+    } finally {
+      await game.engine.close();
+    }
+
+    let at = 0;
+    let ended = 0;
+    const forgedReport = await rewrite("scout-audit", honest, (events) => {
+      at = indexOf(events, (e) => e.type === "ScoutingRolled");
+      ended = indexOf(events, (e) => e.type === "TurnEnded");
+      const data = events[at]!.data as Data<"ScoutingRolled">;
+      const rounds = data.rounds.map((round, i) => (i === data.rounds.length - 1 ? { ...round, scout: sameTotal(round.scout) } : round));
+      events[at] = { ...events[at]!, data: { ...data, rounds } };
+      return events;
+    });
+    const finding = expectFinding(forgedReport, VERDICTS.scoutingMismatch, "A3", at + 1);
+    expect(finding.seqs).toEqual([at + 1, ended + 1]);
+    expect(finding.detail).toContain("but the seeds give");
+    expect(forgedReport.turns[0]!.rolls.find((r) => r.kind === "scouting")).toMatchObject({ status: "failed", verdict: VERDICTS.scoutingMismatch });
   });
 
   it("A3 a second scouting roll naming dice already drawn does not recompute", async () => {

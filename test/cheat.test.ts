@@ -620,7 +620,7 @@ describe("dice (D1)", () => {
     expect(report.turns[0]!.rolls[0]).toMatchObject({ status: "failed", verdict: VERDICTS.hostSeedMismatch });
   });
 
-  it("D1 reuse a host seed already revealed: the engine accepts the commitment; audit: host seed reused from an earlier turn", async () => {
+  it("D1 reuse a host seed already revealed: refused by the engine; written past it, audit: host seed reused from an earlier turn", async () => {
     const game = await Game.create();
     await game.startTurn();
     const [firstStart] = [await game.seqOf("TurnStarted")];
@@ -630,13 +630,15 @@ describe("dice (D1)", () => {
     await game.finishEndPhase();
     const [ended] = await game.must({ actor: HOST, type: "EndTurn" });
     // Everybody has seen turn 1's seed in TurnEnded; the host commits to it again for turn 2.
-    const [reused] = await game.must({ actor: HOST, type: "StartTurn", hostSeed: await game.hostSeed(1) });
-    expect(reused!.type, "the engine does not refuse it").toBe("TurnStarted");
+    const seed = await game.hostSeed(1);
+    expect(await game.refused({ actor: HOST, type: "StartTurn", hostSeed: seed })).toMatchObject({ kind: "rule", rule: "D1" });
+    const reused = await game.append(HOST, "TurnStarted", { turn: 2, hostSeedHash: seedCommitment(seed) });
+    await game.secrets.keepHostSeed(2, seed);
     await game.players.takeChores();
     await game.must({ actor: HOST, type: "RollInitiative" });
     const report = await game.audit();
-    const finding = expectFinding(report, VERDICTS.hostSeedReused, reused!.seq, { turn: 2 });
-    expect(finding.seqs).toEqual([reused!.seq, firstStart, ended!.seq]);
+    const finding = expectFinding(report, VERDICTS.hostSeedReused, reused.seq, { turn: 2 });
+    expect(finding.seqs).toEqual([reused.seq, firstStart, ended!.seq]);
     // Known at once, before the turn ends: the seed was public when the players gave theirs.
     expect(report.turns[1]).toMatchObject({ state: "under way", hostSeedStatus: "failed", hostSeedVerdict: VERDICTS.hostSeedReused });
     await game.chooseFirst("red");

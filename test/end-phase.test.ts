@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cvpTotals } from "../projections/derived.js";
 import { eventOf, hostSeed, Scenario, side, types } from "./battle-support.js";
+import { turnOneBattles } from "./support/end-ready.js";
 
 /**
  * The End phase (E1-E7, T1, D1) against the pure deciders, on test/golden/fixtures/end-ready.json: the battle fixture's
@@ -24,13 +25,7 @@ const R2_UNITS = { ...TACTICAL, whirlwind: 3, predator: 3 };
  * and 3 Assault stands.
  */
 function turnOne(): Scenario {
-  const s = new Scenario("end-ready.json")
-    .startTurn()
-    .activate("b1", "firstFire")
-    .attack("r1", "charge", [[1, 1], [1, 2], [1, 3]])
-    .activate("b2", "firstFire")
-    .attack("r2", "advance", [[4, 1], [4, 2], [4, 3]])
-    .endActionPhase();
+  const s = turnOneBattles();
   s.fight("t1b1", {
     outcome: "attacker",
     attacker: side(30, { vindicators: { vindicator: 3 }, raiders: { "land-raider": 6 } }),
@@ -492,13 +487,7 @@ describe("E2 victory", () => {
   });
 
   it("E2 both sides at or over the target at once: a draw", () => {
-    const s = new Scenario("end-ready.json")
-      .startTurn()
-      .activate("b1", "firstFire")
-      .attack("r1", "charge", [[1, 1], [1, 2], [1, 3]])
-      .activate("b2", "firstFire")
-      .attack("r2", "advance", [[4, 1], [4, 2], [4, 3]])
-      .endActionPhase();
+    const s = turnOneBattles();
     s.fight("t1b1", { outcome: "draw", attacker: side(99), defender: side(60) });
     s.fight("t1b2", { outcome: "draw", attacker: side(1), defender: side(39) });
     s.finishEndPhase();

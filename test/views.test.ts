@@ -12,9 +12,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Commander } from "../events/common.js";
 import { EVENT_DEFINITIONS, GENESIS_HASH, toCurrent, type CurrentEvent, type DomainEvent, type StoredEvent } from "../events/index.js";
-import { initialState } from "../projections/state.js";
+import { initialState, type CampaignState } from "../projections/state.js";
 import { eventFeed } from "../src/cli/describe.js";
 import { logOutput, stateOutput } from "../src/cli/commands/show.js";
+import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets, type HeldOrder } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { nextDecision } from "../src/demo/play.js";
@@ -414,6 +415,60 @@ function swapCommanders(log: readonly StoredEvent[], enemy: string): StoredEvent
   return changed ? chain(swapped, log[0]!.stream) : undefined;
 }
 
+/**
+ * A2: the fields whose numbers are an army's points or sums that tell them (a battle's size, what a purchase cost, the
+ * war chest that paid for it). Searched for by name, so that a number that merely equals some army's points (a VP
+ * count, a square) is no false alarm.
+ */
+const POINTS_FIELDS = new Set(["points", "averagePoints", "vpTarget", "cost", "balance", "change", "floorCut", "warChest"]);
+
+/** Every points field in a JSON value not shown HIDDEN, by path; a part HIDDEN whole is not entered. */
+function shownPointsFields(value: unknown, path: string[] = []): string[][] {
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(POINTS_FIELDS.has(key) && inner !== HIDDEN ? [[...path, key]] : []),
+    ...shownPointsFields(inner, [...path, key]),
+  ]);
+}
+
+/**
+ * A2: whether a points field of a player's state view may be shown to it under fog of war: the set-up (catalogue and
+ * force, agreed by both), its own armies and ledger, and a battle's sizes once it is on the table (from the Battle
+ * phase of its turn), its own side's before.
+ */
+function statePointsShown(state: CampaignState, viewer: string, [part, key, side]: string[]): boolean {
+  if (part === "setup" || (part === "armies" && state.armies[key!]?.player === viewer) || (part === "ledgers" && key === viewer)) return true;
+  if (part !== "battles") return false;
+  const battle = state.battles[key!]!;
+  if (battle.turn < state.turn || state.phase !== "action") return true;
+  return (side === "attacker" || side === "defender") && battle[side].player === viewer;
+}
+
+/**
+ * A2: the event types whose points are public under fog of war: the set-up, a size stated to a scout (A3), defences
+ * that stand on the map, off-table support from the price list (A7), and what a battle fought on the table shows.
+ */
+const PUBLIC_POINTS_EVENTS = new Set(["CampaignCreated", "ArmySizeStated", "DefencesBuilt", "DefencesPurchased", "SupportPurchased", "BattleResultReported", "BattleResolved", "TitanDamageCarried"]);
+
+/**
+ * A2: under fog of war, no points field of the viewer's state view or log shows a number that is not its own or public
+ * (so no enemy army's points, nor a sum they could be worked out from); the state's text shows each enemy army as "?".
+ */
+function expectNoEnemyPoints(state: CampaignState, viewer: string, out: Pick<Outputs, "stateJson" | "stateText" | "logJson">): void {
+  const leaks = shownPointsFields(JSON.parse(out.stateJson)).filter((path) => !statePointsShown(state, viewer, path));
+  expect(leaks.map((path) => path.join(".")), `${viewer}'s state view shows enemy points`).toEqual([]);
+  for (const line of out.logJson.split("\n").filter((text) => text.startsWith("{"))) {
+    const event = JSON.parse(line) as { seq: number; type: string; data: { player?: string } };
+    if (event.data.player === viewer || PUBLIC_POINTS_EVENTS.has(event.type)) continue;
+    const shown = shownPointsFields(event.data).map((path) => path.join("."));
+    expect(shown, `${viewer} sees the points of ${event.type} #${event.seq}`).toEqual([]);
+  }
+  for (const army of Object.values(state.armies).filter((a) => a.player !== viewer)) {
+    const row = out.stateText.split("\n").find((text) => text.startsWith(`  ${army.id.padEnd(12)} `));
+    expect(row, `${viewer}'s state page shows ${army.id}'s points`).toMatch(/ \? pts /);
+  }
+}
+
 /** Checks every view of the campaign as it stands, for both players. */
 async function checkViews(engine: Engine, campaign: string, secrets: RecordingSecrets, probes: boolean): Promise<void> {
   const log = await engine.store.readAll(campaign);
@@ -466,6 +521,7 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
       expect(shown.formations, `${viewer} sees ${army.id}'s roster`).toEqual(fog ? HIDDEN : army.formations);
     }
     if (state.ledgers[enemy]) expect(shownState.ledgers[enemy]!.reserves).toEqual(fog ? HIDDEN : state.ledgers[enemy]!.reserves);
+    if (fog) expectNoEnemyPoints(state, viewer, out);
     for (const line of out.logJson.split("\n").filter((text) => text.startsWith("{"))) {
       const event = JSON.parse(line) as { type: string; data: { player?: string; formations?: unknown; units?: unknown } };
       if (!fog || event.data.player !== enemy) continue;
@@ -583,5 +639,47 @@ describe("S8 D1 T5 no view for one player ever holds the other's secrets (random
       ),
       { numRuns: 25 },
     );
+  }, 240_000);
+});
+
+describe("A2 under fog of war with every advanced rule on, no view shows the enemy's points (Emberfall)", () => {
+  it("A2 A3 A6 A7 A8 in Emberfall played by the demo's players, at every phase neither player's state, state page or log shows the other's points", async () => {
+    const setup = await loadSetupFile(join(ROOT, "examples", "emberfall.setup.json"));
+    expect(setup.options?.advanced?.fogOfWar).toBe(true);
+    const engine = await Engine.open(join(await tempDir("epicwar-views-fog-"), "db"));
+    try {
+      const created = await engine.create(setupCommands(setup).map((step) => step.command));
+      expect(created.ok, JSON.stringify(!created.ok && created.refusal)).toBe(true);
+      const secrets = new MemorySecrets();
+      const table = new Table(engine, setup.campaign, { secrets, random: sequenceRandomHex("emberfall-fog") });
+      await table.takeChores();
+      const players = setup.players.map((p) => p.id);
+      const seen = new Set<string>();
+      let checked = 0;
+      for (let state = await table.state(); state.status !== "finished" && state.turn <= 4; state = await table.state()) {
+        // Once in every phase of every turn, and with the battles of the turn started but not yet on the table.
+        const moment = `${state.turn}/${state.phase}/${Object.values(state.battles).some((b) => b.turn === state.turn)}`;
+        if (!seen.has(moment)) {
+          seen.add(moment);
+          checked++;
+          const log = await engine.store.readAll(setup.campaign);
+          for (const viewer of players) {
+            const out = await outputsFor(log, viewer, secrets);
+            expectNoEnemyPoints(state, viewer, out);
+            // Not over-eager: a player's own war chest and armies' points are shown.
+            const own = JSON.parse(out.stateJson) as CampaignState;
+            expect(own.ledgers[viewer]!.warChest).toBe(state.ledgers[viewer]!.warChest);
+            for (const army of Object.values(state.armies).filter((a) => a.player === viewer)) expect(own.armies[army.id]!.points).toBe(army.points);
+          }
+        }
+        const command = nextDecision(state);
+        if (!command) throw new Error(`stuck in turn ${state.turn}, ${state.phase} phase`);
+        const outcome = await table.submit(command);
+        expect(outcome.ok, `${command.type} by ${command.actor}: ${JSON.stringify(!outcome.ok && outcome.refusal)}`).toBe(true);
+      }
+      expect(checked).toBeGreaterThan(8);
+    } finally {
+      await engine.close();
+    }
   }, 240_000);
 });

@@ -4,6 +4,10 @@ import { requireWarChestSpend } from "../src/rules/war-chest.js";
 import { warChestIncome } from "../src/rules/war-chest-income.js";
 import { Refused } from "../src/rules/refusal.js";
 import { eventOf, Scenario, side, types } from "./battle-support.js";
+import { produce } from "immer";
+import { emptyLedger, type ArmyState } from "../projections/state.js";
+import { addDamagedTitans, takeDamagedTitans } from "../projections/war-chest.js";
+import { fund, turnOneBattles } from "./support/end-ready.js";
 
 /**
  * A8 war chest and A5 home base on test/golden/fixtures/end-ready.json (F 10,000: the income ceiling is 2,000).
@@ -14,28 +18,12 @@ import { eventOf, Scenario, side, types } from "./battle-support.js";
 const WAR_CHEST = { options: { advanced: { warChest: true } } };
 const WARLORD_DAMAGE = { warlord: { shields: 2, weapons: [{ name: "volcano-cannon", points: 100 }] } };
 
-/** Turn 1: r1 attacks b1 and r2 attacks b2; the results are given per test. */
-function battles(patch: unknown = WAR_CHEST): Scenario {
-  return new Scenario("end-ready.json", patch)
-    .startTurn()
-    .activate("b1", "firstFire")
-    .attack("r1", "charge", [[1, 1], [1, 2], [1, 3]])
-    .activate("b2", "firstFire")
-    .attack("r2", "advance", [[4, 1], [4, 2], [4, 3]])
-    .endActionPhase();
-}
+/** Turn 1 with the war chest on: r1 attacks b1 and r2 attacks b2; the results are given per test. */
+const battles = (patch: unknown = WAR_CHEST): Scenario => turnOneBattles(patch);
 
 function incomeOf(events: readonly DomainEvent[], player: string) {
   const income = events.filter((e) => e.type === "WarChestIncomeRecorded").map((e) => e.data as { player: string });
   return income.find((data) => data.player === player) as ReturnType<typeof eventOf<"WarChestIncomeRecorded">>;
-}
-
-/** Fills a side's war chest as an End phase's income would. */
-function fund(s: Scenario, player: string, amount: number): Scenario {
-  return s.emit({
-    type: "WarChestIncomeRecorded",
-    data: { turn: s.state.turn, player, items: [], total: amount, ceilingCut: 0, floorCut: 0, change: amount, earned: amount, balance: s.state.ledgers[player]!.warChest + amount },
-  });
 }
 
 describe("A8 war chest income", () => {
@@ -183,5 +171,70 @@ describe("A8 spending and A5 home base", () => {
       { type: "RaiseArmy", actor: "red", army: "r3", name: "Red Levy", formations: [{ id: "t", formation: "tactical-company" }, { id: "s", formation: "land-speeder-squadron" }], commander: { formation: "t", unitType: "command-stand" }, at: [11, 0] },
       { rule: "A5", message: "may not raise new armies" },
     );
+  });
+});
+
+describe("A8 titan damage off the map: In Transit and the Reserves", () => {
+  /** Turn 1: r1 loses t1b1 with its Warlord damaged (or destroyed too) and is routed; r2 wins t1b2. */
+  function routed(losses: Record<string, Record<string, number>> = {}, patch: unknown = WAR_CHEST): Scenario {
+    const s = battles(patch);
+    s.fight("t1b1", { outcome: "defender", attacker: { ...side(20, losses), titanDamage: WARLORD_DAMAGE }, defender: side(25) });
+    s.fight("t1b2", { outcome: "attacker", attacker: side(20), defender: side(15) });
+    return s;
+  }
+
+  it("A8 a routed titan goes In Transit with its damage and joins the Reserves with it a turn later", () => {
+    const s = routed();
+    expect(s.state.armies["r1"]!.titanDamage).toBeUndefined();
+    expect(s.state.ledgers["red"]!.inTransit[0]!.damagedTitans).toEqual({ warlord: [WARLORD_DAMAGE.warlord] });
+    s.finishEndPhase().endTurn();
+    s.quietTurn();
+    expect(s.state.ledgers["red"]!.inTransit).toEqual([]);
+    expect(s.state.ledgers["red"]!.damagedTitans).toEqual({ warlord: [WARLORD_DAMAGE.warlord] });
+  });
+
+  it("A8 a titan destroyed in the battle that routs its army leaves no damage to carry", () => {
+    const s = routed({ warlord: { warlord: 1 } });
+    expect(s.state.ledgers["red"]!.inTransit[0]!.damagedTitans).toBeUndefined();
+  });
+
+  it("A8 B5 without the war chest nothing is carried In Transit", () => {
+    const s = routed({}, {});
+    expect(s.state.ledgers["red"]!.inTransit[0]!.damagedTitans).toBeUndefined();
+  });
+
+  it("A8 E5 a damaged titan broken down goes In Transit with its damage", () => {
+    const s = battles();
+    s.fight("t1b1", { outcome: "attacker", attacker: { ...side(30), titanDamage: WARLORD_DAMAGE }, defender: side(14) });
+    s.fight("t1b2", { outcome: "draw", attacker: side(10), defender: side(10) });
+    s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["warlord"] });
+    expect(s.state.armies["r1"]!.titanDamage).toBeUndefined();
+    expect(s.state.ledgers["red"]!.inTransit[0]!.damagedTitans).toEqual({ warlord: [WARLORD_DAMAGE.warlord] });
+  });
+
+  it("A8 a repair in the Reserves restores only what is down, and a whole titan leaves the damaged list", () => {
+    const s = routed();
+    s.finishEndPhase().endTurn();
+    s.quietTurn();
+    fund(s, "red", 1000);
+    s.refused({ type: "RepairReserveTitan", actor: "red", unitType: "warlord", titan: 0, shields: 3, weapons: [] }, { rule: "A8", message: "has 2 shields/fields down" });
+    const before = s.state.ledgers["red"]!.warChest;
+    s.run({ type: "RepairReserveTitan", actor: "red", unitType: "warlord", titan: 0, shields: 2, weapons: [{ destroyed: "volcano-cannon" }] });
+    expect(s.state.ledgers["red"]!.damagedTitans).toBeUndefined();
+    expect(s.state.ledgers["red"]!.warChest).toBe(before - 250);
+  });
+
+  it("A8 the most damaged titan of a type leaves the Reserves first, and a formation taking two keeps both damages", () => {
+    const light = { shields: 1, weapons: [] };
+    const heavy = { shields: 0, weapons: [{ name: "volcano-cannon", points: 150 }] };
+    const ledger = { ...emptyLedger(), reserves: { warlord: 3 } };
+    const army = { titanDamage: undefined } as unknown as ArmyState;
+    const pooled = produce(ledger, (draft) => addDamagedTitans(draft, { warlord: [light, heavy] }));
+    expect(pooled.damagedTitans).toEqual({ warlord: [heavy, light] });
+    const [left, raised] = produce([pooled, army] as const, ([pool, titanArmy]) => takeDamagedTitans(pool, titanArmy, "titan", { warlord: 1 }));
+    expect(raised.titanDamage).toEqual({ titan: heavy });
+    expect(left.damagedTitans).toEqual({ warlord: [light] });
+    const [, both] = produce([pooled, army] as const, ([pool, titanArmy]) => takeDamagedTitans(pool, titanArmy, "titans", { warlord: 2 }));
+    expect(both.titanDamage).toEqual({ titans: { shields: 1, weapons: heavy.weapons } });
   });
 });

@@ -82,9 +82,15 @@ const describers: Describers = {
   SupportPurchased: (d) =>
     `${d.player} buys a ${SUPPORT_PRICES[d.kind].name} (${d.item}) for ${n(d.cost)} points from its ${d.paidFrom === "warChest" ? "war chest" : "support fund"}; usable from turn ${d.turn + 1}`,
   SupportExpended: (d) => `${d.player} called in ${d.items.join(", ")} in battle ${d.battle}: struck off its artillery roster`,
-  WarChestIncomeRecorded: (d) =>
-    `${d.player}'s war chest ${d.change >= 0 ? "gains" : "loses"} ${n(Math.abs(d.change))} points (${d.items.length} items, ${n(d.total)} in all` +
-    `${d.ceilingCut > 0 ? `, ${n(d.ceilingCut)} over the 20% ceiling` : ""}${d.floorCut > 0 ? `, ${n(d.floorCut)} not deducted below 0` : ""}): balance ${n(d.balance)}`,
+  WarChestIncomeRecorded: (d) => {
+    const items = `${d.items.length} items, ${n(d.total)} in all${d.ceilingCut > 0 ? `, ${n(d.ceilingCut)} over the 20% ceiling` : ""}`;
+    // Under fog of war (A2) the enemy's balance, and what a deduction stopped at 0 would tell of it, are HIDDEN.
+    if (d.change === HIDDEN || d.floorCut === HIDDEN || d.balance === HIDDEN) return `${d.player}'s war chest income: ${items}`;
+    return (
+      `${d.player}'s war chest ${d.change >= 0 ? "gains" : "loses"} ${n(Math.abs(d.change))} points (${items}` +
+      `${d.floorCut > 0 ? `, ${n(d.floorCut)} not deducted below 0` : ""}): balance ${n(d.balance)}`
+    );
+  },
   FormationsPurchased: (d) =>
     `${d.player} buys ${d.formations === HIDDEN ? "formations" : d.formations.map((f) => f.formation).join(", ")} into ${d.army}` +
     `${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
@@ -92,7 +98,12 @@ const describers: Describers = {
   DefencesPurchased: (d) => `${d.player} buys ${n(d.points)} points of defences at ${sq(d.at)} from its war chest`,
   TitanDamageCarried: (d) => `${d.army}'s titans ${Object.keys(d.damage).join(", ")} carry their damage from battle ${d.battle} until repaired`,
   TitanRepaired: (d) =>
-    `${d.player} repairs titan ${d.formation} of ${d.army} (${d.shields} shields/fields, ${d.weapons.length} weapons) for ${n(d.cost)} points from its war chest`,
+    // Under fog of war (A2) which titan and what was repaired are the enemy's own.
+    d.formation === HIDDEN || d.shields === HIDDEN || d.weapons === HIDDEN
+      ? `${d.player} repairs a titan of ${d.army} from its war chest`
+      : `${d.player} repairs titan ${d.formation} of ${d.army} (${d.shields} shields/fields, ${d.weapons.length} weapons) for ${n(d.cost)} points from its war chest`,
+  ReserveTitanRepaired: (d) =>
+    `${d.player} repairs ${d.unitType === HIDDEN ? "a titan" : `a damaged ${d.unitType} titan`} in its Reserves${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
 };
 
 /** One event in players' words (an event as stored, or as a viewer may see it: viewEvent). */

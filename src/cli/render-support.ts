@@ -1,8 +1,8 @@
 import type { SupportUse } from "../../events/common.js";
 import { advancedRule } from "../../projections/derived.js";
-import type { BattleState, SupportItemState } from "../../projections/state.js";
+import type { SupportItemState } from "../../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView, ViewedEntry } from "../views.js";
 
 /** A7 on the battle sheet and the ledger: each side's off-table support, as text. */
 
@@ -14,7 +14,7 @@ const ROLES = ["attacker", "defender"] as const;
  * The battle sheet's support lines: before the result, what each side may call in (bought before the battle's turn);
  * once resolved, what each side called in and when.
  */
-export function battleSupportLines(state: CampaignView, battle: Pick<BattleState, "attacker" | "defender" | "status" | "result" | "turn">): string[] {
+export function battleSupportLines(state: CampaignView, battle: Pick<ViewedEntry<"battles">, "attacker" | "defender" | "status" | "result" | "turn">): string[] {
   if (!state.setup || !advancedRule(state.setup.options, "offTableSupport")) return [];
   return ROLES.map((role) => {
     const player = battle[role].player;

@@ -23,5 +23,7 @@ export function titanDamageLines(army: Pick<ArmyView, "id" | "titanDamage">, ind
 export function warChestLines(state: CampaignView, player: string): string[] {
   const ledger = state.ledgers[player];
   if (!state.setup || !ledger || !advancedRule(state.setup.options, "warChest")) return [];
-  return [`  war chest ${ledger.warChest.toLocaleString("en")} pts (earned ${ledger.warChestEarned.toLocaleString("en")} of ${warChestCeiling(state.setup.force.total).toLocaleString("en")})`];
+  // Under fog of war (A2) the enemy's balance is HIDDEN: it would tell what its purchases cost.
+  const balance = ledger.warChest === HIDDEN ? "?" : ledger.warChest.toLocaleString("en");
+  return [`  war chest ${balance} pts (earned ${ledger.warChestEarned.toLocaleString("en")} of ${warChestCeiling(state.setup.force.total).toLocaleString("en")})`];
 }

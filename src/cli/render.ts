@@ -1,6 +1,5 @@
 import type { Order, Square } from "../../events/common.js";
 import { cvpTotals, engagement, sameSquare, terrainAt } from "../../projections/derived.js";
-import type { BattleState } from "../../projections/state.js";
 import { HIDDEN, type CampaignView, type Hidden, type ViewedEntry } from "../views.js";
 import { ORDER_NAMES } from "./describe.js";
 import { artilleryLines, battleSupportLines } from "./render-support.js";
@@ -73,7 +72,7 @@ export function waitingFor(state: CampaignView): string {
 
 function renderBattle(state: CampaignView, battle: ViewedEntry<"battles">): string[] {
   const terrain = terrainAt(state.setup!.map, battle.at);
-  const side = (s: BattleState["attacker"] | BattleState["defender"]) =>
+  const side = (s: ViewedEntry<"battles">["attacker"] | ViewedEntry<"battles">["defender"]) =>
     `${s.army} (${s.player}, ${n(s.points)} pts, ${s.order ? ORDER_NAMES[s.order] : "order hidden"})`;
   const lines = [
     `  ${battle.id} at ${sq(battle.at)} (${terrain}${state.setup!.map.roads.some((r) => sameSquare(r, battle.at)) ? ", road" : ""}): ${side(battle.attacker)} attacks ${side(battle.defender)}`,

@@ -185,6 +185,16 @@ export const RepairTitan = command("RepairTitan", {
   ),
 });
 
+/** A8: pay from the war chest for repairs to a damaged titan held in the Reserves. */
+export const RepairReserveTitan = command("RepairReserveTitan", {
+  /** The titan's unit type. */
+  unitType: Id,
+  /** Which damaged titan of that type: its place in the Reserves' list, the most damaged first, from 0. */
+  titan: Type.Integer({ minimum: 0, maximum: 1000 }),
+  shields: RepairTitan.properties.shields,
+  weapons: RepairTitan.properties.weapons,
+});
+
 /** A6: give an army whose commander was killed a new one, a surviving unit of the army able to lead it. */
 export const AppointCommander = command("AppointCommander", { army: Id, commander: Commander });
 
@@ -225,6 +235,7 @@ export const COMMAND_SCHEMAS = {
   BuyArmy,
   BuyDefences,
   RepairTitan,
+  RepairReserveTitan,
   AppointCommander,
   FinishEndPhase,
   EndTurn,

@@ -47,14 +47,9 @@ function lightening(state: CampaignState, army: ArmyState): PlainCommand | undef
   return undefined;
 }
 
-/**
- * A6: the player's spare commanders, the most senior first, less one for each of its armies bought from the war chest,
- * which come without a commander the rules track: the demo still gives every army of its own a commander.
- */
+/** A6: the player's spare commanders, the most senior first: each new army, raised or bought, takes one. */
 export function freeSpares(state: CampaignState, player: string): SpareCommander[] {
-  const spares = [...(state.ledgers[player]!.spareCommanders ?? [])].sort((a, b) => b.level - a.level);
-  const untracked = Object.values(state.armies).filter((a) => a.player === player && a.status === "active" && a.commanderLevel === undefined).length;
-  return spares.slice(0, Math.max(0, spares.length - untracked));
+  return [...(state.ledgers[player]!.spareCommanders ?? [])].sort((a, b) => b.level - a.level);
 }
 
 /** A6: the End phase step for the player's first army left without a commander, if any. */

@@ -339,7 +339,11 @@ export class EventStore {
    * For a branch these are only its own events; verify walks the parent's part of its line with the parent's.
    */
   async *rawBatches(stream: string, from = 1, to?: number): AsyncGenerator<Array<[number, string]>> {
-    for await (const entries of readAhead(this.events.iterator(streamRange(stream, from, to)))) {
+    // Read on the root database with the sublevel's prefixed keys: the sublevel would copy every key to strip its
+    // prefix, which took about a third of the CPU time of reading the entries; seqOfKey reads a prefixed key as well.
+    const { gte, lte } = streamRange(stream, from, to);
+    const prefix = this.events.prefix;
+    for await (const entries of readAhead(this.db.iterator({ gte: prefix + gte, lte: prefix + lte }))) {
       yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
     }
   }

@@ -1,7 +1,7 @@
 import { GENESIS_HASH } from "../../events/index.js";
 import { BranchError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
-import { HASH_LENGTH, type Segment } from "./layout.js";
+import { HASH_LENGTH, type BranchMeta, type Segment } from "./layout.js";
 import type { EventStore } from "./store.js";
 
 export type ChainProblem = "missing" | "unreadable" | "hash" | "order" | "link" | "truncated" | "head" | "fork";
@@ -18,14 +18,66 @@ export type VerifyResult =
       inStream?: string;
     };
 
+export interface VerifyOptions {
+  /** How many key ranges of the line are read at once (default VERIFY_RANGES). */
+  ranges?: number;
+  /** The fewest events worth an iterator of their own (default MIN_RANGE_EVENTS): a shorter line is read in fewer ranges. */
+  minRangeEvents?: number;
+}
+
+/**
+ * One LevelDB iterator delivers an event about every 2.5 µs (it reads on a libuv thread, batch after batch), about as
+ * long as the checks of an event take, so the walk kept waiting on it; iterators over disjoint ranges read side by
+ * side, each on its own thread. Four is the libuv
+ * thread pool's default size: more ranges only queue behind it. Measured on two cores, 100,000 events took 75-126 ms
+ * in four ranges against 300-370 ms in one.
+ */
+export const VERIFY_RANGES = 4;
+/** Below this, a range's own iterator (open, first seek, close) costs more than reading side by side saves. */
+export const MIN_RANGE_EVENTS = 2_000;
+
+/** A stretch of one segment, read by one iterator: `to` is Infinity for the open end of the branch's own events. */
+interface Range {
+  segment: Segment;
+  /** The segment's index in the line. */
+  segmentIndex: number;
+  from: number;
+  to: number;
+}
+
+interface Failure {
+  seq: number;
+  problem: ChainProblem;
+  message: string;
+  inStream: string;
+}
+
+/** What one range's walk found, checked against the ranges before it once they are all read. */
+interface RangeWalk {
+  /** The key seq of the range's first event; undefined for a range with none. */
+  firstSeq?: number;
+  /** The link the first event records: it must be the hash of the event before the range, known only from there. */
+  firstPrev?: unknown;
+  /** The seq after the range's last event. */
+  next: number;
+  lastHash: string;
+  /** The range's first problem after its first event's link (which is checked across the boundary). */
+  failure?: Failure;
+}
+
 /**
  * Walks a stream's chain and reports the first seq whose hash, link or order is wrong, or where the stored events
  * and the stored head disagree (a deleted, changed, swapped or truncated event).
  *
  * A branch is walked as its line: the parent's events up to the fork (checked as the parent's, recursively), where
  * the hash must still be the fork hash the branch recorded ("fork"), then its own events linking on from it.
+ *
+ * The line is read in up to `ranges` key ranges at once, cut at even seqs up to the stored head (the last range of the
+ * branch's own events is open, so events after the head are read too). Each range checks its own events; then the
+ * ranges are joined in order, checking the keys and links across each boundary, so the report is the one a single
+ * walk from seq 1 would give: the first bad seq and its problem.
  */
-export async function verifyStream(store: EventStore, stream: string): Promise<VerifyResult> {
+export async function verifyStream(store: EventStore, stream: string, options: VerifyOptions = {}): Promise<VerifyResult> {
   let segments: Segment[];
   try {
     segments = await store.line(stream);
@@ -33,9 +85,7 @@ export async function verifyStream(store: EventStore, stream: string): Promise<V
     if (error instanceof BranchError) return { ok: false, stream, seq: 0, problem: "fork", message: error.message };
     throw error;
   }
-  let expected = 1;
-  let prev = GENESIS_HASH;
-  const fail = (seq: number, problem: ChainProblem, message: string, inStream?: string): VerifyResult => ({
+  const fail = ({ seq, problem, message, inStream }: Omit<Failure, "inStream"> & { inStream?: string }): VerifyResult => ({
     ok: false,
     stream,
     seq,
@@ -43,42 +93,120 @@ export async function verifyStream(store: EventStore, stream: string): Promise<V
     message,
     ...(inStream !== undefined && inStream !== stream ? { inStream } : {}),
   });
-  for (const [index, segment] of segments.entries()) {
-    const own = segment.stream === stream;
-    const of = own ? "" : ` of ${segment.stream}`;
-    if (index > 0) {
-      // The parent's part ended at the fork: all of it must be there, ending at the hash the branch was made from.
-      const meta = await store.branch(segment.stream);
-      if (expected !== segment.from) return fail(expected, "missing", `event ${expected} of ${segments[index - 1]!.stream} is missing`, segments[index - 1]!.stream);
-      if (meta && meta.forkHash !== prev) {
-        return fail(segment.from - 1, "fork", `event ${segment.from - 1} of ${segments[index - 1]!.stream} is not the event ${segment.stream} was forked from: the parent's history was changed`, segments[index - 1]!.stream);
-      }
+  const head = await store.storedHead(stream);
+  const ranges = splitLine(segments, head.seq, options.ranges ?? VERIFY_RANGES, options.minRangeEvents ?? MIN_RANGE_EVENTS);
+  // A range after one that failed cannot change the report: it stops reading.
+  const stop = { after: Infinity };
+  const [walks, metas] = await Promise.all([
+    Promise.all(ranges.map((range, index) => walkRange(store, range, range.segment.stream === stream ? "" : ` of ${range.segment.stream}`, index, stop))),
+    Promise.all(segments.map((segment, index) => (index > 0 ? store.branch(segment.stream) : undefined))),
+  ]);
+
+  let expected = 1;
+  let prev = GENESIS_HASH;
+  for (const [index, range] of ranges.entries()) {
+    const { segment, segmentIndex } = range;
+    const of = segment.stream === stream ? "" : ` of ${segment.stream}`;
+    if (segmentIndex > 0 && range.from === segment.from) {
+      const failure = checkForkJoin(segments[segmentIndex - 1]!, segment, metas[segmentIndex], expected, prev);
+      if (failure) return fail(failure);
     }
-    for await (const batch of store.rawBatches(segment.stream, segment.from, segment.to === Infinity ? undefined : segment.to)) {
-      for (const [keySeq, value] of batch) {
-        if (keySeq !== expected) return fail(expected, "missing", `event ${expected}${of} is missing`, segment.stream);
-        const hash = value.slice(0, HASH_LENGTH);
-        const body = value.slice(HASH_LENGTH);
-        if (sha256Hex(body) !== hash) return fail(keySeq, "hash", `event ${keySeq}${of} does not match its hash: it was changed`, segment.stream);
-        let envelope: { stream?: unknown; seq?: unknown; prev?: unknown };
-        try {
-          envelope = JSON.parse(body) as typeof envelope;
-        } catch {
-          return fail(keySeq, "unreadable", `event ${keySeq}${of} is not readable JSON`, segment.stream);
-        }
-        if (envelope.seq !== keySeq || envelope.stream !== segment.stream) {
-          return fail(keySeq, "order", `event stored at ${keySeq}${of} says it is ${String(envelope.stream)} #${String(envelope.seq)}: events were moved`, segment.stream);
-        }
-        if (envelope.prev !== prev) return fail(keySeq, "link", `event ${keySeq}${of} does not link to event ${keySeq - 1}`, segment.stream);
-        prev = hash;
-        expected++;
-      }
+    const walk = walks[index]!;
+    if (walk.firstSeq === undefined) continue;
+    if (walk.firstSeq !== expected) return fail({ seq: expected, problem: "missing", message: `event ${expected}${of} is missing`, inStream: segment.stream });
+    // A problem with the first event's hash, body or order comes before its link, as in a walk from seq 1.
+    if (walk.failure?.seq === walk.firstSeq) return fail(walk.failure);
+    if (walk.firstPrev !== prev) {
+      return fail({ seq: walk.firstSeq, problem: "link", message: `event ${walk.firstSeq}${of} does not link to event ${walk.firstSeq - 1}`, inStream: segment.stream });
     }
+    if (walk.failure) return fail(walk.failure);
+    expected = walk.next;
+    prev = walk.lastHash;
   }
   const last = expected - 1;
-  const head = await store.storedHead(stream);
-  if (head.seq > last) return fail(last + 1, "truncated", `the head says ${head.seq} events but the log ends at ${last}`);
-  if (head.seq < last) return fail(head.seq + 1, "head", `events after the head (${head.seq}) were added outside the log`);
-  if (head.hash !== prev) return fail(last, "head", `event ${last} does not match the hash the head recorded`);
+  if (head.seq > last) return fail({ seq: last + 1, problem: "truncated", message: `the head says ${head.seq} events but the log ends at ${last}` });
+  if (head.seq < last) return fail({ seq: head.seq + 1, problem: "head", message: `events after the head (${head.seq}) were added outside the log` });
+  if (head.hash !== prev) return fail({ seq: last, problem: "head", message: `event ${last} does not match the hash the head recorded` });
   return { ok: true, stream, events: last, headHash: prev };
+}
+
+/**
+ * The line's segments cut into at most `count` ranges of about equal length up to `headSeq` (each at least
+ * `minEvents` long). Every segment keeps its own end, so the ranges cover exactly the keys a walk of the line reads.
+ */
+function splitLine(segments: Segment[], headSeq: number, count: number, minEvents: number): Range[] {
+  const known = Number.isSafeInteger(headSeq) && headSeq > 0 ? headSeq : 0;
+  const pieces = Math.max(1, Math.min(Math.floor(count), Math.floor(known / Math.max(1, minEvents))));
+  const size = Math.ceil(known / pieces);
+  const ranges: Range[] = [];
+  for (const [segmentIndex, segment] of segments.entries()) {
+    let from = segment.from;
+    for (let cut = 1 + size; pieces > 1 && cut <= known; cut += size) {
+      if (cut <= from || cut > segment.to) continue;
+      ranges.push({ segment, segmentIndex, from, to: cut - 1 });
+      from = cut;
+    }
+    ranges.push({ segment, segmentIndex, from, to: segment.to });
+  }
+  return ranges;
+}
+
+/** Where a branch's line passes from its parent's part to the next segment: all of the parent's part is there, and it ends at the fork hash. */
+function checkForkJoin(before: Segment, segment: Segment, meta: BranchMeta | undefined, expected: number, prev: string): Failure | undefined {
+  if (expected !== segment.from) return { seq: expected, problem: "missing", message: `event ${expected} of ${before.stream} is missing`, inStream: before.stream };
+  if (meta && meta.forkHash !== prev) {
+    return {
+      seq: segment.from - 1,
+      problem: "fork",
+      message: `event ${segment.from - 1} of ${before.stream} is not the event ${segment.stream} was forked from: the parent's history was changed`,
+      inStream: before.stream,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Reads one range and checks each event's key, hash, body and order, and the links inside the range. The first
+ * event's key and link are left to the join, which knows the event before it.
+ */
+async function walkRange(store: EventStore, range: Range, of: string, index: number, stop: { after: number }): Promise<RangeWalk> {
+  const stream = range.segment.stream;
+  const walk: RangeWalk = { next: range.from, lastHash: "" };
+  const failed = (seq: number, problem: ChainProblem, message: string): RangeWalk => {
+    walk.failure = { seq, problem, message, inStream: stream };
+    stop.after = Math.min(stop.after, index);
+    return walk;
+  };
+  let expected = range.from;
+  let prev = "";
+  for await (const batch of store.rawBatches(stream, range.from, range.to === Infinity ? undefined : range.to)) {
+    if (index > stop.after) return walk;
+    for (const [keySeq, value] of batch) {
+      if (walk.firstSeq === undefined) {
+        walk.firstSeq = keySeq;
+        expected = keySeq;
+      } else if (keySeq !== expected) {
+        return failed(expected, "missing", `event ${expected}${of} is missing`);
+      }
+      const hash = value.slice(0, HASH_LENGTH);
+      const body = value.slice(HASH_LENGTH);
+      if (sha256Hex(body) !== hash) return failed(keySeq, "hash", `event ${keySeq}${of} does not match its hash: it was changed`);
+      let envelope: { stream?: unknown; seq?: unknown; prev?: unknown };
+      try {
+        envelope = JSON.parse(body) as typeof envelope;
+      } catch {
+        return failed(keySeq, "unreadable", `event ${keySeq}${of} is not readable JSON`);
+      }
+      if (envelope.seq !== keySeq || envelope.stream !== stream) {
+        return failed(keySeq, "order", `event stored at ${keySeq}${of} says it is ${String(envelope.stream)} #${String(envelope.seq)}: events were moved`);
+      }
+      if (keySeq === walk.firstSeq) walk.firstPrev = envelope.prev;
+      else if (envelope.prev !== prev) return failed(keySeq, "link", `event ${keySeq}${of} does not link to event ${keySeq - 1}`);
+      prev = hash;
+      expected++;
+    }
+    walk.next = expected;
+    walk.lastHash = prev;
+  }
+  return walk;
 }

@@ -1,7 +1,7 @@
 import { HOST } from "../../events/common.js";
 import type { RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { advancedRule, armyPoints, cvpTotals, onMap, rowsFromEdge, sameSquare } from "../../projections/derived.js";
+import { advancedRule, cvpTotals, rowsFromEdge, sameSquare } from "../../projections/derived.js";
 import type { ArmyState, CampaignSetup, CampaignState, PlayerState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";
@@ -23,6 +23,8 @@ import {
 } from "./reserves.js";
 import { requirePlayer, requireSetup } from "./setup.js";
 import { commanderOfDisbandedArmy, requireCommandCovers, requireEveryArmyLed, spareCommanderFor } from "./commanders.js";
+import { requireFreeSquare, requireNewArmy } from "./new-army.js";
+import { requireUndamagedForTrade } from "./damaged-titans.js";
 
 /**
  * The End phase (E1-E7): breaking down and disbanding armies that have fought (E5), using the Reserves (E6 a-d),
@@ -31,7 +33,6 @@ import { commanderOfDisbandedArmy, requireCommandCovers, requireEveryArmyLed, sp
 
 /** E3: the points of defences a Fortify order builds. */
 export const FORTIFY_DEFENCES = 450;
-const MIN_ARMY_POINTS = 1000;
 
 function requireEndPhase(state: CampaignState, what: string): TurnState {
   if (state.status !== "active" || !state.turnState) refuseRule("T1", `${what} only in the End phase of a turn`);
@@ -144,29 +145,8 @@ export function decideRaiseArmy(state: CampaignState, command: CommandOf<"RaiseA
   const setup = requireSetup(state);
   const player = requireEndPhasePlayer(state, command.actor, "E6", "the Reserves are used");
   requireReservesTurn(state);
-  if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
+  const formations = requireNewArmy(state, setup, command);
 
-  const ids = new Set<string>();
-  const formations: RosterFormation[] = command.formations.map((entry, i) => {
-    if (ids.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is used twice in this army`);
-    ids.add(entry.id);
-    return { id: entry.id, formation: entry.formation, units: fullStrength(setup.catalogue, entry.formation) };
-  });
-  const commander = formations.find((f) => f.id === command.commander.formation);
-  if (!commander) refuseRule("S8", `the commander's formation "${command.commander.formation}" is not in this army`);
-  if (!commander.units[command.commander.unitType]) {
-    refuseRule("S8", `the commander must be a unit of its formation: "${commander.id}" has no "${command.commander.unitType}"`);
-  }
-  const points = armyPoints(formations, setup.catalogue);
-  const { maxArmyPoints } = setup.force;
-  if (points < MIN_ARMY_POINTS || points > maxArmyPoints) {
-    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: each army must be 1,000 to M = ${maxArmyPoints.toLocaleString("en")}`);
-  }
-  if (setup.options.armySize !== undefined && points !== setup.options.armySize) {
-    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: this campaign's armies are all exactly ${setup.options.armySize.toLocaleString("en")}`);
-  }
-
-  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
   const homeBase = state.homeBases[player.id];
   const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, command.at);
   if (advancedRule(setup.options, "homeBase")) {
@@ -175,10 +155,7 @@ export function decideRaiseArmy(state: CampaignState, command: CommandOf<"RaiseA
   } else if (!onHomeBase && rowsFromEdge(setup.map, player.baseLine, command.at) !== 0) {
     refuseRule("S7", `new armies start on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`);
   }
-  const occupant = Object.values(state.armies).find(
-    (other) => other.status === "active" && other.at !== null && sameSquare(other.at, command.at) && (!onHomeBase || other.player !== player.id),
-  );
-  if (occupant) refuseRule("S7", `${sq(command.at)} already holds army "${occupant.id}": armies stack only on their own home base`);
+  requireFreeSquare(state, player.id, command.at);
 
   const units = formationUnits(formations);
   requireInReserves(ledgerOf(state, player.id), units, `army "${command.army}"`);
@@ -235,6 +212,7 @@ export function decideTradeFormations(state: CampaignState, command: CommandOf<"
   const unitsOut = fullStrengthOf(setup.catalogue, command.tradeIn);
   const unitsIn = fullStrengthOf(setup.catalogue, command.buy);
   requireInReserves(ledgerOf(state, player.id), unitsOut, `trading in ${command.tradeIn.map((f) => `"${f}"`).join(", ")} at full strength`);
+  requireUndamagedForTrade(ledgerOf(state, player.id), unitsOut);
   const points = pointsOf(setup.catalogue, command.tradeIn);
   const cost = pointsOf(setup.catalogue, command.buy);
   if (cost > points) {

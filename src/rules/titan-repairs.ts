@@ -1,18 +1,20 @@
 import type { SideResult, TitanDamage } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
+import type { TitanRepaired } from "../../events/TitanRepaired.js";
 import { advancedRule } from "../../projections/derived.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
+import { SHIELD_REPAIR_COST } from "../../projections/war-chest.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
 import { refuseField, refuseRule } from "./refusal.js";
-import { hasUnits } from "./reserves.js";
+import { hasUnits, ledgerOf } from "./reserves.js";
 import { requireSetup } from "./setup.js";
 import { requireWarChestOpen, requireWarChestSpend } from "./war-chest.js";
 
-/** A8 titan damage: entered with a battle result, carried on the army while A8 is on, repaired from the war chest. */
-
-/** A8: a shield or field system costs 100 points to replace. */
-export const SHIELD_REPAIR_COST = 100;
+/**
+ * A8 titan damage: entered with a battle result, carried on the army while A8 is on, and with the titan through In
+ * Transit and the Reserves; repaired from the war chest in an army or in the Reserves.
+ */
 
 /** B4, A8: titan damage in a result names titan formations of the side's army. */
 export function checkTitanDamage(state: CampaignState, army: ArmyState, result: SideResult, role: string): void {
@@ -41,6 +43,27 @@ export function titanDamageCarried(state: CampaignState, battle: BattleState, re
   });
 }
 
+type RepairOrder = Pick<CommandOf<"RepairTitan">, "shields" | "weapons">;
+
+/** A8: the repairs a command asks of a titan's carried damage, each priced; refused where it asks for more than there is. */
+function priceRepairs(damage: TitanDamage, repair: RepairOrder, titan: string): { weapons: TitanRepaired["weapons"]; cost: number } {
+  if (repair.shields === 0 && repair.weapons.length === 0) refuseRule("A8", "a repair names at least one shield or weapon");
+  if (repair.shields > damage.shields) {
+    refuseRule("A8", `${titan} has ${damage.shields} shields/fields down: ${repair.shields} cannot be restored`);
+  }
+  const left = [...damage.weapons];
+  const weapons = repair.weapons.map((weapon, i) => {
+    const index = left.findIndex((w) => w.name === weapon.destroyed);
+    if (index < 0) refuseRule("A8", `${titan} has no destroyed "${weapon.destroyed}" left to replace (weapons[${i}])`);
+    const [destroyed] = left.splice(index, 1);
+    // Like for like costs half the weapon's chart cost, rounded up; another weapon costs its own full cost.
+    return weapon.replacement
+      ? { destroyed: weapon.destroyed, replacement: weapon.replacement.name, points: weapon.replacement.points }
+      : { destroyed: weapon.destroyed, replacement: weapon.destroyed, points: Math.ceil(destroyed!.points / 2) };
+  });
+  return { weapons, cost: repair.shields * SHIELD_REPAIR_COST + weapons.reduce((sum, w) => sum + w.points, 0) };
+}
+
 export function decideRepairTitan(state: CampaignState, command: CommandOf<"RepairTitan">): DomainEvent[] {
   const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
   requireWarChestOpen(state, player.id, "titan repairs");
@@ -50,21 +73,24 @@ export function decideRepairTitan(state: CampaignState, command: CommandOf<"Repa
   if (!hasUnits(formation)) refuseRule("A8", `titan "${formation.id}" of army "${army.id}" was destroyed: there is nothing left to repair`);
   const damage = army.titanDamage?.[formation.id];
   if (!damage) refuseRule("A8", `titan "${formation.id}" of army "${army.id}" carries no damage`);
-  if (command.shields === 0 && command.weapons.length === 0) refuseRule("A8", "a repair names at least one shield or weapon");
-  if (command.shields > damage.shields) {
-    refuseRule("A8", `titan "${formation.id}" has ${damage.shields} shields/fields down: ${command.shields} cannot be restored`);
-  }
-  const left = [...damage.weapons];
-  const weapons = command.weapons.map((weapon, i) => {
-    const index = left.findIndex((w) => w.name === weapon.destroyed);
-    if (index < 0) refuseRule("A8", `titan "${formation.id}" has no destroyed "${weapon.destroyed}" left to replace (weapons[${i}])`);
-    const [destroyed] = left.splice(index, 1);
-    // Like for like costs half the weapon's chart cost, rounded up; another weapon costs its own full cost.
-    return weapon.replacement
-      ? { destroyed: weapon.destroyed, replacement: weapon.replacement.name, points: weapon.replacement.points }
-      : { destroyed: weapon.destroyed, replacement: weapon.destroyed, points: Math.ceil(destroyed!.points / 2) };
-  });
-  const cost = command.shields * SHIELD_REPAIR_COST + weapons.reduce((sum, w) => sum + w.points, 0);
+  const { weapons, cost } = priceRepairs(damage, command, `titan "${formation.id}"`);
   requireWarChestSpend(state, player.id, cost, `repairs to titan "${formation.id}" of army "${army.id}"`);
   return [{ type: "TitanRepaired", data: { turn: state.turn, player: player.id, army: army.id, formation: formation.id, shields: command.shields, weapons, cost } }];
+}
+
+/** A8: a titan held in the Reserves keeps its damage, and may be repaired there like one in an army. */
+export function decideRepairReserveTitan(state: CampaignState, command: CommandOf<"RepairReserveTitan">): DomainEvent[] {
+  const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
+  requireWarChestOpen(state, player.id, "titan repairs");
+  const damaged = ledgerOf(state, player.id).damagedTitans?.[command.unitType] ?? [];
+  const damage = damaged[command.titan];
+  if (!damage) {
+    refuseRule("A8", `the Reserves hold ${damaged.length} damaged "${command.unitType}" titan${damaged.length === 1 ? "" : "s"}: there is no titan ${command.titan} of them to repair (counted from 0, the most damaged first)`);
+  }
+  const titan = `the damaged "${command.unitType}" titan ${command.titan} in the Reserves`;
+  const { weapons, cost } = priceRepairs(damage, command, titan);
+  requireWarChestSpend(state, player.id, cost, `repairs to ${titan}`);
+  return [
+    { type: "ReserveTitanRepaired", data: { turn: state.turn, player: player.id, unitType: command.unitType, titan: command.titan, shields: command.shields, weapons, cost } },
+  ];
 }

@@ -1,20 +1,20 @@
 import type { RosterFormation, Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import { advancedRule, armyPoints, onMap, sameSquare } from "../../projections/derived.js";
-import type { CampaignSetup, CampaignState } from "../../projections/state.js";
+import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
+import { requireCommandCovers, spareCommanderFor } from "./commanders.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
+import { fullStrengthRoster, requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
-import { armyCeiling, fullStrength, ledgerOf, pointsOf } from "./reserves.js";
+import { armyCeiling, ledgerOf, pointsOf } from "./reserves.js";
 import { requireSetup } from "./setup.js";
 
 /**
  * A8 war chest spending in the End phase: formations into an army, a new army at the home base, and defences. Every
  * purchase passes `requireWarChestSpend` (titan repairs and A7's off-table support too).
  */
-
-const MIN_ARMY_POINTS = 1000;
 
 /** A8, A5: the campaign plays the war chest, and the enemy does not hold the player's home base. */
 export function requireWarChestOpen(state: CampaignState, player: string, what: string): void {
@@ -38,16 +38,6 @@ export function requireWarChestSpend(state: CampaignState, player: string, amoun
 
 const points = (n: number) => n.toLocaleString("en");
 
-/** Full-strength roster entries for bought catalogue formations, each id new to the army. */
-function boughtFormations(setup: CampaignSetup, entries: readonly { id: string; formation: string }[], taken: readonly RosterFormation[]): RosterFormation[] {
-  const ids = new Set(taken.map((f) => f.id));
-  return entries.map((entry, i) => {
-    if (ids.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is already used in this army`);
-    ids.add(entry.id);
-    return { id: entry.id, formation: entry.formation, units: fullStrength(setup.catalogue, entry.formation) };
-  });
-}
-
 const named = (formations: readonly RosterFormation[]) => formations.map((f) => `"${f.formation}"`).join(", ");
 
 export function decideBuyFormations(state: CampaignState, command: CommandOf<"BuyFormations">): DomainEvent[] {
@@ -55,57 +45,37 @@ export function decideBuyFormations(state: CampaignState, command: CommandOf<"Bu
   const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
   requireWarChestOpen(state, player.id, "formations");
   const army = requireOwnArmy(state, player, command.army, "A8");
-  const formations = boughtFormations(setup, command.formations, army.formations);
+  const formations = fullStrengthRoster(setup.catalogue, command.formations, army.formations);
   const ceiling = armyCeiling(setup);
   const after = armyPoints([...army.formations, ...formations], setup.catalogue);
   if (after > ceiling) {
     const name = setup.options.armySize !== undefined ? "the campaign's army size" : "M";
     refuseRule("A8", `buying ${named(formations)} would make army "${army.id}" ${points(after)} points, over ${name} = ${points(ceiling)}`);
   }
+  requireCommandCovers(setup, army, [...army.formations, ...formations], `buying ${named(formations)}`);
   const cost = pointsOf(setup.catalogue, formations.map((f) => f.formation));
   requireWarChestSpend(state, player.id, cost, `${named(formations)} for army "${army.id}"`);
   return [{ type: "FormationsPurchased", data: { turn: state.turn, player: player.id, army: army.id, formations, cost } }];
 }
 
-/** S7: a bought army's square holds no other army, except the owner's armies stacked on its own home base. */
-function requireFreeSquare(state: CampaignState, player: string, at: Square): void {
-  const homeBase = state.homeBases[player];
-  const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, at);
-  const occupant = Object.values(state.armies).find(
-    (other) => other.status === "active" && other.at !== null && sameSquare(other.at, at) && (!onHomeBase || other.player !== player),
-  );
-  if (occupant) refuseRule("S7", `${sq(at)} already holds army "${occupant.id}": armies stack only on their own home base`);
-}
-
+/** A8 (A6): a new army bought at the home base, led like one raised from the Reserves by a spare commander. */
 export function decideBuyArmy(state: CampaignState, command: CommandOf<"BuyArmy">): DomainEvent[] {
   const setup = requireSetup(state);
   const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
   requireWarChestOpen(state, player.id, `new army "${command.army}"`);
-  if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
-  const formations = boughtFormations(setup, command.formations, []);
-  const commander = formations.find((f) => f.id === command.commander.formation);
-  if (!commander) refuseRule("S8", `the commander's formation "${command.commander.formation}" is not in this army`);
-  if (!commander.units[command.commander.unitType]) {
-    refuseRule("S8", `the commander must be a unit of its formation: "${commander.id}" has no "${command.commander.unitType}"`);
-  }
-  const cost = armyPoints(formations, setup.catalogue);
-  const { maxArmyPoints } = setup.force;
-  if (cost < MIN_ARMY_POINTS || cost > maxArmyPoints) {
-    refuseRule("S2", `army "${command.army}" is ${points(cost)} points: each army must be 1,000 to M = ${points(maxArmyPoints)}`);
-  }
-  if (setup.options.armySize !== undefined && cost !== setup.options.armySize) {
-    refuseRule("S2", `army "${command.army}" is ${points(cost)} points: this campaign's armies are all exactly ${points(setup.options.armySize)}`);
-  }
-  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
+  const formations = requireNewArmy(state, setup, command);
   // A8's own text puts a bought army "on a square around the Home Base", with or without A5.
   requireAtHomeBase(state, player.id, command.at, `bought army "${command.army}"`, advancedRule(setup.options, "homeBase") ? "A5" : "A8");
   requireFreeSquare(state, player.id, command.at);
+  const cost = armyPoints(formations, setup.catalogue);
   requireWarChestSpend(state, player.id, cost, `new army "${command.army}"`);
+  const ledBy = spareCommanderFor(state, setup, { army: command.army, player: player.id, formations }, command.commander);
   return [
     {
       type: "ArmyPurchased",
       data: { turn: state.turn, army: command.army, player: player.id, name: command.name, formations, commander: command.commander, at: command.at, cost },
     },
+    ...ledBy,
   ];
 }
 

@@ -270,3 +270,105 @@ describe("the limit of the chain alone", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Verify reads a line in several key ranges at once: whatever the cuts, it reports what one walk from seq 1 reports.
+
+/** Verify cut into as many ranges as the line allows, however short. */
+const inRanges = (ranges: number) => ({ ranges, minRangeEvents: 1 });
+
+describe("verify in concurrent ranges reports what one walk from seq 1 reports", () => {
+  for (const [name, tamper] of Object.entries(tamperings)) {
+    it(`${name}, whatever the number of ranges`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(event, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+          fc.nat(),
+          fc.nat(),
+          fc.integer({ min: 2, max: 6 }),
+          async (batches, r, s, ranges) => {
+            const dir = await tempDir();
+            const store = await EventStore.open(dir, { sync: false });
+            let stored: StoredEvent[];
+            let other: StoredEvent[];
+            try {
+              stored = await appendAll(store, STREAM, batches);
+              other = await appendAll(store, OTHER, [deployedBatch(1, stored.length, "p2")]);
+              expect(await verifyStream(store, STREAM, inRanges(ranges))).toEqual(await verifyStream(store, STREAM, inRanges(1)));
+            } finally {
+              await store.close();
+            }
+            const raw = await openRaw(dir);
+            let expected: Expected;
+            try {
+              expected = await tamper({ n: stored.length, stored, other, raw }, r, s);
+            } finally {
+              await raw.db.close();
+            }
+            const reopened = await EventStore.open(dir);
+            try {
+              const split = await verifyStream(reopened, STREAM, inRanges(ranges));
+              expect(split).toMatchObject({ ok: false, stream: STREAM, ...expected });
+              expect(split).toEqual(await verifyStream(reopened, STREAM, inRanges(1)));
+            } finally {
+              await reopened.close();
+            }
+          },
+        ),
+        { numRuns: 15 },
+      );
+    });
+  }
+
+  it("a branch of a branch, with one event of its line deleted or edited anywhere, is reported the same in any number of ranges", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.nat(),
+        fc.constantFrom("delete", "edit", "none"),
+        fc.integer({ min: 2, max: 7 }),
+        async (mainLength, firstFork, secondFork, firstOwn, secondOwn, victim, change, ranges) => {
+          const dir = await tempDir();
+          const store = await EventStore.open(dir, { sync: false });
+          const forkA = 1 + (firstFork % mainLength);
+          let line: StoredEvent[];
+          try {
+            const main = await appendAll(store, STREAM, [deployedBatch(1, mainLength)]);
+            await store.createBranch("b1", STREAM, forkA);
+            const ownA = firstOwn > 0 ? await store.append("b1", forkA, deployedBatch(100, firstOwn, "p2")) : [];
+            const lineA = [...main.slice(0, forkA), ...ownA];
+            const forkB = 1 + (secondFork % lineA.length);
+            await store.createBranch("b2", "b1", forkB);
+            const ownB = secondOwn > 0 ? await store.append("b2", forkB, deployedBatch(200, secondOwn, "p3")) : [];
+            line = [...lineA.slice(0, forkB), ...ownB];
+            expect(await verifyStream(store, "b2", inRanges(ranges))).toEqual({ ok: true, stream: "b2", events: line.length, headHash: line.at(-1)!.hash });
+          } finally {
+            await store.close();
+          }
+          const target = line[victim % line.length]!;
+          const raw = await openRaw(dir);
+          try {
+            if (change === "delete") await raw.events.del(rawKey(target.stream, target.seq));
+            if (change === "edit") await raw.events.put(rawKey(target.stream, target.seq), target.hash + editedBody(target));
+          } finally {
+            await raw.db.close();
+          }
+          const reopened = await EventStore.open(dir);
+          try {
+            const single = await verifyStream(reopened, "b2", inRanges(1));
+            expect(single.ok).toBe(change === "none");
+            expect(await verifyStream(reopened, "b2", inRanges(ranges))).toEqual(single);
+            expect(await verifyStream(reopened, "b2")).toEqual(single);
+          } finally {
+            await reopened.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
