@@ -96,12 +96,15 @@ const describers: Describers = {
     `${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
   ArmyPurchased: (d) => `${d.player} buys a new army ${d.army} "${d.name}"${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest, at ${sq(d.at)}`,
   DefencesPurchased: (d) => `${d.player} buys ${n(d.points)} points of defences at ${sq(d.at)} from its war chest`,
-  TitanDamageCarried: (d) => `${d.army}'s titans ${Object.keys(d.damage).join(", ")} carry their damage from battle ${d.battle} until repaired`,
+  TitanDamageCarried: (d) => {
+    const titans = Object.keys(d.damage);
+    return `${d.army} carries the damage of its titan formation${titans.length > 1 ? "s" : ""} ${titans.join(", ")} from battle ${d.battle} until repaired`;
+  },
   TitanRepaired: (d) =>
     // Under fog of war (A2) which titan and what was repaired are the enemy's own.
     d.formation === HIDDEN || d.shields === HIDDEN || d.weapons === HIDDEN
       ? `${d.player} repairs a titan of ${d.army} from its war chest`
-      : `${d.player} repairs titan ${d.formation} of ${d.army} (${d.shields} shields/fields, ${d.weapons.length} weapons) for ${n(d.cost)} points from its war chest`,
+      : `${d.player} repairs the titan formation ${d.formation} of ${d.army} (${d.shields} shields/fields, ${d.weapons.length} weapons) for ${n(d.cost)} points from its war chest`,
   ReserveTitanRepaired: (d) =>
     `${d.player} repairs ${d.unitType === HIDDEN ? "a titan" : `a damaged ${d.unitType} titan`} in its Reserves${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
 };
