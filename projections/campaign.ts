@@ -7,6 +7,7 @@ import {
   campaignForce,
   cvpTarget,
   removeUnits,
+  seedPrint,
   squareKey,
   vpTarget,
 } from "./derived.js";
@@ -106,7 +107,7 @@ const handlers: Handlers = {
     state.phase = "action";
   },
   TurnStarted(state, data) {
-    state.hostSeedHashes.push(data.hostSeedHash);
+    state.hostSeedPrints += seedPrint(data.hostSeedHash);
     state.turn = data.turn;
     state.phase = "action";
     state.turnState = {

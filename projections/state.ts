@@ -211,8 +211,11 @@ export interface CampaignState {
   homeBases: Record<string, HomeBaseState>;
   /** Per player: battle CVPs, Reserves, In Transit. */
   ledgers: Record<string, PlayerLedger>;
-  /** D1: every turn's host seed commitment, in turn order: a commitment is never used twice. */
-  hostSeedHashes: string[];
+  /**
+   * D1: the print (seedPrint) of every turn's host seed commitment, in turn order, run together in one string, so that
+   * none is used twice. Prints, not whole hashes, in one string, not a list: it is in every snapshot.
+   */
+  hostSeedPrints: string;
   /** The current turn's record; null before turn 1's TurnStarted. */
   turnState: TurnState | null;
   /** Every battle of the campaign, by id. */
@@ -240,7 +243,7 @@ export const initialState: CampaignState = {
   objectives: {},
   homeBases: {},
   ledgers: {},
-  hostSeedHashes: [],
+  hostSeedPrints: "",
   turnState: null,
   battles: {},
   battleIdsByTurn: {},

@@ -1,4 +1,5 @@
 import type { DomainEvent } from "../../events/index.js";
+import { turnOfSeedPrint } from "../../projections/derived.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import {
@@ -24,10 +25,10 @@ export function decideStartTurn(state: CampaignState, command: CommandOf<"StartT
     refuseRule("T1", `turn ${state.turn} is still under way (${state.phase} phase): it must end before turn ${state.turn + 1} starts`);
   }
   const turn = current === null ? state.turn : state.turn + 1;
-  const used = state.hostSeedHashes.indexOf(command.hostSeedHash);
-  if (used >= 0) {
+  const used = turnOfSeedPrint(state.hostSeedPrints, command.hostSeedHash);
+  if (used !== null) {
     // A seed revealed at a turn's end is known to the players: used again, the last to give its own seed could choose the dice.
-    refuseRule("D1", `the host committed to this dice seed in turn ${used + 1} already: each turn needs a fresh seed`);
+    refuseRule("D1", `the host committed to this dice seed in turn ${used} already: each turn needs a fresh seed`);
   }
   return [{ type: "TurnStarted", data: { turn, hostSeedHash: command.hostSeedHash } }];
 }
