@@ -325,9 +325,9 @@ export class EventStore {
     } catch {
       throw new InvalidEventError(index, "event", "is not plain data");
     }
-    // The copy keeps the caller's key order (for the events append returns; followers get the stored order); the
-    // stored body is canonical. Both are the same plain data: canonicalPlainJson accepted nothing JSON.stringify would change.
-    const data: unknown = JSON.parse(JSON.stringify(original.data));
+    // The copy is read back from the canonical JSON: what append returns is what a read of the log gives, key order
+    // included, and the caller's objects are not shared with it.
+    const data: unknown = JSON.parse(dataJson);
     const event: CheckedEvent = { type: original.type, version: original.version, at: original.at, actor: original.actor, data, dataJson };
     const problem = this.options.catalogue.check(event);
     if (problem) throw new InvalidEventError(index, problem.field, problem.message);
