@@ -584,6 +584,8 @@ describe("E5 E6 invariants, property-based", () => {
       formation,
       with: { id, formation: w },
     })),
+    // Turn 2's one wiped-out formation (r1's Vindicators) as well, so that replacing is tried where it can succeed.
+    fc.record({ id: newId, with: likely }).map(({ id, with: w }) => ({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id, formation: w } })),
     fc
       .record({ actor: fc.constantFrom("red", "blue"), tradeIn: fc.array(likely, { minLength: 1, maxLength: 2 }), buy: fc.array(fc.constantFrom(...catalogueIds), { maxLength: 2 }) })
       .map((c) => ({ type: "TradeFormations", ...c })),
