@@ -217,7 +217,7 @@ describe("campaign property: random play through whole turns on a real LevelDB",
   it(
     "M1 M2 M3 M4 S7 T1 T2 T3 T4 T5 D1 B4 E4 E5 E6 random illegal commands between legal ones are refused naming a rule or field and leave the log head (seq and hash) as it was",
     async () => {
-      const totals = await run({ fixtures: ["ready.json", "action-close.json", "battle-ready.json", "end-ready.json"], turns: { min: 3, max: 5 }, illegal: 45, aggressive: false }, 15);
+      const totals = await run({ fixtures: ["ready.json", "action-close.json", "battle-ready.json", "end-ready.json"], turns: { min: 3, max: 5 }, illegal: 45, aggressive: false }, 25);
       expect(totals.illegal).toBeGreaterThan(100);
       for (const rule of ["M1", "T1", "T3", "T4"]) expect(totals.refusedByRule[rule] ?? 0, `refusals naming ${rule}`).toBeGreaterThan(0);
     },
