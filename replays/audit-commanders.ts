@@ -1,3 +1,4 @@
+import type { RosterFormation } from "../events/common.js";
 import { advancedRule, armyPoints } from "../projections/derived.js";
 import { commanderFell } from "../projections/commanders.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
@@ -59,8 +60,15 @@ export class CommandersAudit implements AdvancedCheck {
       case "EndPhaseFinished":
         this.unrecorded(event.seq);
         return this.leaderless(event.seq, event.data, state);
-      case "FormationsPurchased":
-        return this.purchased(event.seq, event.data, state);
+      case "FormationsPurchased": {
+        const army = state.armies[event.data.army];
+        return this.withinCommand(event.seq, state, event.data.army, event.data.player, [...(army?.formations ?? []), ...event.data.formations], "formations bought into");
+      }
+      case "FormationReplaced": {
+        const army = state.armies[event.data.army];
+        const kept = (army?.formations ?? []).filter((f) => f.id !== event.data.replaced);
+        return this.withinCommand(event.seq, state, event.data.army, event.data.player, [...kept, event.data.formation], "a formation replaced in");
+      }
       default:
         return;
     }
@@ -105,21 +113,21 @@ export class CommandersAudit implements AdvancedCheck {
     });
   }
 
-  /** Formations bought into an army may not take it past what its commander leads. */
-  private purchased(seq: number, data: DataOf<"FormationsPurchased">, state: CampaignState): void {
+  /** Formations bought into an army, or replacing a lost one, may not take it past what its commander leads. */
+  private withinCommand(seq: number, state: CampaignState, armyId: string, player: string, formations: readonly RosterFormation[], what: string): void {
     const setup = state.setup;
-    const army = state.armies[data.army];
+    const army = state.armies[armyId];
     if (!setup || !advancedRule(setup.options, "commanders") || typeof army?.commanderLevel !== "number") return;
-    const after = armyPoints([...army.formations, ...data.formations], setup.catalogue);
+    const after = armyPoints(formations, setup.catalogue);
     const limit = commandLimit(army.commanderLevel);
     if (after <= limit) return;
     this.report({
       verdict: V.misplaced,
       rule: "A6",
       army: army.id,
-      player: data.player,
+      player,
       seqs: [seq],
-      detail: `formations bought into ${army.id} (seq ${seq}) made it ${points(after)} points; its level ${army.commanderLevel} commander leads armies of up to ${points(limit)}`,
+      detail: `${what} ${army.id} (seq ${seq}) made it ${points(after)} points; its level ${army.commanderLevel} commander leads armies of up to ${points(limit)}`,
     });
   }
 

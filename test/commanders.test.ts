@@ -277,4 +277,18 @@ describe("A6 the audit of new armies and bought formations", () => {
     const r1 = s.fork().emit({ type: "FormationsPurchased", data: { turn: 1, player: "red", army: "r1", formations: [{ id: "ww", formation: "whirlwind-squadron", units: { whirlwind: 3 } }], cost: 150 } });
     expect(findings(r1.events)).toEqual([]);
   });
+
+  it("A6 a formation replaced past the commander's limit is reported; one that keeps the army within it is not", () => {
+    const s = funded();
+    const replaced = (formation: string, units: Record<string, number>) => ({
+      type: "FormationReplaced" as const,
+      data: { turn: 1, player: "blue", army: "b2", replaced: "assault", formation: { id: "new", formation, units }, units },
+    });
+    const past = s.fork().emit(replaced("reaver-titan", { reaver: 1 }));
+    expect(findings(past.events)).toEqual([
+      expect.objectContaining({ rule: "A6", army: "b2", seqs: [past.events.length], detail: expect.stringContaining("a formation replaced in b2") }),
+    ]);
+    const within = s.fork().emit(replaced("whirlwind-squadron", { whirlwind: 3 }));
+    expect(findings(within.events)).toEqual([]);
+  });
 });
