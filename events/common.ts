@@ -269,6 +269,17 @@ export const BattleResult = Type.Object(
 );
 export type BattleResult = Static<typeof BattleResult>;
 
+/** The fields of an event that fields a new army in the End phase (E6a ArmyRaised, A8 ArmyPurchased). */
+export const newArmyFields = {
+  turn: Type.Integer({ minimum: 1 }),
+  army: Id,
+  player: Id,
+  name: Type.String({ minLength: 1, maxLength: 80 }),
+  formations: Type.Array(RosterFormation, { minItems: 1, maxItems: 200 }),
+  commander: Commander,
+  at: Square,
+};
+
 /** What the players agree before turn 1 (S1, S2, S8): shared by the CampaignCreated event, its command and set-up files. */
 export const campaignTerms = {
   campaign: Id,
