@@ -129,7 +129,7 @@ export class Replays {
     const last = events.at(-1);
     const opened = last && opens(last);
     if (!last || last.seq !== seq || !opened || opened.turn !== turn || opened.phase !== phase) return undefined;
-    const state = await this.foldEvents(start, [snapshot ? events.slice(1) : events], { record: true, ...(snapshot ? { from: snapshot.header } : {}) });
+    const state = await this.foldEvents(start, [snapshot ? events.slice(1) : events], { record: true, ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}) });
     return { state, from: start.seq, folded: seq - start.seq };
   }
 
@@ -137,7 +137,7 @@ export class Replays {
     const useSnapshots = options.snapshots ?? this.useSnapshots;
     const snapshot = useSnapshots && seq > 0 ? await this.snapshots.latest(stream, seq) : undefined;
     const start = snapshot?.state ?? initialState;
-    const state = await this.fold(stream, start, seq, { record: useSnapshots, ...(snapshot ? { from: snapshot.header } : {}) });
+    const state = await this.fold(stream, start, seq, { record: useSnapshots, ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}) });
     return { state, from: start.seq, folded: seq - start.seq };
   }
 
@@ -150,7 +150,7 @@ export class Replays {
    * Folds events state.seq + 1 .. `to` of a stream's line into `state`. With `record`, stores a snapshot at each
    * scheduled point it passes and a mark at each phase it sees begin.
    */
-  async fold(stream: string, state: CampaignState, to: number, options: { record?: boolean; from?: SnapshotAt } = {}): Promise<CampaignState> {
+  async fold(stream: string, state: CampaignState, to: number, options: { record?: boolean; from?: SnapshotAt; fromChars?: number } = {}): Promise<CampaignState> {
     const folded = to > state.seq ? await this.foldEvents(state, prefetch(this.store.readBatches(stream, state.seq + 1, to)), { ...options, marking: state.seq === 0 || to - state.seq >= SNAPSHOT_EVERY }) : state;
     if (folded.seq !== to) throw new ReplayError(`${stream} ends at seq ${folded.seq}, before seq ${to}`);
     return folded;
@@ -165,7 +165,7 @@ export class Replays {
   private async foldEvents(
     state: CampaignState,
     batches: AsyncIterable<StoredEvent[]> | Iterable<StoredEvent[]>,
-    options: { record?: boolean; marking?: boolean; from?: SnapshotAt },
+    options: { record?: boolean; marking?: boolean; from?: SnapshotAt; fromChars?: number },
   ): Promise<CampaignState> {
     const record = options.record ?? false;
     const marking = options.marking ?? false;
@@ -176,6 +176,7 @@ export class Replays {
     // names it, so that a look at that phase can read the snapshot and the events after it at once.
     let near = options.from && { stream: options.from.stream, seq: options.from.seq };
     let since = options.from?.seq ?? 0;
+    let knownChars = options.fromChars ?? 0;
     const writes: Array<Promise<void>> = [];
     for await (const batch of batches) {
       for (const event of batch) {
@@ -183,10 +184,13 @@ export class Replays {
         if (!record) continue;
         const opened = marking && opens(event);
         if (opened) marks.push({ stream: event.stream, ...opened, seq: event.seq, near });
-        if (isSnapshotPoint(event)) {
+        // A state no smaller than the last one measured would be over the budget: not written out only to be dropped
+        // (a campaign's state hardly ever shrinks; were it to, a snapshot is skipped, never a wrong one taken).
+        if (isSnapshotPoint(event) && withinBudget(event.seq, knownChars, event.seq - since)) {
           state = evolveAll(state, pending);
           pending = [];
           const json = JSON.stringify(state);
+          knownChars = json.length;
           if (withinBudget(event.seq, json.length, event.seq - since)) {
             snapshots.push({ stream: event.stream, hash: event.hash, state, json });
             near = { stream: event.stream, seq: event.seq };

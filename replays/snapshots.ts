@@ -56,6 +56,8 @@ export interface SnapshotHeader {
 export interface Snapshot {
   header: SnapshotHeader;
   state: CampaignState;
+  /** The length of the state's JSON: a fold from it knows how large the states after it are, at least. */
+  chars: number;
 }
 
 /** Where a snapshot is: the stream that holds the event at its seq, and the seq. */
@@ -189,7 +191,7 @@ export class SnapshotStore {
       return { rejected: "unreadable" };
     }
     if (typeof state !== "object" || state === null || state.seq !== seq) return { rejected: "forged" };
-    return { header, state: deepFreeze(state) };
+    return { header, state: deepFreeze(state), chars: body.length };
   }
 
   /**
