@@ -130,6 +130,15 @@ export class Scenario {
     return this;
   }
 
+  /** battle-ready.json's one battle of a turn: r1 advances on b1 at (1,3); b1, b2 and r2 on First Fire. */
+  r1AttacksB1(): this {
+    return this.activate("b1", "firstFire")
+      .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]])
+      .activate("b2", "firstFire")
+      .activate("r2", "firstFire")
+      .endActionPhase();
+  }
+
   // ---------- the Battle phase and the End phase, as commands ----------
 
   /** Reports a result by `by` and confirms it by the other player; returns the confirmation's events. */

@@ -25,13 +25,7 @@ function twoBattles(orders: { r1?: Order; b1?: Order; r2?: Order; b2?: Order } =
 
 /** Turn 1 with one battle only: r1 attacks b1 (t1b1); r2 and b2 stay. */
 function oneBattle(): Scenario {
-  return new Scenario()
-    .startTurn()
-    .activate("b1", "firstFire")
-    .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]])
-    .activate("b2", "firstFire")
-    .activate("r2", "firstFire")
-    .endActionPhase();
+  return new Scenario().startTurn().r1AttacksB1();
 }
 
 const report = (actor: string, battle: string, result: Parameters<typeof sideResult>[0]) => ({ type: "ReportBattleResult", actor, battle, result: sideResult(result) });

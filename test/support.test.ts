@@ -23,13 +23,7 @@ function quietTurnOne(patch: unknown = SUPPORT_ONLY): Scenario {
 /** Turn 2 in its Battle phase: r1 has attacked b1 at (1,3) in battle t2b1. */
 function battleInTurnTwo(s: Scenario): Scenario {
   s.finishEndPhase().endTurn();
-  return s
-    .startTurn()
-    .activate("b1", "firstFire")
-    .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]])
-    .activate("b2", "firstFire")
-    .activate("r2", "firstFire")
-    .endActionPhase();
+  return s.startTurn().r1AttacksB1();
 }
 
 const report = (attacker: SupportUse[] | undefined, defender?: SupportUse[]) => ({
@@ -82,13 +76,7 @@ describe("A7 the price list and the funds", () => {
   });
 
   it("A7 A8 with the war chest in play a purchase is paid from the war chest, and refused while it is short", () => {
-    const s = new Scenario("battle-ready.json", WITH_WAR_CHEST)
-      .startTurn()
-      .activate("b1", "firstFire")
-      .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]])
-      .activate("b2", "firstFire")
-      .activate("r2", "firstFire")
-      .endActionPhase();
+    const s = new Scenario("battle-ready.json", WITH_WAR_CHEST).startTurn().r1AttacksB1();
     s.fight("t1b1", { outcome: "attacker", attacker: side(30), defender: side(25) });
     const chest = s.state.ledgers["red"]!.warChest;
     expect(chest).toBeGreaterThanOrEqual(100);
