@@ -47,4 +47,3 @@ export interface AdvancedCheck {
 
 export type DataOf<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 
-export const points = (n: number): string => n.toLocaleString("en");

@@ -1,9 +1,10 @@
+import { pts } from "../src/rules/refusal.js";
 import type { RosterFormation } from "../events/common.js";
 import { advancedRule, armyPoints } from "../projections/derived.js";
 import { commanderFell } from "../projections/commanders.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
 import { commandLimit, lowestLevelFor } from "../src/rules/commanders.js";
-import { ADVANCED_VERDICTS as V, points, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A6 commanders, after the fact: what each resolved battle does to the commanders of its two armies is recomputed from
@@ -127,7 +128,7 @@ export class CommandersAudit implements AdvancedCheck {
       army: army.id,
       player,
       seqs: [seq],
-      detail: `${what} ${army.id} (seq ${seq}) made it ${points(after)} points; its level ${army.commanderLevel} commander leads armies of up to ${points(limit)}`,
+      detail: `${what} ${army.id} (seq ${seq}) made it ${pts(after)} points; its level ${army.commanderLevel} commander leads armies of up to ${pts(limit)}`,
     });
   }
 
@@ -211,7 +212,7 @@ export class CommandersAudit implements AdvancedCheck {
       return breach(`${data.army}'s commander is appointed at level ${data.level} (seq ${seq}); the rules give level ${allowed}`);
     }
     if (commandLimit(data.level) < army.points) {
-      breach(`${data.army} (${points(army.points)} points) is given a level ${data.level} commander (seq ${seq}), who leads armies of up to ${points(commandLimit(data.level))}`);
+      breach(`${data.army} (${pts(army.points)} points) is given a level ${data.level} commander (seq ${seq}), who leads armies of up to ${pts(commandLimit(data.level))}`);
     }
   }
 

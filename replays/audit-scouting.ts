@@ -1,3 +1,4 @@
+import { pts } from "../src/rules/refusal.js";
 import { advancedRule } from "../projections/derived.js";
 import { BLUFF_MARGIN, scoutingBand, type ScoutingBandName } from "../projections/scouting.js";
 import type { CampaignState } from "../projections/state.js";
@@ -5,7 +6,7 @@ import { orderCommitment } from "../src/commitments.js";
 import { rollScouting, type ScoutingRound } from "../src/dice.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
-import { ADVANCED_VERDICTS as V, points, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
 import type { RollAuditBase, TurnSeed } from "./audit.js";
 
 /**
@@ -223,8 +224,8 @@ export class ScoutingAudit implements AdvancedCheck {
       verdict: V.scoutingBluff,
       seqs: [seq, scouting.rolledSeq],
       detail:
-        `${data.player} stated ${points(data.points)} points for ${data.army} (seq ${seq}); its true size was ${points(truth)}, and the roll (seq ${scouting.rolledSeq}, ${scouting.band}) ` +
-        (margin === 0 ? "demands the true size" : `allows at most ${points(margin)} either way`),
+        `${data.player} stated ${pts(data.points)} points for ${data.army} (seq ${seq}); its true size was ${pts(truth)}, and the roll (seq ${scouting.rolledSeq}, ${scouting.band}) ` +
+        (margin === 0 ? "demands the true size" : `allows at most ${pts(margin)} either way`),
     });
   }
 

@@ -1,8 +1,9 @@
+import { pts } from "../src/rules/refusal.js";
 import type { TitanDamage } from "../events/common.js";
 import { advancedRule } from "../projections/derived.js";
 import type { CampaignState } from "../projections/state.js";
 import { canonicalJson } from "../src/log/hash.js";
-import { ADVANCED_VERDICTS as V, points, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A8 titan damage, after the fact: with the war chest on, the damage each resolved battle result gives a side's titans
@@ -99,7 +100,7 @@ export class TitanDamageAudit implements AdvancedCheck {
       if (!destroyed) {
         breach(V.titanDamageMismatch, `${what} replace a destroyed "${weapon.destroyed}" it did not carry`);
       } else if (weapon.replacement === weapon.destroyed && weapon.points !== Math.ceil(destroyed.points / 2) && weapon.points !== destroyed.points) {
-        breach(V.priceMismatch, `${what} replace "${weapon.destroyed}" like for like at ${points(weapon.points)}; half its ${points(destroyed.points)} points, rounded up, is ${points(Math.ceil(destroyed.points / 2))}`);
+        breach(V.priceMismatch, `${what} replace "${weapon.destroyed}" like for like at ${pts(weapon.points)}; half its ${pts(destroyed.points)} points, rounded up, is ${pts(Math.ceil(destroyed.points / 2))}`);
       }
     }
   }

@@ -1,10 +1,11 @@
+import { pts } from "../src/rules/refusal.js";
 import type { RosterFormation, Square } from "../events/common.js";
 import { advancedRule, armyPoints, chebyshev, sameSquare } from "../projections/derived.js";
 import type { CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES } from "../projections/support.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { warChestIncome } from "../src/rules/war-chest-income.js";
-import { ADVANCED_VERDICTS as V, points, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A8 war chest, A7 off-table support and A5 home base, after the fact: every income event is recomputed from the
@@ -73,7 +74,7 @@ export class WarChestAudit implements AdvancedCheck {
       detail:
         `${data.player}'s war chest income for turn ${data.turn} (seq ${seq}) records ${differ.map((f) => `${f} ${canonicalJson(data[f])}`).join(", ")}; ` +
         `the campaign as it stood gives ${differ.map((f) => `${f} ${canonicalJson(given[f])}`).join(", ")} ` +
-        `(items ${given.total}, paid up to the ceiling of 20% of F less ${points(state.ledgers[data.player]?.warChestEarned ?? 0)} earned, never below 0)`,
+        `(items ${given.total}, paid up to the ceiling of 20% of F less ${pts(state.ledgers[data.player]?.warChestEarned ?? 0)} earned, never below 0)`,
     });
   }
 
@@ -98,7 +99,7 @@ export class WarChestAudit implements AdvancedCheck {
   private spend(state: CampaignState, player: string, cost: number, what: string, breach: (f: Finding) => void): void {
     const base = { rule: "A8", player };
     if (!advancedRule(state.setup?.options ?? {}, "warChest")) {
-      return breach({ ...base, verdict: V.spentWhenClosed, detail: `${player} paid ${points(cost)} for ${what} from a war chest this campaign does not play` });
+      return breach({ ...base, verdict: V.spentWhenClosed, detail: `${player} paid ${pts(cost)} for ${what} from a war chest this campaign does not play` });
     }
     this.inEndPhase(state, player, what, "A8", breach);
     const homeBase = state.homeBases[player];
@@ -107,7 +108,7 @@ export class WarChestAudit implements AdvancedCheck {
     }
     const balance = state.ledgers[player]?.warChest ?? 0;
     if (cost > balance) {
-      breach({ ...base, verdict: V.overspent, detail: `${what} cost ${points(cost)} but ${player}'s war chest held ${points(balance)}: the war chest never goes below 0` });
+      breach({ ...base, verdict: V.overspent, detail: `${what} cost ${pts(cost)} but ${player}'s war chest held ${pts(balance)}: the war chest never goes below 0` });
     }
   }
 
@@ -141,7 +142,7 @@ export class WarChestAudit implements AdvancedCheck {
     this.spend(state, data.player, data.cost, what, breach);
     const price = this.price(state, data.formations, data.player, breach);
     const base = { rule: "A8", player: data.player, army: data.army };
-    if (price !== data.cost) breach({ ...base, verdict: V.priceMismatch, detail: `${what} cost ${points(data.cost)}; their catalogue points are ${points(price)}` });
+    if (price !== data.cost) breach({ ...base, verdict: V.priceMismatch, detail: `${what} cost ${pts(data.cost)}; their catalogue points are ${pts(price)}` });
     const army = state.armies[data.army];
     if (!army || army.player !== data.player || army.status !== "active" || army.at === null) {
       return breach({ ...base, verdict: V.misplaced, detail: `${what}: formations go into one of ${data.player}'s armies on the map, and "${data.army}" is not one` });
@@ -149,7 +150,7 @@ export class WarChestAudit implements AdvancedCheck {
     const setup = state.setup!;
     const ceiling = setup.options.armySize ?? setup.force.maxArmyPoints;
     const after = armyPoints([...army.formations, ...data.formations], setup.catalogue);
-    if (after > ceiling) breach({ ...base, verdict: V.misplaced, detail: `${what} made it ${points(after)} points, over the largest army allowed (${points(ceiling)})` });
+    if (after > ceiling) breach({ ...base, verdict: V.misplaced, detail: `${what} made it ${pts(after)} points, over the largest army allowed (${pts(ceiling)})` });
   }
 
   private army(data: DataOf<"ArmyPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
@@ -157,10 +158,10 @@ export class WarChestAudit implements AdvancedCheck {
     this.spend(state, data.player, data.cost, what, breach);
     const price = this.price(state, data.formations, data.player, breach);
     const base = { player: data.player, army: data.army };
-    if (price !== data.cost) breach({ ...base, rule: "A8", verdict: V.priceMismatch, detail: `${what} cost ${points(data.cost)}; its formations' catalogue points are ${points(price)}` });
+    if (price !== data.cost) breach({ ...base, rule: "A8", verdict: V.priceMismatch, detail: `${what} cost ${pts(data.cost)}; its formations' catalogue points are ${pts(price)}` });
     const { maxArmyPoints } = state.setup!.force;
     if (price < MIN_ARMY_POINTS || price > maxArmyPoints) {
-      breach({ ...base, rule: "S2", verdict: V.misplaced, detail: `${what} is ${points(price)} points: each army must be 1,000 to M = ${points(maxArmyPoints)}` });
+      breach({ ...base, rule: "S2", verdict: V.misplaced, detail: `${what} is ${pts(price)} points: each army must be 1,000 to M = ${pts(maxArmyPoints)}` });
     }
     const rule = advancedRule(state.setup!.options, "homeBase") ? "A5" : "A8";
     const homeBase = state.homeBases[data.player];
@@ -173,7 +174,7 @@ export class WarChestAudit implements AdvancedCheck {
   }
 
   private defences(data: DataOf<"DefencesPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
-    const what = `${points(data.points)} points of defences at ${sq(data.at)}`;
+    const what = `${pts(data.points)} points of defences at ${sq(data.at)}`;
     this.spend(state, data.player, data.points, what, breach);
     const own = (at: Square) => sameSquare(at, data.at);
     const covered =
@@ -190,7 +191,7 @@ export class WarChestAudit implements AdvancedCheck {
     this.spend(state, data.player, data.cost, what, breach);
     const price = data.shields * SHIELD_REPAIR_COST + data.weapons.reduce((sum, w) => sum + w.points, 0);
     if (price !== data.cost) {
-      breach({ rule: "A8", player: data.player, verdict: V.priceMismatch, detail: `${what} cost ${points(data.cost)}; ${data.shields} shields at 100 and the weapons listed come to ${points(price)}` });
+      breach({ rule: "A8", player: data.player, verdict: V.priceMismatch, detail: `${what} cost ${pts(data.cost)}; ${data.shields} shields at 100 and the weapons listed come to ${pts(price)}` });
     }
   }
 
@@ -202,7 +203,7 @@ export class WarChestAudit implements AdvancedCheck {
     if (!advancedRule(options, "offTableSupport")) {
       breach({ ...base, verdict: V.spentWhenClosed, detail: `${data.player} bought ${what}, but this campaign does not play off-table support` });
     }
-    if (data.cost !== price.points) breach({ ...base, verdict: V.priceMismatch, detail: `${what} cost ${points(data.cost)}; the price list says ${points(price.points)}` });
+    if (data.cost !== price.points) breach({ ...base, verdict: V.priceMismatch, detail: `${what} cost ${pts(data.cost)}; the price list says ${pts(price.points)}` });
     const fund = advancedRule(options, "warChest") ? "warChest" : "supportFund";
     if (data.paidFrom !== fund) {
       breach({ ...base, verdict: V.spentWhenClosed, detail: `${what} was paid from the ${data.paidFrom === "warChest" ? "war chest" : "support fund"}; this campaign pays support from the ${fund === "warChest" ? "war chest" : "support fund"}` });
@@ -210,7 +211,7 @@ export class WarChestAudit implements AdvancedCheck {
     if (data.paidFrom === "warChest") return this.spend(state, data.player, data.cost, what, breach);
     this.inEndPhase(state, data.player, what, "A7", breach);
     const held = state.ledgers[data.player]?.supportFund ?? 0;
-    if (data.cost > held) breach({ ...base, verdict: V.overspent, detail: `${what} cost ${points(data.cost)} but ${data.player}'s support fund held ${points(held)}` });
+    if (data.cost > held) breach({ ...base, verdict: V.overspent, detail: `${what} cost ${pts(data.cost)} but ${data.player}'s support fund held ${pts(held)}` });
   }
 }
 

@@ -7,6 +7,7 @@ import { ownFormations, type CatalogueEntry } from "./catalogue.js";
 import { allowed } from "./legal.js";
 import type { PlainCommand } from "./strategy.js";
 import { warChestCommand } from "./war-chest.js";
+import { MIN_ARMY_POINTS } from "../rules/new-army.js";
 
 function covers(pool: Record<string, number>, units: Record<string, number>): boolean {
   return Object.entries(units).every(([type, count]) => (pool[type] ?? 0) >= count);
@@ -15,8 +16,6 @@ function covers(pool: Record<string, number>, units: Record<string, number>): bo
 function take(pool: Record<string, number>, units: Record<string, number>): void {
   for (const [type, count] of Object.entries(units)) pool[type] = (pool[type] ?? 0) - count;
 }
-
-const MIN_ARMY_POINTS = 1000;
 
 /** Full-strength formations the pool can build, largest first, while they come to at most `limit`; taken from the pool. */
 function fill(pool: Record<string, number>, formations: readonly CatalogueEntry[], limit: number): { chosen: string[]; points: number } {

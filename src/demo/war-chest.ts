@@ -8,6 +8,7 @@ import { freeSpares } from "./commanders.js";
 import { firstAllowed } from "./legal.js";
 import { seededRandom } from "./rng.js";
 import type { PlainCommand } from "./strategy.js";
+import { MIN_ARMY_POINTS } from "../rules/new-army.js";
 
 /**
  * The demo commanders' purchases in the End phase (A7, A8): now and then off-table support, titan repairs whenever
@@ -16,7 +17,6 @@ import type { PlainCommand } from "./strategy.js";
  * Every purchase is checked against the rules first; each costs points, so the End phase always comes to an end.
  */
 
-const MIN_ARMY_POINTS = 1000;
 /** Defences the demo builds up on a held objective by purchase, a lot at a time. */
 const DEFENCES_WANTED = 450;
 const DEFENCES_LOT = 150;

@@ -5,7 +5,7 @@ import { commanderFell, ownersCommander } from "../../projections/commanders.js"
 import type { ArmyState, BattleState, CampaignSetup, CampaignState, SpareCommander } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
-import { refuseField, refuseRule } from "./refusal.js";
+import { pts, refuseField, refuseRule } from "./refusal.js";
 import { requireSetup } from "./setup.js";
 
 /**
@@ -22,7 +22,6 @@ const TOP_LEVEL = 5;
 /** Battles survived for each step up the chain of command. */
 const BATTLES_PER_RANK = 2;
 
-const fmt = (points: number): string => points.toLocaleString("en");
 
 /** An army about to be registered or raised; its commander comes from the command. */
 interface NewArmy {
@@ -46,7 +45,7 @@ export function lowestLevelFor(points: number): number {
 }
 
 function describeLimit(level: number): string {
-  return level >= TOP_LEVEL ? `Commander level ${level} (any army)` : `Commander level ${level} (armies up to ${fmt(commandLimit(level))} points)`;
+  return level >= TOP_LEVEL ? `Commander level ${level} (any army)` : `Commander level ${level} (armies up to ${pts(commandLimit(level))} points)`;
 }
 
 /** The seed's commanders are HQ units or the command crew of a titan: both start one step up the chain. */
@@ -91,7 +90,7 @@ export function spareCommanderFor(state: CampaignState, setup: CampaignSetup, ar
   const chosen = able[0];
   if (!chosen) {
     const best = Math.max(...ofType.map((spare) => spare.level));
-    refuseRule("A6", `new army "${army.army}" is ${fmt(points)} points; ${army.player}'s best spare "${commander.unitType}" is ${describeLimit(best)}`);
+    refuseRule("A6", `new army "${army.army}" is ${pts(points)} points; ${army.player}'s best spare "${commander.unitType}" is ${describeLimit(best)}`);
   }
   return [
     {
@@ -110,7 +109,7 @@ export function requireCommandCovers(setup: CampaignSetup, army: ArmyState, form
   if (!commandersInPlay(setup) || typeof army.commanderLevel !== "number") return;
   const points = armyPoints(formations, setup.catalogue);
   if (points > commandLimit(army.commanderLevel)) {
-    refuseRule("A6", `${what} would make army "${army.id}" ${fmt(points)} points, more than its ${describeLimit(army.commanderLevel)} can lead`);
+    refuseRule("A6", `${what} would make army "${army.id}" ${pts(points)} points, more than its ${describeLimit(army.commanderLevel)} can lead`);
   }
 }
 
@@ -181,7 +180,7 @@ export function decideAppointCommander(state: CampaignState, command: CommandOf<
   if (commandLimit(level) < army.points) {
     refuseRule(
       "A6",
-      `"${unitType}" of "${formationId}" is ${describeLimit(level)} ${battles}: it cannot lead army "${army.id}" of ${fmt(army.points)} points (break formations down, or disband the army)`,
+      `"${unitType}" of "${formationId}" is ${describeLimit(level)} ${battles}: it cannot lead army "${army.id}" of ${pts(army.points)} points (break formations down, or disband the army)`,
     );
   }
   return [{ type: "CommanderAppointed", data: { turn: state.turn, army: army.id, player: player.id, commander: command.commander, level } }];

@@ -7,7 +7,7 @@ import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
 import { predict } from "./phases.js";
-import { refuseField, refuseRule, sq } from "./refusal.js";
+import { pts, refuseField, refuseRule, sq } from "./refusal.js";
 import {
   describeUnits,
   formationUnits,
@@ -216,7 +216,7 @@ export function decideTradeFormations(state: CampaignState, command: CommandOf<"
   const points = pointsOf(setup.catalogue, command.tradeIn);
   const cost = pointsOf(setup.catalogue, command.buy);
   if (cost > points) {
-    refuseRule("E6", `${command.buy.map((f) => `"${f}"`).join(", ")} cost ${cost.toLocaleString("en")} points, more than the ${points.toLocaleString("en")} traded in`);
+    refuseRule("E6", `${command.buy.map((f) => `"${f}"`).join(", ")} cost ${pts(cost)} points, more than the ${pts(points)} traded in`);
   }
   return [
     { type: "FormationsTraded", data: { turn: state.turn, player: player.id, tradedIn: command.tradeIn, bought: command.buy, unitsOut, unitsIn, points } },

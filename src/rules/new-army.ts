@@ -1,7 +1,7 @@
 import type { Catalogue, Commander, RosterFormation, Square } from "../../events/common.js";
 import { armyPoints, onMap, sameSquare } from "../../projections/derived.js";
 import type { CampaignSetup, CampaignState } from "../../projections/state.js";
-import { refuseField, refuseRule, sq } from "./refusal.js";
+import { pts, refuseField, refuseRule, sq } from "./refusal.js";
 import { fullStrength } from "./reserves.js";
 
 /**
@@ -9,7 +9,8 @@ import { fullStrength } from "./reserves.js";
  * it may stand and what pays for it are for the caller.
  */
 
-const MIN_ARMY_POINTS = 1000;
+/** S2: the smallest army. */
+export const MIN_ARMY_POINTS = 1000;
 
 /** A new army as RaiseArmy and BuyArmy name it. */
 export interface NewArmyOrder {
@@ -19,7 +20,6 @@ export interface NewArmyOrder {
   at: Square;
 }
 
-const points = (n: number) => n.toLocaleString("en");
 
 /**
  * S8: full-strength roster entries for catalogue formations, each id unique in the command and new to the formations
@@ -37,10 +37,11 @@ export function fullStrengthRoster(catalogue: Catalogue, entries: NewArmyOrder["
 }
 
 /**
- * S8, S2: a new army has an unused id, formations at full strength, a commander that is a unit of its formation, and
- * 1,000 to M points (exactly the campaign's army size when it sets one); its square is on the map. Returns its roster.
+ * S8, S2: an army fielded from catalogue formations (registered at set-up, raised or bought later) has an unused id,
+ * formations at full strength, a commander that is a unit of its formation, and 1,000 to M points (exactly the
+ * campaign's army size when it sets one). Returns its roster.
  */
-export function requireNewArmy(state: CampaignState, setup: CampaignSetup, command: NewArmyOrder): RosterFormation[] {
+export function requireArmyRoster(state: CampaignState, setup: CampaignSetup, command: Omit<NewArmyOrder, "at">): RosterFormation[] {
   if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
   const formations = fullStrengthRoster(setup.catalogue, command.formations);
   const commander = formations.find((f) => f.id === command.commander.formation);
@@ -51,11 +52,17 @@ export function requireNewArmy(state: CampaignState, setup: CampaignSetup, comma
   const total = armyPoints(formations, setup.catalogue);
   const { maxArmyPoints } = setup.force;
   if (total < MIN_ARMY_POINTS || total > maxArmyPoints) {
-    refuseRule("S2", `army "${command.army}" is ${points(total)} points: each army must be 1,000 to M = ${points(maxArmyPoints)}`);
+    refuseRule("S2", `army "${command.army}" is ${pts(total)} points: each army must be 1,000 to M = ${pts(maxArmyPoints)}`);
   }
   if (setup.options.armySize !== undefined && total !== setup.options.armySize) {
-    refuseRule("S2", `army "${command.army}" is ${points(total)} points: this campaign's armies are all exactly ${points(setup.options.armySize)}`);
+    refuseRule("S2", `army "${command.army}" is ${pts(total)} points: this campaign's armies are all exactly ${pts(setup.options.armySize)}`);
   }
+  return formations;
+}
+
+/** A new army raised or bought in the End phase: its roster (requireArmyRoster), on a square of the map. */
+export function requireNewArmy(state: CampaignState, setup: CampaignSetup, command: NewArmyOrder): RosterFormation[] {
+  const formations = requireArmyRoster(state, setup, command);
   if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
   return formations;
 }

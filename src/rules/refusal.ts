@@ -37,3 +37,6 @@ export function describeRefusal(refusal: Refusal): string {
 }
 
 export const sq = ([x, y]: Square): string => `(${x},${y})`;
+
+/** Points as a sentence writes them: 1,000. */
+export const pts = (n: number): string => n.toLocaleString("en");

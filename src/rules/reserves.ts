@@ -1,7 +1,7 @@
 import type { Catalogue, RosterFormation, UnitCounts } from "../../events/common.js";
 import { addUnits, armyPoints } from "../../projections/derived.js";
 import { emptyLedger, type ArmyState, type CampaignSetup, type CampaignState, type PlayerLedger } from "../../projections/state.js";
-import { refuseRule } from "./refusal.js";
+import { pts, refuseRule } from "./refusal.js";
 
 /** Unit-pool helpers for the End phase (E4-E6): full-strength lists, shortfalls, and the checks that name them. */
 
@@ -85,7 +85,7 @@ export function requireWithinCeiling(setup: CampaignSetup, army: ArmyState, form
   const points = armyPoints(formations, setup.catalogue);
   if (points > ceiling) {
     const name = setup.options.armySize !== undefined ? "the campaign's army size" : "M";
-    refuseRule("E6", `${what} would make army "${army.id}" ${points.toLocaleString("en")} points, over ${name} = ${ceiling.toLocaleString("en")}`);
+    refuseRule("E6", `${what} would make army "${army.id}" ${pts(points)} points, over ${name} = ${pts(ceiling)}`);
   }
 }
 

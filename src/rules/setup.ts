@@ -2,7 +2,6 @@ import type { Square } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import {
-  armyPoints,
   chebyshev,
   inHalf,
   onMap,
@@ -15,10 +14,10 @@ import type { CampaignSetup, CampaignState, PlayerState } from "../../projection
 import type { CommandOf } from "../commands/schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
 import { firstCommander } from "./commanders.js";
+import { requireArmyRoster } from "./new-army.js";
 
 export const OBJECTIVES_PER_PLAYER = 4;
 const MIN_OBJECTIVE_SPACING = 3;
-const MIN_ARMY_POINTS = 1000;
 
 function requireHost(actor: string): void {
   if (actor !== HOST) refuseField("actor", `only the host may do this, not "${actor}"`);
@@ -99,33 +98,9 @@ export function decideRegisterArmy(state: CampaignState, command: CommandOf<"Reg
   const setup = requireSetup(state);
   const player = requirePlayer(state, command.actor);
   requireSetupPhase(state, "E6", "armies are registered this way");
-  if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
-
-  const { catalogue, force, options } = setup;
-  const ids = new Set<string>();
-  const formations = command.formations.map((entry, i) => {
-    if (ids.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is used twice in this army`);
-    ids.add(entry.id);
-    const formation = catalogue.formations[entry.formation];
-    if (!formation) refuseRule("S8", `formation "${entry.formation}" is not in the campaign catalogue`);
-    return { id: entry.id, formation: entry.formation, units: { ...formation.units } };
-  });
-
-  const commanderFormation = formations.find((f) => f.id === command.commander.formation);
-  if (!commanderFormation) refuseRule("S8", `the commander's formation "${command.commander.formation}" is not in this army`);
-  if (!commanderFormation.units[command.commander.unitType]) {
-    refuseRule("S8", `the commander must be a unit of its formation: "${command.commander.formation}" has no "${command.commander.unitType}"`);
-  }
-
-  const points = armyPoints(formations, catalogue);
-  if (points < MIN_ARMY_POINTS || points > force.maxArmyPoints) {
-    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: each army must be 1,000 to M = ${force.maxArmyPoints.toLocaleString("en")}`);
-  }
-  if (options.armySize !== undefined && points !== options.armySize) {
-    refuseRule("S2", `army "${command.army}" is ${points.toLocaleString("en")} points: this campaign's armies are all exactly ${options.armySize.toLocaleString("en")}`);
-  }
+  const formations = requireArmyRoster(state, setup, command);
   const fielded = Object.values(state.armies).filter((army) => army.player === player.id).length;
-  if (fielded >= force.armies) refuseRule("S2", `${player.id} already has N = ${force.armies} armies`);
+  if (fielded >= setup.force.armies) refuseRule("S2", `${player.id} already has N = ${setup.force.armies} armies`);
 
   const registered = { army: command.army, player: player.id, name: command.name, formations, commander: command.commander };
   return [{ type: "ArmyRegistered", data: registered }, ...firstCommander(setup, registered, command.commander)];

@@ -5,7 +5,7 @@ import type { BattleState, CampaignState, SupportItemState } from "../../project
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { requireEndPhasePlayer } from "./end-phase.js";
-import { refuseField, refuseRule } from "./refusal.js";
+import { pts, refuseField, refuseRule } from "./refusal.js";
 import { ledgerOf } from "./reserves.js";
 import { requireSetup } from "./setup.js";
 import { requireWarChestSpend } from "./war-chest.js";
@@ -15,7 +15,6 @@ import { requireWarChestSpend } from "./war-chest.js";
  * battle result says each side called in, and striking used items off the roster once the battle is resolved.
  */
 
-const n = (value: number) => value.toLocaleString("en");
 const ROLES = ["attacker", "defender"] as const;
 
 function requireOffTableSupport(state: CampaignState, what: string): void {
@@ -47,7 +46,7 @@ export function decideBuySupport(state: CampaignState, command: CommandOf<"BuySu
   if (paidFrom === "warChest") {
     requireWarChestSpend(state, player.id, price.points, `a ${price.name}`);
   } else if (price.points > ledger.supportFund) {
-    refuseRule("A7", `a ${price.name} costs ${n(price.points)} points and ${player.id}'s support fund holds ${n(ledger.supportFund)}`);
+    refuseRule("A7", `a ${price.name} costs ${pts(price.points)} points and ${player.id}'s support fund holds ${pts(ledger.supportFund)}`);
   }
   return [{ type: "SupportPurchased", data: { turn: state.turn, player: player.id, item, kind: command.kind, cost: price.points, paidFrom } }];
 }

@@ -7,7 +7,7 @@ import { requireCommandCovers, spareCommanderFor } from "./commanders.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
 import { fullStrengthRoster, requireFreeSquare, requireNewArmy } from "./new-army.js";
-import { refuseField, refuseRule, sq } from "./refusal.js";
+import { pts, refuseField, refuseRule, sq } from "./refusal.js";
 import { armyCeiling, ledgerOf, pointsOf } from "./reserves.js";
 import { requireSetup } from "./setup.js";
 
@@ -32,11 +32,10 @@ export function requireWarChestSpend(state: CampaignState, player: string, amoun
   requireWarChestOpen(state, player, what);
   const balance = ledgerOf(state, player).warChest;
   if (amount > balance) {
-    refuseRule("A8", `${what} costs ${amount.toLocaleString("en")} points and ${player}'s war chest holds ${balance.toLocaleString("en")}: the war chest never goes below 0`);
+    refuseRule("A8", `${what} costs ${pts(amount)} points and ${player}'s war chest holds ${pts(balance)}: the war chest never goes below 0`);
   }
 }
 
-const points = (n: number) => n.toLocaleString("en");
 
 const named = (formations: readonly RosterFormation[]) => formations.map((f) => `"${f.formation}"`).join(", ");
 
@@ -50,7 +49,7 @@ export function decideBuyFormations(state: CampaignState, command: CommandOf<"Bu
   const after = armyPoints([...army.formations, ...formations], setup.catalogue);
   if (after > ceiling) {
     const name = setup.options.armySize !== undefined ? "the campaign's army size" : "M";
-    refuseRule("A8", `buying ${named(formations)} would make army "${army.id}" ${points(after)} points, over ${name} = ${points(ceiling)}`);
+    refuseRule("A8", `buying ${named(formations)} would make army "${army.id}" ${pts(after)} points, over ${name} = ${pts(ceiling)}`);
   }
   requireCommandCovers(setup, army, [...army.formations, ...formations], `buying ${named(formations)}`);
   const cost = pointsOf(setup.catalogue, formations.map((f) => f.formation));
@@ -98,6 +97,6 @@ export function decideBuyDefences(state: CampaignState, command: CommandOf<"BuyD
   if (!defensibleSquare(state, player.id, command.at)) {
     refuseRule("A8", `defences go on a square with one of ${player.id}'s armies or an objective it holds; ${sq(command.at)} has neither`);
   }
-  requireWarChestSpend(state, player.id, command.points, `${points(command.points)} points of defences at ${sq(command.at)}`);
+  requireWarChestSpend(state, player.id, command.points, `${pts(command.points)} points of defences at ${sq(command.at)}`);
   return [{ type: "DefencesPurchased", data: { turn: state.turn, player: player.id, at: command.at, points: command.points } }];
 }
