@@ -12,9 +12,9 @@ import {
   requireActionPhase,
 } from "./action-common.js";
 import { canLeave, checkPath, surroundings } from "./movement.js";
-import { refuseField, refuseRule, sq } from "./refusal.js";
+import { refuseRule, sq } from "./refusal.js";
 import { checkActivationAfterScouting } from "./scouting.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
 import { stepPricing } from "./terrain-costs.js";
 
 /**
@@ -27,9 +27,7 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
   const player = requirePlayer(state, command.actor);
   const turnState = requireActionPhase(state);
   if (turnState.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
-  const army = state.armies[command.army];
-  if (!army) refuseField("army", `no army "${command.army}"`);
-  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  const army = requirePlayersArmy(state, player, command.army);
   if (!actsThisTurn(army, state.turn)) {
     refuseRule("T3", `army "${army.id}" is not on the map (${army.status === "active" ? "not yet fielded" : army.status}): only armies on the map are activated`);
   }

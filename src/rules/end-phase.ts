@@ -21,7 +21,7 @@ import {
   requireWithinCeiling,
   shortfall,
 } from "./reserves.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
 import { commanderOfDisbandedArmy, requireCommandCovers, requireEveryArmyLed, spareCommanderFor } from "./commanders.js";
 import { requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { requireUndamagedForTrade } from "./damaged-titans.js";
@@ -56,9 +56,7 @@ function requireReservesTurn(state: CampaignState): void {
 
 /** One of the player's armies still on the map. */
 export function requireOwnArmy(state: CampaignState, player: PlayerState, id: string, rule: string): ArmyState {
-  const army = state.armies[id];
-  if (!army) refuseField("army", `no army "${id}"`);
-  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  const army = requirePlayersArmy(state, player, id);
   if (army.status !== "active") refuseRule(rule, `army "${army.id}" was ${army.status}: it is no longer on the map`);
   return army;
 }

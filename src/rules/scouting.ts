@@ -10,7 +10,7 @@ import { searchMoves } from "./move-search.js";
 import { surroundings } from "./movement.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { orderAllowance, pointsLeftOnPath, stepPricing, stepsPaid } from "./terrain-costs.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
 
 /**
  * A3 scouting: an army on Advance reveals its order before it moves and scouts an enemy army it could reach and engage
@@ -57,9 +57,7 @@ export function decideScoutArmy(state: CampaignState, command: CommandOf<"ScoutA
   const turnState = requireScouting(state);
   const player = requirePlayer(state, command.actor);
   if (turnState.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
-  const army = state.armies[command.army];
-  if (!army) refuseField("army", `no army "${command.army}"`);
-  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  const army = requirePlayersArmy(state, player, command.army);
   if (!actsThisTurn(army, state.turn)) refuseRule("A3", `army "${army.id}" is not on the map: only an army about to move may scout`);
   if (turnState.activations[army.id]) {
     refuseRule("A3", `army "${army.id}" has already been activated this turn: an army scouts before it moves, on its activation`);

@@ -10,7 +10,7 @@ import {
   sameSquare,
   terrainAt,
 } from "../../projections/derived.js";
-import type { CampaignSetup, CampaignState, PlayerState } from "../../projections/state.js";
+import type { ArmyState, CampaignSetup, CampaignState, PlayerState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
 import { firstCommander } from "./commanders.js";
@@ -32,6 +32,14 @@ export function requirePlayer(state: CampaignState, actor: string): PlayerState 
   const player = requireSetup(state).players.find((p) => p.id === actor);
   if (!player) refuseField("actor", `"${actor}" is not a player of this campaign`);
   return player;
+}
+
+/** An army of the campaign that belongs to `player`. */
+export function requirePlayersArmy(state: CampaignState, player: PlayerState, id: string): ArmyState {
+  const army = state.armies[id];
+  if (!army) refuseField("army", `no army "${id}"`);
+  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  return army;
 }
 
 function requireSetupPhase(state: CampaignState, rule: string, what: string): void {
@@ -161,9 +169,7 @@ export function decideDeployArmy(state: CampaignState, command: CommandOf<"Deplo
   const setup = requireSetup(state);
   const player = requirePlayer(state, command.actor);
   requireSetupPhase(state, "S7", "armies deploy");
-  const army = state.armies[command.army];
-  if (!army) refuseField("army", `no army "${command.army}"`);
-  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
+  const army = requirePlayersArmy(state, player, command.army);
   requireOnMap(state, command.at);
   const homeBase = state.homeBases[player.id];
   const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, command.at);
