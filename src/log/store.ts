@@ -301,8 +301,8 @@ export class EventStore {
       operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
       await this.db.batch(operations, { sync: options.sync ?? this.options.sync });
       this.heads.set(stream, newHead);
-      // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted):
-      // a state folded live is then the same, key order included, as the state replayed from the log.
+      // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted), in
+      // objects of their own: the reducers freeze what they keep, and the events returned to the caller stay its own.
       this.live.get(stream)?.next(stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
       return stored;
     });
