@@ -27,6 +27,7 @@ import { seededRandom } from "../src/demo/rng.js";
 import { Engine } from "../src/engine.js";
 import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
 import { HASH_LENGTH, streamRange } from "../src/log/layout.js";
+import { READ_BATCH_BYTES } from "../src/log/read-ahead.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { withProgress } from "./progress.js";
 
@@ -63,9 +64,13 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionD
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
 
-/** The raw scan: the stream's values straight from LevelDB with nextv, each body parsed with JSON.parse. */
+/**
+ * The raw scan: the stream's values straight from LevelDB with nextv, each body parsed with JSON.parse. It reads with
+ * the engine's batch byte budget, so that both sides get as much from LevelDB per batch.
+ */
 async function rawScan(store: EventStore, stream: string): Promise<number> {
-  const iterator = store.events.iterator(streamRange(stream));
+  const { gte, lte } = streamRange(stream);
+  const iterator = store.db.iterator({ gte: store.eventsPrefix + gte, lte: store.eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES });
   let count = 0;
   try {
     for (;;) {

@@ -10,7 +10,12 @@ export const SEQ_DIGITS = 12;
 const SEPARATOR = "#";
 
 export function eventKey(stream: string, seq: number): string {
-  return `${stream}${SEPARATOR}${String(seq).padStart(SEQ_DIGITS, "0")}`;
+  return `${streamKeyPrefix(stream)}${String(seq).padStart(SEQ_DIGITS, "0")}`;
+}
+
+/** What every event key of the stream starts with: its seq's SEQ_DIGITS digits follow. */
+export function streamKeyPrefix(stream: string): string {
+  return `${stream}${SEPARATOR}`;
 }
 
 /** Key range of one stream's events, from seq `from` on. */

@@ -12,11 +12,12 @@ import {
 } from "../../events/index.js";
 import { Id } from "../../events/common.js";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { AppendConflictError, BranchError, CorruptEventError, InvalidEventError } from "./errors.js";
 import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
-import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
+import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { SerialQueue } from "./queue.js";
+import { rawEntries, readAhead, READ_BATCH_BYTES } from "./read-ahead.js";
 
 export interface StoreOptions {
   /** Fsync every append before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
@@ -32,31 +33,15 @@ export class StoreOpenError extends Error {
   override readonly name = "StoreOpenError";
 }
 
-const READ_BATCH = 1000;
+/**
+ * The folders this process has a store open on. LevelDB's lock keeps other processes out; inside this one, the
+ * database is opened for multithreaded reads (verify's checkers), which would let a second store share it, and two
+ * stores appending to one log would race past each other's expected-seq checks.
+ */
+const openHere = new Set<string>();
+
 /** Ranges shorter than this are read with one getMany of their keys rather than with an iterator. */
 const SMALL_READ = 256;
-
-/**
- * A LevelDB iterator's entries in batches of READ_BATCH, each next batch asked for as soon as the last one arrives:
- * LevelDB reads it on its own thread while the caller works on the one it has. Closes the iterator when done.
- */
-async function* readAhead<T>(iterator: { nextv(size: number): Promise<T[]>; close(): Promise<void> }): AsyncGenerator<T[]> {
-  let next: Promise<T[]> | undefined;
-  try {
-    next = iterator.nextv(READ_BATCH);
-    for (;;) {
-      const batch = await next;
-      next = undefined;
-      if (batch.length === 0) return;
-      // A batch may be short of READ_BATCH (LevelDB caps a batch's bytes): only an empty one ends the range.
-      next = iterator.nextv(READ_BATCH);
-      yield batch;
-    }
-  } finally {
-    await next?.catch(() => undefined);
-    await iterator.close();
-  }
-}
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
 
@@ -134,15 +119,20 @@ export class EventStore {
     if (options.createIfMissing === false && !existsSync(join(location, "CURRENT"))) {
       throw new StoreOpenError(`no campaign database at ${location}`);
     }
-    const db = new Level<string, string>(location, { valueEncoding: "utf8" });
+    const where = resolve(location);
+    if (openHere.has(where)) throw new StoreOpenError(`${location} is already open in this process`);
+    const db = new Level<string, string>(where, { valueEncoding: "utf8" });
     try {
-      await db.open({ createIfMissing: options.createIfMissing ?? true });
+      // Multithreading lets verify's chain checkers (worker threads) read through the same LevelDB handle; another
+      // process is still locked out, and openHere keeps a second store of this process out.
+      await db.open({ createIfMissing: options.createIfMissing ?? true, multithreading: true });
     } catch (error) {
       const { cause, message } = error as Error & { cause?: Error & { code?: string } };
       if (cause?.code === "LEVEL_LOCKED") throw new StoreOpenError(`${location} is in use by another epicwar process`);
       if (/does not exist/.test(cause?.message ?? message)) throw new StoreOpenError(`no campaign database at ${location}`);
       throw new StoreOpenError(`cannot open ${location}: ${cause?.message ?? message}`);
     }
+    openHere.add(where);
     return new EventStore(db, {
       sync: options.sync ?? true,
       catalogue: options.catalogue ?? defaultCatalogue,
@@ -155,6 +145,7 @@ export class EventStore {
     for (const subject of this.live.values()) subject.complete();
     this.live.clear();
     await this.db.close();
+    openHere.delete(this.db.location);
   }
 
   /** The stream's last seq and hash; seq 0 and the genesis hash for a stream with no events. */
@@ -339,13 +330,24 @@ export class EventStore {
    * For a branch these are only its own events; verify walks the parent's part of its line with the parent's.
    */
   async *rawBatches(stream: string, from = 1, to?: number): AsyncGenerator<Array<[number, string]>> {
-    // Read on the root database with the sublevel's prefixed keys: the sublevel would copy every key to strip its
-    // prefix, which took about a third of the CPU time of reading the entries; seqOfKey reads a prefixed key as well.
-    const { gte, lte } = streamRange(stream, from, to);
-    const prefix = this.events.prefix;
-    for await (const entries of readAhead(this.db.iterator({ gte: prefix + gte, lte: prefix + lte }))) {
+    for await (const entries of this.rawEntries(stream, from, to)) {
       yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
     }
+  }
+
+  /** The same entries with their keys as the root database holds them (storedKeyPrefix). */
+  rawEntries(stream: string, from = 1, to?: number): AsyncGenerator<Array<[string, string]>> {
+    return rawEntries(this.db, this.eventsPrefix, stream, from, to);
+  }
+
+  /** What the stream's event keys start with in the root database, as rawEntries gives them: the seq's digits follow. */
+  storedKeyPrefix(stream: string): string {
+    return this.eventsPrefix + streamKeyPrefix(stream);
+  }
+
+  /** The events sublevel's key prefix in the root database. */
+  get eventsPrefix(): string {
+    return this.events.prefix;
   }
 
   /**
@@ -380,7 +382,9 @@ export class EventStore {
       if (events.length > 0) yield events;
       return;
     }
-    const iterator = this.events.values(streamRange(stream, from, to));
+    const { gte, lte } = streamRange(stream, from, to);
+    const prefix = this.events.prefix;
+    const iterator = this.db.values({ gte: prefix + gte, lte: prefix + lte, highWaterMarkBytes: READ_BATCH_BYTES });
     let next = from;
     const decode = (value: string): StoredEvent => {
       try {
