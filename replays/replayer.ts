@@ -182,8 +182,6 @@ export class Replays {
       for (const event of batch) {
         pending.push(toCurrent(event));
         if (!record) continue;
-        const opened = marking && opens(event);
-        if (opened) marks.push({ stream: event.stream, ...opened, seq: event.seq, near });
         // A state no smaller than the last one measured would be over the budget: not written out only to be dropped
         // (a campaign's state hardly ever shrinks; were it to, a snapshot is skipped, never a wrong one taken).
         if (isSnapshotPoint(event) && withinBudget(event.seq, knownChars, event.seq - since)) {
@@ -197,6 +195,9 @@ export class Replays {
             since = event.seq;
           }
         }
+        // After the snapshot step: a phase whose opening event has a snapshot of its own is looked at from there.
+        const opened = marking && opens(event);
+        if (opened) marks.push({ stream: event.stream, ...opened, seq: event.seq, near });
       }
       if (pending.length >= FOLD_BATCH) {
         state = evolveAll(state, pending);

@@ -24,16 +24,16 @@ export const REDUCER_VERSION = 5;
 /** A snapshot is also taken every SNAPSHOT_EVERY events, for long stretches without a TurnEnded (the set-up, a long turn). */
 export const SNAPSHOT_EVERY = 1000;
 
-/** The schedule: the state right after every TurnEnded, and at every SNAPSHOT_EVERY-th seq. */
+/** The schedule: the state right after every TurnEnded and every ActionPhaseEnded, and at every SNAPSHOT_EVERY-th seq. */
 export function isSnapshotPoint(event: { seq: number; type: string }): boolean {
-  return event.type === "TurnEnded" || event.seq % SNAPSHOT_EVERY === 0;
+  return event.type === "TurnEnded" || event.type === "ActionPhaseEnded" || event.seq % SNAPSHOT_EVERY === 0;
 }
 
 /**
  * The space a snapshot may take per event since the snapshot before it (characters of JSON; an event is about 400):
- * a TurnEnded snapshot whose state is larger than this many characters per event folded since the last one is left
+ * a scheduled snapshot whose state is larger than this many characters per event folded since the last one is left
  * out, so that snapshots never take more than about five times the log itself, however large the state grows. States
- * of real campaigns (tens of KB, turns of dozens of events) are far below it: they get one snapshot per turn.
+ * of real campaigns (tens of KB, turns of dozens of events) are far below it: they get two snapshots per turn.
  */
 export const SNAPSHOT_CHARS_PER_EVENT = 2048;
 
