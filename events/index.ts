@@ -155,15 +155,17 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root:
   return { field: root ? `${root}${path}` : path.replace(/^\./, "") || "(the whole value)", message };
 }
 
-/** The event catalogue: compiled validators and upcasters for a set of event definitions. */
+/**
+ * The event catalogue: validators and upcasters for a set of event definitions. A type's validator is compiled the
+ * first time an event of that type is checked: compiling all of them took about a third of a second at every start
+ * of the CLI, whose commands write a few types or none.
+ */
 export class EventCatalogue {
-  private readonly byType = new Map<string, { definition: EventDefinition; validate: ValidateFunction }>();
+  private readonly byType = new Map<string, { definition: EventDefinition; validate?: ValidateFunction }>();
+  private readonly ajv = new Ajv({ allErrors: false, strict: true, verbose: true });
 
   constructor(definitions: readonly EventDefinition[]) {
-    const ajv = new Ajv({ allErrors: false, strict: true, verbose: true });
-    for (const definition of definitions) {
-      this.byType.set(definition.type, { definition, validate: ajv.compile(definition.schema) });
-    }
+    for (const definition of definitions) this.byType.set(definition.type, { definition });
   }
 
   definition(type: string): EventDefinition | undefined {
@@ -177,6 +179,7 @@ export class EventCatalogue {
     if (event.version !== entry.definition.version) {
       return { field: "version", message: `${event.type} is written at version ${entry.definition.version}, not ${event.version}` };
     }
+    entry.validate ??= this.ajv.compile(entry.definition.schema);
     if (!entry.validate(event.data)) return describeAjvError(entry.validate.errors, `${event.type}.data`);
     return undefined;
   }

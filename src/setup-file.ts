@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { campaignTerms, Catalogue, Id, IdRecord, Options, Square } from "../events/common.js";
 import { HOST } from "../events/common.js";
 import { describeAjvError } from "../events/index.js";
@@ -40,11 +40,13 @@ export const SetupFile = Type.Object(
 );
 export type SetupFile = Static<typeof SetupFile>;
 
-const validate = new Ajv({ strict: true, verbose: true }).compile(SetupFile);
+/** Compiled when a setup file is first checked: most CLI commands never read one. */
+let validate: ValidateFunction | undefined;
 
 export type SetupCheck = { ok: true; setup: SetupFile } | { ok: false; field: string; message: string };
 
 export function checkSetupFile(input: unknown): SetupCheck {
+  validate ??= new Ajv({ strict: true, verbose: true }).compile(SetupFile);
   if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, "") };
   return { ok: true, setup: input as SetupFile };
 }

@@ -21,7 +21,7 @@ import canonicalizeModule from "canonicalize";
 import { Level } from "level";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli, show, type Run } from "./support/cli.js";
-import { COMMAND_SCHEMAS } from "../src/commands/schemas.js";
+import { checkCommand, COMMAND_SCHEMAS } from "../src/commands/schemas.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -560,6 +560,13 @@ describe("bad input: exit 1, one line on stderr and no stack trace, the log unch
     const message = refused("unknownType");
     expect(message).toContain('unknown command type "MarchOnTerra"');
     for (const type of Object.keys(COMMAND_SCHEMAS)) expect(message).toContain(type);
+  });
+
+  it("every command type's schema compiles under ajv's strict mode (validators are compiled on a type's first check)", () => {
+    for (const type of Object.keys(COMMAND_SCHEMAS)) {
+      expect(() => checkCommand({ type, actor: "red" }), type).not.toThrow();
+      expect(checkCommand({ type, actor: "red", notAField: 1 }), type).toMatchObject({ ok: false });
+    }
   });
 
   it('a field of the wrong type ("at": "3,4") names the field at', () => {

@@ -247,9 +247,13 @@ export type Command = { [K in CommandType]: Static<(typeof COMMAND_SCHEMAS)[K]> 
 export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
 
 const ajv = new Ajv({ strict: true, verbose: true });
-const validators = Object.fromEntries(
-  Object.entries(COMMAND_SCHEMAS).map(([type, schema]) => [type, ajv.compile(schema)]),
-) as Record<CommandType, ValidateFunction>;
+/** Compiled on a type's first check (compiling every command's schema slowed every start of the CLI). */
+const validators = new Map<CommandType, ValidateFunction>();
+const validatorOf = (type: CommandType): ValidateFunction => {
+  let validate = validators.get(type);
+  if (!validate) validators.set(type, (validate = ajv.compile(COMMAND_SCHEMAS[type])));
+  return validate;
+};
 
 export type CommandCheck = { ok: true; command: Command } | { ok: false; field: string; message: string };
 
@@ -263,7 +267,7 @@ export function checkCommand(input: unknown): CommandCheck {
   if (!Object.hasOwn(COMMAND_SCHEMAS, type)) {
     return { ok: false, field: "type", message: `unknown command type "${type}" (known: ${Object.keys(COMMAND_SCHEMAS).join(", ")})` };
   }
-  const validate = validators[type as CommandType];
+  const validate = validatorOf(type as CommandType);
   if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, "") };
   return { ok: true, command: input as Command };
 }
