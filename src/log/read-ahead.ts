@@ -1,6 +1,9 @@
 import type { Level } from "level";
 import { streamRange } from "./layout.js";
 
+/** An explicit LevelDB snapshot: reads given one see the database as it was when it was taken. */
+export type ReadPoint = ReturnType<Level<string, string>["snapshot"]>;
+
 export const READ_BATCH = 1000;
 /**
  * What one batch may hold in memory. LevelDB's iterator stops a batch at this many bytes (16 KiB by default, which is
@@ -37,7 +40,15 @@ export async function* readAhead<T>(iterator: { nextv(size: number): Promise<T[]
  * the CPU time of reading the entries. A chain checker's thread reads this way with its own handle on the database.
  * These are whole-line scans (verify, audit): they leave LevelDB's block cache to the reads that come back.
  */
-export function rawEntries(db: Level<string, string>, eventsPrefix: string, stream: string, from: number, to?: number): AsyncGenerator<Array<[string, string]>> {
+export function rawEntries(
+  db: Level<string, string>,
+  eventsPrefix: string,
+  stream: string,
+  from: number,
+  to?: number,
+  readPoint?: ReadPoint,
+): AsyncGenerator<Array<[string, string]>> {
   const { gte, lte } = streamRange(stream, from, to);
-  return readAhead(db.iterator({ gte: eventsPrefix + gte, lte: eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES, fillCache: false }));
+  const range = { gte: eventsPrefix + gte, lte: eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES, fillCache: false };
+  return readAhead(db.iterator(readPoint ? { ...range, snapshot: readPoint } : range));
 }

@@ -17,7 +17,7 @@ import { AppendConflictError, BranchError, CorruptEventError, InvalidEventError 
 import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
 import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { SerialQueue } from "./queue.js";
-import { rawEntries, readAhead, READ_BATCH_BYTES } from "./read-ahead.js";
+import { rawEntries, readAhead, READ_BATCH_BYTES, type ReadPoint } from "./read-ahead.js";
 
 export interface StoreOptions {
   /** Fsync every append before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
@@ -153,9 +153,12 @@ export class EventStore {
     return this.heads.get(stream) ?? this.storedHead(stream);
   }
 
-  /** The head as stored in LevelDB, bypassing this process's cache: what verify compares the chain against. */
-  async storedHead(stream: string): Promise<Head> {
-    const value = await this.headsDb.get(stream);
+  /**
+   * The head as stored in LevelDB, bypassing this process's cache: what verify compares the chain against (as of
+   * `readPoint`, when given).
+   */
+  async storedHead(stream: string, readPoint?: ReadPoint): Promise<Head> {
+    const value = await this.headsDb.get(stream, readPoint ? { snapshot: readPoint } : {});
     return value === undefined ? { seq: 0, hash: GENESIS_HASH } : (JSON.parse(value) as Head);
   }
 
@@ -329,15 +332,28 @@ export class EventStore {
    * The stream's own stored key/value pairs in key order, from seq `from` (to `to`), in batches: what verify walks.
    * For a branch these are only its own events; verify walks the parent's part of its line with the parent's.
    */
-  async *rawBatches(stream: string, from = 1, to?: number): AsyncGenerator<Array<[number, string]>> {
-    for await (const entries of this.rawEntries(stream, from, to)) {
+  async *rawBatches(stream: string, from = 1, to?: number, readPoint?: ReadPoint): AsyncGenerator<Array<[number, string]>> {
+    for await (const entries of this.rawEntries(stream, from, to, readPoint)) {
       yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
     }
   }
 
   /** The same entries with their keys as the root database holds them (storedKeyPrefix). */
-  rawEntries(stream: string, from = 1, to?: number): AsyncGenerator<Array<[string, string]>> {
-    return rawEntries(this.db, this.eventsPrefix, stream, from, to);
+  rawEntries(stream: string, from = 1, to?: number, readPoint?: ReadPoint): AsyncGenerator<Array<[string, string]>> {
+    return rawEntries(this.db, this.eventsPrefix, stream, from, to, readPoint);
+  }
+
+  /** Whether an event is stored under the stream's own key for `seq` (as of `readPoint`, when given). */
+  async holdsKey(stream: string, seq: number, readPoint?: ReadPoint): Promise<boolean> {
+    return (await this.events.get(eventKey(stream, seq), readPoint ? { snapshot: readPoint } : {})) !== undefined;
+  }
+
+  /**
+   * A consistent view of the database as it is now, for reads that must agree with each other while appends go on
+   * (verify reads the head and then the events up to it). Close it when done.
+   */
+  readPoint(): ReadPoint {
+    return this.db.snapshot();
   }
 
   /** What the stream's event keys start with in the root database, as rawEntries gives them: the seq's digits follow. */

@@ -3,6 +3,7 @@ import { BranchError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
 import { HASH_LENGTH, type BranchMeta, type Segment } from "./layout.js";
 import { splitLine, type Range } from "./line-ranges.js";
+import type { ReadPoint } from "./read-ahead.js";
 import type { EventStore } from "./store.js";
 import { chainHolds, defaultCheckerCount } from "./verify-parallel.js";
 
@@ -94,6 +95,18 @@ interface RangeWalk {
  * walk from seq 1 would give: the first bad seq and its problem.
  */
 export async function verifyStream(store: EventStore, stream: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+  // Every read of the main thread comes from one read point, so that appends made meanwhile (in this process) are not
+  // seen as events after the head. The checker threads cannot share it; they read only events up to that head, which
+  // no append changes.
+  const readPoint = store.readPoint();
+  try {
+    return await verifyAt(store, stream, options, readPoint);
+  } finally {
+    await readPoint.close();
+  }
+}
+
+async function verifyAt(store: EventStore, stream: string, options: VerifyOptions, readPoint: ReadPoint): Promise<VerifyResult> {
   let segments: Segment[];
   try {
     segments = await store.line(stream);
@@ -109,20 +122,24 @@ export async function verifyStream(store: EventStore, stream: string, options: V
     message,
     ...(inStream !== undefined && inStream !== stream ? { inStream } : {}),
   });
-  const head = await store.storedHead(stream);
+  const head = await store.storedHead(stream, readPoint);
   const ranges = splitLine(segments, head.seq, options.ranges ?? VERIFY_RANGES, options.minRangeEvents ?? MIN_RANGE_EVENTS);
   const metas = await Promise.all(segments.map((segment, index) => (index > 0 ? store.branch(segment.stream) : undefined)));
   if (options.quick ?? true) {
     const rangeEvents = options.quickRangeEvents ?? QUICK_RANGE_EVENTS;
-    const quickRanges = splitLine(segments, head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents);
+    // Up to the head only: whether anything is stored after it is asked of the read point.
+    const quickRanges = splitLine(segments, head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents).map((range) => ({ ...range, to: Math.min(range.to, head.seq) }));
     const checkers = head.seq >= (options.minCheckerEvents ?? MIN_CHECKER_EVENTS) ? (options.checkers ?? defaultCheckerCount()) : 0;
     const forkHashes = metas.map((meta) => meta?.forkHash);
-    const quick = await chainHolds(store, quickRanges, forkHashes, head, { checkers, thisThread: options.thisThread ?? true });
-    if (quick.holds) return { ok: true, stream, events: head.seq, headHash: head.hash };
+    const [quick, afterHead] = await Promise.all([
+      chainHolds(store, quickRanges, forkHashes, head, { checkers, thisThread: options.thisThread ?? true }),
+      store.holdsKey(segments.at(-1)!.stream, head.seq + 1, readPoint),
+    ]);
+    if (quick.holds && !afterHead) return { ok: true, stream, events: head.seq, headHash: head.hash };
   }
   // A range after one that failed cannot change the report: it stops reading.
   const stop = { after: Infinity };
-  const walks = await Promise.all(ranges.map((range, index) => walkRange(store, range, range.segment.stream === stream ? "" : ` of ${range.segment.stream}`, index, stop)));
+  const walks = await Promise.all(ranges.map((range, index) => walkRange(store, range, range.segment.stream === stream ? "" : ` of ${range.segment.stream}`, index, stop, readPoint)));
 
   let expected = 1;
   let prev = GENESIS_HASH;
@@ -170,7 +187,7 @@ function checkForkJoin(before: Segment, segment: Segment, meta: BranchMeta | und
  * Reads one range and checks each event's key, hash, body and order, and the links inside the range. The first
  * event's key and link are left to the join, which knows the event before it.
  */
-async function walkRange(store: EventStore, range: Range, of: string, index: number, stop: { after: number }): Promise<RangeWalk> {
+async function walkRange(store: EventStore, range: Range, of: string, index: number, stop: { after: number }, readPoint: ReadPoint): Promise<RangeWalk> {
   const stream = range.segment.stream;
   const walk: RangeWalk = { next: range.from, lastHash: "" };
   const failed = (seq: number, problem: ChainProblem, message: string): RangeWalk => {
@@ -180,7 +197,7 @@ async function walkRange(store: EventStore, range: Range, of: string, index: num
   };
   let expected = range.from;
   let prev = "";
-  for await (const batch of store.rawBatches(stream, range.from, range.to === Infinity ? undefined : range.to)) {
+  for await (const batch of store.rawBatches(stream, range.from, range.to === Infinity ? undefined : range.to, readPoint)) {
     if (index > stop.after) return walk;
     for (const [keySeq, value] of batch) {
       if (walk.firstSeq === undefined) {

@@ -227,6 +227,31 @@ describe("what verify proves, and what it leaves to the audit", () => {
   });
 });
 
+describe("verify while appends go on in the same process", () => {
+  it("reports the chain as it was when verify began, never the events appended meanwhile as events after the head", async () => {
+    const store = await EventStore.open(await tempDir(), { sync: false });
+    try {
+      const stored = await fill(store, STREAM, 3_000, 500);
+      for (const options of [{}, { quick: false }, { checkers: 1, minCheckerEvents: 0, quickRangeEvents: 500 }]) {
+        const before = (await store.storedHead(STREAM)).seq;
+        const appending = (async () => {
+          for (let i = 0; i < 20; i++) stored.push(...(await store.append(STREAM, stored.length, deployedBatch(stored.length + 1, 25))));
+        })();
+        const result = await verifyStream(store, STREAM, options);
+        await appending;
+        expect(result, JSON.stringify(options)).toMatchObject({ ok: true });
+        if (result.ok) {
+          expect(result.events).toBeGreaterThanOrEqual(before);
+          expect(result.headHash).toBe(stored[result.events - 1]!.hash);
+        }
+      }
+      expect(await verifyStream(store, STREAM)).toEqual({ ok: true, stream: STREAM, events: stored.length, headHash: stored.at(-1)!.hash });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("one store per folder in a process", () => {
   it("refuses to open a folder this process already has open, and opens it again once closed", async () => {
     const dir = await tempDir();
