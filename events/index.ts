@@ -38,6 +38,7 @@ import { EndPhaseFinished } from "./EndPhaseFinished.js";
 import { DefencesBuilt } from "./DefencesBuilt.js";
 import { TurnEnded } from "./TurnEnded.js";
 import { CampaignFinished } from "./CampaignFinished.js";
+import { StallClaimed } from "./StallClaimed.js";
 import { CommanderAppointed } from "./CommanderAppointed.js";
 import { CommanderPromoted } from "./CommanderPromoted.js";
 import { CommanderKilled } from "./CommanderKilled.js";
@@ -94,6 +95,7 @@ export const EVENT_DEFINITIONS = [
   DefencesBuilt,
   TurnEnded,
   CampaignFinished,
+  StallClaimed,
   CommanderAppointed,
   CommanderPromoted,
   CommanderKilled,

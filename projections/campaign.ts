@@ -198,11 +198,21 @@ const handlers: Handlers = {
   OrderViolated(state, data, seq) {
     state.violations.push({ seq, evidenceSeq: data.evidenceSeq, turn: data.turn, army: data.army, player: data.player, rule: data.rule, detail: data.detail });
   },
+  StallClaimed(state, data, seq) {
+    state.turnState!.stallClaim = { seq, by: data.by, owed: data.owed };
+  },
   ActionPhaseEnded(state, data, seq) {
     state.phase = "battle";
     for (const army of data.withheld) {
       const activation = state.turnState!.activations[army];
-      if (activation) state.violations.push({ seq, evidenceSeq: activation.seq, turn: data.turn, army, player: activation.player, rule: "T5", detail: "order never revealed" });
+      if (activation) {
+        state.violations.push({ seq, evidenceSeq: activation.seq, turn: data.turn, army, player: activation.player, rule: "T5", detail: "order never revealed" });
+        continue;
+      }
+      // An attacked army whose order was never given, when the host closed a claimed stall: the claim shows it owed.
+      const claim = state.turnState!.stallClaim;
+      const player = state.armies[army]?.player;
+      if (player) state.violations.push({ seq, evidenceSeq: claim?.seq ?? null, turn: data.turn, army, player, rule: "T5", detail: "order never given" });
     }
   },
   BattleResultReported(state, data) {

@@ -1,4 +1,6 @@
 import type { BattleResult, Catalogue, Commander, Edge, Force, MapDefinition, Options, Order, RosterFormation, Square, SupportKind, TitanDamage, UnitCounts } from "../events/common.js";
+import type { Static } from "@sinclair/typebox";
+import type { OwedItem as OwedItemSchema } from "../events/StallClaimed.js";
 import type { AwardTable } from "./derived.js";
 import type { ScoutingBandName, TurnScouting } from "./scouting.js";
 
@@ -99,6 +101,16 @@ export interface TurnState {
   endPhaseDone: string[];
   /** A3: this turn's scoutings and the orders they made public; absent in a turn without scouting. */
   scouting?: TurnScouting;
+  /** T5 stall ruling: the last stall claimed this turn (absent if none): who claimed it, and what was owed then. */
+  stallClaim?: StallClaim;
+}
+
+export type OwedItem = Static<typeof OwedItemSchema>;
+
+export interface StallClaim {
+  seq: number;
+  by: string;
+  owed: OwedItem[];
 }
 
 export interface TransitBatch {

@@ -262,7 +262,9 @@ interface TurnWork {
   acting: Map<string, string>;
   activations: Map<string, ActivationWork>;
   battles: Array<{ seq: number; attacker: string; defender: string }>;
-  actionEnded: { seq: number; withheld: string[] } | null;
+  actionEnded: { seq: number; withheld: string[]; notActivated: string[] } | null;
+  /** The seq of the first stall claim of the turn (T5 stall ruling), if any. */
+  stallClaimed: number | null;
   ended: { seq: number; hostSeed: string } | null;
   /** The seq of the event that closed the turn without a TurnEnded (a later turn's TurnStarted). */
   abandonedAt: number | null;
@@ -400,7 +402,12 @@ class Auditor {
         this.current?.engineViolations.push({ seq: event.seq, ...event.data });
         return;
       case "ActionPhaseEnded":
-        if (this.current && !this.current.actionEnded) this.current.actionEnded = { seq: event.seq, withheld: event.data.withheld };
+        if (this.current && !this.current.actionEnded) {
+          this.current.actionEnded = { seq: event.seq, withheld: event.data.withheld, notActivated: event.data.notActivated ?? [] };
+        }
+        return;
+      case "StallClaimed":
+        if (this.current) this.current.stallClaimed ??= event.seq;
         return;
       case "TurnEnded":
         return this.turnEnded(event.seq, event.data);
@@ -469,6 +476,7 @@ class Auditor {
       activations: new Map(),
       battles: [],
       actionEnded: null,
+      stallClaimed: null,
       ended: null,
       abandonedAt: null,
       engineViolations: [],
@@ -847,6 +855,9 @@ class Auditor {
     if (closing !== null && closing !== undefined) {
       for (const [army, player] of turn.acting) {
         if (turn.activations.has(army)) continue;
+        // Stall ruling: an army the host's close of a claimed stall lists as not activated was kept from it.
+        const keptByStall = turn.stallClaimed !== null && turn.stallClaimed < closing && turn.actionEnded?.notActivated.includes(army);
+        if (keptByStall) continue;
         this.report(turn, {
           verdict: VERDICTS.neverActivated,
           army,
@@ -952,7 +963,12 @@ class Auditor {
 
     const inTime = reveal !== null && !reveal.late;
     let pending = false;
-    if (!inTime) {
+    // Stall ruling: an attacker whose defender never gave its order, when the host closed a claimed stall, could not
+    // reveal its own (T5).
+    const stalledClose = turn.stallClaimed !== null && closing !== null && turn.stallClaimed < closing;
+    const couldNotReveal =
+      stalledClose && turn.battles.some((battle) => battle.attacker === army && !turn.activations.has(battle.defender));
+    if (!inTime && !couldNotReveal) {
       if (closing !== null) {
         const recorded = turn.actionEnded?.withheld.includes(army) ?? false;
         fail(

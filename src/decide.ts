@@ -24,6 +24,7 @@ import {
   decideRegisterArmy,
   decideStartCampaign,
 } from "./rules/setup.js";
+import { decideClaimStall } from "./rules/stall.js";
 import { decideChooseFirst, decideCloseActionPhase, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
 import { decideBuySupport } from "./rules/support.js";
 import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
@@ -48,6 +49,7 @@ const deciders: Deciders = {
   ActivateArmy: decideActivateArmy,
   RevealOrder: decideRevealOrder,
   CloseActionPhase: decideCloseActionPhase,
+  ClaimStall: decideClaimStall,
   ScoutArmy: decideScoutArmy,
   AnswerScouting: decideAnswerScouting,
   RollScouting: decideRollScouting,

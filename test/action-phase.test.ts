@@ -255,7 +255,8 @@ type Step =
       actor: string | null;
     }
   | { kind: "reveal"; pick: number; honest: boolean }
-  | { kind: "close" };
+  | { kind: "close" }
+  | { kind: "claim"; actor: "red" | "blue" };
 
 const arbMove: fc.Arbitrary<Move> = fc.oneof(
   { weight: 12, arbitrary: fc.constant("forward" as const) },
@@ -278,6 +279,7 @@ const arbStep: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("reveal" as const), pick: fc.nat(20), honest: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: "close" as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("claim" as const), actor: fc.constantFrom("red" as const, "blue" as const) }) },
 );
 
 const key = ([x, y]: Square) => `${x},${y}`;
@@ -452,6 +454,8 @@ describe("property: random Action phases", () => {
             const order = held.get(army) ?? "advance";
             const claimed = step.honest ? order : ORDERS[(ORDERS.indexOf(order) + 1) % ORDERS.length]!;
             input = { type: "RevealOrder", actor: owner(army), army, order: claimed, salt: SALT };
+          } else if (step.kind === "claim") {
+            input = { type: "ClaimStall", actor: step.actor };
           } else {
             input = { type: "CloseActionPhase", actor: "host" };
           }
@@ -483,7 +487,7 @@ describe("property: random Action phases", () => {
     );
   });
 
-  it("T3 T5 whatever is activated, the phase ends only once every army on the map has been activated", () => {
+  it("T3 T5 whatever is activated, the phase ends only once every army on the map has been activated, or is listed by the close of a claimed stall", () => {
     fc.assert(
       fc.property(fc.array(arbStep, { minLength: 5, maxLength: 40, size: "max" }), (steps) => {
         const campaign = started("red");
@@ -491,6 +495,7 @@ describe("property: random Action phases", () => {
         for (const step of steps) {
           if (step.kind !== "activate") {
             if (step.kind === "close") campaign.apply({ type: "CloseActionPhase", actor: "host" });
+            if (step.kind === "claim") campaign.apply({ type: "ClaimStall", actor: step.actor });
             continue;
           }
           const choice = step.wild ? [...ARMIES] : candidates(campaign.state);
@@ -503,8 +508,15 @@ describe("property: random Action phases", () => {
           }
         }
         if (campaign.state.phase !== "action") {
+          // Every army was activated, unless the host closed a claimed stall: then each army left out is listed, as
+          // kept from activating or as an attacked army that never gave its order.
           const activations = campaign.state.turnState!.activations;
-          for (const army of Object.values(campaign.state.armies)) expect(activations[army.id], `T3 ${army.id} not activated`).toBeDefined();
+          const [ended] = ofType(campaign.events as Event[], "ActionPhaseEnded");
+          const excused = new Set([...(ended!.data.notActivated ?? []), ...ended!.data.withheld]);
+          const claimed = ofType(campaign.events as Event[], "StallClaimed").some((claim) => claim.seq < ended!.seq);
+          for (const army of Object.values(campaign.state.armies)) {
+            if (!activations[army.id]) expect(claimed && excused.has(army.id), `T3 ${army.id} not activated`).toBe(true);
+          }
         }
       }),
       { numRuns: 100 },

@@ -796,3 +796,64 @@ describe("other forgeries the audit recomputes", () => {
     ]);
   });
 });
+
+describe("T5 stall ruling: a player who never gives or reveals an order cannot hold the campaign, and the host cannot close early", () => {
+  // action-close.json: r1 charging four squares ends on b1, starting battle t1b1 before b1 is activated.
+  const charge: Square[] = [
+    [4, 1],
+    [4, 2],
+    [4, 3],
+    [4, 4],
+    [4, 5],
+  ];
+
+  it("T5 an attacked army's order never given: claimed by red, closed by the host; only blue's breach is recorded and found", async () => {
+    const game = await Game.create("action-close.json");
+    await game.startTurn();
+    await game.chooseFirst("red");
+    await game.activate("r1", "charge", charge);
+    expect(await game.refused({ actor: HOST, type: "CloseActionPhase" })).toMatchObject({ rule: "T3", message: expect.stringContaining("no stall was claimed") });
+    await game.must({ actor: "red", type: "ClaimStall" });
+    const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    expect(ended!.data).toEqual({ turn: 1, withheld: ["b1"], notActivated: ["r2", "r3", "b2", "b3"] });
+    expect((await game.state()).violations.map((v) => [v.army, v.player, v.detail])).toEqual([["b1", "blue", "order never given"]]);
+
+    const report = await game.audit();
+    // b1 is the one army never activated; r1 could not reveal its order before b1 gave its own; the rest were held back.
+    expect(findings(report, VERDICTS.neverActivated).map((f) => f.army)).toEqual(["b1"]);
+    expect(findings(report, VERDICTS.neverRevealed)).toEqual([]);
+  });
+
+  it("T5 what becomes owed after a claim needs a claim of its own; a reveal never made is blue's breach", async () => {
+    const game = await Game.create("action-close.json");
+    await game.startTurn();
+    await game.chooseFirst("red");
+    await game.activate("r1", "charge", charge);
+    await game.must({ actor: "red", type: "ClaimStall" });
+    await game.activate("b1", "firstFire");
+    await game.reveal("r1");
+    // Now only blue's reveal of b1 is owed: it was not owed when red claimed.
+    expect(await game.refused({ actor: HOST, type: "CloseActionPhase" })).toMatchObject({ rule: "T3", message: expect.stringContaining("became owed after the stall claimed") });
+    expect(await game.refused({ actor: "blue", type: "ClaimStall" })).toMatchObject({ rule: "T5", message: expect.stringContaining("blue owes the reveal of b1") });
+    await game.must({ actor: "red", type: "ClaimStall" });
+    const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    expect(ended!.data).toEqual({ turn: 1, withheld: ["b1"], notActivated: ["r2", "r3", "b2", "b3"] });
+
+    const report = await game.audit();
+    expect(findings(report, VERDICTS.neverActivated)).toEqual([]);
+    expect(findings(report, VERDICTS.neverRevealed).map((f) => f.army)).toEqual(["b1"]);
+  });
+
+  it("T3 a close written past the engine that calls armies not activated without a claimed stall is still found", async () => {
+    const game = await Game.create("action-close.json");
+    await game.startTurn();
+    await game.chooseFirst("red");
+    await game.activate("r1", "firstFire");
+    await game.reveal("r1");
+    const closed = await game.append(HOST, "ActionPhaseEnded", { turn: 1, withheld: [], notActivated: ["r2", "r3", "b1", "b2", "b3"] });
+    const report = await game.audit();
+    expect(findings(report, VERDICTS.neverActivated).map((f) => [f.army, f.seqs])).toEqual(
+      ["r2", "r3", "b1", "b2", "b3"].map((army) => [army, [closed.seq]]),
+    );
+  });
+});

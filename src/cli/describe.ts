@@ -48,7 +48,10 @@ const describers: Describers = {
   OrderRevealed: (d) => `${d.army}'s order was ${ORDER_NAMES[d.order]}`,
   RevealRejected: (d) => `CHEATING: ${d.player}'s reveal of ${ORDER_NAMES[d.order]} for ${d.army} does not match its commitment`,
   OrderViolated: (d) => `CHEATING (${d.rule}): ${d.army} on ${ORDER_NAMES[d.order]}: ${d.detail} (event #${d.evidenceSeq})`,
-  ActionPhaseEnded: (d) => `all orders are in${d.withheld.length ? `; never revealed: ${d.withheld.join(", ")}` : ""}; the Battle phase begins`,
+  ActionPhaseEnded: (d) =>
+    `${d.notActivated ? `the host closed the stalled Action phase; not activated: ${d.notActivated.join(", ")}` : "all orders are in"}` +
+    `${d.withheld.length ? `; never revealed: ${d.withheld.join(", ")}` : ""}; the Battle phase begins`,
+  StallClaimed: (d) => `${d.by} claims the Action phase is stalled, waiting on ${d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}`,
   BattleResultReported: (d) => `${d.by} reports battle ${d.battle}: ${result(d.result)}`,
   BattleResultRejected: (d) => `${d.by} rejects the reported result of battle ${d.battle}`,
   BattleResolved: (d) =>

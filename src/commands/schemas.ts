@@ -59,6 +59,8 @@ export const RevealOrder = command("RevealOrder", { army: Id, order: Order, salt
 
 /** The host ends the Action phase once every army is activated, recording any withheld reveals (T5). */
 export const CloseActionPhase = command("CloseActionPhase", {});
+/** T5 stall ruling: a player who owes nothing shows that the Action phase waits on the other. */
+export const ClaimStall = command("ClaimStall", {});
 
 /**
  * A3: before its activation, an army reveals its Advance order (the commitment its activation will carry, and the salt
@@ -218,6 +220,7 @@ export const COMMAND_SCHEMAS = {
   ActivateArmy,
   RevealOrder,
   CloseActionPhase,
+  ClaimStall,
   ScoutArmy,
   AnswerScouting,
   RollScouting,

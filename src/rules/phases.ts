@@ -33,8 +33,8 @@ export function beginEndPhase(state: CampaignState, turn: number): DomainEvent[]
 }
 
 /** T5, T1: the Action phase is over; with no battle this turn the Battle phase passes straight to the End phase. */
-export function endActionPhase(state: CampaignState, turn: number, withheld: string[]): DomainEvent[] {
-  const events: DomainEvent[] = [{ type: "ActionPhaseEnded", data: { turn, withheld } }];
+export function endActionPhase(state: CampaignState, turn: number, withheld: string[], notActivated: string[] = []): DomainEvent[] {
+  const events: DomainEvent[] = [{ type: "ActionPhaseEnded", data: { turn, withheld, ...(notActivated.length > 0 ? { notActivated } : {}) } }];
   const battles = Object.values(state.battles).some((battle) => battle.turn === turn);
   return battles ? events : [...events, ...beginEndPhase(predict(state, events), turn)];
 }

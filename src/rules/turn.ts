@@ -10,6 +10,7 @@ import {
 } from "./action-common.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { endActionPhase } from "./phases.js";
+import { stalledCloseAllowed } from "./stall.js";
 import { requirePlayer, requireSetup } from "./setup.js";
 
 /**
@@ -90,21 +91,30 @@ export function decideChooseFirst(state: CampaignState, command: CommandOf<"Choo
 
 /**
  * T5: the host ends the Action phase once every army has been activated; armies whose orders are still hidden are
- * recorded as withheld (a T5 violation each).
+ * recorded as withheld (a T5 violation each). Stall ruling: while the phase waits on a claimed stall, the host may end
+ * it before: the attacked armies that never gave their order are withheld too, and the armies the stall kept from
+ * activating are recorded as not activated.
  */
 export function decideCloseActionPhase(state: CampaignState, command: CommandOf<"CloseActionPhase">): DomainEvent[] {
   requireSetup(state);
   requireHostActor(command.actor);
   const turn = requireActionPhase(state);
   if (turn.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
-  const waiting = unactivatedArmies(state);
-  if (waiting.length > 0) {
-    const list = waiting.map((army) => `${army.id} (${army.player})`).join(", ");
-    refuseRule("T3", `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been`);
-  }
-  const withheld = Object.values(turn.activations)
+  const hidden = Object.values(turn.activations)
     .filter((activation) => activation.order === null)
     .sort((a, b) => a.seq - b.seq)
     .map((activation) => activation.army);
-  return endActionPhase(state, state.turn, withheld);
+  const waiting = unactivatedArmies(state);
+  if (waiting.length === 0) return endActionPhase(state, state.turn, hidden);
+  const stall = stalledCloseAllowed(state);
+  if (!stall.allowed) {
+    const list = waiting.map((army) => `${army.id} (${army.player})`).join(", ");
+    refuseRule("T3", `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been; and ${stall.reason}`);
+  }
+  const neverGiven = stall.owed.filter((item) => item.owes === "order");
+  // An attacker whose defender never gave its order could not reveal its own (T5): no breach of its player.
+  const couldNotReveal = new Set(neverGiven.map((item) => state.battles[item.battle]!.attacker.army));
+  const withheld = [...hidden.filter((army) => !couldNotReveal.has(army)), ...neverGiven.map((item) => item.army)];
+  const notActivated = waiting.map((army) => army.id).filter((army) => !neverGiven.some((item) => item.army === army));
+  return endActionPhase(state, state.turn, withheld, notActivated);
 }
