@@ -17,6 +17,9 @@ import { checkActivationAfterScouting } from "./scouting.js";
 import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
 import { stepPricing } from "./terrain-costs.js";
 
+/** What a player held up by the other may do (T5 stall ruling). */
+const STALL_HINT = " (if it never comes, the player who owes nothing may claim the stall: ClaimStall)";
+
 /**
  * T3-T5, M1-M5, S7 ruling: a player activates one of its armies with a hidden order (only its commitment is given) and
  * the squares it moves through. What no order could allow is refused here; what the order did not allow is found when
@@ -45,11 +48,11 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
   } else {
     const waiting = pending[0];
     if (waiting) {
-      refuseRule("T5", `${waiting.defender.army} must be given its order first: it is the defender of battle ${waiting.id} at ${sq(waiting.at)}`);
+      refuseRule("T5", `${waiting.defender.army} must be given its order first: it is the defender of battle ${waiting.id} at ${sq(waiting.at)}${STALL_HINT}`);
     }
     const hidden = battlesAwaitingReveal(state)[0];
     if (hidden) {
-      refuseRule("T5", `reveal the orders of battle ${hidden.id} first (${hidden.attacker.army} against ${hidden.defender.army} at ${sq(hidden.at)}): both orders are revealed when one army engages the other`);
+      refuseRule("T5", `reveal the orders of battle ${hidden.id} first (${hidden.attacker.army} against ${hidden.defender.army} at ${sq(hidden.at)}): both orders are revealed when one army engages the other${STALL_HINT}`);
     }
     const next = nextActivator(state);
     if (next !== player.id) refuseRule("T3", `it is ${next}'s turn to activate an army, not ${player.id}'s: players alternate`);
