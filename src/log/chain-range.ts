@@ -6,18 +6,11 @@ export interface RangeLinks {
   ends?: BatchLinks;
 }
 
-/** A range to check: one stream's events from `from` to `to` (null: to the end of what is stored). */
-export interface RangeOrder {
-  stream: string;
-  from: number;
-  to: number | null;
-}
-
 /**
  * Checks one range's entries, batch after batch (checkChainBatch), and the links between its batches. Undefined when
- * anything differs. `keyPrefix` is what the stream's keys start with as read.
+ * anything differs. `keyPrefix` is what the stream's keys start with as read; `from` is the range's first seq.
  */
-export async function checkRange(entries: AsyncIterable<Array<[string, string]>>, keyPrefix: string, { stream, from }: RangeOrder): Promise<RangeLinks | undefined> {
+export async function checkRange(entries: AsyncIterable<Array<[string, string]>>, keyPrefix: string, stream: string, from: number): Promise<RangeLinks | undefined> {
   const range: RangeLinks = { next: from };
   for await (const batch of entries) {
     const links = checkChainBatch({ stream, keyPrefix, from: range.next, entries: batch });

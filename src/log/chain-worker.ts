@@ -5,7 +5,7 @@
  */
 import { Level } from "level";
 import { parentPort, workerData } from "node:worker_threads";
-import { checkRange, type RangeLinks, type RangeOrder } from "./chain-range.js";
+import { checkRange, type RangeLinks } from "./chain-range.js";
 import { streamKeyPrefix } from "./layout.js";
 import { rawEntries } from "./read-ahead.js";
 
@@ -19,8 +19,13 @@ export interface CheckerData {
 /** What a checker says: "ready" once the database is open, then the links of each range it was sent (null: it does not hold). */
 export type CheckerMessage = { ready: true } | { index: number; links: RangeLinks | null };
 
-export interface CheckerOrder extends RangeOrder {
+/** A range to check: one stream's events from `from` to `to` (null: to the end of what is stored). */
+export interface CheckerOrder {
+  /** The range's place in the line's queue, echoed in the answer. */
   index: number;
+  stream: string;
+  from: number;
+  to: number | null;
 }
 
 const port = parentPort;
@@ -31,7 +36,7 @@ await db.open({ createIfMissing: false, multithreading: true });
 const say = (message: CheckerMessage) => port.postMessage(message);
 port.on("message", ({ index, ...order }: CheckerOrder) => {
   const entries = rawEntries(db, eventsPrefix, order.stream, order.from, order.to ?? undefined);
-  checkRange(entries, eventsPrefix + streamKeyPrefix(order.stream), order).then(
+  checkRange(entries, eventsPrefix + streamKeyPrefix(order.stream), order.stream, order.from).then(
     (links) => say({ index, links: links ?? null }),
     () => say({ index, links: null }),
   );

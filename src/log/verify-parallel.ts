@@ -89,7 +89,7 @@ export async function chainHolds(store: EventStore, ranges: Range[], forkHashes:
       const range = ranges[index]!;
       const { stream } = range.segment;
       const entries = store.rawEntries(stream, range.from, range.to === Infinity ? undefined : range.to);
-      results[index] = checkRange(entries, store.storedKeyPrefix(stream), { stream, from: range.from, to: null }).then(note, unreadable);
+      results[index] = checkRange(entries, store.storedKeyPrefix(stream), stream, range.from).then(note, unreadable);
       await results[index];
     }
   };
