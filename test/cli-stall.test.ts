@@ -23,12 +23,12 @@ describe("T5 stall ruling through the CLI", () => {
     const blocked = await cli(["apply", await writeCommands(dir, "blocked.jsonl", [{ actor: "red", type: "ActivateArmy", army: "r2", order: "advance", path: [] }]), "--db", db]);
     expect(expectOneLineError(blocked)).toMatch(/T5.*b1 must be given its order first.*ClaimStall/);
 
-    const close = await writeCommands(dir, "close.jsonl", [
-      { actor: "red", type: "ClaimStall" },
-      { actor: "host", type: "CloseActionPhase" },
-    ]);
-    const applied = await ok(["apply", close, "--db", db]);
-    expect(applied).toContain("red claims the Action phase is stalled, waiting on b1's order (blue)");
+    expect(await ok(["state", "--db", db])).toContain("waiting for the order of b1 (blue, battle t1b1); if it never comes, red may claim the stall");
+
+    const claimed = await ok(["apply", await writeCommands(dir, "claim.jsonl", [{ actor: "red", type: "ClaimStall" }]), "--db", db]);
+    expect(claimed).toContain("red claims the Action phase is stalled, waiting on b1's order (blue)");
+    expect(await ok(["state", "--db", db])).toMatch(/waiting for the order of b1 \(blue, battle t1b1\); stall claimed by red \(seq \d+\)/);
+    const applied = await ok(["apply", await writeCommands(dir, "close.jsonl", [{ actor: "host", type: "CloseActionPhase" }]), "--db", db]);
     expect(applied).toContain("the host closed the stalled Action phase; not activated: r2, r3, b2, b3; never revealed: b1");
 
     const state = JSON.parse(await ok(["state", "--db", db, "--json"])) as { phase: string; violations: Array<{ army: string; detail: string }> };

@@ -5,6 +5,7 @@ import { ORDER_NAMES } from "./describe.js";
 import { artilleryLines, battleSupportLines } from "./render-support.js";
 import { titanDamageLines, warChestLines } from "./render-war-chest.js";
 import { sq } from "../rules/refusal.js";
+import { describeOwed, owedItems } from "../rules/stall.js";
 
 /** A number, or "?" where fog of war (A2) hides it. */
 const n = (value: number | Hidden) => (value === HIDDEN ? "?" : value.toLocaleString("en"));
@@ -59,6 +60,13 @@ export function waitingFor(state: CampaignView): string {
     const hidden = Object.values(turn.activations).filter((a) => a.order === null);
     const unactivated = Object.values(state.armies).filter((a) => a.status === "active" && a.at && a.sinceTurn <= state.turn && !turn.activations[a.id]);
     if (unactivated.length === 0) return `reveals of ${hidden.map((a) => a.army).join(", ")}`;
+    const owed = owedItems(state);
+    if (owed.length > 0) {
+      const owing = new Set(owed.map((item) => item.player));
+      const free = players.filter((p) => !owing.has(p));
+      const claim = turn.stallClaim ? `; stall claimed by ${turn.stallClaim.by} (seq ${turn.stallClaim.seq})` : free.length ? `; if it never comes, ${free.join(" or ")} may claim the stall` : "";
+      return `${describeOwed(owed)}${claim}`;
+    }
     return `activations (${unactivated.length} armies left)`;
   }
   if (state.phase === "battle") {

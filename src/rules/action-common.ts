@@ -60,21 +60,27 @@ export function unactivatedArmies(state: CampaignState): ArmyState[] {
   return Object.values(state.armies).filter((army) => actsThisTurn(army, state.turn) && !activations[army.id]);
 }
 
+/** What the battle rules below read of a battle: a player's view of the state holds these too (src/views.ts). */
+export type BattleSides = Pick<BattleState, "id" | "turn" | "index"> & { attacker: Pick<BattleState["attacker"], "army" | "player">; defender: Pick<BattleState["defender"], "army" | "player"> };
+
+/** What the battle rules below read of the state. */
+export type BattleTurn<B extends BattleSides> = Pick<CampaignState, "turn" | "turnState"> & { battles: Record<string, B> };
+
 /** Battles started in the current turn, in the order they started (B1). */
-export function battlesThisTurn(state: CampaignState): BattleState[] {
+export function battlesThisTurn<B extends BattleSides>(state: BattleTurn<B>): B[] {
   return Object.values(state.battles)
     .filter((battle) => battle.turn === state.turn)
     .sort((a, b) => a.index - b.index);
 }
 
 /** Engaged-activation ruling: defenders of this turn's battles that have not been activated yet. */
-export function pendingDefenders(state: CampaignState): BattleState[] {
+export function pendingDefenders<B extends BattleSides>(state: BattleTurn<B>): B[] {
   const activations = state.turnState?.activations ?? {};
   return battlesThisTurn(state).filter((battle) => !activations[battle.defender.army]);
 }
 
 /** T5: battles of this turn where an activated army's order is still hidden. */
-export function battlesAwaitingReveal(state: CampaignState): BattleState[] {
+export function battlesAwaitingReveal<B extends BattleSides>(state: BattleTurn<B>): B[] {
   const activations = state.turnState?.activations ?? {};
   return battlesThisTurn(state).filter((battle) =>
     [battle.attacker.army, battle.defender.army].some((army) => {

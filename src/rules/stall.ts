@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState, OwedItem } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { battlesAwaitingReveal, pendingDefenders, requireActionPhase } from "./action-common.js";
+import { battlesAwaitingReveal, pendingDefenders, requireActionPhase, type BattleSides, type BattleTurn } from "./action-common.js";
 import { refuseRule } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./setup.js";
 
@@ -9,7 +9,7 @@ import { requirePlayer, requireSetup } from "./setup.js";
  * What the Action phase waits on (T5): the orders of attacked armies not given yet, and the orders of this turn's
  * battles not revealed yet (once both sides have committed). While any is owed, no other army may be activated.
  */
-export function owedItems(state: CampaignState): OwedItem[] {
+export function owedItems<B extends BattleSides>(state: BattleTurn<B>): OwedItem[] {
   const activations = state.turnState?.activations ?? {};
   const pending = pendingDefenders(state);
   const owed: OwedItem[] = pending.map((battle) => ({ army: battle.defender.army, player: battle.defender.player, owes: "order", battle: battle.id }));
@@ -22,7 +22,7 @@ export function owedItems(state: CampaignState): OwedItem[] {
   return owed;
 }
 
-const describe = (items: readonly OwedItem[]) =>
+export const describeOwed = (items: readonly OwedItem[]) =>
   items.map((item) => `${item.owes === "order" ? "the order of" : "the reveal of"} ${item.army} (${item.player}, battle ${item.battle})`).join(", ");
 
 /**
@@ -37,7 +37,7 @@ export function decideClaimStall(state: CampaignState, command: CommandOf<"Claim
   const owed = owedItems(state);
   if (owed.length === 0) refuseRule("T5", "the Action phase waits on no order and no reveal: there is no stall to claim");
   const own = owed.filter((item) => item.player === player.id);
-  if (own.length > 0) refuseRule("T5", `${player.id} owes ${describe(own)} itself: only a player who owes nothing may claim a stall`);
+  if (own.length > 0) refuseRule("T5", `${player.id} owes ${describeOwed(own)} itself: only a player who owes nothing may claim a stall`);
   return [{ type: "StallClaimed", data: { turn: state.turn, by: player.id, owed } }];
 }
 
@@ -50,8 +50,8 @@ export function stalledCloseAllowed(state: CampaignState): { allowed: true; owed
   const owed = owedItems(state);
   if (owed.length === 0) return { allowed: false, reason: "nothing is owed, so the phase is not stalled" };
   const claim = state.turnState?.stallClaim;
-  if (!claim) return { allowed: false, reason: `the phase waits on ${describe(owed)}, but no stall was claimed: the player who owes nothing claims it first (ClaimStall)` };
+  if (!claim) return { allowed: false, reason: `the phase waits on ${describeOwed(owed)}, but no stall was claimed: the player who owes nothing claims it first (ClaimStall)` };
   const unclaimed = owed.filter((item) => !claim.owed.some((c) => c.army === item.army && c.owes === item.owes && c.battle === item.battle));
-  if (unclaimed.length > 0) return { allowed: false, reason: `${describe(unclaimed)} became owed after the stall claimed at seq ${claim.seq}: it must be claimed too` };
+  if (unclaimed.length > 0) return { allowed: false, reason: `${describeOwed(unclaimed)} became owed after the stall claimed at seq ${claim.seq}: it must be claimed too` };
   return { allowed: true, owed };
 }
