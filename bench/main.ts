@@ -26,8 +26,8 @@ import { MemorySecrets } from "../src/client/secrets.js";
 import { seededRandom } from "../src/demo/rng.js";
 import { Engine } from "../src/engine.js";
 import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
-import { HASH_LENGTH, streamRange } from "../src/log/layout.js";
-import { READ_BATCH_BYTES } from "../src/log/read-ahead.js";
+import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
+import { eventRange } from "../src/log/read-ahead.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { withProgress } from "./progress.js";
 
@@ -69,8 +69,7 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionD
  * the engine's batch byte budget, so that both sides get as much from LevelDB per batch.
  */
 async function rawScan(store: EventStore, stream: string): Promise<number> {
-  const { gte, lte } = streamRange(stream);
-  const iterator = store.db.iterator({ gte: store.eventsPrefix + gte, lte: store.eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES });
+  const iterator = store.db.iterator(eventRange(store.eventsPrefix, stream));
   let count = 0;
   try {
     for (;;) {
@@ -254,7 +253,7 @@ async function appendRatio(engine: Engine, template: Template, sync: boolean): P
     for (let seq = 0; seq < total; seq += batchSize) {
       const slice = events.slice(seq, seq + batchSize);
       engineMs += await ms(() => store.append(stream, seq, slice, { sync }));
-      const puts = values.slice(seq, seq + batchSize).map((value, i) => ({ type: "put" as const, key: `raw-${stream}#${String(seq + i + 1).padStart(12, "0")}`, value }));
+      const puts = values.slice(seq, seq + batchSize).map((value, i) => ({ type: "put" as const, key: eventKey(`raw-${stream}`, seq + i + 1), value }));
       rawMs += await ms(() => store.events.batch(puts, { sync } as object));
       tick(seq + batchSize);
     }

@@ -1,5 +1,5 @@
 import { sha256Hex } from "./hash.js";
-import { HASH_LENGTH, SEQ_DIGITS } from "./layout.js";
+import { HASH_LENGTH, SEQ_DIGITS, seqDigits } from "./layout.js";
 
 /** A run of one stream's stored entries, in key order, as a chain checker takes it. */
 export interface ChainBatch {
@@ -88,7 +88,7 @@ function prevAt(value: string, seq: number, streamEnding: string): number {
  * can only be the seqs between.
  */
 function keysAreSeqs(keyPrefix: string, from: number, entries: Array<[string, string]>): boolean {
-  const seqKey = (seq: number) => keyPrefix + String(seq).padStart(SEQ_DIGITS, "0");
+  const seqKey = (seq: number) => keyPrefix + seqDigits(seq);
   if (entries[0]![0] !== seqKey(from) || entries[entries.length - 1]![0] !== seqKey(from + entries.length - 1)) return false;
   const width = keyPrefix.length + SEQ_DIGITS;
   for (const entry of entries) {

@@ -10,7 +10,12 @@ export const SEQ_DIGITS = 12;
 const SEPARATOR = "#";
 
 export function eventKey(stream: string, seq: number): string {
-  return `${streamKeyPrefix(stream)}${String(seq).padStart(SEQ_DIGITS, "0")}`;
+  return streamKeyPrefix(stream) + seqDigits(seq);
+}
+
+/** A seq as the key writes it: SEQ_DIGITS digits, zero-padded, so that key order is seq order. */
+export function seqDigits(seq: number): string {
+  return String(seq).padStart(SEQ_DIGITS, "0");
 }
 
 /** What every event key of the stream starts with: its seq's SEQ_DIGITS digits follow. */

@@ -48,7 +48,15 @@ export function rawEntries(
   to?: number,
   readPoint?: ReadPoint,
 ): AsyncGenerator<Array<[string, string]>> {
-  const { gte, lte } = streamRange(stream, from, to);
-  const range = { gte: eventsPrefix + gte, lte: eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES, fillCache: false };
+  const range = { ...eventRange(eventsPrefix, stream, from, to), fillCache: false };
   return readAhead(db.iterator(readPoint ? { ...range, snapshot: readPoint } : range));
+}
+
+/**
+ * The root-database key range of one stream's events from seq `from` (to `to`), with the events sublevel's prefix
+ * (`eventsPrefix`) and the batch byte budget: how every read of a stretch of events asks LevelDB for it.
+ */
+export function eventRange(eventsPrefix: string, stream: string, from?: number, to?: number): { gte: string; lte: string; highWaterMarkBytes: number } {
+  const { gte, lte } = streamRange(stream, from, to);
+  return { gte: eventsPrefix + gte, lte: eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES };
 }

@@ -15,9 +15,9 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { AppendConflictError, BranchError, CorruptEventError, InvalidEventError } from "./errors.js";
 import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
-import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
+import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { SerialQueue } from "./queue.js";
-import { rawEntries, readAhead, READ_BATCH_BYTES, type ReadPoint } from "./read-ahead.js";
+import { eventRange, rawEntries, readAhead, type ReadPoint } from "./read-ahead.js";
 
 export interface StoreOptions {
   /** Fsync every append before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
@@ -398,9 +398,7 @@ export class EventStore {
       if (events.length > 0) yield events;
       return;
     }
-    const { gte, lte } = streamRange(stream, from, to);
-    const prefix = this.events.prefix;
-    const iterator = this.db.values({ gte: prefix + gte, lte: prefix + lte, highWaterMarkBytes: READ_BATCH_BYTES });
+    const iterator = this.db.values(eventRange(this.eventsPrefix, stream, from, to));
     let next = from;
     const decode = (value: string): StoredEvent => {
       try {

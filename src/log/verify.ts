@@ -89,10 +89,10 @@ interface RangeWalk {
  * A branch is walked as its line: the parent's events up to the fork (checked as the parent's, recursively), where
  * the hash must still be the fork hash the branch recorded ("fork"), then its own events linking on from it.
  *
- * The exact walk reads the line in up to `ranges` key ranges at once, cut at even seqs up to the stored head (the last range of the
- * branch's own events is open, so events after the head are read too). Each range checks its own events; then the
- * ranges are joined in order, checking the keys and links across each boundary, so the report is the one a single
- * walk from seq 1 would give: the first bad seq and its problem.
+ * The exact walk reads the line in up to `ranges` key ranges at once, cut at even seqs up to the stored head (the last
+ * range of the branch's own events is open, so events after the head are read too). Each range checks its own events;
+ * then the ranges are joined in order, checking the keys and links across each boundary, so the report is the one a
+ * single walk from seq 1 would give: the first bad seq and its problem.
  */
 export async function verifyStream(store: EventStore, stream: string, options: VerifyOptions = {}): Promise<VerifyResult> {
   // Every read of the main thread comes from one read point, so that appends made meanwhile (in this process) are not
@@ -123,7 +123,6 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     ...(inStream !== undefined && inStream !== stream ? { inStream } : {}),
   });
   const head = await store.storedHead(stream, readPoint);
-  const ranges = splitLine(segments, head.seq, options.ranges ?? VERIFY_RANGES, options.minRangeEvents ?? MIN_RANGE_EVENTS);
   const metas = await Promise.all(segments.map((segment, index) => (index > 0 ? store.branch(segment.stream) : undefined)));
   if (options.quick ?? true) {
     const rangeEvents = options.quickRangeEvents ?? QUICK_RANGE_EVENTS;
@@ -137,6 +136,7 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     ]);
     if (quick.holds && !afterHead) return { ok: true, stream, events: head.seq, headHash: head.hash };
   }
+  const ranges = splitLine(segments, head.seq, options.ranges ?? VERIFY_RANGES, options.minRangeEvents ?? MIN_RANGE_EVENTS);
   // A range after one that failed cannot change the report: it stops reading.
   const stop = { after: Infinity };
   const walks = await Promise.all(ranges.map((range, index) => walkRange(store, range, range.segment.stream === stream ? "" : ` of ${range.segment.stream}`, index, stop, readPoint)));

@@ -21,6 +21,9 @@ async function entriesOf(store: EventStore, stream: string): Promise<Array<[stri
   return all;
 }
 
+/** STREAM's whole line (a campaign, no branch) up to `head`, cut into `count` ranges of `size` events. */
+const lineRanges = (head: number, count: number, size: number) => splitLine([{ stream: STREAM, from: 1, to: Infinity }], head, count, size);
+
 /** The stored value of an event whose envelope is `envelope` (without its hash). */
 const sealed = (envelope: Omit<StoredEvent, "hash">) => {
   const body = canonical(envelope);
@@ -127,7 +130,7 @@ describe("the quick check never passes a line the exact walk fails, when every b
           try {
             const exact = await verifyStream(reopened, STREAM, { quick: false });
             const head = await reopened.storedHead(STREAM);
-            const ranges = splitLine([{ stream: STREAM, from: 1, to: Infinity }], head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents);
+            const ranges = lineRanges(head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents);
             const quick = await chainHolds(reopened, ranges, [undefined], head, { checkers: 0, thisThread: true });
             if (quick.holds) expect(exact).toMatchObject({ ok: true });
             expect(await verifyStream(reopened, STREAM, { quickRangeEvents: rangeEvents })).toEqual(exact);
@@ -149,7 +152,7 @@ describe("checker threads", () => {
     try {
       stored = await fill(store, STREAM, 300, 50);
       const head = await store.storedHead(STREAM);
-      const ranges = splitLine([{ stream: STREAM, from: 1, to: Infinity }], head.seq, 6, 50);
+      const ranges = lineRanges(head.seq, 6, 50);
       expect(await chainHolds(store, ranges, [undefined], head, { checkers: 2, thisThread: false })).toEqual({ holds: true, rangesByCheckers: 6 });
     } finally {
       await store.close();
@@ -164,7 +167,7 @@ describe("checker threads", () => {
     const reopened = await EventStore.open(dir);
     try {
       const head = await reopened.storedHead(STREAM);
-      const ranges = splitLine([{ stream: STREAM, from: 1, to: Infinity }], head.seq, 6, 50);
+      const ranges = lineRanges(head.seq, 6, 50);
       expect((await chainHolds(reopened, ranges, [undefined], head, { checkers: 2, thisThread: false })).holds).toBe(false);
       const threaded = { checkers: 2, minCheckerEvents: 0, thisThread: false, quickRangeEvents: 50 };
       expect(await verifyStream(reopened, STREAM, threaded)).toEqual(await verifyStream(reopened, STREAM, { quick: false }));
