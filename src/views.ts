@@ -11,6 +11,7 @@ import { HOST, type Order } from "../events/common.js";
 import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { SecretKeeper } from "./client/secrets.js";
+import { orderCommitment } from "./commitments.js";
 import {
   EVENT_SECRETS,
   HIDDEN,
@@ -104,15 +105,20 @@ export function viewState(state: CampaignState, viewer: Viewer, context: ViewCon
 }
 
 /**
- * The viewer's own hidden orders of the current turn, from its own secrets (never another party's): the orders it has
- * given and not yet revealed. Empty for the host and for no viewer.
+ * The viewer's own hidden orders of the state's turn, from its own secrets (never another party's): the orders it had
+ * given and not yet revealed as the state stands. The secrets file is today's: for a state of the past it also holds
+ * orders given after that moment. So an order is shown only where the state has the army activated, its order not
+ * yet revealed, with the very commitment the kept order and salt open (T5). Empty for the host and for no viewer.
  */
 export async function ownHeldOrders(state: CampaignState, viewer: Viewer, secrets: SecretKeeper): Promise<Record<string, Order>> {
   const held: Record<string, Order> = {};
-  if (seesAll(viewer)) return held;
+  if (seesAll(viewer) || state.campaign === null) return held;
+  const activations = state.turnState?.activations ?? {};
   for (const army of Object.values(state.armies).filter((a) => a.player === viewer)) {
-    const order = await secrets.order(viewer, state.turn, army.id);
-    if (order) held[army.id] = order.order;
+    const activation = activations[army.id];
+    if (!activation || activation.order !== null) continue;
+    const kept = await secrets.order(viewer, state.turn, army.id);
+    if (kept && orderCommitment({ campaign: state.campaign, turn: state.turn, army: army.id, order: kept.order, salt: kept.salt }) === activation.commitment) held[army.id] = kept.order;
   }
   return held;
 }

@@ -20,6 +20,7 @@ import { MemorySecrets, type HeldOrder } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { nextDecision } from "../src/demo/play.js";
 import type { PlainCommand } from "../src/demo/strategy.js";
+import { orderCommitment } from "../src/commitments.js";
 import { Engine } from "../src/engine.js";
 import { canonicalJson, sha256Hex } from "../src/log/hash.js";
 import { setupCommands } from "../src/setup-file.js";
@@ -75,6 +76,14 @@ function oneBattle(): Scenario {
     .activate("b2", "firstFire")
     .activate("r2", "firstFire")
     .endActionPhase();
+}
+
+/** Activates an army where it stands with the commitment to `held` (as the player's side computes it, T5). */
+function activateWith(s: Scenario, army: string, held: HeldOrder): void {
+  const { campaign, turn } = s.state;
+  const current = s.state.armies[army]!;
+  const commitment = orderCommitment({ campaign: campaign!, turn, army, ...held });
+  s.emit({ type: "ArmyActivated", data: { turn, army, player: current.player, commitment, rate: current.moveRate, engaged: false, stacked: false } });
 }
 
 const B1_COMMANDER = { formation: "line", unitType: "command-stand" };
@@ -201,17 +210,38 @@ describe("S8 views: commanders known to their owner only until killed", () => {
   });
 
   it("S8 a player's held orders are its own, from its own secrets; the host and no viewer get none", async () => {
-    const s = oneBattle();
+    const s = new Scenario().startTurn();
     const secrets = new MemorySecrets();
-    const held: HeldOrder = { order: "charge", salt: "ab".repeat(16) };
-    await secrets.keepOrder("red", s.state.turn, "r2", held);
-    await secrets.keepOrder("blue", s.state.turn, "b2", { order: "fortify", salt: "cd".repeat(16) });
+    const red: HeldOrder = { order: "charge", salt: "ab".repeat(16) };
+    const blue: HeldOrder = { order: "fortify", salt: "cd".repeat(16) };
+    await secrets.keepOrder("red", s.state.turn, "r2", red);
+    await secrets.keepOrder("blue", s.state.turn, "b2", blue);
+    activateWith(s, "r2", red);
+    activateWith(s, "b2", blue);
     expect(await ownHeldOrders(s.state, "red", secrets)).toEqual({ r2: "charge" });
     expect(await ownHeldOrders(s.state, "blue", secrets)).toEqual({ b2: "fortify" });
     expect(await ownHeldOrders(s.state, "host", secrets)).toEqual({});
     expect(await ownHeldOrders(s.state, undefined, secrets)).toEqual({});
     const json = JSON.parse(stateOutput(logViewContext(s.events), "red", await ownHeldOrders(s.state, "red", secrets), true)) as { heldOrders: unknown };
     expect(json.heldOrders).toEqual({ r2: "charge" });
+  });
+
+  it("T5 a held order shows only while its army stands activated with the commitment it opens, not yet revealed", async () => {
+    // The secrets file is today's: a look at an earlier moment must not show an order given after it.
+    const s = new Scenario().startTurn();
+    const secrets = new MemorySecrets();
+    const r1: HeldOrder = { order: "charge", salt: "ab".repeat(16) };
+    const r2: HeldOrder = { order: "advance", salt: "cd".repeat(16) };
+    await secrets.keepOrder("red", s.state.turn, "r1", r1);
+    await secrets.keepOrder("red", s.state.turn, "r2", r2);
+    const beforeAny = s.state;
+    activateWith(s, "r1", r1);
+    // r2's activation carries another order's commitment: the kept order is not the one it committed to.
+    activateWith(s, "r2", { order: "fortify", salt: r2.salt });
+    expect(await ownHeldOrders(beforeAny, "red", secrets), "before any activation").toEqual({});
+    expect(await ownHeldOrders(s.state, "red", secrets)).toEqual({ r1: "charge" });
+    s.emit({ type: "OrderRevealed", data: { turn: s.state.turn, army: "r1", order: r1.order, salt: r1.salt } });
+    expect(await ownHeldOrders(s.state, "red", secrets), "once revealed, the order is in the state, not held").toEqual({});
   });
 
   it("S8 an army raised in the End phase (E6a) has its commander hidden from the enemy, in the event, the feed and the state", () => {
@@ -505,8 +535,17 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
       expect(out.stateJson).toMatch(commanderTokens(fate.commander)[0]!);
       expect(out.stateText).toContain(`${fate.commander.unitType} of ${fate.commander.formation}`);
     }
-    const heldNow = secrets.orders.filter((o) => o.player === viewer && o.turn === state.turn && state.armies[o.army]);
-    for (const o of heldNow) expect(JSON.parse(out.stateJson).heldOrders[o.army]).toBe(o.order);
+    // Held: given this turn, committed to by its army's activation, and not yet revealed (T5).
+    const activations = state.turnState?.activations ?? {};
+    const heldNow = secrets.orders.filter(
+      (o) =>
+        o.player === viewer &&
+        o.turn === state.turn &&
+        activations[o.army]?.order === null &&
+        activations[o.army]!.commitment === orderCommitment({ campaign: state.campaign!, turn: o.turn, army: o.army, order: o.order, salt: o.salt }),
+    );
+    const heldOrders = (JSON.parse(out.stateJson) as { heldOrders: Record<string, string> }).heldOrders;
+    expect(heldOrders).toEqual(Object.fromEntries(heldNow.map((o) => [o.army, o.order])));
     for (const key of revealed) expect(out.logJson).toContain(key.split("/")[2]!);
     for (const h of secrets.hostSeeds.filter((h) => ended.has(h.turn))) expect(out.logJson).toContain(h.seed);
 
