@@ -9,7 +9,7 @@ import { showStateAt } from "./commands/replay.js";
 import { runTimeline } from "./commands/timeline.js";
 import { ADVANCED_DEMO, BASIC_DEMO, DEMO_DB, runDemo } from "./commands/demo.js";
 import { createCampaign } from "./commands/new.js";
-import { showLog, showState, warnIfBroken } from "./commands/show.js";
+import { showLog, showRawLog, showState, warnIfBroken } from "./commands/show.js";
 import { verifyCampaigns } from "./commands/verify.js";
 import { CliError, EXIT } from "./errors.js";
 import { DEFAULT_DB, packageVersion } from "./paths.js";
@@ -129,14 +129,19 @@ program
   .description("list the campaign's events in order")
   .addOption(dbOption())
   .addOption(campaignOption())
-  .option("--json", "print each stored event as one JSON line (JSON Lines)")
+  .option("--json", "print each event as one JSON line: the stored event parsed and written out again with a \"hash\" member (not the stored bytes; see --raw)")
+  .addOption(
+    new Option("--raw", "print the log as stored, for a verifier without this code: per event its seq, stored hash and the hashed body verbatim, then the head (docs/storage.md)").conflicts(["json", "as"]),
+  )
   .addOption(new Option("--as <player>", "show what this player may see: the other side's secrets hidden, and no chain hashes (docs/views.md)"))
   .addOption(branchOption())
+  .addHelpText("after", "\nA reference verifier of a --raw log, in Python with the standard library only: tools/verify_log.py (docs/storage.md).")
   .action(
-    action(async (options: { db: string; campaign?: string; json?: boolean; as?: string }) => {
+    action(async (options: { db: string; campaign?: string; json?: boolean; raw?: boolean; as?: string }) => {
       await withEngine(options.db, { createIfMissing: false }, async (engine) => {
         const campaign = await pickCampaign(engine, options.db, options.campaign);
-        await showLog(engine, campaign, options.json ?? false, print, options.as);
+        if (options.raw) await showRawLog(engine.store, campaign, print);
+        else await showLog(engine, campaign, options.json ?? false, print, options.as);
         await warnIfBroken(engine, campaign);
       });
     }),

@@ -2,7 +2,8 @@ import { toCurrent, type StoredEvent } from "../../../events/index.js";
 import { HOST, type Order } from "../../../events/common.js";
 import type { CampaignState } from "../../../projections/state.js";
 import type { Engine } from "../../engine.js";
-import { verifyStream } from "../../log/index.js";
+import { verifyStream, type EventStore } from "../../log/index.js";
+import { HASH_LENGTH } from "../../log/layout.js";
 import { ownHeldOrders, seesAll, viewedContent, viewEvent, viewState, type ViewContext, type Viewer } from "../../views.js";
 import { logViewContext } from "../../views-log.js";
 import { logLine } from "../describe.js";
@@ -55,12 +56,40 @@ export async function showState(seat: Seat, json: boolean): Promise<string> {
   return stateOutput(context, viewer, heldOrders, json);
 }
 
-/** Prints the log, one event a line, as the viewer may see it: JSON Lines (as stored, for no viewer) or players' words. */
+/**
+ * Prints the log, one event a line, as the viewer may see it: JSON Lines or players' words. For no viewer and the host a
+ * JSON line is the stored event parsed and written out again with its `hash` member: the same data, not the stored
+ * bytes (`log --raw` gives those).
+ */
 export async function showLog(engine: Engine, campaign: string, json: boolean, print: (line: string) => void, viewer?: Viewer): Promise<void> {
   const events = await engine.store.readAll(campaign);
   const context = logViewContext(events.map(toCurrent));
   requireParty(context.state, viewer, campaign);
   logOutput(events, viewer, json, context).forEach(print);
+}
+
+/**
+ * `epicwar log --raw`: the line as the store holds it, for a verifier that has none of this code (docs/storage.md,
+ * "The raw log"). One JSON line per event, its key's stream and seq, its stored hash and the stored body verbatim as a
+ * string (the bytes that were hashed), then one head line. Nothing is parsed or re-serialised: a broken log is printed
+ * as broken, for the verifier to find. For a branch: its parent's events up to the fork, then its own.
+ */
+export async function showRawLog(store: EventStore, stream: string, print: (line: string) => void): Promise<void> {
+  // One snapshot for the events and the head, so that they agree with each other.
+  const readPoint = store.readPoint();
+  try {
+    const head = await store.storedHead(stream, readPoint);
+    for (const segment of await store.line(stream)) {
+      for await (const batch of store.rawBatches(segment.stream, segment.from, segment.to === Infinity ? undefined : segment.to, readPoint)) {
+        for (const [seq, value] of batch) {
+          print(JSON.stringify({ kind: "event", stream: segment.stream, seq, hash: value.slice(0, HASH_LENGTH), body: value.slice(HASH_LENGTH) }));
+        }
+      }
+    }
+    print(JSON.stringify({ kind: "head", stream, seq: head.seq, hash: head.hash }));
+  } finally {
+    await readPoint.close();
+  }
 }
 
 /** After showing a campaign, warns (exit 2) when its log no longer verifies: what was shown cannot be trusted. */
