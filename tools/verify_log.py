@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Reference verifier of an Epic War campaign log, written from the documents alone, standard library only.
+
+    epicwar log --raw --db DIR > campaign.raw && python3 tools/verify_log.py campaign.raw    (no file or "-": stdin)
+
+Checks the hash chain (docs/storage.md, "The raw log"), every order commitment against its reveal (docs/secrets.md),
+every seed against its commitment and every roll against the seeds (docs/fair-dice.md). Prints what it checked and
+exits 0, or exits 1 naming the first failure: the chain's, else the earliest by seq.
+"""
+import hashlib
+import hmac
+import json
+import re
+import sys
+
+GENESIS = "0" * 64
+ORDERS = ("firstFire", "advance", "charge", "fortify")
+HEX = re.compile(r"[0-9a-f]+\Z")
+
+
+class Failure(Exception):
+    def __init__(self, seq, what):
+        super().__init__(f"seq {seq}: {what}" if seq is not None else what)
+
+
+def sha256_hex(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def order_commitment(campaign, turn, army, order, salt):
+    # RFC 8785 for an object of ASCII ids, hex and an integer: keys sorted, no white space.
+    if not (isinstance(turn, int) and not isinstance(turn, bool) and order in ORDERS and isinstance(salt, str) and HEX.match(salt)):
+        return None
+    return sha256_hex(json.dumps({"army": army, "campaign": campaign, "order": order, "salt": salt, "turn": turn}, sort_keys=True, separators=(",", ":")))
+
+
+def die(campaign, turn, host_seed, player_seeds, index, sides=6):
+    limit, block = 256 - 256 % sides, 0
+    while True:
+        message = "|".join(["epicwar-die", campaign, str(turn), str(index), *player_seeds, str(block)])
+        for byte in hmac.new(host_seed.encode("utf-8"), message.encode("utf-8"), hashlib.sha256).digest():
+            if byte < limit:
+                return byte % sides + 1
+        block += 1
+
+
+def scouting_band(scout, scouted):
+    winner, loser, side = (scout, scouted, "scout") if scout > scouted else (scouted, scout, "scouted")
+    return side + ("Triple" if winner >= 3 * loser else "Double" if winner >= 2 * loser else "Wins")
+
+
+def read_chain(lines):
+    """The events of a raw log, each body's hash, link, seq and stream checked; the head line last."""
+    events, prev, head = [], GENESIS, None
+    for line in lines:
+        if not line.strip():
+            continue
+        if head is not None:
+            raise Failure(head["seq"], "a line follows the head line: events stored after the head")
+        record = json.loads(line)
+        if record.get("kind") == "head":
+            head = record
+            continue
+        seq = len(events) + 1
+        if record.get("seq") != seq:
+            raise Failure(record.get("seq"), f"expected seq {seq}: seqs run 1, 2, 3, ... with no gap")
+        if sha256_hex(record["body"]) != record["hash"]:
+            raise Failure(seq, "the stored hash is not the SHA-256 of the stored body")
+        event = json.loads(record["body"])
+        if event.get("seq") != seq or event.get("stream") != record["stream"]:
+            raise Failure(seq, "the body names another seq or stream than the one it is stored under")
+        if event.get("prev") != prev:
+            raise Failure(seq, f"prev {str(event.get('prev'))[:16]} is not the hash of seq {seq - 1} ({prev[:16]})")
+        prev = record["hash"]
+        events.append(event)
+    if head is None:
+        raise Failure(None, "no head line: the log was cut short")
+    if head.get("seq") != len(events) or head.get("hash") != prev:
+        raise Failure(head.get("seq"), f"the head is not the last event (seq {len(events)}, {prev[:16]})")
+    return events, head
+
+
+class Contents:
+    """Every commitment, seed and roll, event by event: the failures found (seq, what) and counts of what was checked."""
+
+    def __init__(self):
+        self.failures, self.campaign, self.players, self.turns, self.current = [], "", [], {}, None
+        self.seed_commitments, self.host_hashes, self.activations, self.pledges, self.scoutings = {}, set(), {}, {}, {}
+        self.counts = dict.fromkeys(("commitments", "host seeds", "player seeds", "player seed commitments", "rolls"), 0)
+
+    def check(self, event):
+        # Each event type checked has a method of its name (every other method's name is lower case); others pass.
+        try:
+            getattr(self, event["type"], lambda seq, data: None)(event["seq"], event["data"])
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            self.failures.append((event["seq"], f"{event['type']} data is not as its type defines ({type(error).__name__}: {error})"))
+
+    def fail(self, seq, what):
+        self.failures.append((seq, what))
+
+    def under_way(self, data):
+        """The turn the event names, when it is the one under way."""
+        turn = self.turns.get(data["turn"])
+        return turn if turn is not None and turn is self.current and not turn["ended"] else None
+
+    def CampaignCreated(self, seq, data):
+        self.campaign, self.players = data["campaign"], [player["id"] for player in data["players"]]
+
+    def PlayerSeedCommitted(self, seq, data):
+        self.counts["player seed commitments"] += 1
+        key = (data["turn"], data["player"])
+        if key in self.seed_commitments or data["turn"] in self.turns:
+            self.fail(seq, f"{data['player']} commits to a seed for turn {data['turn']} a second time or after the turn's TurnStarted")
+        self.seed_commitments.setdefault(key, data["seedHash"])
+
+    def TurnStarted(self, seq, data):
+        if self.current is not None and not self.current["ended"]:
+            self.fail(seq, f"turn {data['turn']} starts before turn {self.current['turn']} ended: that host seed was never revealed")
+        if data["turn"] in self.turns or data["hostSeedHash"] in self.host_hashes:
+            self.fail(seq, f"turn {data['turn']} started a second time, or with a host seed committed to in an earlier turn")
+        self.host_hashes.add(data["hostSeedHash"])
+        self.current = self.turns[data["turn"]] = {"turn": data["turn"], "hash": data["hostSeedHash"], "seeds": {}, "dice": 0, "rolls": [], "ended": False}
+
+    def PlayerSeedGiven(self, seq, data):
+        turn, player = self.under_way(data), data["player"]
+        if turn is None or player in turn["seeds"]:
+            return self.fail(seq, f"{player} gives a seed for turn {data['turn']} when that turn is not under way, or a second time")
+        turn["seeds"][player] = data["seed"]
+        committed = self.seed_commitments.get((data["turn"], player))
+        # A turn whose players committed to their seeds is played under the new protocol: every seed needs its commitment.
+        if committed is not None or any(committed_turn == data["turn"] for committed_turn, _ in self.seed_commitments):
+            self.counts["player seeds"] += 1
+            if committed != sha256_hex(data["seed"]):
+                self.fail(seq, f"{player}'s seed for turn {data['turn']} does not hash to a PlayerSeedCommitted of {player} for that turn")
+
+    def InitiativeRolled(self, seq, data, scouting=None, dice_a_round=None):
+        turn = self.under_way(data)
+        if turn is None:
+            return self.fail(seq, f"a roll for turn {data['turn']}, which is not under way")
+        if len(turn["seeds"]) < len(self.players):
+            return self.fail(seq, f"a roll of turn {data['turn']} before every player gave its seed")
+        if data["firstDie"] != turn["dice"]:
+            return self.fail(seq, f"a roll from die {data['firstDie']} of turn {data['turn']}, not from the next die, {turn['dice']}")
+        turn["rolls"].append((seq, scouting, data, [turn["seeds"][player] for player in self.players]))
+        turn["dice"] = data["firstDie"] + len(data["rounds"]) * (dice_a_round or len(self.players))
+
+    def ScoutingRolled(self, seq, data):
+        scouting = self.scoutings.get(data["scouting"])
+        if scouting is None or scouting["scouted"] is None:
+            return self.fail(seq, f"scouting {data['scouting']} is rolled before it was declared and answered")
+        self.InitiativeRolled(seq, data, scouting, 4)
+
+    def ArmyActivated(self, seq, data):
+        key = (data["turn"], data["army"])
+        self.activations[key] = data["commitment"]
+        if self.pledges.get(key, data["commitment"]) != data["commitment"]:
+            self.fail(seq, f"{data['army']} is activated with another commitment than the one its scouting made public")
+
+    def OrderRevealed(self, seq, data, rejected=False):
+        self.counts["commitments"] += 1
+        committed = self.activations.get((data["turn"], data["army"]))
+        if committed is None and not rejected:
+            return self.fail(seq, f"{data['army']}'s order is revealed, but it has no ArmyActivated in turn {data['turn']}")
+        if (order_commitment(self.campaign, data["turn"], data["army"], data["order"], data["salt"]) == committed) == rejected:
+            self.fail(seq, f"{data['army']}'s {data['order']} and salt {'hash' if rejected else 'do not hash'} to the commitment of its ArmyActivated")
+
+    def RevealRejected(self, seq, data):
+        self.OrderRevealed(seq, data, rejected=True)
+
+    def ScoutingDeclared(self, seq, data, order="advance", opened=None):
+        opened = opened or data
+        self.counts["commitments"] += 1
+        key = (data["turn"], data["army"])
+        if order_commitment(self.campaign, data["turn"], data["army"], order, opened["salt"]) != opened["commitment"]:
+            self.fail(seq, f"{data['army']}'s {order} and salt given for scouting do not hash to the commitment given")
+        elif self.activations.get(key, self.pledges.get(key, opened["commitment"])) != opened["commitment"]:
+            self.fail(seq, f"{data['army']} reveals {order} for scouting under another commitment than it was activated or scouted with")
+        self.pledges[key] = opened["commitment"]
+        if order == "advance":
+            self.scoutings[data["scouting"]] = {"scout": data["bonus"], "scouted": None}
+
+    def ScoutingAnswered(self, seq, data):
+        if (data["bonus"] == 2) != ("firstFire" in data):
+            self.fail(seq, f"{data['army']} takes a bonus of {data['bonus']} in scouting {data['scouting']}: +2 goes with a revealed First Fire, 0 without")
+        if "firstFire" in data:
+            self.ScoutingDeclared(seq, data, "firstFire", data["firstFire"])
+        if data["scouting"] in self.scoutings:
+            self.scoutings[data["scouting"]]["scouted"] = data["bonus"]
+
+    def TurnEnded(self, seq, data):
+        turn = self.under_way(data)
+        if turn is None:
+            return self.fail(seq, f"turn {data['turn']} ends but is not under way")
+        turn["ended"] = True
+        self.counts["host seeds"] += 1
+        if sha256_hex(data["hostSeed"]) != turn["hash"]:
+            return self.fail(seq, f"the host seed of turn {data['turn']} does not hash to the hostSeedHash of its TurnStarted")
+        for roll_seq, scouting, roll, seeds in turn["rolls"]:
+            self.counts["rolls"] += 1
+            if recompute(roll, scouting, lambda index: die(self.campaign, data["turn"], data["hostSeed"], seeds, index), self.players) != roll:
+                self.fail(roll_seq, f"{'scouting' if scouting else 'initiative'} roll of turn {data['turn']} does not recompute from the seeds")
+
+
+def recompute(roll, scouting, die_at, players):
+    """What the seeds give for a roll (initiative, or the scouting given): its data as it should have been recorded."""
+    rounds, index = [], roll["firstDie"]
+    while True:
+        if scouting is None:
+            values = [die_at(index + j) for j in range(len(players))]
+            rounds.append(dict(zip(players, values)))
+            index += len(players)
+            if len(set(values)) == len(values):
+                return {**roll, "rounds": rounds, "winner": players[values.index(max(values))]}
+        else:
+            a, b, c, d = (die_at(index + j) for j in range(4))
+            rounds.append({"scout": [a, b], "scouted": [c, d]})
+            index += 4
+            scout, scouted = a + b + scouting["scout"], c + d + scouting["scouted"]
+            if scout != scouted:
+                return {**roll, "rounds": rounds, "scoutTotal": scout, "scoutedTotal": scouted, "band": scouting_band(scout, scouted)}
+
+
+def main(argv):
+    stream = sys.stdin.buffer if len(argv) < 2 or argv[1] == "-" else open(argv[1], "rb")
+    try:
+        events, head = read_chain(line.decode("utf-8") for line in stream)
+    except Failure as failure:
+        print(f"FAIL chain at {failure}")
+        return 1
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        print(f"FAIL: not a raw log as docs/storage.md describes it ({type(error).__name__}: {error})")
+        return 1
+    contents = Contents()
+    for event in events:
+        contents.check(event)
+    failures, counts = contents.failures, contents.counts
+    pending = sum(len(turn["rolls"]) for turn in contents.turns.values() if not turn["ended"])
+    print(f"events: {len(events)}, chain intact; head seq {head['seq']} hash {head['hash']}")
+    print(f"order commitments: {counts['commitments']} checked against their reveals")
+    print(f"host seeds: {counts['host seeds']} checked against their TurnStarted")
+    if counts["player seed commitments"]:
+        print(f"player seeds: {counts['player seeds']} checked against their PlayerSeedCommitted ({counts['player seed commitments']} commitments)")
+    else:
+        print("player seeds: 0 checked (old protocol: the log has no PlayerSeedCommitted)")
+    print(f"rolls: {counts['rolls']} recomputed ({pending} pending, their host seed not yet revealed)")
+    if failures:
+        seq, what = min(failures, key=lambda failure: failure[0])
+        print(f"FAIL seq {seq}: {what}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
+        return 1
+    print("OK: every check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
