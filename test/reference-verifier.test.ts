@@ -1,0 +1,317 @@
+/**
+ * The reference verifier (tools/verify_log.py, Python with the standard library only, written from the documents) on
+ * `epicwar log --raw` of both demos: it passes them with counts that match what the logs hold, and it names the seq of
+ * each tampering: a body byte changed, and edits re-sealed into a consistent chain that only a commitment, a seed or a
+ * roll can give away. The demos are played once, by the built CLI (`npm run build` first).
+ */
+import { execFile, type ExecFileException } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DomainEvent, StoredEvent } from "../events/index.js";
+import { scoutingBand } from "../projections/scouting.js";
+import { rollScouting } from "../src/dice.js";
+import { canonicalJson, sealEvent, sha256Hex } from "../src/log/index.js";
+import { runCli, show, type Run } from "./support/cli.js";
+
+const VERIFIER = fileURLToPath(new URL("../tools/verify_log.py", import.meta.url));
+
+/** A line of `log --raw` (docs/storage.md, "The raw log"). */
+type RawLine = { kind: "event"; stream: string; seq: number; hash: string; body: string } | { kind: "head"; stream: string; seq: number; hash: string };
+/** A body as parsed: the envelope without its hash. */
+type Body = Omit<StoredEvent, "hash">;
+type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
+
+interface RawLog {
+  events: Array<Extract<RawLine, { kind: "event" }>>;
+  head: Extract<RawLine, { kind: "head" }>;
+  bodies: Body[];
+}
+
+function parseRaw(text: string): RawLog {
+  const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line) as RawLine);
+  const head = lines.pop()!;
+  if (head.kind !== "head" || lines.some((line) => line.kind !== "event")) throw new Error("a raw log is event lines, then one head line");
+  const events = lines as RawLog["events"];
+  return { events, head, bodies: events.map((line) => JSON.parse(line.body) as Body) };
+}
+
+const rawText = (lines: readonly RawLine[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+
+/**
+ * The log as a host with the folder could rewrite it: `edit` applied to the parsed events, then every event sealed
+ * again as the store seals it (seq renumbered, linked to the one before) and a new head: a chain that verifies.
+ */
+function resealed(log: RawLog, edit: (bodies: Body[]) => Body[]): string {
+  const lines: RawLine[] = [];
+  let prev = "0".repeat(64);
+  for (const [index, body] of edit(structuredClone(log.bodies)).entries()) {
+    const { value } = sealEvent(body.stream, index + 1, prev, { type: body.type, version: body.version, at: body.at, actor: body.actor, data: body.data });
+    prev = value.slice(0, 64);
+    lines.push({ kind: "event", stream: body.stream, seq: index + 1, hash: prev, body: value.slice(64) });
+  }
+  return rawText([...lines, { kind: "head", stream: log.head.stream, seq: lines.length, hash: prev }]);
+}
+
+/** Runs the verifier on a raw log given on its standard input. */
+async function verifyRaw(raw: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = execFile("python3", [VERIFIER, "-"], { encoding: "utf8", timeout: 30_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = (error as ExecFileException | null)?.code ?? 0;
+      // A string code (ENOENT: no python3) or a kill is no answer from the verifier.
+      if (typeof code === "number" && !error?.killed) resolve({ code, stdout, stderr });
+      else reject(error);
+    });
+    child.stdin?.end(raw);
+  });
+}
+
+/** What the verifier says it checked, read from its summary. */
+function summary(run: Run) {
+  const count = (pattern: RegExp) => {
+    const match = pattern.exec(run.stdout);
+    if (!match) throw new Error(`no ${pattern} in\n${show(run)}`);
+    return Number(match[1]);
+  };
+  return {
+    events: count(/^events: (\d+), chain intact; head seq \d+ hash [0-9a-f]{64}$/m),
+    commitments: count(/^order commitments: (\d+) checked/m),
+    hostSeeds: count(/^host seeds: (\d+) checked/m),
+    playerSeeds: count(/^player seeds: (\d+) checked/m),
+    rolls: count(/^rolls: (\d+) recomputed/m),
+  };
+}
+
+/** What the verifier should have checked, counted from the log itself. */
+function held(log: RawLog) {
+  const of = (...types: string[]) => log.bodies.filter((body) => types.includes(body.type)).length;
+  const firstFireAnswers = log.bodies.filter((body) => body.type === "ScoutingAnswered" && (body.data as Data<"ScoutingAnswered">).firstFire).length;
+  return {
+    events: log.events.length,
+    commitments: of("OrderRevealed", "RevealRejected", "ScoutingDeclared") + firstFireAnswers,
+    hostSeeds: of("TurnEnded"),
+    playerSeeds: of("PlayerSeedGiven"),
+    rolls: of("InitiativeRolled", "ScoutingRolled"),
+  };
+}
+
+/** The verifier's verdict on a tampered log: exit 1 and the first failure's seq and words. */
+async function expectFailure(raw: string, seq: number, words: RegExp): Promise<Run> {
+  const run = await verifyRaw(raw);
+  expect(run.code, show(run)).toBe(1);
+  const failure = /^FAIL.*$/m.exec(run.stdout)?.[0] ?? "";
+  expect(failure, show(run)).toMatch(new RegExp(`seq ${seq}: `));
+  expect(failure, show(run)).toMatch(words);
+  return run;
+}
+
+const seqOf = (log: RawLog, type: string, nth = 0) => log.bodies.filter((body) => body.type === type)[nth]!.seq;
+
+const folders: string[] = [];
+let basic: RawLog;
+let advanced: RawLog;
+let basicDb: string;
+
+async function playDemo(advancedRules: boolean): Promise<{ db: string; text: string }> {
+  const folder = await mkdtemp(join(tmpdir(), "epicwar-reference-verifier-"));
+  folders.push(folder);
+  const db = join(folder, "db");
+  const played = await runCli(["demo", "--db", db, ...(advancedRules ? ["--advanced"] : [])], "", 60_000);
+  if (played.code !== 0) throw new Error(show(played));
+  const raw = await runCli(["log", "--raw", "--db", db]);
+  if (raw.code !== 0) throw new Error(show(raw));
+  return { db, text: raw.stdout };
+}
+
+beforeAll(async () => {
+  const [b, a] = await Promise.all([playDemo(false), playDemo(true)]);
+  [basicDb, basic, advanced] = [b.db, parseRaw(b.text), parseRaw(a.text)];
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+describe("log --raw", () => {
+  it("prints each stored body verbatim with the hash stored in front of it, then the head: the bytes that were hashed", async () => {
+    const json = await runCli(["log", "--json", "--db", basicDb]);
+    expect(json.code, show(json)).toBe(0);
+    const reserialised = json.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as StoredEvent);
+    expect(basic.events.map((line) => line.seq)).toEqual(reserialised.map((event) => event.seq));
+    basic.events.forEach((line, index) => {
+      const { hash, ...body } = reserialised[index]!;
+      expect(line.hash).toBe(hash);
+      expect(sha256Hex(line.body)).toBe(line.hash);
+      // The body is the canonical JSON the store wrote, not a text written for the output.
+      expect(canonicalJson(body)).toBe(line.body);
+      expect(line.stream).toBe("ashfall");
+    });
+    expect(basic.head).toEqual({ kind: "head", stream: "ashfall", seq: basic.events.length, hash: basic.events.at(-1)!.hash });
+  });
+
+  it("of a branch: the parent's events up to the fork, then the branch's own, and the branch's head", async () => {
+    const forkSeq = seqOf(basic, "TurnEnded", 1);
+    const fork = await runCli(["branch", "--db", basicDb, "--from-seq", String(forkSeq), "--name", "raw"]);
+    expect(fork.code, show(fork)).toBe(0);
+    const seedHash = sha256Hex("ab".repeat(32));
+    const own = await runCli(["apply", "-", "--db", basicDb, "--branch", "raw", "--no-chores"], JSON.stringify({ actor: "concord", type: "CommitSeed", seedHash }));
+    expect(own.code, show(own)).toBe(0);
+    const run = await runCli(["log", "--raw", "--db", basicDb, "--branch", "raw"]);
+    expect(run.code, show(run)).toBe(0);
+    const branch = parseRaw(run.stdout);
+    expect(branch.events.slice(0, forkSeq)).toEqual(basic.events.slice(0, forkSeq));
+    expect(branch.events.slice(forkSeq).map((line) => [line.stream, line.seq])).toEqual([["ashfall.raw", forkSeq + 1]]);
+    expect(branch.head).toEqual({ kind: "head", stream: "ashfall.raw", seq: forkSeq + 1, hash: branch.events.at(-1)!.hash });
+    const verified = await verifyRaw(run.stdout);
+    expect(verified.code, show(verified)).toBe(0);
+    expect(summary(verified).events).toBe(forkSeq + 1);
+  });
+
+  it("is refused with --json or --as: it is the log as stored, not a view of it", async () => {
+    for (const [option, name] of [[["--as", "concord"], "--as"], [["--json"], "--json"]] as const) {
+      const run = await runCli(["log", "--raw", ...option, "--db", basicDb]);
+      expect(run.code, show(run)).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(`'--raw' cannot be used with option '${name}`);
+    }
+  });
+});
+
+describe("tools/verify_log.py", () => {
+  it.each([
+    ["basic", () => basic],
+    ["advanced", () => advanced],
+  ])("passes the %s demo's log, counting every event, reveal, seed and roll it holds", async (_name, log) => {
+    const run = await verifyRaw(rawText([...log().events, log().head]));
+    expect(run.code, show(run)).toBe(0);
+    expect(run.stdout).toMatch(/^OK: every check passed$/m);
+    expect(run.stdout).toContain(`head seq ${log().head.seq} hash ${log().head.hash}`);
+    const expected = held(log());
+    expect(summary(run)).toEqual(expected);
+    for (const count of Object.values(expected)) expect(count).toBeGreaterThan(0);
+  });
+
+  it("names the seq of a body changed by one byte under its old hash", async () => {
+    const target = basic.events[99]!;
+    const changed = { ...target, body: target.body.replace(/"at":"(\d)/, (_all, digit: string) => `"at":"${(Number(digit) + 1) % 10}`) };
+    expect(changed.body).not.toBe(target.body);
+    const lines = basic.events.map((line) => (line === target ? changed : line));
+    await expectFailure(rawText([...lines, basic.head]), target.seq, /stored hash is not the SHA-256 of the stored body/);
+  });
+
+  it("names the seq of an event dropped, and of a head that is not the last event", async () => {
+    await expectFailure(rawText([...basic.events.filter((line) => line.seq !== 50), basic.head]), 51, /expected seq 50/);
+    await expectFailure(rawText([...basic.events.slice(0, -1), basic.head]), basic.head.seq, /head is not the last event/);
+  });
+
+  it("names the seq of a revealed order changed and re-sealed into a chain that holds: only the commitment shows it", async () => {
+    const seq = seqOf(basic, "OrderRevealed", 3);
+    const raw = resealed(basic, (bodies) => {
+      const data = bodies[seq - 1]!.data as Data<"OrderRevealed">;
+      data.order = data.order === "charge" ? "advance" : "charge";
+      return bodies;
+    });
+    const run = await expectFailure(raw, seq, /do not hash to the commitment of its ArmyActivated/);
+    expect(run.stdout).toMatch(/chain intact/);
+  });
+
+  it("names the seq of an initiative roll changed and re-sealed", async () => {
+    const seq = seqOf(basic, "InitiativeRolled", 2);
+    const raw = resealed(basic, (bodies) => {
+      const round = (bodies[seq - 1]!.data as Data<"InitiativeRolled">).rounds[0]!;
+      const [player, value] = Object.entries(round)[0]!;
+      round[player] = (value % 6) + 1;
+      return bodies;
+    });
+    await expectFailure(raw, seq, /initiative roll of turn 3 does not recompute from the seeds/);
+  });
+
+  it("names the seq of a player seed or a host seed that does not hash to its commitment", async () => {
+    const given = seqOf(basic, "PlayerSeedGiven", 1);
+    const otherSeed = resealed(basic, (bodies) => {
+      (bodies[given - 1]!.data as Data<"PlayerSeedGiven">).seed = "cd".repeat(32);
+      return bodies;
+    });
+    await expectFailure(otherSeed, given, /seed for turn 1 does not hash to a PlayerSeedCommitted/);
+    const ended = seqOf(basic, "TurnEnded", 2);
+    const otherHostSeed = resealed(basic, (bodies) => {
+      (bodies[ended - 1]!.data as Data<"TurnEnded">).hostSeed = "ef".repeat(32);
+      return bodies;
+    });
+    await expectFailure(otherHostSeed, ended, /host seed of turn 3 does not hash to the hostSeedHash of its TurnStarted/);
+  });
+
+  it("names a player's seed commitment made after the host's; takes a log without any as the old protocol", async () => {
+    const started = seqOf(basic, "TurnStarted", 1);
+    const late = resealed(basic, (bodies) => {
+      const index = bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as Data<"PlayerSeedCommitted">).turn === 2);
+      const [commitment] = bodies.splice(index, 1);
+      bodies.splice(started - 1, 0, commitment!);
+      return bodies;
+    });
+    await expectFailure(late, started, /commits to a seed for turn 2 a second time or after the turn's TurnStarted/);
+
+    const old = resealed(basic, (bodies) => bodies.filter((body) => body.type !== "PlayerSeedCommitted"));
+    const run = await verifyRaw(old);
+    expect(run.code, show(run)).toBe(0);
+    expect(run.stdout).toMatch(/^player seeds: 0 checked \(old protocol: the log has no PlayerSeedCommitted\)$/m);
+    expect(summary(run).rolls).toBe(held(basic).rolls);
+  });
+
+  describe("scouting (A3)", () => {
+    /**
+     * The advanced demo with a scouting written into turn 1 as the engine writes one: an army that revealed Advance
+     * scouts an enemy army (its commitment and salt as logged), the scouted army takes no bonus, and the roll is the
+     * engine's own for the turn's seeds, from the die after initiative.
+     */
+    function withScouting(edit: (roll: Data<"ScoutingRolled">) => void = () => undefined): { raw: string; rolledSeq: number } {
+      let rolledSeq = 0;
+      const raw = resealed(advanced, (bodies) => {
+        const inTurn1 = <T extends DomainEvent["type"]>(type: T) =>
+          bodies.filter((body) => body.type === type && (body.data as { turn: number }).turn === 1) as Array<Body & { data: Data<T> }>;
+        const created = bodies[0]!.data as Data<"CampaignCreated">;
+        const players = created.players.map((player) => player.id);
+        const reveal = inTurn1("OrderRevealed").find((body) => body.data.order === "advance")!;
+        const activation = inTurn1("ArmyActivated").find((body) => body.data.army === reveal.data.army)!;
+        const target = inTurn1("ArmyActivated").find((body) => body.data.player !== activation.data.player)!.data;
+        const initiative = inTurn1("InitiativeRolled")[0]!;
+        const seeds = { campaign: created.campaign, turn: 1, hostSeed: inTurn1("TurnEnded")[0]!.data.hostSeed, playerSeeds: players.map((p) => inTurn1("PlayerSeedGiven").find((body) => body.data.player === p)!.data.seed) };
+        const firstDie = initiative.data.firstDie + initiative.data.rounds.length * players.length;
+        const rounds = rollScouting(seeds, firstDie, 0, 0);
+        const last = rounds.at(-1)!;
+        const [scoutTotal, scoutedTotal] = [last.scout[0] + last.scout[1], last.scouted[0] + last.scouted[1]];
+        const roll: Data<"ScoutingRolled"> = { turn: 1, scouting: "t1s1", firstDie, rounds, scoutTotal, scoutedTotal, band: scoutingBand(scoutTotal, scoutedTotal)! };
+        edit(roll);
+        const envelope = { stream: initiative.stream, seq: 0, version: 1, at: initiative.at, prev: "" };
+        const { army, player, commitment } = activation.data;
+        const scouting: Body[] = [
+          { ...envelope, type: "ScoutingDeclared", actor: player, data: { turn: 1, scouting: "t1s1", army, player, target: target.army, commitment, order: "advance", salt: reveal.data.salt, bonus: 0 } },
+          { ...envelope, type: "ScoutingAnswered", actor: target.player, data: { turn: 1, scouting: "t1s1", army: target.army, player: target.player, bonus: 0 } },
+          { ...envelope, type: "ScoutingRolled", actor: "host", data: roll },
+        ];
+        const at = bodies.findIndex((body) => body.type === "FirstPlayerChosen");
+        bodies.splice(at + 1, 0, ...scouting);
+        rolledSeq = at + 4;
+        return bodies;
+      });
+      return { raw, rolledSeq };
+    }
+
+    it("recomputes a scouting roll from the turn's seeds and checks the scout's revealed Advance", async () => {
+      const { raw } = withScouting();
+      const run = await verifyRaw(raw);
+      expect(run.code, show(run)).toBe(0);
+      expect(summary(run)).toMatchObject({ rolls: held(advanced).rolls + 1, commitments: held(advanced).commitments + 1 });
+    });
+
+    it("names the seq of a scouting roll whose dice were changed and re-sealed", async () => {
+      const { raw, rolledSeq } = withScouting((roll) => {
+        const die = roll.rounds[0]!.scout;
+        die[0] = die[0] === 6 ? 5 : die[0] + 1;
+      });
+      await expectFailure(raw, rolledSeq, /scouting roll of turn 1 does not recompute from the seeds/);
+    });
+  });
+});
