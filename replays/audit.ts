@@ -9,6 +9,7 @@ import type { VerifyResult } from "../src/log/verify.js";
 import { squaresPaid, stepPricing, type StepPricing } from "../src/rules/terrain-costs.js";
 import { ADVANCED_VERDICTS, type AdvancedCheck, type AdvancedFinding } from "./audit-advanced.js";
 import { CommandersAudit } from "./audit-commanders.js";
+import { DERIVED_VERDICTS, DerivedAudit } from "./audit-derived.js";
 import { ScoutingAudit, type ScoutingRollAudit } from "./audit-scouting.js";
 import { SupportUseAudit } from "./audit-support.js";
 import { TitanDamageAudit } from "./audit-titans.js";
@@ -53,6 +54,7 @@ export const VERDICTS = {
   headNotFound: "recorded head not in the log",
   chainBroken: "chain broken",
   ...ADVANCED_VERDICTS,
+  ...DERIVED_VERDICTS,
 } as const;
 export type Verdict = (typeof VERDICTS)[keyof typeof VERDICTS];
 
@@ -309,6 +311,8 @@ class Auditor {
   private readonly hostCommitments = new Map<string, { seq: number; turn: number }>();
   private readonly reportAdvanced = (finding: AdvancedFinding) => this.report(this.current, finding);
   private readonly scouting = new ScoutingAudit(this.reportAdvanced);
+  /** Everything the rules derive, recomputed by replaying the decisions that wrote it (replays/audit-derived.ts). */
+  private readonly derived = new DerivedAudit();
   /** The advanced rules' checks (A3, A5-A8): each sees every event with the campaign before it, and after it. */
   private readonly advanced: readonly AdvancedCheck[] = [
     this.scouting,
@@ -316,6 +320,7 @@ class Auditor {
     new SupportUseAudit(this.reportAdvanced),
     new TitanDamageAudit(this.reportAdvanced),
     new CommandersAudit(this.reportAdvanced),
+    this.derived,
   ];
 
   constructor(private readonly stream: string) {}
@@ -795,6 +800,7 @@ class Auditor {
       : { ok: false, seq: chain.seq, problem: chain.problem, message: chain.message, verdict: `chain broken at seq ${chain.seq}` };
     const loose = [...this.loose];
     if (!chain.ok) loose.unshift({ verdict: VERDICTS.chainBroken, turn: null, seqs: [chain.seq], detail: `${chain.problem}: ${chain.message}` });
+    this.derived.file(turns, loose);
     const findings = [...loose, ...turns.flatMap((t) => t.findings)].sort((a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0));
     return {
       campaign: this.campaign ?? this.stream,
