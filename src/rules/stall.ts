@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState, OwedItem } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { battlesAwaitingReveal, pendingDefenders, requireActionPhase, type BattleSides, type BattleTurn } from "./action-common.js";
+import { battlesAwaitingReveal, pendingDefenders, requireActionPhase, unactivatedArmies, type BattleSides, type BattleTurn } from "./action-common.js";
 import { refuseRule } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./setup.js";
 
@@ -35,10 +35,31 @@ export function decideClaimStall(state: CampaignState, command: CommandOf<"Claim
   const player = requirePlayer(state, command.actor);
   requireActionPhase(state, "T5");
   const owed = owedItems(state);
-  if (owed.length === 0) refuseRule("T5", "the Action phase waits on no order and no reveal: there is no stall to claim");
+  if (owed.length === 0) refuseRule("T5", noStall(state));
   const own = owed.filter((item) => item.player === player.id);
   if (own.length > 0) refuseRule("T5", `${player.id} owes ${describeOwed(own)} itself: only a player who owes nothing may claim a stall`);
   return [{ type: "StallClaimed", data: { turn: state.turn, by: player.id, owed } }];
+}
+
+/**
+ * Why a claim finds no stall, and what the Action phase does wait on: once every army is activated, only on the
+ * reveals due at its end (T5), which hold up no activation and which the host may close the phase without; before
+ * that, on activations, when no attacked army's order and no battle's reveal is owed.
+ */
+function noStall(state: CampaignState): string {
+  const waiting = unactivatedArmies(state);
+  const named = (items: ReadonlyArray<{ army: string; player: string }>) => items.map((item) => `${item.army} (${item.player})`).join(", ");
+  if (waiting.length === 0) {
+    const hidden = Object.values(state.turnState?.activations ?? {}).filter((a) => a.order === null).sort((a, b) => a.seq - b.seq);
+    return (
+      `every army is activated, and the Action phase waits only on the reveals due at its end, of ${named(hidden)}, which hold up no activation: ` +
+      "there is no stall to claim; the host may close the phase now (CloseActionPhase), and each order still hidden is recorded as never revealed"
+    );
+  }
+  return (
+    `the Action phase waits on no attacked army's order and no battle's reveal, only on activations (${named(waiting.map((a) => ({ army: a.id, player: a.player })))}): ` +
+    "there is no stall to claim; a stall is claimed while an order or reveal owed holds up the activations"
+  );
 }
 
 /**
