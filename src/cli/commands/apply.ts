@@ -3,6 +3,8 @@ import type { StoredEvent } from "../../../events/index.js";
 import type { CampaignState } from "../../../projections/state.js";
 import { ChoreRefusedError, Table } from "../../client/table.js";
 import { PrepareError } from "../../client/prepare.js";
+import { SecretsError } from "../../client/secrets.js";
+import type { Outcome } from "../../engine.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import type { Viewer } from "../../views.js";
 import { eventFeed } from "../describe.js";
@@ -30,7 +32,8 @@ export const printEvents = (print: (line: string) => void, viewer?: Viewer, star
 /**
  * Applies commands given as JSON Lines, each prepared by this machine's parties, decided and written on its own, in
  * order. Stops at the first line that is not valid JSON or is refused: the lines before it stay applied, that line
- * and those after it are not.
+ * and those after it are not. A line applied whose following step fails (a chore refused, a secret not kept) stays
+ * applied, and the message says so.
  */
 export async function applyCommands(seat: Seat, file: string, text: string, print: (line: string) => void): Promise<void> {
   const lines = text.split(/\r?\n/);
@@ -52,14 +55,23 @@ export async function applyCommands(seat: Seat, file: string, text: string, prin
     }
     const creates = (command as { type?: unknown } | null)?.type === "CreateCampaign";
     table ??= await seat.table(creates ? String((command as { campaign?: unknown }).campaign) : undefined);
+    feed ??= printEvents(print, seatViewer(seat), await table.state());
+    const before = (await table.engine.store.head(table.campaign)).seq;
+    let outcome: Outcome;
     try {
-      feed ??= printEvents(print, seatViewer(seat), await table.state());
-      const outcome = await table.submit(command, feed);
-      if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
+      outcome = await table.submit(command, feed);
     } catch (error) {
-      if (error instanceof PrepareError || error instanceof ChoreRefusedError) throw stop(error.message);
+      // The line may have been applied before the failure (a chore after it refused, a secret after it not kept).
+      const after = (await table.engine.store.head(table.campaign)).seq;
+      const message = error instanceof Error ? error.message : String(error);
+      if (after > before) {
+        const written = after === before + 1 ? `event #${after} is` : `events #${before + 1}-#${after} are`;
+        throw new CliError(`${where}: this line was applied (${written} in the log), but the step after it failed: ${message}; no line after it was applied`);
+      }
+      if (error instanceof PrepareError || error instanceof ChoreRefusedError || error instanceof SecretsError) throw stop(message);
       throw error;
     }
+    if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
   }
 }
 
