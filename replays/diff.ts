@@ -1,16 +1,17 @@
 /**
  * Comparing two lines of a campaign (two branches, or a branch and main) at their current states: CVPs, who holds
- * which objective and home base, the armies' positions and strength, the reserves, the winner.
+ * which objective and home base, the armies' positions and strength, the reserves, the winner. A line is summed up
+ * from a view of its state (src/views.ts): for a player, the other side's strength and reserves may be HIDDEN (A2).
  */
 import type { Square } from "../events/common.js";
 import { cvpTotals } from "../projections/derived.js";
-import type { CampaignState } from "../projections/state.js";
+import { HIDDEN, type CampaignView, type Hidden } from "../src/views.js";
 
 export interface ArmySummary {
   player: string;
   at: Square | null;
   status: string;
-  points: number;
+  points: number | Hidden;
 }
 
 /** What a diff compares of one line's state. */
@@ -25,10 +26,11 @@ export interface LineSummary {
   objectives: Record<string, string | null>;
   homeBases: Record<string, string>;
   armies: Record<string, ArmySummary>;
-  reserves: Record<string, Record<string, number>>;
+  reserves: Record<string, Record<string, number> | Hidden>;
 }
 
-export function summarize(state: CampaignState): LineSummary {
+/** What a diff compares of a line: give it the viewer's view of the state (the state itself shows everything). */
+export function summarize(state: CampaignView): LineSummary {
   const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   return {
     seq: state.seq,
@@ -40,7 +42,7 @@ export function summarize(state: CampaignState): LineSummary {
     objectives: sorted(Object.fromEntries(Object.values(state.objectives).map((o) => [o.id, o.heldBy]))),
     homeBases: sorted(Object.fromEntries(Object.values(state.homeBases).map((h) => [h.player, h.heldBy]))),
     armies: sorted(Object.fromEntries(Object.values(state.armies).map((a) => [a.id, { player: a.player, at: a.at, status: a.status, points: a.points }]))),
-    reserves: sorted(Object.fromEntries(Object.entries(state.ledgers).map(([player, ledger]) => [player, sorted(ledger.reserves)]))),
+    reserves: sorted(Object.fromEntries(Object.entries(state.ledgers).map(([player, ledger]) => [player, ledger.reserves === HIDDEN ? HIDDEN : sorted(ledger.reserves)]))),
   };
 }
 
@@ -52,11 +54,13 @@ export interface Difference {
 }
 
 const square = (at: Square | null) => (at ? `(${at[0]},${at[1]})` : "off the map");
-const units = (counts: Record<string, number> | undefined) => {
+const units = (counts: Record<string, number> | Hidden | undefined) => {
+  if (counts === HIDDEN) return HIDDEN;
   const entries = Object.entries(counts ?? {}).filter(([, n]) => n > 0);
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   return total === 0 ? "none" : `${total} units (${entries.map(([type, n]) => `${type} ${n}`).join(", ")})`;
 };
+const strength = (points: number | Hidden) => (points === HIDDEN ? HIDDEN : `${points.toLocaleString("en")} pts`);
 const winner = (w: string | null | undefined) => (w === undefined ? "none yet" : w === null ? "a draw" : w);
 const holder = (h: string | null | undefined) => (h === undefined ? "not in play" : h === null ? "nobody" : h);
 
@@ -80,7 +84,7 @@ export function diffSummaries(a: LineSummary, b: LineSummary): Difference[] {
     }
     add(`army ${id} status`, x.status, y.status);
     add(`army ${id} position`, square(x.at), square(y.at));
-    add(`army ${id} strength`, `${x.points.toLocaleString("en")} pts`, `${y.points.toLocaleString("en")} pts`);
+    add(`army ${id} strength`, strength(x.points), strength(y.points));
   }
   for (const player of keys(a.reserves, b.reserves)) add(`reserves ${player}`, units(a.reserves[player]), units(b.reserves[player]));
   return out;

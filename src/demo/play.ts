@@ -1,4 +1,4 @@
-import type { StoredEvent } from "../../events/index.js";
+import type { CurrentEvent, StoredEvent } from "../../events/index.js";
 import { toCurrent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Table } from "../client/table.js";
@@ -32,12 +32,15 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
   return player ? nextEndPhaseCommand(state, player) : undefined;
 }
 
-/** Prints events as an account of the campaign, a heading for each turn. */
-export function accountPrinter(print: (line: string) => void): (events: StoredEvent[]) => void {
+/**
+ * Prints events as an account of the campaign, a heading for each turn; `describe` says each in words (as stored by
+ * default; a player's view of them for `demo --as`).
+ */
+export function accountPrinter(print: (line: string) => void, describe: (event: CurrentEvent) => string = describeEvent): (events: StoredEvent[]) => void {
   return (events) => {
     for (const event of events.map(toCurrent)) {
       if (event.type === "TurnStarted") print(`\n== Turn ${event.data.turn} ==`);
-      print(`  ${describeEvent(event)}`);
+      print(`  ${describe(event)}`);
     }
   };
 }

@@ -1,10 +1,12 @@
 import { Option, type Command } from "commander";
-import type { AuditOptions, RecordedHead } from "../../../replays/audit.js";
-import { auditStream } from "../../../replays/audit-load.js";
+import { auditCampaign, type AuditOptions, type RecordedHead } from "../../../replays/audit.js";
+import { loadAuditInput } from "../../../replays/audit-load.js";
 import { auditSummary, renderAudit } from "../../../replays/audit-text.js";
 import { CliError, EXIT } from "../errors.js";
 import { DEFAULT_DB } from "../paths.js";
 import { pickCampaign, withEngine } from "../session.js";
+import { viewAudit } from "../../views-audit.js";
+import { lineView, viewAsOption } from "./viewer.js";
 
 export interface AuditCliOptions {
   db: string;
@@ -13,6 +15,8 @@ export interface AuditCliOptions {
   json?: boolean;
   /** Head hashes recorded earlier, as "HASH" or "SEQ:HASH". */
   head?: string[];
+  /** Whose view to print (docs/views.md): a player's audit hides the other side's secrets and the log's hashes. */
+  as?: string;
 }
 
 /**
@@ -26,9 +30,12 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
   const auditOptions: AuditOptions = { ...(turn === undefined ? {} : { turn }), ...(heads.length ? { heads } : {}) };
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const campaign = await pickCampaign(engine, options.db, options.campaign);
-    const report = await auditStream(engine.store, campaign, auditOptions);
+    const input = await loadAuditInput(engine.store, campaign);
+    const view = await lineView(engine.store, campaign, options.as, input.events);
+    const computed = auditCampaign(input, auditOptions);
+    const report = view ? viewAudit(computed, view.viewer, view.context, input.events) : computed;
     if (turn !== undefined && report.turns.length === 0) {
-      const started = (await auditStream(engine.store, campaign)).turns.map((t) => t.turn);
+      const started = auditCampaign(input).turns.map((t) => t.turn);
       throw new CliError(`turn ${turn} of ${campaign} has not started${started.length ? ` (turns ${started[0]}-${started[started.length - 1]} have)` : " (no turn has)"}`);
     }
     if (options.json) print(JSON.stringify(report));
@@ -60,6 +67,7 @@ export function registerAudit(program: Command, action: Wrap, print: (line: stri
     .option("--turn <n>", "only this turn (with the chain and campaign-wide findings)")
     .option("--json", "print the report as one JSON object")
     .option("--head <[seq:]hash>", "a head hash recorded earlier (as epicwar verify prints it), which must still be in the log; repeatable", (value: string, all: string[] = []) => [...all, value])
+    .addOption(viewAsOption())
     .addHelpText("after", "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.")
     .action(action((options: AuditCliOptions) => runAudit(options, print)));
 }

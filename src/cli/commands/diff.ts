@@ -1,17 +1,25 @@
 import { MAIN } from "../../../replays/branches.js";
 import { diffSummaries, renderDiff, summarize } from "../../../replays/diff.js";
+import { viewState } from "../../views.js";
 import { withEngine } from "../session.js";
 import { warnIfBroken } from "./show.js";
 import { pickLine } from "./branch.js";
+import { lineView } from "./viewer.js";
 
 /**
  * `epicwar diff A B`: two lines of a campaign (branch names, or "main") compared at their current states: CVPs,
- * objectives and home bases, armies' positions and strength, reserves, winner.
+ * objectives and home bases, armies' positions and strength, reserves, winner. With --as PLAYER, each line as that
+ * player may see it now (viewState): the other side's strength and reserves stay hidden under fog of war (A2).
  */
-export async function runDiff(a: string, b: string, options: { db: string; campaign?: string; json?: boolean }, print: (line: string) => void): Promise<void> {
+export async function runDiff(a: string, b: string, options: { db: string; campaign?: string; json?: boolean; as?: string }, print: (line: string) => void): Promise<void> {
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const streams = [await pickLine(engine, options.db, options.campaign, a), await pickLine(engine, options.db, options.campaign, b)];
-    const [left, right] = await Promise.all(streams.map(async (stream) => summarize(await engine.state(stream))));
+    const [left, right] = await Promise.all(
+      streams.map(async (stream) => {
+        const view = await lineView(engine.store, stream, options.as);
+        return summarize(view ? viewState(view.context.state, view.viewer, view.context) : await engine.state(stream));
+      }),
+    );
     const differences = diffSummaries(left!, right!);
     if (options.json) print(JSON.stringify({ a: { line: a, stream: streams[0], ...left }, b: { line: b, stream: streams[1], ...right }, differences }));
     else renderDiff(a, b, left!, right!, differences).forEach(print);

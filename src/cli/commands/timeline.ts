@@ -4,12 +4,13 @@ import { CliError } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
 import { asCliError } from "./branch.js";
 import { warnIfBroken } from "./show.js";
+import { describeAs, lineView } from "./viewer.js";
 
 /**
  * `epicwar timeline`: one line per event in players' words, prefixed with where it happened ("Turn 3 Action: ..."),
  * from the start of a turn on; with --json, one JSON object per event (JSON Lines).
  */
-export async function runTimeline(options: { db: string; campaign?: string; fromTurn?: string; json?: boolean }, print: (line: string) => void): Promise<void> {
+export async function runTimeline(options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }, print: (line: string) => void): Promise<void> {
   if (options.fromTurn !== undefined && !/^[1-9][0-9]{0,8}$/.test(options.fromTurn)) {
     throw new CliError(`--from-turn must be a turn number (1, 2, ...), not "${options.fromTurn}"`);
   }
@@ -17,8 +18,10 @@ export async function runTimeline(options: { db: string; campaign?: string; from
     const stream = await pickCampaign(engine, options.db, options.campaign);
     const replays = new Replays(engine.store);
     const fromTurn = options.fromTurn === undefined ? undefined : Number(options.fromTurn);
+    // A player's view is judged with the campaign as it stands now, as `log --as` judges it.
+    const view = await lineView(engine.store, stream, options.as);
     try {
-      for await (const batch of timeline(engine.store, replays, stream, fromTurn === undefined ? {} : { fromTurn })) {
+      for await (const batch of timeline(engine.store, replays, stream, { ...(fromTurn === undefined ? {} : { fromTurn }), describe: describeAs(view) })) {
         for (const entry of batch) print(options.json ? JSON.stringify(entry) : timelineLine(entry));
       }
     } catch (error) {
