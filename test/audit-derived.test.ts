@@ -285,6 +285,15 @@ describe("the audit recomputes what the rules derive", () => {
     expectFinding(report, V.derivedMissing, "E4", resolved + 1);
   });
 
+  it("B4 a BattleResolved whose result was never reported is an event the rules refuse", async () => {
+    let resolved = 0;
+    const report = await rewritten(honest, (events) => {
+      events.splice(indexOf(events, "BattleResultReported"), 1);
+      resolved = indexOf(events, "BattleResolved");
+    });
+    expect(expectFinding(report, V.derivedRefused, "B4", resolved + 1).detail).toContain("no result has been reported");
+  });
+
   it("E1 a capture the rules do not give, slipped in after a move, is an event the rules do not derive", async () => {
     let slipped = 0;
     let activated = 0;
