@@ -9,6 +9,7 @@ import { HomeBasePlaced } from "./HomeBasePlaced.js";
 import { ObjectivePlaced } from "./ObjectivePlaced.js";
 import type { NewEvent, StoredEvent } from "./envelope.js";
 import { TurnStarted } from "./TurnStarted.js";
+import { PlayerSeedCommitted } from "./PlayerSeedCommitted.js";
 import { PlayerSeedGiven } from "./PlayerSeedGiven.js";
 import { InitiativeRolled } from "./InitiativeRolled.js";
 import { FirstPlayerChosen } from "./FirstPlayerChosen.js";
@@ -65,6 +66,7 @@ export const EVENT_DEFINITIONS = [
   ObjectivePlaced,
   ArmyDeployed,
   CampaignStarted,
+  PlayerSeedCommitted,
   TurnStarted,
   PlayerSeedGiven,
   InitiativeRolled,

@@ -106,13 +106,19 @@ const handlers: Handlers = {
     state.turn = data.turn;
     state.phase = "action";
   },
+  PlayerSeedCommitted(state, data) {
+    state.seedCommitments[data.player] = data.seedHash;
+  },
   TurnStarted(state, data) {
     state.hostSeedPrints += seedPrint(data.hostSeedHash);
     state.turn = data.turn;
     state.phase = "action";
+    const playerSeedHashes = state.seedCommitments;
+    state.seedCommitments = {};
     state.turnState = {
       hostSeedHash: data.hostSeedHash,
       hostSeed: null,
+      playerSeedHashes,
       playerSeeds: {},
       diceUsed: 0,
       initiativeWinner: null,

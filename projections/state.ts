@@ -89,6 +89,8 @@ export interface TurnState {
   hostSeedHash: string;
   /** Revealed when the turn ends. */
   hostSeed: string | null;
+  /** D1: each player's seed commitment, made before the host's; the seed it gives must hash to it. */
+  playerSeedHashes: Record<string, string>;
   playerSeeds: Record<string, string>;
   /** Dice drawn so far this turn (D1 roll index). */
   diceUsed: number;
@@ -228,6 +230,8 @@ export interface CampaignState {
    * none is used twice. Prints, not whole hashes, in one string, not a list: it is in every snapshot.
    */
   hostSeedPrints: string;
+  /** D1: the players' seed commitments for the turn about to start, by player; moved into its record when it starts. */
+  seedCommitments: Record<string, string>;
   /** The current turn's record; null before turn 1's TurnStarted. */
   turnState: TurnState | null;
   /** Every battle of the campaign, by id. */
@@ -256,6 +260,7 @@ export const initialState: CampaignState = {
   homeBases: {},
   ledgers: {},
   hostSeedPrints: "",
+  seedCommitments: {},
   turnState: null,
   battles: {},
   battleIdsByTurn: {},

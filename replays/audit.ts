@@ -11,6 +11,7 @@ import { ADVANCED_VERDICTS, type AdvancedCheck, type AdvancedFinding } from "./a
 import { CommandersAudit } from "./audit-commanders.js";
 import { DERIVED_VERDICTS, DerivedAudit } from "./audit-derived.js";
 import { ScoutingAudit, type ScoutingRollAudit } from "./audit-scouting.js";
+import { PlayerSeedAudit, SEED_VERDICTS } from "./audit-seeds.js";
 import { SupportUseAudit } from "./audit-support.js";
 import { TitanDamageAudit } from "./audit-titans.js";
 import { WarChestAudit } from "./audit-war-chest.js";
@@ -47,6 +48,7 @@ export const VERDICTS = {
   hostRecommitted: "host re-committed its seed during the turn",
   hostSeedReused: "host seed reused from an earlier turn",
   seedBeforeCommit: "player seed given before the host committed",
+  ...SEED_VERDICTS,
   commitmentReused: "commitment reused",
   unconfirmedBreach: "the log records a breach the audit does not confirm",
   unreadable: "event cannot be read",
@@ -309,6 +311,7 @@ class Auditor {
   private readonly loose: Finding[] = [];
   private readonly commitments = new Map<string, { seq: number; turn: number; army: string }>();
   private readonly hostCommitments = new Map<string, { seq: number; turn: number }>();
+  private readonly playerSeeds = new PlayerSeedAudit((turn, finding) => this.report(this.turns.get(turn) ?? null, finding));
   private readonly reportAdvanced = (finding: AdvancedFinding) => this.report(this.current, finding);
   private readonly scouting = new ScoutingAudit(this.reportAdvanced);
   /** Everything the rules derive, recomputed by replaying the decisions that wrote it (replays/audit-derived.ts). */
@@ -384,9 +387,13 @@ class Auditor {
         this.campaign = event.data.campaign;
         this.players = event.data.players.map((p) => p.id);
         return;
+      case "PlayerSeedCommitted":
+        return this.playerSeeds.committed(event.seq, event.data, this.current && !this.current.ended ? this.current.turn : null);
       case "TurnStarted":
-        return this.turnStarted(event.seq, event.data);
+        this.turnStarted(event.seq, event.data);
+        return this.playerSeeds.turnStarted(event.seq, event.data.turn, this.players);
       case "PlayerSeedGiven":
+        this.playerSeeds.seedGiven(event.seq, event.data);
         return this.seedGiven(event.seq, event.data);
       case "InitiativeRolled":
         return this.initiativeRolled(event.seq, event.data);

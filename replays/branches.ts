@@ -81,9 +81,9 @@ async function copyTurnSecrets(
   from: SecretKeeper,
   to: SecretKeeper,
 ): Promise<string[]> {
+  const copied = await copySeedSecrets(replays, stream, forkSeq, from, to);
   const turn = await turnUnderWay(store, replays, stream, forkSeq);
-  if (!turn) return [];
-  const copied: string[] = [];
+  if (!turn) return copied;
   const hostSeed = await from.hostSeed(turn.turn);
   if (hostSeed !== undefined && seedCommitment(hostSeed) === turn.hostSeedHash) {
     await to.keepHostSeed(turn.turn, hostSeed);
@@ -94,6 +94,26 @@ async function copyTurnSecrets(
     if (held && orderCommitment({ campaign, turn: turn.turn, army, ...held }) === commitment) {
       await to.keepOrder(player, turn.turn, army, held);
       copied.push(`${player}'s hidden order for ${army}`);
+    }
+  }
+  return copied;
+}
+
+/** The players' dice seeds committed to at `forkSeq` and not yet given: those of the turn under way, or of the next. */
+async function copySeedSecrets(replays: Replays, stream: string, forkSeq: number, from: SecretKeeper, to: SecretKeeper): Promise<string[]> {
+  const { state } = await replays.stateAtSeq(stream, forkSeq);
+  const turn = state.turnState;
+  const underWay = turn !== null && turn.hostSeed === null;
+  const owed = underWay
+    ? Object.entries(turn.playerSeedHashes).filter(([player]) => turn.playerSeeds[player] === undefined)
+    : Object.entries(state.seedCommitments);
+  const seedTurn = underWay || turn === null ? state.turn : state.turn + 1;
+  const copied: string[] = [];
+  for (const [player, seedHash] of owed) {
+    const seed = await from.playerSeed(player, seedTurn);
+    if (seed !== undefined && seedCommitment(seed) === seedHash) {
+      await to.keepPlayerSeed(player, seedTurn, seed);
+      copied.push(`${player}'s dice seed for turn ${seedTurn}`);
     }
   }
   return copied;

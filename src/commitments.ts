@@ -17,7 +17,7 @@ export function orderCommitment(secret: OrderSecret): string {
   return sha256Hex(canonicalJson({ campaign, turn, army, order, salt }));
 }
 
-/** The commitment to a turn's host dice seed (D1). */
+/** The commitment to a dice seed of a turn, the host's or a player's (D1). */
 export function seedCommitment(seed: string): string {
   return sha256Hex(seed);
 }

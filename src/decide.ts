@@ -25,7 +25,7 @@ import {
   decideStartCampaign,
 } from "./rules/setup.js";
 import { decideClaimStall } from "./rules/stall.js";
-import { decideChooseFirst, decideCloseActionPhase, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
+import { decideChooseFirst, decideCloseActionPhase, decideCommitSeed, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
 import { decideBuySupport } from "./rules/support.js";
 import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
 import { decideRepairReserveTitan, decideRepairTitan } from "./rules/titan-repairs.js";
@@ -42,6 +42,7 @@ const deciders: Deciders = {
   PlaceObjective: decidePlaceObjective,
   DeployArmy: decideDeployArmy,
   StartCampaign: decideStartCampaign,
+  CommitSeed: decideCommitSeed,
   StartTurn: decideStartTurn,
   GiveSeed: decideGiveSeed,
   RollInitiative: decideRollInitiative,

@@ -76,6 +76,8 @@ class Campaign {
 function started(first: "red" | "blue" = "red"): Campaign {
   const campaign = new Campaign();
   for (const step of setupCommands(goldenSetup("action-close.json"))) campaign.must(step.command);
+  campaign.must({ type: "CommitSeed", actor: "red", seedHash: sha256Hex("a1".repeat(16)) });
+  campaign.must({ type: "CommitSeed", actor: "blue", seedHash: sha256Hex("b2".repeat(16)) });
   campaign.must({ type: "StartTurn", actor: "host", hostSeedHash: sha256Hex(HOST_SEED) });
   campaign.must({ type: "GiveSeed", actor: "red", seed: "a1".repeat(16) });
   campaign.must({ type: "GiveSeed", actor: "blue", seed: "b2".repeat(16) });

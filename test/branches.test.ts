@@ -304,7 +304,8 @@ describe("the CLI", () => {
 
     const applied = await cli(["apply", "--db", db, "--branch", "what-if", "-"], '{"actor":"concord","type":"GiveSeed"}\n');
     expect(applied.code, show(applied)).toBe(0);
-    expect(applied.stdout).toContain(`#${fork + 1} concord gives its dice seed for turn 3\n`);
+    expect(applied.stdout).toContain(`#${fork + 1} concord gives its dice seed for turn 3, as committed\n`);
+    expect(made.stdout).toContain("concord's dice seed for turn 3");
 
     // What reads the folder runs side by side, each on its own copy (LevelDB lets one process open a folder).
     const [listed, listedJson, log, state, past, timeline, verified, one, diff, diffJson, same] = await Promise.all(

@@ -511,6 +511,7 @@ describe("the stored log (hash chain)", () => {
 describe("dice (D1)", () => {
   it("D1 forge a roll: a host appends InitiativeRolled that the seeds do not give -> pending while its seed is secret, then roll does not recompute", async () => {
     const game = await Game.create();
+    await game.players.takeChores();
     await game.must({ actor: HOST, type: "StartTurn" });
     await game.players.takeChores();
     const state = await game.state();
@@ -537,6 +538,7 @@ describe("dice (D1)", () => {
 
   it("D1 forge a roll by choosing the dice: a firstDie other than the next unused die does not recompute", async () => {
     const game = await Game.create();
+    await game.players.takeChores();
     await game.must({ actor: HOST, type: "StartTurn" });
     await game.players.takeChores();
     const state = await game.state();
@@ -555,6 +557,7 @@ describe("dice (D1)", () => {
 
   it("D1 re-seed after seeing player seeds: a second StartTurn is refused; a TurnStarted appended after PlayerSeedGiven is reported", async () => {
     const game = await Game.create();
+    await game.players.takeChores();
     const [started] = await game.must({ actor: HOST, type: "StartTurn" });
     await game.players.takeChores();
     const seeds = (await game.events()).filter((e) => e.type === "PlayerSeedGiven").map((e) => e.seq);
@@ -582,6 +585,49 @@ describe("dice (D1)", () => {
     }
   });
 
+  it("D1 a player who reads every secrets file still cannot change a roll: its seed is fixed before the host's exists", async () => {
+    const game = await Game.create();
+    await game.players.takeChores();
+    // Both players have committed; the host has drawn nothing yet, so there is no host seed to read.
+    expect(await game.secrets.hostSeed(1)).toBeUndefined();
+    const committed = (await game.state()).seedCommitments;
+    expect(Object.keys(committed)).toEqual(PLAYERS);
+    await game.must({ actor: HOST, type: "StartTurn" });
+
+    // Red now reads the host's file and blue's, and looks for a seed of its own that wins initiative.
+    const hostSeed = (await game.secrets.hostSeed(1))!;
+    const blueSeed = (await game.secrets.playerSeed("blue", 1))!;
+    const seedsWith = (red: string) => ({ campaign: game.campaign, turn: 1, hostSeed, playerSeeds: [red, blueSeed] });
+    const wins = (red: string) => {
+      const rounds = rollInitiative(seedsWith(red), PLAYERS, 0);
+      return rounds[rounds.length - 1]!.red! > rounds[rounds.length - 1]!.blue!;
+    };
+    const honest = (await game.secrets.playerSeed("red", 1))!;
+    const chosen = Array.from({ length: 100 }, (_, i) => sha256Hex(`grind-${i}`)).find((seed) => wins(seed) !== wins(honest))!;
+    expect(chosen, "some seed would change the winner").toBeDefined();
+
+    const given = await game.refused({ actor: "red", type: "GiveSeed", seed: chosen });
+    expect(given).toMatchObject({ kind: "rule", rule: "D1" });
+    expect(given.message).toContain("does not hash to red's commitment");
+    expect(await game.refused({ actor: "red", type: "CommitSeed", seed: chosen })).toMatchObject({ kind: "rule", rule: "T1" });
+
+    // Written past the engine, the chosen seed is caught by the audit against red's commitment.
+    const forged = await game.append("red", "PlayerSeedGiven", { turn: 1, player: "red", seed: chosen });
+    const report = await game.audit();
+    const commitment = (await game.events()).find((e) => e.type === "PlayerSeedCommitted" && (e.data as { player: string }).player === "red")!;
+    expect(expectFinding(report, VERDICTS.seedCommitMismatch, forged.seq, { player: "red" }).seqs).toEqual([forged.seq, commitment.seq]);
+  });
+
+  it("D1 a seed given with no commitment before the host committed is reported", async () => {
+    const game = await Game.create();
+    const started = await game.append(HOST, "TurnStarted", { turn: 1, hostSeedHash: seedCommitment("ab".repeat(32)) });
+    const report = await game.audit();
+    for (const player of PLAYERS) {
+      const finding = findings(report, VERDICTS.seedUncommitted).find((f) => f.player === player);
+      expect(finding?.seqs).toEqual([started.seq]);
+    }
+  });
+
   it("D1 a player seed before the host committed: refused by the engine; written past it, reported", async () => {
     const game = await Game.create();
     await game.startTurn();
@@ -601,6 +647,7 @@ describe("dice (D1)", () => {
 
   it("D1 reveal a host seed that does not match: EndTurn is refused; a TurnEnded appended with it is reported", async () => {
     const game = await Game.create();
+    await game.players.takeChores();
     await game.must({ actor: HOST, type: "StartTurn" });
     await game.players.takeChores();
     await game.must({ actor: HOST, type: "RollInitiative" });
@@ -631,6 +678,7 @@ describe("dice (D1)", () => {
     const [ended] = await game.must({ actor: HOST, type: "EndTurn" });
     // Everybody has seen turn 1's seed in TurnEnded; the host commits to it again for turn 2.
     const seed = await game.hostSeed(1);
+    await game.players.takeChores();
     expect(await game.refused({ actor: HOST, type: "StartTurn", hostSeed: seed })).toMatchObject({ kind: "rule", rule: "D1" });
     const reused = await game.append(HOST, "TurnStarted", { turn: 2, hostSeedHash: seedCommitment(seed) });
     await game.secrets.keepHostSeed(2, seed);
@@ -650,6 +698,7 @@ describe("dice (D1)", () => {
 
   it("D1 the host never reveals its seed and starts the next turn past the engine: host seed never revealed", async () => {
     const game = await Game.create();
+    await game.players.takeChores();
     const [started] = await game.must({ actor: HOST, type: "StartTurn" });
     await game.players.takeChores();
     await game.must({ actor: HOST, type: "RollInitiative" });

@@ -59,7 +59,7 @@ async function runCase(golden: GoldenCase): Promise<void> {
     const setup = loaded?.setup;
     const campaign = setup?.campaign ?? String((commands[0] as { campaign?: unknown } | undefined)?.campaign ?? "golden");
     const parties = new Set([HOST, ...(setup?.players.map((p) => p.id) ?? [])]);
-    const table = new Table(engine, campaign, { parties, secrets: new MemorySecrets(), random: sequenceRandomHex("golden"), chores: golden.auto ?? false });
+    const table = new Table(engine, campaign, { parties, secrets: new MemorySecrets(), random: sequenceRandomHex(golden.dice ?? "golden"), chores: golden.auto ?? false });
     let last: Outcome | undefined;
     if (setup) {
       last = await engine.create(setupCommands(setup).map((step) => step.command));

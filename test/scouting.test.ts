@@ -13,6 +13,9 @@ import { Engine } from "../src/engine.js";
 import { setupCommands } from "../src/setup-file.js";
 import { mergePatch } from "./golden/format.js";
 import { goldenSetup } from "./support/fixtures.js";
+
+/** The label of the parties' fixed draws: its seeds give red the initiative of turn 1, which these tests start from. */
+const SCOUTING_DICE = "golden-6";
 import { tempDir } from "./support/tmp.js";
 
 /**
@@ -33,7 +36,7 @@ async function seated(campaign = "scout6"): Promise<{ table: Table; secrets: Mem
   const created = await engine.create(setupCommands(setup).map((step) => step.command));
   expect(created.ok).toBe(true);
   const secrets = new MemorySecrets();
-  const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex("golden") });
+  const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex(SCOUTING_DICE) });
   await table.takeChores();
   return { table, secrets };
 }
@@ -100,7 +103,7 @@ describe("A3 scouting through the engine", () => {
     const scouting = after.turnState!.scouting!.scoutings["t1s1"]!;
     const seeds = turnSeeds(after, (await secrets.hostSeed(1))!);
     const rounds = rollScouting(seeds, before.turnState!.diceUsed, 2, 0);
-    expect(rounds).toEqual([{ scout: [4, 1], scouted: [4, 4] }]);
+    expect(rounds).toEqual([{ scout: [1, 1], scouted: [3, 4] }]);
     expect(scouting.band).toBe("scoutedWins");
     expect(after.turnState!.diceUsed).toBe(before.turnState!.diceUsed + 4);
   });

@@ -35,8 +35,9 @@ const describers: Describers = {
   ObjectivePlaced: (d) => `${d.placedBy} placed objective ${d.objective} at ${sq(d.at)}`,
   ArmyDeployed: (d) => `army ${d.army} deployed at ${sq(d.at)}`,
   CampaignStarted: (d) => `set-up complete: turn ${d.turn} begins`,
+  PlayerSeedCommitted: (d) => `${d.player} commits to its dice seed for turn ${d.turn} ${short(d.seedHash)}`,
   TurnStarted: (d) => `turn ${d.turn} begins; the host commits to its dice seed ${short(d.hostSeedHash)}`,
-  PlayerSeedGiven: (d) => `${d.player} gives its dice seed for turn ${d.turn}`,
+  PlayerSeedGiven: (d) => `${d.player} gives its dice seed for turn ${d.turn}, as committed`,
   InitiativeRolled: (d) =>
     `initiative: ${d.rounds.map((round) => Object.entries(round).map(([p, v]) => `${p} ${v}`).join(" v ")).join(", reroll: ")}; ${d.winner} wins`,
   FirstPlayerChosen: (d) => `${d.chosenBy} chooses ${d.first} to activate first`,

@@ -3,7 +3,7 @@ import type { CampaignState } from "../../projections/state.js";
 
 /**
  * The protocol steps that need no decision, which the parties on this machine take as soon as they are due:
- * giving dice seeds, rolling initiative, revealing orders when a battle starts and at the end of the Action phase,
+ * committing to and giving dice seeds, rolling initiative, revealing orders when a battle starts and at the end of the Action phase,
  * starting the next turn and ending a turn once both players are done. Each is a plain command for prepareCommand.
  * `parties` are the ids (players and/or "host") this machine acts for.
  */
@@ -11,7 +11,12 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
   if (state.status !== "active" || !state.setup) return [];
   const players = state.setup.players.map((p) => p.id);
   const turn = state.turnState;
-  if (turn === null || turn.hostSeed !== null) return parties.has(HOST) ? [{ actor: HOST, type: "StartTurn" }] : [];
+  if (turn === null || turn.hostSeed !== null) {
+    // D1: every player commits to its seed before the host draws its own.
+    const uncommitted = players.filter((p) => state.seedCommitments[p] === undefined);
+    if (uncommitted.length > 0) return uncommitted.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "CommitSeed" }));
+    return parties.has(HOST) ? [{ actor: HOST, type: "StartTurn" }] : [];
+  }
   if (state.phase === "action") {
     const missingSeeds = players.filter((p) => !turn.playerSeeds[p] && parties.has(p));
     if (missingSeeds.length > 0) return missingSeeds.map((p) => ({ actor: p, type: "GiveSeed" }));

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { Order } from "../../events/common.js";
+import { HOST, type Order } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
 import { sha256Hex } from "../log/hash.js";
+import { nothingToKeep } from "./held-orders.js";
 import { rollInitiative, type DiceSeeds } from "../dice.js";
-import { heldSalt, prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
+import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
+import { prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
 import type { SecretKeeper } from "./secrets.js";
 
 /** Random bytes as hex; injected so that tests and demos are repeatable. */
@@ -48,77 +50,112 @@ type Input = Record<string, unknown> & { type?: unknown; actor?: unknown };
 
 /**
  * The player's (or host's) side of the protocol: turns a command as a person writes it into what the engine takes.
- * An order given in the clear becomes a commitment, its order and salt kept in the party's secrets; a reveal, a seed
+ * An order or a seed given in the clear becomes a commitment, the secret kept in the party's secrets; a reveal, a seed
  * or the turn's dice are filled in from those secrets. Anything else passes through unchanged for the engine to check.
  */
 export interface Prepared {
   command: unknown;
-  /** Keeps the secret the command commits to: call it only once the engine has accepted the command. */
+  /**
+   * Keeps the secret the command commits to, durably: call it before the command is submitted, so that no commitment
+   * is ever logged whose secret is lost. A secret kept for a command then refused commits to nothing and is harmless.
+   */
   keep: () => Promise<void>;
 }
 
-const nothingToKeep = async () => {};
+const passThrough = (command: unknown): Prepared => ({ command, keep: nothingToKeep });
+
+export const ORDER_SPELLINGS = ["firstFire", "advance", "charge", "fortify"] as const;
+
+/** A salt the player supplies must be as hard to guess as the ones this machine draws. */
+function checkSalt(salt: unknown): string | undefined {
+  if (salt === undefined) return undefined;
+  if (typeof salt !== "string" || !/^[0-9a-f]{32,128}$/.test(salt) || /^(.)\1*$/.test(salt)) {
+    throw new PrepareError("salt: must be 32 to 128 lower-case hex characters (at least 128 random bits), not one digit repeated; leave it out and this machine draws one");
+  }
+  return salt;
+}
+
+function checkOrder(order: unknown): Order {
+  if (typeof order === "string" && (ORDER_SPELLINGS as readonly string[]).includes(order)) return order as Order;
+  throw new PrepareError(`order: ${JSON.stringify(order)} is not an order (T4); write one of ${ORDER_SPELLINGS.join(", ")}`);
+}
+
+/** Whether a turn is under way (its host seed not yet revealed): its seeds are committed and must not be replaced. */
+const turnUnderWay = (state: CampaignState) => state.turnState !== null && state.turnState.hostSeed === null;
 
 export async function prepareCommand(state: CampaignState, raw: unknown, secrets: SecretKeeper, random: RandomHex = cryptoRandomHex): Promise<Prepared> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { command: raw, keep: nothingToKeep };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return passThrough(raw);
   const input = raw as Input;
-  const actor = String(input.actor);
+  const actor = input.actor;
+  // Only a seat of the campaign has secrets: anything else is left for the engine to refuse, with no file touched.
+  const seats = [HOST, ...(state.setup?.players.map((p) => p.id) ?? [])];
+  if (typeof actor !== "string" || !seats.includes(actor)) return passThrough(input);
   switch (input.type) {
+    case "CommitSeed": {
+      if (input["seedHash"] !== undefined) return passThrough(input);
+      const { seed, ...rest } = input;
+      const chosen = typeof seed === "string" ? seed : random(SEED_BYTES);
+      const open = !turnUnderWay(state) && state.seedCommitments[actor] === undefined;
+      return { command: { ...rest, seedHash: seedCommitment(chosen) }, keep: open ? () => secrets.keepPlayerSeed(actor, turnToStart(state), chosen) : nothingToKeep };
+    }
     case "StartTurn": {
-      if (input["hostSeedHash"] !== undefined) return { command: input, keep: nothingToKeep };
+      if (input["hostSeedHash"] !== undefined) return passThrough(input);
       const { hostSeed, ...rest } = input;
       const seed = typeof hostSeed === "string" ? hostSeed : random(SEED_BYTES);
-      return { command: { ...rest, hostSeedHash: seedCommitment(seed) }, keep: () => secrets.keepHostSeed(turnToStart(state), seed) };
+      return { command: { ...rest, hostSeedHash: seedCommitment(seed) }, keep: turnUnderWay(state) ? nothingToKeep : () => secrets.keepHostSeed(turnToStart(state), seed) };
     }
-    case "GiveSeed":
-      return { command: input["seed"] === undefined ? { ...input, seed: random(SEED_BYTES) } : input, keep: nothingToKeep };
+    case "GiveSeed": {
+      if (input["seed"] !== undefined || !state.turnState) return passThrough(input);
+      const seed = await secrets.playerSeed(actor, state.turn);
+      if (!seed) throw new PrepareError(`${actor} holds no dice seed for turn ${state.turn}: its secrets were lost (D1)`);
+      return passThrough({ ...input, seed });
+    }
     case "RollInitiative": {
-      if (input["rounds"] !== undefined || !state.turnState) return { command: input, keep: nothingToKeep };
-      const hostSeed = await secrets.hostSeed(state.turn);
-      if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
+      if (input["rounds"] !== undefined || !state.turnState) return passThrough(input);
       const players = state.setup!.players.map((p) => p.id);
-      return { command: { ...input, rounds: rollInitiative(turnSeeds(state, hostSeed), players, state.turnState.diceUsed) }, keep: nothingToKeep };
+      return passThrough({ ...input, rounds: rollInitiative(turnSeeds(state, await heldHostSeed(state, secrets)), players, state.turnState.diceUsed) });
     }
     case "ActivateArmy": {
-      if (input["order"] === undefined) return { command: input, keep: nothingToKeep };
-      const { order, salt, ...rest } = input;
-      if (salt !== undefined && (typeof salt !== "string" || !/^[0-9a-f]{32,128}$/.test(salt))) {
-        throw new PrepareError("a salt must be 32 to 128 lower-case hex characters (at least 128 random bits)");
-      }
+      if (input["order"] === undefined) return passThrough(input);
+      const { order: written, salt: given, ...rest } = input;
+      const order = checkOrder(written);
+      const salt = checkSalt(given);
       const army = String(input["army"]);
       // A3: an order a scouting made public is activated with the salt it was revealed with.
-      const pledged = await heldSalt(state, secrets, actor, army, order as Order);
-      const held = { order: order as Order, salt: typeof salt === "string" ? salt : (pledged ?? random(SALT_BYTES)) };
+      const pledged = await heldSalt(state, secrets, actor, army, order);
+      const held = { order, salt: salt ?? pledged ?? random(SALT_BYTES) };
       return {
         command: { ...rest, commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) },
-        keep: () => secrets.keepOrder(actor, state.turn, army, held),
+        keep: keepOrderIfOpen(state, secrets, actor, army, held),
       };
     }
     case "RevealOrder": {
-      if (input["order"] !== undefined) return { command: input, keep: nothingToKeep };
+      if (input["order"] !== undefined) return passThrough(input);
       const army = String(input["army"]);
       const held = await secrets.order(actor, state.turn, army);
       if (!held) throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
-      return { command: { ...input, ...held }, keep: nothingToKeep };
+      return passThrough({ ...input, ...held });
     }
     case "ScoutArmy":
       return prepareScoutArmy(state, input, secrets, () => random(SALT_BYTES));
     case "AnswerScouting":
       return prepareAnswerScouting(state, input, secrets, () => random(SALT_BYTES));
     case "RollScouting": {
-      if (input["rounds"] !== undefined || !state.turnState) return { command: input, keep: nothingToKeep };
-      const hostSeed = await secrets.hostSeed(state.turn);
-      if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
-      const rounds = scoutingRounds(state, String(input["scouting"]), turnSeeds(state, hostSeed));
-      return { command: rounds ? { ...input, rounds } : input, keep: nothingToKeep };
+      if (input["rounds"] !== undefined || !state.turnState) return passThrough(input);
+      const rounds = scoutingRounds(state, String(input["scouting"]), turnSeeds(state, await heldHostSeed(state, secrets)));
+      return passThrough(rounds ? { ...input, rounds } : input);
     }
     case "EndTurn": {
-      if (input["hostSeed"] !== undefined) return { command: input, keep: nothingToKeep };
-      const hostSeed = await secrets.hostSeed(state.turn);
-      if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets`);
-      return { command: { ...input, hostSeed }, keep: nothingToKeep };
+      if (input["hostSeed"] !== undefined || !state.turnState) return passThrough(input);
+      return passThrough({ ...input, hostSeed: await heldHostSeed(state, secrets) });
     }
     default:
-      return { command: input, keep: nothingToKeep };
+      return passThrough(input);
   }
+}
+
+async function heldHostSeed(state: CampaignState, secrets: SecretKeeper): Promise<string> {
+  const hostSeed = await secrets.hostSeed(state.turn);
+  if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets (D1)`);
+  return hostSeed;
 }

@@ -3,6 +3,7 @@ import type { CampaignState } from "../../projections/state.js";
 import { orderCommitment } from "../commitments.js";
 import { rollScouting } from "../dice.js";
 import type { SecretKeeper } from "./secrets.js";
+import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
 
 /**
  * The players' and the host's side of A3 scouting: an order revealed for scouting is the order the army's activation
@@ -11,12 +12,6 @@ import type { SecretKeeper } from "./secrets.js";
 
 type Input = Record<string, unknown>;
 type Prepared = { command: unknown; keep: () => Promise<void> };
-
-/** The salt an army's order already carries this turn, if the player holds the same order for it (made public by scouting). */
-export async function heldSalt(state: CampaignState, secrets: SecretKeeper, player: string, army: string, order: Order): Promise<string | undefined> {
-  const held = await secrets.order(player, state.turn, army);
-  return held?.order === order ? held.salt : undefined;
-}
 
 /** The commitment and salt of `order` for `army`, reusing the salt the player holds for that order, else a fresh one. */
 async function openOrder(
@@ -29,7 +24,7 @@ async function openOrder(
 ): Promise<{ reveal: { commitment: string; salt: string }; keep: () => Promise<void> }> {
   const salt = (await heldSalt(state, secrets, player, army, order)) ?? freshSalt();
   const commitment = orderCommitment({ campaign: state.campaign!, turn: state.turn, army, order, salt });
-  return { reveal: { commitment, salt }, keep: () => secrets.keepOrder(player, state.turn, army, { order, salt }) };
+  return { reveal: { commitment, salt }, keep: keepOrderIfOpen(state, secrets, player, army, { order, salt }) };
 }
 
 /** ScoutArmy as a player writes it (army and target): the Advance order's commitment and salt filled in. */

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import type { Order } from "../../events/common.js";
+import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { ID_PATTERN, type Order } from "../../events/common.js";
 
 /** A player's hidden order for one army in one turn, as only that player holds it until the reveal (T5). */
 export interface HeldOrder {
@@ -9,97 +9,194 @@ export interface HeldOrder {
 }
 
 /**
- * What each party keeps off the shared log: players their orders and salts, the host its dice seeds (D1).
- * Losing it means the orders cannot be revealed; the log and the audit show that.
+ * What each party keeps off the shared log: players their orders, salts and dice seeds, the host its dice seeds (D1).
+ * Every keep is durable when it returns, so a secret can be kept before the event that commits to it is appended.
+ * Losing it means the secret cannot be revealed; the log and the audit show that.
  */
 export interface SecretKeeper {
   order(player: string, turn: number, army: string): Promise<HeldOrder | undefined>;
   keepOrder(player: string, turn: number, army: string, held: HeldOrder): Promise<void>;
+  /** Drops the orders of a turn that nothing in the log commits to (kept for a command that was then refused). */
+  pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean): Promise<void>;
   hostSeed(turn: number): Promise<string | undefined>;
   keepHostSeed(turn: number, seed: string): Promise<void>;
+  playerSeed(player: string, turn: number): Promise<string | undefined>;
+  keepPlayerSeed(player: string, turn: number, seed: string): Promise<void>;
 }
 
-interface PartySecrets {
+export interface PartySecrets {
   orders?: Record<string, HeldOrder>;
   hostSeeds?: Record<string, string>;
+  playerSeeds?: Record<string, string>;
 }
 
 const orderKey = (turn: number, army: string) => `${turn}/${army}`;
+const ID = new RegExp(ID_PATTERN);
 
-/** Secrets held in memory: for tests and for parties that keep them elsewhere. */
-export class MemorySecrets implements SecretKeeper {
-  private readonly parties = new Map<string, PartySecrets>();
-
-  private party(name: string): PartySecrets {
-    let party = this.parties.get(name);
-    if (!party) this.parties.set(name, (party = {}));
-    return party;
-  }
-
-  async order(player: string, turn: number, army: string) {
-    return this.party(player).orders?.[orderKey(turn, army)];
-  }
-
-  async keepOrder(player: string, turn: number, army: string, held: HeldOrder) {
-    (this.party(player).orders ??= {})[orderKey(turn, army)] = held;
-  }
-
-  async hostSeed(turn: number) {
-    return this.party("host").hostSeeds?.[String(turn)];
-  }
-
-  async keepHostSeed(turn: number, seed: string) {
-    (this.party("host").hostSeeds ??= {})[String(turn)] = seed;
-  }
+/** A secrets file that cannot be read or written: the command that needed it is not applied. */
+export class SecretsError extends Error {
+  override readonly name = "SecretsError";
 }
 
-/**
- * One JSON file per party: `<dir>/<campaign>/<party>.json`, kept apart from the shared log (docs/secrets.md).
- * Written to a temporary file and renamed, so a crash never leaves half a file.
- */
-export class FileSecrets implements SecretKeeper {
-  constructor(
-    private readonly dir: string,
-    private readonly campaign: string,
-  ) {}
-
-  private path(party: string): string {
-    return join(this.dir, this.campaign, `${party}.json`);
-  }
-
-  private async read(party: string): Promise<PartySecrets> {
-    try {
-      return JSON.parse(await readFile(this.path(party), "utf8")) as PartySecrets;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw new Error(`cannot read ${party}'s secrets file ${this.path(party)}: ${(error as Error).message}`);
-    }
-  }
-
-  private async write(party: string, secrets: PartySecrets): Promise<void> {
-    const path = this.path(party);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(`${path}.tmp`, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-    await rename(`${path}.tmp`, path);
-  }
+/** Reads and changes parties' secrets; the two keepers differ only in where a party's secrets live. */
+abstract class PartyKeeper implements SecretKeeper {
+  protected abstract read(party: string): Promise<PartySecrets>;
+  protected abstract update(party: string, change: (secrets: PartySecrets) => void): Promise<void>;
 
   async order(player: string, turn: number, army: string) {
     return (await this.read(player)).orders?.[orderKey(turn, army)];
   }
 
-  async keepOrder(player: string, turn: number, army: string, held: HeldOrder) {
-    const secrets = await this.read(player);
-    (secrets.orders ??= {})[orderKey(turn, army)] = held;
-    await this.write(player, secrets);
+  keepOrder(player: string, turn: number, army: string, held: HeldOrder) {
+    return this.update(player, (secrets) => void ((secrets.orders ??= {})[orderKey(turn, army)] = held));
+  }
+
+  async pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean) {
+    const orphaned = (orders: Record<string, HeldOrder>) =>
+      Object.entries(orders)
+        .filter(([key, held]) => key.startsWith(`${turn}/`) && !committed(key.slice(`${turn}/`.length), held))
+        .map(([key]) => key);
+    if (orphaned((await this.read(player)).orders ?? {}).length === 0) return;
+    await this.update(player, (secrets) => orphaned(secrets.orders ?? {}).forEach((key) => delete secrets.orders![key]));
   }
 
   async hostSeed(turn: number) {
     return (await this.read("host")).hostSeeds?.[String(turn)];
   }
 
-  async keepHostSeed(turn: number, seed: string) {
-    const secrets = await this.read("host");
-    (secrets.hostSeeds ??= {})[String(turn)] = seed;
-    await this.write("host", secrets);
+  keepHostSeed(turn: number, seed: string) {
+    return this.update("host", (secrets) => void ((secrets.hostSeeds ??= {})[String(turn)] = seed));
+  }
+
+  async playerSeed(player: string, turn: number) {
+    return (await this.read(player)).playerSeeds?.[String(turn)];
+  }
+
+  keepPlayerSeed(player: string, turn: number, seed: string) {
+    return this.update(player, (secrets) => void ((secrets.playerSeeds ??= {})[String(turn)] = seed));
+  }
+}
+
+/** Secrets held in memory: for tests and for parties that keep them elsewhere. */
+export class MemorySecrets extends PartyKeeper {
+  private readonly parties = new Map<string, PartySecrets>();
+
+  protected async read(party: string): Promise<PartySecrets> {
+    return this.parties.get(party) ?? {};
+  }
+
+  protected async update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
+    const secrets = this.parties.get(party) ?? {};
+    change(secrets);
+    this.parties.set(party, secrets);
+  }
+}
+
+/** Serialises the read-change-write of each file in this process, so that concurrent keeps all land. */
+const fileQueues = new Map<string, Promise<unknown>>();
+function queued<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const result = (fileQueues.get(path) ?? Promise.resolve()).then(work, work);
+  const settled = result.catch(() => {});
+  fileQueues.set(path, settled);
+  void settled.then(() => fileQueues.get(path) === settled && fileQueues.delete(path));
+  return result;
+}
+
+let tempCounter = 0;
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * One JSON file per party: `<dir>/<campaign>/<party>.json`, kept apart from the shared log (docs/secrets.md).
+ * A write goes to a temporary file of this process, is flushed to disk, renamed over the file, and the folder is
+ * flushed too: when a keep returns, the secret survives a crash or a power cut, and a crash never leaves half a file.
+ */
+export class FileSecrets extends PartyKeeper {
+  constructor(
+    private readonly dir: string,
+    private readonly campaign: string,
+  ) {
+    super();
+  }
+
+  /** Only seat ids name a file, so that no party name can reach outside the campaign's folder. */
+  private path(party: string): string {
+    if (!ID.test(party)) throw new SecretsError(`"${party}" is not a seat of this campaign: no secrets file is named after it`);
+    return join(this.folder(), `${party}.json`);
+  }
+
+  private folder(): string {
+    if (!ID.test(this.campaign)) throw new SecretsError(`"${this.campaign}" is not a campaign id: no secrets folder is named after it`);
+    return join(this.dir, this.campaign);
+  }
+
+  protected async read(party: string): Promise<PartySecrets> {
+    const path = this.path(party);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return {};
+      throw new SecretsError(`cannot read ${party}'s secrets file ${path}: ${code === "ENOTDIR" ? `${this.dir} is not a folder` : (error as Error).message}`);
+    }
+    try {
+      return JSON.parse(text) as PartySecrets;
+    } catch (error) {
+      throw new SecretsError(`${party}'s secrets file ${path} is not valid JSON (${(error as Error).message}); restore it from a copy`);
+    }
+  }
+
+  protected update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
+    const path = this.path(party);
+    return queued(path, async () => {
+      const secrets = await this.read(party);
+      change(secrets);
+      await this.writeDurably(party, path, `${JSON.stringify(secrets, null, 2)}\n`);
+    });
+  }
+
+  private async writeDurably(party: string, path: string, text: string): Promise<void> {
+    const folder = this.folder();
+    const temp = `${path}.${process.pid}-${++tempCounter}.tmp`;
+    try {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      await this.removeStaleTemps(party);
+      const file = await open(temp, "w", 0o600);
+      try {
+        await file.writeFile(text, "utf8");
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temp, path);
+      const dir = await open(folder, "r");
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    } catch (error) {
+      await unlink(temp).catch(() => {});
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === "ENOTDIR" || code === "EEXIST" ? `${this.dir} is not a folder` : (error as Error).message;
+      throw new SecretsError(`cannot write ${party}'s secrets file ${path}: ${why}`);
+    }
+  }
+
+  /** Temporary files left by a process that was killed mid-write: the file they were for is whole without them. */
+  private async removeStaleTemps(party: string): Promise<void> {
+    const pattern = new RegExp(`^${party.replace(/[.]/g, "\\.")}\\.json\\.(?:(\\d+)-\\d+\\.)?tmp$`);
+    for (const name of await readdir(this.folder())) {
+      const match = pattern.exec(name);
+      const pid = Number(match?.[1] ?? 0);
+      if (match && pid !== process.pid && !(pid && isAlive(pid))) await unlink(join(this.folder(), name)).catch(() => {});
+    }
   }
 }

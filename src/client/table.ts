@@ -3,6 +3,9 @@ import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine, Outcome } from "../engine.js";
 import { dueChores } from "./chores.js";
+import { checkCommand } from "../commands/schemas.js";
+import { orderCommitment } from "../commitments.js";
+import { committedOrder } from "./held-orders.js";
 import { cryptoRandomHex, prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./secrets.js";
 
@@ -41,14 +44,37 @@ export class Table {
 
   /** Prepares and submits one command as written by a party; then takes the chores it made due. */
   async submit(input: unknown, onEvents: (events: StoredEvent[]) => void = () => {}): Promise<Outcome> {
-    const prepared = await prepareCommand(await this.state(), input, this.options.secrets, this.random);
-    const outcome = await this.engine.execute(this.campaign, [prepared.command]);
+    const outcome = await this.prepareAndExecute(input);
     if (outcome.ok) {
-      await prepared.keep();
       onEvents(outcome.events);
       await this.takeChores(onEvents);
     }
     return outcome;
+  }
+
+  /**
+   * The secret a command commits to is made durable before the command is decided: if the process dies between the
+   * two, the log holds no commitment without its secret (a secret with no commitment is harmless, and pruned when
+   * its turn ends). A command that fails its schema check commits to nothing, so nothing is kept for it.
+   */
+  private async prepareAndExecute(input: unknown): Promise<Outcome> {
+    const state = await this.state();
+    const prepared = await prepareCommand(state, input, this.options.secrets, this.random);
+    if (checkCommand(prepared.command).ok) {
+      if ((prepared.command as { type: string }).type === "EndTurn") await this.pruneUncommittedOrders(state);
+      await prepared.keep();
+    }
+    return this.engine.execute(this.campaign, [prepared.command]);
+  }
+
+  /** Orders this machine's players kept this turn for commands that were refused: no activation commits to them. */
+  private async pruneUncommittedOrders(state: CampaignState): Promise<void> {
+    for (const player of state.setup?.players.map((p) => p.id) ?? []) {
+      if (this.options.parties && !this.options.parties.has(player)) continue;
+      await this.options.secrets.pruneOrders(player, state.turn, (army, held) =>
+        committedOrder(state, army) === orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
+      );
+    }
   }
 
   /** Takes every chore that is due for this machine's parties, until none is. */
@@ -60,9 +86,7 @@ export class Table {
       const chores = dueChores(state, parties);
       if (chores.length === 0) return;
       for (const chore of chores) {
-        const prepared = await prepareCommand(await this.state(), chore, this.options.secrets, this.random);
-        const outcome = await this.engine.execute(this.campaign, [prepared.command]);
-        if (outcome.ok) await prepared.keep();
+        const outcome = await this.prepareAndExecute(chore);
         if (!outcome.ok) throw new ChoreRefusedError(`${chore["actor"]}'s ${String(chore["type"])} was refused: ${outcome.refusal.message}`);
         onEvents(outcome.events);
       }

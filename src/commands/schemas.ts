@@ -33,10 +33,13 @@ export const DeployArmy = command("DeployArmy", { army: Id, at: Square });
 
 export const StartCampaign = command("StartCampaign", {});
 
+/** A player commits to the SHA-256 of its secret dice seed for the next turn, before the host draws its own (D1). */
+export const CommitSeed = command("CommitSeed", { seedHash: Sha256 });
+
 /** The host begins a turn, committing to the SHA-256 of its secret dice seed for the turn (D1). */
 export const StartTurn = command("StartTurn", { hostSeedHash: Sha256 });
 
-/** A player gives its dice seed for the turn, after the host has committed (D1). */
+/** A player gives its dice seed for the turn once the host has committed; it must hash to the player's commitment (D1). */
 export const GiveSeed = command("GiveSeed", { seed: Nonce });
 
 /** The host records the initiative dice it drew from the turn's seeds (T2); they are recomputable once the turn ends. */
@@ -213,6 +216,7 @@ export const COMMAND_SCHEMAS = {
   PlaceObjective,
   DeployArmy,
   StartCampaign,
+  CommitSeed,
   StartTurn,
   GiveSeed,
   RollInitiative,

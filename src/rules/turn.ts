@@ -2,6 +2,7 @@ import type { DomainEvent } from "../../events/index.js";
 import { turnOfSeedPrint } from "../../projections/derived.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
+import { seedCommitment } from "../commitments.js";
 import {
   requireActionPhase,
   requireActive,
@@ -13,19 +14,38 @@ import { endActionPhase } from "./phases.js";
 import { stalledCloseAllowed } from "./stall.js";
 import { requirePlayer, requireSetup } from "./setup.js";
 
-/**
- * T1: the host starts a turn, committing to its dice seed (D1): turn 1 right after set-up, later turns once the
- * previous one has ended.
- */
-export function decideStartTurn(state: CampaignState, command: CommandOf<"StartTurn">): DomainEvent[] {
-  requireSetup(state);
-  requireHostActor(command.actor);
+/** T1: the turn a StartTurn begins: turn 1 right after set-up, later turns once the previous one has ended. */
+function requireTurnToStart(state: CampaignState): number {
   requireActive(state);
   const current = state.turnState;
   if (current !== null && current.hostSeed === null) {
     refuseRule("T1", `turn ${state.turn} is still under way (${state.phase} phase): it must end before turn ${state.turn + 1} starts`);
   }
-  const turn = current === null ? state.turn : state.turn + 1;
+  return current === null ? state.turn : state.turn + 1;
+}
+
+/**
+ * D1: each player commits to its dice seed for the next turn before the host draws and commits its own, so that no
+ * seed can be chosen after another party's is known.
+ */
+export function decideCommitSeed(state: CampaignState, command: CommandOf<"CommitSeed">): DomainEvent[] {
+  const player = requirePlayer(state, command.actor);
+  const turn = requireTurnToStart(state);
+  if (state.seedCommitments[player.id] !== undefined) {
+    refuseRule("D1", `${player.id} has already committed to its dice seed for turn ${turn}: it gives that seed once the host has committed`);
+  }
+  return [{ type: "PlayerSeedCommitted", data: { turn, player: player.id, seedHash: command.seedHash } }];
+}
+
+/** T1: the host starts a turn, committing to its dice seed (D1) once every player has committed to its own. */
+export function decideStartTurn(state: CampaignState, command: CommandOf<"StartTurn">): DomainEvent[] {
+  const setup = requireSetup(state);
+  requireHostActor(command.actor);
+  const turn = requireTurnToStart(state);
+  const uncommitted = setup.players.map((p) => p.id).filter((p) => state.seedCommitments[p] === undefined);
+  if (uncommitted.length > 0) {
+    refuseRule("D1", `the host commits to its dice seed for turn ${turn} after every player has committed to its own (CommitSeed): ${uncommitted.join(" and ")} has not`);
+  }
   const used = turnOfSeedPrint(state.hostSeedPrints, command.hostSeedHash);
   if (used !== null) {
     // A seed revealed at a turn's end is known to the players: used again, the last to give its own seed could choose the dice.
@@ -34,12 +54,17 @@ export function decideStartTurn(state: CampaignState, command: CommandOf<"StartT
   return [{ type: "TurnStarted", data: { turn, hostSeedHash: command.hostSeedHash } }];
 }
 
-/** D1: each player gives its dice seed once per turn, after the host's commitment and before initiative. */
+/** D1: each player gives its dice seed once per turn, after the host's commitment and before initiative: the one it committed to. */
 export function decideGiveSeed(state: CampaignState, command: CommandOf<"GiveSeed">): DomainEvent[] {
   const player = requirePlayer(state, command.actor);
   const turn = requireActionPhase(state);
   if (turn.playerSeeds[player.id] !== undefined) refuseRule("D1", `${player.id} has already given its dice seed for turn ${state.turn}`);
   if (turn.initiativeWinner !== null) refuseRule("T2", `initiative for turn ${state.turn} has already been rolled`);
+  const committed = turn.playerSeedHashes[player.id];
+  if (committed === undefined) refuseRule("D1", `${player.id} made no seed commitment before turn ${state.turn} started, so it can give no seed for it`);
+  if (seedCommitment(command.seed) !== committed) {
+    refuseRule("D1", `this seed does not hash to ${player.id}'s commitment for turn ${state.turn} (${committed.slice(0, 16)}...): give the seed committed to`);
+  }
   return [{ type: "PlayerSeedGiven", data: { turn: state.turn, player: player.id, seed: command.seed } }];
 }
 

@@ -20,6 +20,11 @@ export interface GoldenCase {
    */
   auto?: boolean;
   /**
+   * The label of the fixed sequence the parties draw their seeds and salts from (default "golden"): a case about a
+   * roll's outcome (a scouting band, an initiative winner) names a label whose seeds give that outcome.
+   */
+  dice?: string;
+  /**
    * `state`: the projected state matches this subset; with `as`, the state as that player sees it (src/views.ts), where
    * the other side's secrets read "hidden".
    */

@@ -771,6 +771,7 @@ export function commandsAfterFinish(g: Gen, state: CampaignState, hostSeed: stri
   const formation = Object.keys(state.setup!.catalogue.formations)[0]!;
   const nil = { vp: 0, losses: {}, routed: {} };
   return [
+    { actor: p, type: "CommitSeed", seedHash: hex(g, 64) },
     { actor: HOST, type: "StartTurn", hostSeedHash: hex(g, 64) },
     { actor: p, type: "GiveSeed", seed: hex(g, 64) },
     { actor: HOST, type: "RollInitiative", rounds: [Object.fromEntries(players.map((id, i) => [id, 6 - i]))] },

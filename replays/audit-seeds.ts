@@ -1,0 +1,73 @@
+import { seedCommitment } from "../src/commitments.js";
+
+/**
+ * D1: every player commits to its dice seed for a turn before the host commits to its own, and the seed it gives once
+ * the host has committed must hash to that commitment. Then no party's seed could be chosen after another's was seen.
+ */
+export const SEED_VERDICTS = {
+  seedUncommitted: "player seed not committed before the host committed",
+  seedCommitMismatch: "player seed does not match its commitment",
+  seedCommittedOutOfTurn: "player seed committed while a turn was under way",
+} as const;
+
+export interface SeedFinding {
+  verdict: (typeof SEED_VERDICTS)[keyof typeof SEED_VERDICTS];
+  player: string;
+  seqs: number[];
+  detail: string;
+}
+
+interface Commitment {
+  seq: number;
+  seedHash: string;
+}
+
+export class PlayerSeedAudit {
+  /** Commitments made for the turn about to start, by turn and then player. */
+  private readonly pending = new Map<number, Map<string, Commitment>>();
+  /** The commitments in force for each started turn, by player. */
+  private readonly inForce = new Map<number, Map<string, Commitment>>();
+
+  constructor(private readonly report: (turn: number, finding: SeedFinding) => void) {}
+
+  committed(seq: number, data: { turn: number; player: string; seedHash: string }, turnUnderWay: number | null): void {
+    if (turnUnderWay !== null || this.inForce.has(data.turn)) {
+      this.report(data.turn, {
+        verdict: SEED_VERDICTS.seedCommittedOutOfTurn,
+        player: data.player,
+        seqs: [seq],
+        detail: `${data.player} committed to a seed for turn ${data.turn} (seq ${seq}) after ${turnUnderWay !== null ? `turn ${turnUnderWay}` : "that turn"} had started: a seed is committed before the host commits to the turn's`,
+      });
+      return;
+    }
+    const forTurn = this.pending.get(data.turn) ?? new Map<string, Commitment>();
+    this.pending.set(data.turn, forTurn);
+    if (!forTurn.has(data.player)) forTurn.set(data.player, { seq, seedHash: data.seedHash });
+  }
+
+  /** The host commits: every player must have committed already; their commitments are now in force for the turn. */
+  turnStarted(seq: number, turn: number, players: readonly string[]): void {
+    const commitments = this.inForce.get(turn) ?? this.pending.get(turn) ?? new Map<string, Commitment>();
+    this.pending.delete(turn);
+    this.inForce.set(turn, commitments);
+    for (const player of players.filter((p) => !commitments.has(p))) {
+      this.report(turn, {
+        verdict: SEED_VERDICTS.seedUncommitted,
+        player,
+        seqs: [seq],
+        detail: `${player} had not committed to a dice seed for turn ${turn} when the host committed to its own (seq ${seq}): its seed could be chosen knowing the host's`,
+      });
+    }
+  }
+
+  seedGiven(seq: number, data: { turn: number; player: string; seed: string }): void {
+    const commitment = this.inForce.get(data.turn)?.get(data.player);
+    if (!commitment || seedCommitment(data.seed) === commitment.seedHash) return;
+    this.report(data.turn, {
+      verdict: SEED_VERDICTS.seedCommitMismatch,
+      player: data.player,
+      seqs: [seq, commitment.seq],
+      detail: `the seed ${data.player} gave for turn ${data.turn} (seq ${seq}) does not hash to its commitment of seq ${commitment.seq}`,
+    });
+  }
+}
