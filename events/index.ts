@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction, type ErrorObject } from "ajv";
 import { ID_PATTERN, NONCE_PATTERN } from "./common.js";
+import { choiceMessage, unknownFieldMessage } from "./schema-choices.js";
 import { ArmyDeployed } from "./ArmyDeployed.js";
 import { ArmyRegistered } from "./ArmyRegistered.js";
 import { CampaignCreated } from "./CampaignCreated.js";
@@ -144,10 +145,13 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root:
   const error = errors?.[0];
   let path = (error?.instancePath ?? "").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".");
   let message = error?.message ?? "is invalid";
-  if (error?.keyword === "additionalProperties") {
+  const choice = error && choiceMessage(errors!, error);
+  if (choice) {
+    message = choice;
+  } else if (error?.keyword === "additionalProperties") {
     path += `.${String(error.params["additionalProperty"])}`;
     const keyedByIds = (error.parentSchema as { patternProperties?: unknown } | undefined)?.patternProperties !== undefined;
-    message = keyedByIds ? ID_RULE : "is not a known field";
+    message = keyedByIds ? ID_RULE : unknownFieldMessage(error);
   } else if (error?.keyword === "required") {
     path += `.${String(error.params["missingProperty"])}`;
     message = "is required";

@@ -54,7 +54,7 @@ describe("event catalogue", () => {
     });
     expect(catalogue.check({ type: "ArmyDeployed", version: 1, data: { army: "a1", at: [1, 2], extra: 1 } })).toEqual({
       field: "ArmyDeployed.data.extra",
-      message: "is not a known field",
+      message: "is not a known field (the fields are army, at)",
     });
     expect(catalogue.check({ type: "ArmyMarched", version: 1, data: {} })).toMatchObject({ field: "type" });
   });
