@@ -7,7 +7,12 @@ import { examplePath } from "../paths.js";
 import { renderState } from "../render.js";
 import { defaultSecretsDir } from "../seat.js";
 import { loadSetupFile } from "../../setup-loader.js";
+import { HOST } from "../../../events/common.js";
+import { ownHeldOrders, seesAll, type Viewer } from "../../views.js";
+import { CliError } from "../errors.js";
 import { createCampaign } from "./new.js";
+import { stateOutput } from "./show.js";
+import { describeAs, lineView } from "./viewer.js";
 import { verifyCampaigns } from "./verify.js";
 
 export const DEMO_DB = "epicwar-demo";
@@ -28,24 +33,33 @@ export const ADVANCED_DEMO: DemoCampaign = { campaign: "emberfall", setupFile: "
 
 /**
  * Sets up the bundled example campaign and plays it to a victory with scripted commanders, telling each turn as it
- * goes; in a folder where it has already been played, tells it again from the log.
+ * goes; in a folder where it has already been played, tells it again from the log. With a player as `viewer`
+ * (`demo --as PLAYER`), the account and the final state are that player's view, told from the log once played.
  */
-export async function runDemo(engine: Engine, db: string, print: (line: string) => void, demo: DemoCampaign = BASIC_DEMO): Promise<void> {
+export async function runDemo(engine: Engine, db: string, print: (line: string) => void, demo: DemoCampaign = BASIC_DEMO, viewer?: Viewer): Promise<void> {
   const { campaign } = demo;
-  if ((await engine.listCampaigns()).includes(campaign)) {
+  const played = (await engine.listCampaigns()).includes(campaign);
+  if (played) {
     print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
-    const account = accountPrinter(print);
-    for await (const batch of engine.store.readBatches(campaign)) account(batch);
   } else {
     const setupPath = examplePath(demo.setupFile);
-    for (const line of (await createCampaign(engine, setupPath, await loadSetupFile(setupPath))).lines) print(line);
+    const setup = await loadSetupFile(setupPath);
+    // Checked before the campaign is played, not after.
+    if (!seesAll(viewer) && !setup.players.some((p) => p.id === viewer)) throw new CliError(`"${viewer}" is not a player of ${campaign} (--as takes a player or ${HOST})`);
+    for (const line of (await createCampaign(engine, setupPath, setup)).lines) print(line);
     print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
     const table = new Table(engine, campaign, { secrets: new FileSecrets(defaultSecretsDir(db), campaign), random: sequenceRandomHex(demo.dice) });
-    await playCampaign(table, print, MAX_TURNS);
+    await playCampaign(table, seesAll(viewer) ? print : () => {}, MAX_TURNS);
+  }
+  // A player's account is judged with the campaign as it ends, as `log --as` judges it.
+  const view = await lineView(engine.store, campaign, viewer);
+  if (played || view) {
+    const account = accountPrinter(print, describeAs(view));
+    for await (const batch of engine.store.readBatches(campaign)) account(batch);
   }
   const state = await engine.state(campaign);
   print("");
-  print(renderState(state));
+  print(view ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, new FileSecrets(defaultSecretsDir(db), campaign)), false) : renderState(state));
   print("");
   print(
     state.status === "finished"
@@ -54,5 +68,6 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
         : `The campaign ends in a draw in turn ${state.result!.turn}.`
       : `No side reached ${state.setup!.cvpTarget} CVPs in ${MAX_TURNS} turns.`,
   );
-  await verifyCampaigns(engine, [campaign], (line) => print(`Hash chain: ${line}`));
+  // A player's view carries no hash of the log (docs/views.md).
+  await verifyCampaigns(engine, [campaign], (line) => print(`Hash chain: ${view ? line.replace(/, head [0-9a-f]+$/, "") : line}`));
 }
