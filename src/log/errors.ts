@@ -22,14 +22,30 @@ export class InvalidEventError extends Error {
   }
 }
 
-/** A stored event could not be read back: the log was damaged outside the engine. */
+/**
+ * A stored event could not be read back, or is not where the chain says (missing, moved, not linking on): the log was
+ * damaged outside the engine. `seq` is the broken event's; the CLI reports it and exits 2, as verify does.
+ */
 export class CorruptEventError extends Error {
-  override readonly name = "CorruptEventError";
+  override readonly name: string = "CorruptEventError";
   constructor(
     readonly stream: string,
     readonly seq: number,
+    problem = "cannot be read",
+    options?: ErrorOptions,
   ) {
-    super(`event ${seq} of ${stream} cannot be read: the log was changed outside epicwar (run epicwar verify)`);
+    super(`event ${seq} of ${stream} ${problem}: the log was changed outside epicwar (run epicwar verify)`, options);
+  }
+}
+
+/**
+ * An append would have written over a stored event: the stream's head was deleted or set back outside the engine.
+ * Nothing was written; a stored event is never overwritten, whatever the head says.
+ */
+export class EventExistsError extends CorruptEventError {
+  override readonly name = "EventExistsError";
+  constructor(stream: string, seq: number, headSeq: number) {
+    super(stream, seq, `is already stored although the head counts ${headSeq} events (nothing was written)`);
   }
 }
 

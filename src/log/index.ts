@@ -1,5 +1,5 @@
 export { EventStore, sealEvent, StoreOpenError, type StoreOptions } from "./store.js";
-export { AppendConflictError, BranchError, CorruptEventError, InvalidEventError } from "./errors.js";
-export { verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
+export { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
+export { blameBrokenLog, verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
 export type { BranchMeta, Head, Segment } from "./layout.js";

@@ -28,6 +28,11 @@ export function streamRange(stream: string, from = 1, to?: number): { gte: strin
   return { gte: eventKey(stream, Math.max(from, 1)), lte: to === undefined ? `${stream}${SEPARATOR}~` : eventKey(stream, to) };
 }
 
+/** The stream an event key belongs to. */
+export function streamOfKey(key: string): string {
+  return key.slice(0, key.lastIndexOf(SEPARATOR));
+}
+
 export function seqOfKey(key: string): number {
   return Number(key.slice(key.lastIndexOf(SEPARATOR) + 1));
 }

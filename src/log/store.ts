@@ -13,9 +13,9 @@ import {
 import { Id } from "../../events/common.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AppendConflictError, BranchError, CorruptEventError, InvalidEventError } from "./errors.js";
+import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
 import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
-import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, type BranchMeta, type Head, type Segment } from "./layout.js";
+import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, streamOfKey, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { SerialQueue } from "./queue.js";
 import { eventRange, rawEntries, readAhead, type ReadPoint } from "./read-ahead.js";
 
@@ -86,6 +86,36 @@ function sealChecked(stream: string, seq: number, prev: string, event: CheckedEv
   const hash = sha256Hex(body);
   const stored: StoredEvent = { stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev, hash };
   return { stored, value: encodeEvent(hash, body) };
+}
+
+/**
+ * Checks that the events one read of a stream gives follow on as the chain says: each stored under its own seq and
+ * stream, none missing from the first seq asked for to the last found, each linking to the one before. A fold can
+ * trust nothing less, and it costs a few comparisons an event; the hashes are verify's. A broken order is reported as
+ * the CorruptEventError of the first seq that is not where it should be.
+ */
+class ReadOrder {
+  private prev: string | undefined;
+
+  constructor(
+    private readonly stream: string,
+    /** The seq the next event must have. */
+    public next: number,
+  ) {
+    this.prev = next === 1 ? GENESIS_HASH : undefined;
+  }
+
+  /** `keySeq`: the seq of the key the event was stored under, where the read knows it. */
+  check(event: StoredEvent, keySeq = this.next): void {
+    const seq = this.next;
+    if (keySeq !== seq) throw new CorruptEventError(this.stream, seq, "is missing");
+    if (event.seq !== seq || event.stream !== this.stream) {
+      throw new CorruptEventError(this.stream, seq, `is missing or out of place: the event read in its place says it is ${String(event.stream)} #${String(event.seq)}`);
+    }
+    if (this.prev !== undefined && event.prev !== this.prev) throw new CorruptEventError(this.stream, seq, `does not link to event ${seq - 1}`);
+    this.prev = event.hash;
+    this.next = seq + 1;
+  }
 }
 
 /**
@@ -162,9 +192,51 @@ export class EventStore {
     return value === undefined ? { seq: 0, hash: GENESIS_HASH } : (JSON.parse(value) as Head);
   }
 
-  /** Every stream that has at least one event (a branch counts the events it inherits). */
+  /**
+   * Every stream that has at least one event (a branch counts the events it inherits), in stream order: those with a
+   * head, and those with events stored under their own keys but no head (its head was deleted outside the engine), so
+   * that verify sees them too.
+   */
   async streams(): Promise<string[]> {
-    return this.headsDb.keys().all();
+    const [withHeads, withEvents] = await Promise.all([this.headsDb.keys().all(), this.streamsWithEvents()]);
+    return [...new Set([...withHeads, ...withEvents])].sort();
+  }
+
+  /** The streams with at least one event under their own keys: one seek per stream, to just past its key range. */
+  private async streamsWithEvents(): Promise<string[]> {
+    const found: string[] = [];
+    const iterator = this.events.keys();
+    try {
+      for (let key = await iterator.next(); key !== undefined; key = await iterator.next()) {
+        const stream = streamOfKey(key);
+        found.push(stream);
+        // The range's upper bound is no key ("~" is no digit), and no other stream's keys fall inside the range.
+        iterator.seek(streamRange(stream).lte);
+      }
+    } finally {
+      await iterator.close();
+    }
+    return found;
+  }
+
+  /**
+   * The seq of the stream's first event stored under its own keys at `seq` or after (as of `readPoint`, when given),
+   * or undefined when there is none: one seek.
+   */
+  async firstStoredFrom(stream: string, seq: number, readPoint?: ReadPoint): Promise<number | undefined> {
+    // On the root database with the prefixed keys: a third quicker than through the sublevel.
+    const { gte, lte } = eventRange(this.eventsPrefix, stream, seq);
+    const [key] = await this.db.keys({ gte, lte, limit: 1, ...(readPoint ? { snapshot: readPoint } : {}) }).all();
+    return key === undefined ? undefined : seqOfKey(key);
+  }
+
+  /**
+   * The first seq of a line stored after its head, or undefined when there is none: events the head does not count,
+   * because it was deleted or set back outside the engine (appends never leave any).
+   */
+  async storedAfterHead(stream: string): Promise<number | undefined> {
+    const [head, line] = await Promise.all([this.head(stream), this.line(stream)]);
+    return this.firstStoredFrom(line.at(-1)!.stream, head.seq + 1);
   }
 
   /** The branch record of a stream, or undefined for a stream that is not a branch. */
@@ -207,8 +279,14 @@ export class EventStore {
 
   /** The stored value (hash and body) of the event at `seq` of a stream's line, or undefined when there is none. */
   async valueAt(stream: string, seq: number): Promise<string | undefined> {
+    return (await this.storedAt(stream, seq))?.value;
+  }
+
+  /** The value at `seq` of a stream's line, with the stream whose own event it is (the parent's, before a fork). */
+  private async storedAt(stream: string, seq: number): Promise<{ owner: string; value: string } | undefined> {
     const segment = (await this.line(stream)).find((s) => seq >= s.from && seq <= s.to);
-    return segment ? this.events.get(eventKey(segment.stream, seq)) : undefined;
+    const value = segment && (await this.events.get(eventKey(segment.stream, seq)));
+    return value === undefined ? undefined : { owner: segment!.stream, value };
   }
 
   /** The hash of the event at `seq` of a stream's line, as stored (GENESIS_HASH for seq 0). */
@@ -219,13 +297,18 @@ export class EventStore {
 
   /** The event at `seq` of a stream's line, or undefined when there is none. */
   async eventAt(stream: string, seq: number): Promise<StoredEvent | undefined> {
-    const value = await this.valueAt(stream, seq);
-    if (value === undefined) return undefined;
+    const stored = await this.storedAt(stream, seq);
+    if (stored === undefined) return undefined;
+    let event: StoredEvent;
     try {
-      return decodeEvent(value);
+      event = decodeEvent(stored.value);
     } catch {
       throw new CorruptEventError(stream, seq);
     }
+    if (event.seq !== seq || event.stream !== stored.owner) {
+      throw new CorruptEventError(stored.owner, seq, `is out of place: the event stored in its place says it is ${String(event.stream)} #${String(event.seq)}`);
+    }
+    return event;
   }
 
   /**
@@ -237,7 +320,10 @@ export class EventStore {
   async createBranch(stream: string, parent: string, forkSeq: number, options: { name?: string; sync?: boolean; created?: string } = {}): Promise<BranchMeta> {
     if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
     return this.queue.run(async () => {
-      if ((await this.head(stream)).seq > 0 || (await this.branch(stream))) throw new BranchError(`${stream} already exists in this folder`);
+      // Events stored under the id without a head (deleted outside the engine) take it too: they are never overwritten.
+      if ((await this.head(stream)).seq > 0 || (await this.branch(stream)) || (await this.firstStoredFrom(stream, 1)) !== undefined) {
+        throw new BranchError(`${stream} already exists in this folder`);
+      }
       const parentHead = await this.head(parent);
       if (parentHead.seq === 0) throw new BranchError(`there is no stream ${parent} to branch from`);
       if (!Number.isInteger(forkSeq) || forkSeq < 1 || forkSeq > parentHead.seq) {
@@ -269,7 +355,9 @@ export class EventStore {
 
   /**
    * Appends events after `expectedSeq`, the seq the writer last saw. A stale expectedSeq is refused with
-   * AppendConflictError; an event that fails its schema is refused with InvalidEventError. Either way nothing is written.
+   * AppendConflictError; an event that fails its schema is refused with InvalidEventError; an event stored after the
+   * head (the head was deleted or set back outside the engine) with EventExistsError, since a stored event is never
+   * overwritten. Whichever, nothing is written.
    */
   async append(stream: string, expectedSeq: number, events: readonly NewEvent[], options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
     // Checked (and copied) before queueing, in the caller's turn: errors reject the returned promise, and a caller
@@ -280,6 +368,11 @@ export class EventStore {
       const head = await this.head(stream);
       if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
       if (checked.length === 0) return [];
+      // Appends are contiguous, so one seek tells whether any key this batch would write (or any after it) is taken;
+      // it runs on LevelDB's thread while this one seals the events. Only a head read from the database needs it: a
+      // head this store wrote itself (this.heads, trusted as the head is) was checked when it was written, and nothing
+      // else writes to the folder while the store has it open.
+      const taken = this.heads.has(stream) ? undefined : this.firstStoredFrom(stream, head.seq + 1);
       let prev = head.hash;
       const stored: StoredEvent[] = [];
       // One batch on the root database with the sublevels' prefixed keys: the events and the head, atomically.
@@ -291,6 +384,8 @@ export class EventStore {
         stored.push(sealed.stored);
         prev = sealed.stored.hash;
       }
+      const takenSeq = await taken;
+      if (takenSeq !== undefined) throw new EventExistsError(stream, takenSeq, head.seq);
       const newHead: Head = { seq: head.seq + stored.length, hash: prev };
       operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
       await this.db.batch(operations, { sync: options.sync ?? this.options.sync });
@@ -343,11 +438,6 @@ export class EventStore {
     return rawEntries(this.db, this.eventsPrefix, stream, from, to, readPoint);
   }
 
-  /** Whether an event is stored under the stream's own key for `seq` (as of `readPoint`, when given). */
-  async holdsKey(stream: string, seq: number, readPoint?: ReadPoint): Promise<boolean> {
-    return (await this.events.get(eventKey(stream, seq), readPoint ? { snapshot: readPoint } : {})) !== undefined;
-  }
-
   /**
    * A consistent view of the database as it is now, for reads that must agree with each other while appends go on
    * (verify reads the head and then the events up to it). Close it when done.
@@ -379,35 +469,44 @@ export class EventStore {
     }
   }
 
+  /**
+   * The stream's own events from..to, checked to follow on (ReadOrder): a missing, moved or unlinked event is a
+   * CorruptEventError naming its seq. The range may end before `to`: whether the stream should reach further is the
+   * head's to say (batches$ and the replays check it).
+   */
   private async *ownBatches(stream: string, from: number, to: number | undefined): AsyncGenerator<StoredEvent[]> {
+    const order = new ReadOrder(stream, from);
     if (to !== undefined && to - from < SMALL_READ) {
       // A short known range (a replay from a snapshot, a look around a seq): one read of exactly those keys is
-      // cheaper than an iterator's open, reads and close. A missing key is skipped, as an iterator would skip it.
+      // cheaper than an iterator's open, reads and close. Missing keys at its end are where the stored events end.
       const keys: string[] = [];
       for (let seq = from; seq <= to; seq++) keys.push(eventKey(stream, seq));
       const values = await this.events.getMany(keys);
       const events: StoredEvent[] = [];
       for (const [index, value] of values.entries()) {
         if (value === undefined) continue;
+        let event: StoredEvent;
         try {
-          events.push(decodeEvent(value));
+          event = decodeEvent(value);
         } catch {
           throw new CorruptEventError(stream, from + index);
         }
+        order.check(event, from + index);
+        events.push(event);
       }
       if (events.length > 0) yield events;
       return;
     }
     const iterator = this.db.values(eventRange(this.eventsPrefix, stream, from, to));
-    let next = from;
     const decode = (value: string): StoredEvent => {
+      let event: StoredEvent;
       try {
-        return decodeEvent(value);
+        event = decodeEvent(value);
       } catch {
-        throw new CorruptEventError(stream, next);
-      } finally {
-        next++;
+        throw new CorruptEventError(stream, order.next);
       }
+      order.check(event);
+      return event;
     };
     for await (const values of readAhead(iterator)) yield values.map(decode);
   }
@@ -439,10 +538,14 @@ export class EventStore {
       });
       void (async () => {
         try {
+          // The head as it was before the read: appends only add to the line, so the read must reach it. A line that
+          // ends before it lost its tail outside the engine, and a follower waiting for that seq would wait forever.
+          const head = await this.head(stream);
           for await (const batch of this.readBatches(stream, from)) {
             if (subscriber.closed) return;
             emit(batch);
           }
+          if (last < head.seq) throw new CorruptEventError(stream, last + 1, `is missing: the head counts ${head.seq} events`);
           for (const batch of pending.splice(0)) emit(batch);
           catchingUp = false;
         } catch (error) {

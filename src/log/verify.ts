@@ -1,5 +1,5 @@
 import { GENESIS_HASH } from "../../events/index.js";
-import { BranchError } from "./errors.js";
+import { BranchError, CorruptEventError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
 import { HASH_LENGTH, type BranchMeta, type Segment } from "./layout.js";
 import { splitLine, type Range } from "./line-ranges.js";
@@ -132,9 +132,10 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     const forkHashes = metas.map((meta) => meta?.forkHash);
     const [quick, afterHead] = await Promise.all([
       chainHolds(store, quickRanges, forkHashes, head, { checkers, thisThread: options.thisThread ?? true }),
-      store.holdsKey(segments.at(-1)!.stream, head.seq + 1, readPoint),
+      // Any event stored after the head, not only the next seq: a head deleted with the first events after it.
+      store.firstStoredFrom(segments.at(-1)!.stream, head.seq + 1, readPoint),
     ]);
-    if (quick.holds && !afterHead) return { ok: true, stream, events: head.seq, headHash: head.hash };
+    if (quick.holds && afterHead === undefined) return { ok: true, stream, events: head.seq, headHash: head.hash };
   }
   const ranges = splitLine(segments, head.seq, options.ranges ?? VERIFY_RANGES, options.minRangeEvents ?? MIN_RANGE_EVENTS);
   // A range after one that failed cannot change the report: it stops reading.
@@ -164,7 +165,15 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
   }
   const last = expected - 1;
   if (head.seq > last) return fail({ seq: last + 1, problem: "truncated", message: `the head says ${head.seq} events but the log ends at ${last}` });
-  if (head.seq < last) return fail({ seq: head.seq + 1, problem: "head", message: `events after the head (${head.seq}) were added outside the log` });
+  if (head.seq < last) {
+    // Appends never write an event without the head that counts it, nor over a stored one: the head was cut back or
+    // deleted (or events were added after it) outside the engine.
+    const message =
+      head.seq === 0
+        ? `the head is missing (truncated to nothing), but events 1 to ${last} are stored`
+        : `the head was truncated to ${head.seq} events (or events were added after it outside the log), but events up to ${last} are stored`;
+    return fail({ seq: head.seq + 1, problem: "head", message });
+  }
   if (head.hash !== prev) return fail({ seq: last, problem: "head", message: `event ${last} does not match the hash the head recorded` });
   return { ok: true, stream, events: last, headHash: prev };
 }
@@ -227,4 +236,22 @@ async function walkRange(store: EventStore, range: Range, of: string, index: num
     walk.lastHash = prev;
   }
   return walk;
+}
+
+/**
+ * What to report when reading or folding a stream failed: a CorruptEventError as it is; otherwise, when the stream
+ * fails verification, a CorruptEventError naming its first bad seq, the original error as its cause (an edited event
+ * can make a reducer throw anything); otherwise the error itself, a fault of the engine. Verify runs only here, on the
+ * way out of a failure.
+ */
+export async function blameBrokenLog(store: EventStore, stream: string, error: unknown): Promise<unknown> {
+  if (error instanceof CorruptEventError) return error;
+  let result: VerifyResult;
+  try {
+    result = await verifyStream(store, stream);
+  } catch {
+    return error;
+  }
+  if (result.ok) return error;
+  return new CorruptEventError(result.inStream ?? stream, result.seq, `fails verification (${result.problem}: ${result.message})`, { cause: error });
 }
