@@ -9,7 +9,7 @@
 import { toCurrent, type CurrentEvent, type StoredEvent } from "../events/index.js";
 import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
-import type { EventStore } from "../src/log/index.js";
+import { blameBrokenLog, CorruptEventError, type EventStore } from "../src/log/index.js";
 import { endsActivation, isPhaseStop, opens, type Position, type StepUnit, type TurnPhase } from "./positions.js";
 import { isSnapshotPoint, SNAPSHOT_EVERY, SnapshotStore, withinBudget, type Mark, type Snapshot, type SnapshotAt } from "./snapshots.js";
 
@@ -76,6 +76,10 @@ export class Replays {
     const head = await this.head(stream);
     if ("seq" in position) {
       if (!Number.isInteger(position.seq) || position.seq < 0 || position.seq > head) {
+        // Past a head that was cut back or deleted, the seq may well be stored: the log is broken, not the question.
+        if (position.seq > head && (await this.store.storedAfterHead(stream)) !== undefined) {
+          throw new CorruptEventError(stream, head + 1, `is stored after the head, which counts ${head} events: the head was truncated`);
+        }
         throw new ReplayError(`${stream} has events 1 to ${head}: there is no seq ${position.seq}`);
       }
       return position.seq;
@@ -129,7 +133,9 @@ export class Replays {
     const last = events.at(-1);
     const opened = last && opens(last);
     if (!last || last.seq !== seq || !opened || opened.turn !== turn || opened.phase !== phase) return undefined;
-    const state = await this.foldEvents(start, [snapshot ? events.slice(1) : events], { record: true, ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}) });
+    const state = await this.foldEvents(start, [snapshot ? events.slice(1) : events], { record: true, ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}) }).catch(
+      async (error: unknown) => Promise.reject(await blameBrokenLog(this.store, stream, error)),
+    );
     return { state, from: start.seq, folded: seq - start.seq };
   }
 
@@ -149,10 +155,18 @@ export class Replays {
   /**
    * Folds events state.seq + 1 .. `to` of a stream's line into `state`. With `record`, stores a snapshot at each
    * scheduled point it passes and a mark at each phase it sees begin.
+   *
+   * `to` is a seq of the line (at most its head): a line that ends before it lost events outside the engine, and a fold
+   * that throws on a line that fails verification is that line's fault; either is a CorruptEventError naming the seq.
    */
   async fold(stream: string, state: CampaignState, to: number, options: { record?: boolean; from?: SnapshotAt; fromChars?: number } = {}): Promise<CampaignState> {
-    const folded = to > state.seq ? await this.foldEvents(state, prefetch(this.store.readBatches(stream, state.seq + 1, to)), { ...options, marking: state.seq === 0 || to - state.seq >= SNAPSHOT_EVERY }) : state;
-    if (folded.seq !== to) throw new ReplayError(`${stream} ends at seq ${folded.seq}, before seq ${to}`);
+    let folded = state;
+    try {
+      if (to > state.seq) folded = await this.foldEvents(state, prefetch(this.store.readBatches(stream, state.seq + 1, to)), { ...options, marking: state.seq === 0 || to - state.seq >= SNAPSHOT_EVERY });
+    } catch (error) {
+      throw await blameBrokenLog(this.store, stream, error);
+    }
+    if (folded.seq !== to) throw new CorruptEventError(stream, folded.seq + 1, `is missing: the line ends at seq ${folded.seq}, before seq ${to}`);
     return folded;
   }
 

@@ -2,19 +2,32 @@ import { BehaviorSubject, filter, firstValueFrom, type Subscription } from "rxjs
 import { toCurrent } from "../events/index.js";
 import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
-import type { EventStore } from "./log/index.js";
+import { blameBrokenLog, type EventStore } from "./log/index.js";
 
 /**
  * A campaign's (or branch's) state kept live from the log's Observable: one immer transaction per batch of events.
  * The store reads a branch as its whole line, so a branch's state starts from its parent's prefix.
+ *
+ * A log broken outside the engine fails the state: a read that finds an event missing or out of place (the store's
+ * CorruptEventError), or a fold that throws on what was read while the log fails verification (blameBrokenLog). Every
+ * `at` then rejects with that error instead of waiting or throwing out of the Observable.
  */
 export class LiveCampaign {
   readonly state$ = new BehaviorSubject<CampaignState>(initialState);
   private readonly subscription: Subscription;
 
-  constructor(store: EventStore, readonly stream: string) {
+  constructor(
+    private readonly store: EventStore,
+    readonly stream: string,
+  ) {
     this.subscription = store.batches$(stream).subscribe({
-      next: (batch) => this.state$.next(evolveAll(this.state$.value, batch.map(toCurrent))),
+      next: (batch) => {
+        try {
+          this.state$.next(evolveAll(this.state$.value, batch.map(toCurrent)));
+        } catch (error) {
+          this.fail(error);
+        }
+      },
       error: (error: unknown) => this.state$.error(error),
     });
   }
@@ -27,5 +40,10 @@ export class LiveCampaign {
   close(): void {
     this.subscription.unsubscribe();
     this.state$.complete();
+  }
+
+  private fail(error: unknown): void {
+    this.subscription.unsubscribe();
+    void blameBrokenLog(this.store, this.stream, error).then((blamed) => this.state$.error(blamed));
   }
 }

@@ -1,3 +1,6 @@
+import { CorruptEventError, StoreOpenError } from "../log/index.js";
+import { InputError } from "../setup-loader.js";
+
 /** A failure the CLI reports as one line and an exit code, never a stack trace. */
 export class CliError extends Error {
   override readonly name = "CliError";
@@ -11,3 +14,8 @@ export class CliError extends Error {
 
 /** Exit codes: 0 done; 1 refused command or bad input; 2 the log failed verification; 3 internal error. */
 export const EXIT = { refused: 1, broken: 2, internal: 3 } as const;
+
+/** Whether the CLI reports an error as it is (one line and its own exit code) rather than as an internal error. */
+export function isKnownError(error: unknown): boolean {
+  return error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError || error instanceof CorruptEventError;
+}

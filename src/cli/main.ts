@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
-import { CorruptEventError, StoreOpenError } from "../log/index.js";
-import { InputError, loadSetupFile } from "../setup-loader.js";
+import { CorruptEventError } from "../log/index.js";
+import { loadSetupFile } from "../setup-loader.js";
 import { applyCommands, printEvents, readInput, startsWithCreate } from "./commands/apply.js";
 import { applyBranchOption, branchOption, positionOf, registerBranchCommands } from "./commands/branch.js";
 import { DIFF_HELP, runDiff } from "./commands/diff.js";
@@ -11,7 +11,7 @@ import { ADVANCED_DEMO, BASIC_DEMO, DEMO_DB, runDemo } from "./commands/demo.js"
 import { createCampaign } from "./commands/new.js";
 import { showLog, showRawLog, showState, warnIfBroken } from "./commands/show.js";
 import { verifyCampaigns } from "./commands/verify.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT, isKnownError } from "./errors.js";
 import { DEFAULT_DB, packageVersion } from "./paths.js";
 import { Seat } from "./seat.js";
 import { pickCampaign, withEngine } from "./session.js";
@@ -31,7 +31,7 @@ function action<A extends unknown[]>(run: (...args: A) => Promise<void>): (...ar
       if (command) await applyBranchOption(command);
       await run(...args);
     } catch (error) {
-      const known = error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError || error instanceof CorruptEventError;
+      const known = isKnownError(error);
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`epicwar: ${known ? message : `internal error: ${message}`}\n`);
       if (!known && process.env["EPICWAR_DEBUG"]) process.stderr.write(`${(error as Error).stack ?? ""}\n`);

@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import { FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import type { Engine } from "../engine.js";
+import { requireIntact } from "./commands/verify.js";
 import { pickCampaign } from "./session.js";
 
 export interface SeatOptions {
@@ -41,9 +42,13 @@ export class Seat {
     return new FileSecrets(this.secretsDir, campaign);
   }
 
-  /** The table for a campaign (the one in the folder unless named), acting for this seat's parties. */
+  /**
+   * The table for a campaign (the one in the folder unless named), acting for this seat's parties: only on a log that
+   * verifies, since everything the table does is decided on the log and written to it.
+   */
   async table(named?: string): Promise<Table> {
     const campaign = named ?? (await this.campaign());
+    await requireIntact(this.engine, campaign);
     return new Table(this.engine, campaign, {
       ...(this.acting ? { parties: this.acting } : {}),
       secrets: this.secrets(campaign),

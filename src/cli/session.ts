@@ -1,14 +1,39 @@
 import { Engine, type EngineOptions } from "../engine.js";
-import { CliError } from "./errors.js";
+import { blameBrokenLog } from "../log/index.js";
+import { CliError, isKnownError } from "./errors.js";
 
-/** Opens the engine on a folder for one CLI command and always closes it. */
+/**
+ * Opens the engine on a folder for one CLI command and always closes it. An error the CLI would call internal, on a
+ * folder where a line fails verification, is reported as that line's broken log (exit 2; see blameBrokenFolder).
+ */
 export async function withEngine<T>(db: string, options: EngineOptions, work: (engine: Engine) => Promise<T>): Promise<T> {
   const engine = await Engine.open(db, options);
   try {
     return await work(engine);
+  } catch (error) {
+    throw isKnownError(error) ? error : await blameBrokenFolder(engine, error);
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * What an unexpected error in a folder comes from: the first line (campaign or branch) that fails verification, as a
+ * CorruptEventError naming its first bad seq, with the error as its cause; the error itself when every line is intact.
+ * An event edited outside the engine can make any reader that trusts the log throw (a reducer, a view, a description):
+ * the reads catch what is missing or out of place, the hashes only verify does, so verify decides here.
+ */
+async function blameBrokenFolder(engine: Engine, error: unknown): Promise<unknown> {
+  try {
+    const lines = [...(await engine.listCampaigns()), ...(await engine.listBranches()).map((branch) => branch.stream)];
+    for (const line of lines) {
+      const blamed = await blameBrokenLog(engine.store, line, error);
+      if (blamed !== error) return blamed;
+    }
+  } catch {
+    // The folder cannot even be listed: the error stays as it was.
+  }
+  return error;
 }
 
 /** The campaign a command acts on: the one named, or the only one in the folder. */

@@ -7,6 +7,8 @@ import { BranchError } from "../../log/index.js";
 import { CliError } from "../errors.js";
 import { waitingFor } from "../render.js";
 import { Seat } from "../seat.js";
+import { warnIfBroken } from "./show.js";
+import { requireIntact } from "./verify.js";
 import { pickCampaign, withEngine } from "../session.js";
 
 /** `--branch NAME`: which line of the campaign a command acts on. */
@@ -86,6 +88,8 @@ export async function runBranch(options: BranchCliOptions, print: (line: string)
     } catch (error) {
       asCliError(error);
     }
+    // A branch inherits its parent's line: forking a broken one would only make another.
+    await requireIntact(engine, parent);
     const replays = new Replays(engine.store);
     const seat = new Seat(engine, { db: options.db, ...(options.secrets ? { secrets: options.secrets } : {}) });
     const { meta, copied } = await createBranch(engine.store, replays, {
@@ -106,7 +110,7 @@ export async function runBranch(options: BranchCliOptions, print: (line: string)
   });
 }
 
-/** `epicwar branches`: the lines of a campaign, with parent and fork point. */
+/** `epicwar branches`: the lines of a campaign, with parent and fork point; exit 2 after them when one fails verification. */
 export async function runBranches(options: { db: string; campaign?: string; json?: boolean }, print: (line: string) => void): Promise<void> {
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const campaign = await rootCampaign(engine, options.db, options.campaign);
@@ -115,15 +119,16 @@ export async function runBranches(options: { db: string; campaign?: string; json
     const head = await engine.store.head(campaign);
     if (options.json) {
       print(JSON.stringify({ campaign, main: { stream: campaign, head: head.seq, headHash: head.hash }, branches }));
-      return;
+    } else {
+      const rows = [
+        ["line", "parent", "fork", "events", "stream"],
+        [MAIN, "-", "-", String(head.seq), campaign],
+        ...branches.map((b) => [b.name, b.parent, `after #${b.forkSeq} (${b.forkPlace})`, `${b.head} (${b.own} own)`, b.stream]),
+      ];
+      const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+      for (const row of rows) print(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
     }
-    const rows = [
-      ["line", "parent", "fork", "events", "stream"],
-      [MAIN, "-", "-", String(head.seq), campaign],
-      ...branches.map((b) => [b.name, b.parent, `after #${b.forkSeq} (${b.forkPlace})`, `${b.head} (${b.own} own)`, b.stream]),
-    ];
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-    for (const row of rows) print(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
+    for (const stream of [campaign, ...branches.map((branch) => branch.stream)]) await warnIfBroken(engine, stream);
   });
 }
 
