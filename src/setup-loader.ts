@@ -8,6 +8,9 @@ export class InputError extends Error {
   override readonly name = "InputError";
 }
 
+/** Text as written, without the byte-order mark some editors put at the start of a UTF-8 file. */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 export async function readJsonFile(path: string): Promise<unknown> {
   let text: string;
   try {
@@ -16,7 +19,7 @@ export async function readJsonFile(path: string): Promise<unknown> {
     throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(withoutBom(text)) as unknown;
   } catch (error) {
     throw new InputError(`${path} is not valid JSON: ${(error as Error).message}`);
   }

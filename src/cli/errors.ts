@@ -1,5 +1,6 @@
 import { CorruptEventError, StoreOpenError } from "../log/index.js";
 import { InputError } from "../setup-loader.js";
+import { SecretsError } from "../client/secrets.js";
 
 /** A failure the CLI reports as one line and an exit code, never a stack trace. */
 export class CliError extends Error {
@@ -17,5 +18,5 @@ export const EXIT = { refused: 1, broken: 2, internal: 3 } as const;
 
 /** Whether the CLI reports an error as it is (one line and its own exit code) rather than as an internal error. */
 export function isKnownError(error: unknown): boolean {
-  return error instanceof CliError || error instanceof InputError || error instanceof StoreOpenError || error instanceof CorruptEventError;
+  return error instanceof CliError || error instanceof InputError || error instanceof SecretsError || error instanceof StoreOpenError || error instanceof CorruptEventError;
 }

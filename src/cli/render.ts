@@ -51,7 +51,10 @@ export function waitingFor(state: CampaignView): string {
   if (state.status === "finished") return state.result?.winner ? `finished: ${state.result.winner} won` : "finished: a draw";
   const turn = state.turnState;
   const players = state.setup!.players.map((p) => p.id);
-  if (!turn || turn.hostSeed !== null) return "the host to start the turn";
+  if (!turn || turn.hostSeed !== null) {
+    const uncommitted = players.filter((p) => state.seedCommitments[p] === undefined);
+    return uncommitted.length ? `dice seed commitments from ${uncommitted.join(" and ")} (CommitSeed), then the host to start the turn` : "the host to start the turn";
+  }
   if (state.phase === "action") {
     const seedless = players.filter((p) => !turn.playerSeeds[p]);
     if (seedless.length) return `dice seeds from ${seedless.join(" and ")}`;

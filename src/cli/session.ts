@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { Engine, type EngineOptions } from "../engine.js";
 import { blameBrokenLog } from "../log/index.js";
 import { CliError, isKnownError } from "./errors.js";
@@ -7,13 +9,20 @@ import { CliError, isKnownError } from "./errors.js";
  * folder where a line fails verification, is reported as that line's broken log (exit 2; see blameBrokenFolder).
  */
 export async function withEngine<T>(db: string, options: EngineOptions, work: (engine: Engine) => Promise<T>): Promise<T> {
+  // An empty path would put the database's files in the current folder.
+  if (db.trim() === "") throw new CliError('--db needs a folder name (an empty EPICWAR_DB gives none): e.g. --db my-war');
+  const existed = existsSync(db);
   const engine = await Engine.open(db, options);
+  let leftEmpty = false;
   try {
     return await work(engine);
   } catch (error) {
+    // A folder this command created and then wrote no campaign into (a refused set-up) is not left behind.
+    leftEmpty = !existed && (await engine.listCampaigns().catch(() => ["?"])).length === 0;
     throw isKnownError(error) ? error : await blameBrokenFolder(engine, error);
   } finally {
     await engine.close();
+    if (leftEmpty) await rm(db, { recursive: true, force: true });
   }
 }
 

@@ -153,7 +153,7 @@ export class FileSecrets extends PartyKeeper {
     }
   }
 
-  protected update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
+  protected async update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
     const path = this.path(party);
     return queued(path, async () => {
       const secrets = await this.read(party);

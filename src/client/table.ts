@@ -2,6 +2,7 @@ import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine, Outcome } from "../engine.js";
+import type { Refusal } from "../rules/refusal.js";
 import { dueChores } from "./chores.js";
 import { checkCommand } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
@@ -59,6 +60,8 @@ export class Table {
    */
   private async prepareAndExecute(input: unknown): Promise<Outcome> {
     const state = await this.state();
+    const stranger = notASeat(state, input);
+    if (stranger) return { ok: false, index: 0, refusal: stranger };
     const prepared = await prepareCommand(state, input, this.options.secrets, this.random);
     if (checkCommand(prepared.command).ok) {
       if ((prepared.command as { type: string }).type === "EndTurn") await this.pruneUncommittedOrders(state);
@@ -92,4 +95,13 @@ export class Table {
       }
     }
   }
+}
+
+/** An actor that is no seat of the campaign is refused first, whatever else the command holds: it names no secrets. */
+function notASeat(state: CampaignState, input: unknown): Refusal | undefined {
+  const actor = (input as { actor?: unknown } | null)?.actor;
+  if (!state.setup || typeof input !== "object" || input === null || actor === undefined) return undefined;
+  const seats = [HOST, ...state.setup.players.map((p) => p.id)];
+  if (typeof actor === "string" && seats.includes(actor)) return undefined;
+  return { kind: "field", field: "actor", message: `${JSON.stringify(actor)} is not a player of this campaign (a command is given by ${seats.join(", ")})` };
 }

@@ -19,9 +19,13 @@ const execFileAsync = promisify(execFile);
 /** The environment of every run, without the CLI's own variables: defaults and error output as shipped. */
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("EPICWAR_")));
 
-/** Runs the built CLI with these arguments, feeding `input` to its standard input; `timeoutMs` guards a hung run. */
-export async function runCli(args: string[], input = "", timeoutMs = 30_000): Promise<Run> {
-  const running = execFileAsync(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: ENV, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+/**
+ * Runs the built CLI with these arguments, feeding `input` to its standard input; `timeoutMs` guards a hung run.
+ * `where` may give another working folder and variables to add to the environment.
+ */
+export async function runCli(args: string[], input = "", timeoutMs = 30_000, where: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const options = { cwd: where.cwd ?? tmpdir(), env: { ...ENV, ...where.env }, encoding: "utf8" as const, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 };
+  const running = execFileAsync(process.execPath, [CLI, ...args], options);
   running.child.stdin?.end(input);
   try {
     const { stdout, stderr } = await running;

@@ -10,16 +10,17 @@ import type { Viewer } from "../../views.js";
 import { eventFeed } from "../describe.js";
 import { seatViewer } from "./show.js";
 import { CliError } from "../errors.js";
+import { withoutBom } from "../../setup-loader.js";
 import type { Seat } from "../seat.js";
 
 export async function readInput(file: string): Promise<string> {
   if (file === "-") {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    return withoutBom(Buffer.concat(chunks).toString("utf8"));
   }
   try {
-    return await readFile(file, "utf8");
+    return withoutBom(await readFile(file, "utf8"));
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
   }
@@ -33,7 +34,7 @@ export const printEvents = (print: (line: string) => void, viewer?: Viewer, star
  * Applies commands given as JSON Lines, each prepared by this machine's parties, decided and written on its own, in
  * order. Stops at the first line that is not valid JSON or is refused: the lines before it stay applied, that line
  * and those after it are not. A line applied whose following step fails (a chore refused, a secret not kept) stays
- * applied, and the message says so.
+ * applied, and the message says so. The chores due before the first line are taken first (see catchUp).
  */
 export async function applyCommands(seat: Seat, file: string, text: string, print: (line: string) => void): Promise<void> {
   const lines = text.split(/\r?\n/);
@@ -54,8 +55,11 @@ export async function applyCommands(seat: Seat, file: string, text: string, prin
       throw stop(`this machine acts as ${[...seat.acting].join(", ")}, and this line is ${actor}'s`);
     }
     const creates = (command as { type?: unknown } | null)?.type === "CreateCampaign";
-    table ??= await seat.table(creates ? String((command as { campaign?: unknown }).campaign) : undefined);
-    feed ??= printEvents(print, seatViewer(seat), await table.state());
+    if (!table) {
+      table = await seat.table(creates ? String((command as { campaign?: unknown }).campaign) : undefined);
+      feed = printEvents(print, seatViewer(seat), await table.state());
+      if (!creates) await catchUp(table, feed, true);
+    }
     const before = (await table.engine.store.head(table.campaign)).seq;
     let outcome: Outcome;
     try {
@@ -72,6 +76,25 @@ export async function applyCommands(seat: Seat, file: string, text: string, prin
       throw error;
     }
     if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
+  }
+  if (!table) {
+    const only = await seat.table();
+    await catchUp(only, printEvents(print, seatViewer(seat), await only.state()), false);
+  }
+}
+
+/**
+ * Takes the chores already due before any line: a run that was stopped (a crash, a kill) may have left a turn
+ * unstarted or a reveal unmade, which the next line would otherwise be refused for. Input with no line does only this,
+ * and reports a chore that fails; before a line, a failing chore is left for the line (which may be what gets past it,
+ * a ClaimStall say), and the same chore is tried again after it.
+ */
+async function catchUp(table: Table, feed: (events: StoredEvent[]) => void, linesFollow: boolean): Promise<void> {
+  try {
+    await table.takeChores(feed);
+  } catch (error) {
+    if (!(error instanceof PrepareError || error instanceof ChoreRefusedError || error instanceof SecretsError)) throw error;
+    if (!linesFollow) throw new CliError(`a step that was due could not be taken: ${error.message}`);
   }
 }
 
