@@ -7,6 +7,7 @@ import { applyBranchOption, branchOption, positionOf, registerBranchCommands } f
 import { DIFF_HELP, runDiff } from "./commands/diff.js";
 import { showStateAt } from "./commands/replay.js";
 import { runTimeline } from "./commands/timeline.js";
+import { viewAsOption } from "./commands/viewer.js";
 import { ADVANCED_DEMO, BASIC_DEMO, DEMO_DB, runDemo } from "./commands/demo.js";
 import { createCampaign } from "./commands/new.js";
 import { showLog, showRawLog, showState, warnIfBroken } from "./commands/show.js";
@@ -14,6 +15,7 @@ import { verifyCampaigns } from "./commands/verify.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
 import { DEFAULT_DB, packageVersion } from "./paths.js";
 import { Seat } from "./seat.js";
+import { unknownCommand } from "./unknown-command.js";
 import { pickCampaign, withEngine } from "./session.js";
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -170,9 +172,10 @@ program
   .description("set up the bundled example campaign in a local folder and tell what happened")
   .addOption(new Option("--db <dir>", "folder for the demo's database").default(DEMO_DB))
   .option("--advanced", "play the second example campaign, Emberfall, with every advanced rule (A1-A8) on")
+  .addOption(viewAsOption())
   .action(
-    action(async (options: { db: string; advanced?: boolean }) => {
-      await withEngine(options.db, {}, (engine) => runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO));
+    action(async (options: { db: string; advanced?: boolean; as?: string }) => {
+      await withEngine(options.db, {}, (engine) => runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as));
     }),
   );
 
@@ -189,8 +192,9 @@ program
   .addOption(dbOption())
   .addOption(campaignOption())
   .option("--json", "print the comparison as one JSON object")
+  .addOption(viewAsOption())
   .addHelpText("after", DIFF_HELP)
-  .action(action((a: string, b: string, options: { db: string; campaign?: string; json?: boolean }) => runDiff(a, b, options, print)));
+  .action(action((a: string, b: string, options: { db: string; campaign?: string; json?: boolean; as?: string }) => runDiff(a, b, options, print)));
 
 program
   .command("timeline")
@@ -200,6 +204,14 @@ program
   .addOption(branchOption())
   .option("--from-turn <n>", "start where this turn begins")
   .option("--json", "one JSON object per event (JSON Lines): seq, turn, phase, label, type, actor, at, text")
-  .action(action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean }) => runTimeline(options, print)));
+  .addOption(viewAsOption())
+  .action(action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }) => runTimeline(options, print)));
 
-await program.parseAsync();
+// An unknown command is an error even with --help, which commander would answer with the main help and exit 0.
+const unknown = unknownCommand(process.argv.slice(2), program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
+if (unknown) {
+  process.stderr.write(`epicwar: ${unknown}\n`);
+  process.exitCode = EXIT.refused;
+} else {
+  await program.parseAsync();
+}
