@@ -15,6 +15,7 @@ import { verifyCampaigns } from "./commands/verify.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
 import { DEFAULT_DB, packageVersion } from "./paths.js";
 import { Seat } from "./seat.js";
+import { ORDER_SPELLINGS } from "../client/prepare.js";
 import { unknownCommand } from "./unknown-command.js";
 import { pickCampaign, withEngine } from "./session.js";
 
@@ -94,7 +95,9 @@ program
   .addHelpText(
     "after",
     '\nAn order is written in the clear and kept secret by this machine: {"actor":"red","type":"ActivateArmy","army":"r1","order":"advance","path":[[1,1],[1,2]]}' +
-      '\nlogs only a commitment; the order and its salt go to red\'s secrets file and are revealed from there (docs/secrets.md).',
+      '\nlogs only a commitment; the order and its salt go to red\'s secrets file and are revealed from there (docs/secrets.md).' +
+      `\nAn order is one of ${ORDER_SPELLINGS.join(", ")}, spelt exactly so; a salt, if given, is 32 to 128 lower-case hex characters.` +
+      '\nA secret is on disk before the command that commits to it is logged: a crash never loses an order that was logged.',
   )
   .action(
     action(async (file: string, options: SeatCliOptions) => {
