@@ -10,6 +10,8 @@ import { Table } from "../src/client/table.js";
 import { decide } from "../src/decide.js";
 import { rollScouting } from "../src/dice.js";
 import { Engine } from "../src/engine.js";
+import { stateOutput } from "../src/cli/commands/show.js";
+import { ownHeldOrders } from "../src/views.js";
 import { setupCommands } from "../src/setup-file.js";
 import { mergePatch } from "./golden/format.js";
 import { goldenSetup } from "./support/fixtures.js";
@@ -154,6 +156,17 @@ describe("A3 scouting through the engine", () => {
       ok: false,
       refusal: { rule: "A3", message: expect.stringContaining("has already scouted") },
     });
+  });
+
+  it("A3 a scout's Advance, made public by the scouting, is shown as such to both players, not as hidden", async () => {
+    const { table, secrets } = await seated();
+    await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
+    await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
+    const state = await table.state();
+    for (const viewer of ["red", "blue"]) {
+      const r1 = stateOutput({ state }, viewer, await ownHeldOrders(state, viewer, secrets), false).split("\n").find((line) => /^\s+r1\s/.test(line));
+      expect(r1, viewer).toContain("Advance (made public by scouting)");
+    }
   });
 
   it("A3 a scout reveals Advance: a commitment that Advance and the salt do not open is refused", async () => {

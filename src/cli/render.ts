@@ -131,9 +131,13 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
     if (home) lines.push(`  home base ${sq(home.at)}${home.heldBy !== player.id ? `, held by ${home.heldBy}` : ""}`);
     for (const army of Object.values(state.armies).filter((a) => a.player === player.id)) {
       const activation = activations[army.id];
+      // A3: an order revealed for a scouting is public, before and after its army's activation commits to it.
+      const pledged = state.turnState?.scouting?.pledges[army.id];
       const order = activation?.order
         ? ORDER_NAMES[activation.order]
-        : view.heldOrders?.[army.id]
+        : pledged && (!activation || activation.commitment === pledged.commitment)
+          ? `${ORDER_NAMES[pledged.order]} (made public by scouting)`
+          : view.heldOrders?.[army.id]
           ? `${ORDER_NAMES[view.heldOrders[army.id]!]} (hidden from your opponent)`
           : activation
             ? "activated, order hidden"

@@ -2,7 +2,7 @@ import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine, Outcome } from "../engine.js";
-import type { Refusal } from "../rules/refusal.js";
+import { describeRefusal, type Refusal } from "../rules/refusal.js";
 import { dueChores } from "./chores.js";
 import { checkCommand } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
@@ -90,7 +90,7 @@ export class Table {
       if (chores.length === 0) return;
       for (const chore of chores) {
         const outcome = await this.prepareAndExecute(chore);
-        if (!outcome.ok) throw new ChoreRefusedError(`${chore["actor"]}'s ${String(chore["type"])} was refused: ${outcome.refusal.message}`);
+        if (!outcome.ok) throw new ChoreRefusedError(`${chore["actor"]}'s ${String(chore["type"])} was refused: ${describeRefusal(outcome.refusal)}`);
         onEvents(outcome.events);
       }
     }
