@@ -126,6 +126,8 @@ export type DomainEvent = {
   [D in Definitions as D["type"]]: { type: D["type"]; data: DataOf<D> };
 }[EventType];
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+/** The data of a domain event of type T at its current version. */
+export type EventData<T extends EventType> = EventOf<T>["data"];
 
 /** A stored event whose data has been upcast to the current version. */
 export type CurrentEvent = Omit<StoredEvent, "type" | "data"> & DomainEvent;

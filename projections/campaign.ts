@@ -1,16 +1,9 @@
 import { produce, type Draft } from "immer";
 import type { CurrentEvent, DomainEvent } from "../events/index.js";
-import {
-  addUnits,
-  armyPoints,
-  awardTable,
-  campaignForce,
-  cvpTarget,
-  removeUnits,
-  seedPrint,
-  squareKey,
-  vpTarget,
-} from "./derived.js";
+import { addUnits, armyPoints, removeUnits } from "./units.js";
+import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
+import { seedPrint } from "./seed-prints.js";
+import { squareKey } from "./grid.js";
 import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
 import { armyMoveRate } from "./mobility.js";
 import { battlesOfTurn, fileBattle } from "./battle-index.js";
@@ -25,7 +18,8 @@ import {
   takeDamagedTitans,
   titansLeavingWithDamage,
 } from "./war-chest.js";
-import { armySizeStated, scoutingAnswered, scoutingDeclared, scoutingOf, scoutingRolled } from "./scouting.js";
+import { scoutingOf } from "./scouting.js";
+import { armySizeStated, scoutingAnswered, scoutingDeclared, scoutingRolled } from "./scouting-reducers.js";
 
 type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: Data<T>, seq: number) => void };

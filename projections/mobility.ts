@@ -1,5 +1,7 @@
 import type { Catalogue, Options, RosterFormation } from "../events/common.js";
-import { advancedRule, moveRate, rosterUnits } from "./derived.js";
+import { advancedRule } from "./advanced.js";
+import { moveRate } from "./formulas.js";
+import { rosterUnits } from "./units.js";
 
 /** A1: the slowest move, in cm, that still counts as mobilised. */
 export const MOBILISED_CM = 20;

@@ -1,5 +1,5 @@
 import type { Options, SupportKind } from "../events/common.js";
-import { advancedRule } from "./derived.js";
+import { advancedRule } from "./advanced.js";
 
 /** A7 off-table support as data: the price list and the support fund, shared by reducers, rules and the battle sheet. */
 

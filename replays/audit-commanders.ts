@@ -1,6 +1,7 @@
 import { pts } from "../src/rules/refusal.js";
 import type { RosterFormation } from "../events/common.js";
-import { advancedRule, armyPoints } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
+import { armyPoints } from "../projections/units.js";
 import { commanderFell } from "../projections/commanders.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
 import { commandLimit, lowestLevelFor } from "../src/rules/commanders.js";

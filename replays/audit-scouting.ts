@@ -1,5 +1,5 @@
 import { pts } from "../src/rules/refusal.js";
-import { advancedRule } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
 import { BLUFF_MARGIN, scoutingBand, type ScoutingBandName } from "../projections/scouting.js";
 import type { CampaignState } from "../projections/state.js";
 import { orderCommitment } from "../src/commitments.js";

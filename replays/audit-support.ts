@@ -1,5 +1,5 @@
 import type { SupportUse } from "../events/common.js";
-import { advancedRule } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
 import type { BattleState, CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../projections/support.js";
 import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";

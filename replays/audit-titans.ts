@@ -1,6 +1,6 @@
 import { pts } from "../src/rules/refusal.js";
 import type { TitanDamage } from "../events/common.js";
-import { advancedRule } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
 import type { CampaignState } from "../projections/state.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";

@@ -1,6 +1,8 @@
 import { pts } from "../src/rules/refusal.js";
 import type { RosterFormation, Square } from "../events/common.js";
-import { advancedRule, armyPoints, chebyshev, sameSquare } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
+import { armyPoints } from "../projections/units.js";
+import { chebyshev, sameSquare } from "../projections/grid.js";
 import type { CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES } from "../projections/support.js";
 import { canonicalJson } from "../src/log/hash.js";

@@ -13,7 +13,7 @@
  */
 import type { CurrentEvent } from "../events/index.js";
 import type { AuditEvent, AuditReport, Finding } from "../replays/audit.js";
-import { advancedRule } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
 import { fogLifted } from "./views-fog.js";
 import { HIDDEN, seesAll, viewEvent, type ViewContext, type Viewer } from "./views.js";
 

@@ -1,5 +1,5 @@
 import type { EventOf, EventType } from "../events/index.js";
-import { advancedRule } from "../projections/derived.js";
+import { advancedRule } from "../projections/advanced.js";
 import type { ArmyState, BattleState, PlayerLedger } from "../projections/state.js";
 import type { SecretField, ViewContext } from "./views-secrets.js";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Catalogue, MapDefinition, RosterFormation, Square } from "../events/common.js";
 import { HOST, TERRAIN_LETTERS } from "../events/common.js";
 import { toCurrent } from "../events/index.js";
-import { onMap, squareKey } from "../projections/derived.js";
+import { onMap, squareKey } from "../projections/grid.js";
 import { armyMoveRate, isMobilised } from "../projections/mobility.js";
 import type { ArmyState } from "../projections/state.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";

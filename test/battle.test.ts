@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../events/common.js";
-import { engagement, vpTarget } from "../projections/derived.js";
+import { engagement } from "../projections/engagement.js";
+import { vpTarget } from "../projections/formulas.js";
 import { eventOf, Scenario, side, sideResult, types } from "./battle-support.js";
 
 /**
@@ -397,7 +398,7 @@ describe("S4 awards", () => {
   });
 
   it("S4 for any result: VPs one for one, the loser no award, the winner 3k when its VPs reach 1.5 x the loser's (or the loser has none and it some), else 2k", () => {
-    // k = 1 here; restated from RULES.md S4, not from projections/derived.ts.
+    // k = 1 here; restated from RULES.md S4, not from projections/formulas.ts.
     const s = oneBattle();
     fc.assert(
       fc.property(fc.constantFrom("attacker" as const, "defender" as const, "draw" as const), fc.nat(200), fc.nat(200), (outcome, a, d) => {

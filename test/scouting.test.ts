@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { HOST } from "../events/common.js";
-import { engagement } from "../projections/derived.js";
+import { engagement } from "../projections/engagement.js";
 import { evolveAll } from "../projections/campaign.js";
 import { scoutingBand } from "../projections/scouting.js";
 import type { CampaignState } from "../projections/state.js";

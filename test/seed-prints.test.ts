@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { seedPrint, turnOfSeedPrint } from "../projections/derived.js";
+import { seedPrint, turnOfSeedPrint } from "../projections/seed-prints.js";
 
 const hash = fc.stringMatching(/^[0-9a-f]{64}$/);
 

@@ -13,7 +13,7 @@ import { setupCommands, type SetupFile } from "../src/setup-file.js";
 /**
  * Property tests of the pure set-up deciders (no store): random commands on the golden blank fixture's map, decided
  * with `decide` and folded with `replay`. The expectations below are written from ../shared/RULES.md, not from
- * projections/derived.ts, so that they check the engine rather than repeat it.
+ * projections/formulas.ts, so that they check the engine rather than repeat it.
  */
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));

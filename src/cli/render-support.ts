@@ -1,5 +1,5 @@
 import type { SupportUse } from "../../events/common.js";
-import { advancedRule } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
 import type { SupportItemState } from "../../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
 import type { CampaignView, ViewedEntry } from "../views.js";

@@ -1,4 +1,4 @@
-import { advancedRule } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
 import { warChestCeiling } from "../rules/war-chest-income.js";
 import { HIDDEN, type CampaignView } from "../views.js";
 

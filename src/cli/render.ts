@@ -1,5 +1,7 @@
 import type { Order, Square } from "../../events/common.js";
-import { cvpTotals, engagement, sameSquare, terrainAt } from "../../projections/derived.js";
+import { cvpTotals } from "../../projections/formulas.js";
+import { engagement } from "../../projections/engagement.js";
+import { sameSquare, terrainAt } from "../../projections/grid.js";
 import { HIDDEN, type CampaignView, type Hidden, type ViewedEntry } from "../views.js";
 import { ORDER_NAMES } from "./describe.js";
 import { artilleryLines, battleSupportLines } from "./render-support.js";

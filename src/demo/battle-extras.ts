@@ -1,5 +1,5 @@
 import type { SideResult, SupportUse, TitanDamage } from "../../events/common.js";
-import { advancedRule } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { seededRandom } from "./rng.js";

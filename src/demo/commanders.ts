@@ -1,5 +1,5 @@
 import type { Commander, RosterFormation } from "../../events/common.js";
-import { advancedRule } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState, CampaignState, SpareCommander } from "../../projections/state.js";
 import { hasUnits } from "../rules/reserves.js";
 import { allowed, firstAllowed, outcomeOf } from "./legal.js";

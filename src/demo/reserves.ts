@@ -1,5 +1,6 @@
 import type { Square } from "../../events/common.js";
-import { advancedRule, rowsFromEdge, sameSquare } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { rowsFromEdge, sameSquare } from "../../projections/grid.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { commandLimit } from "../rules/commanders.js";
 import { freeSpares, leaderlessArmyCommand } from "./commanders.js";

@@ -1,5 +1,6 @@
 import type { Square } from "../../events/common.js";
-import { advancedRule, sameSquare } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { sameSquare } from "../../projections/grid.js";
 import { BLUFF_MARGIN, scoutingOf, type ScoutingState } from "../../projections/scouting.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { orderAllowance } from "../rules/terrain-costs.js";

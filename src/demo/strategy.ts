@@ -1,5 +1,5 @@
 import type { Order, Square } from "../../events/common.js";
-import { sameSquare } from "../../projections/derived.js";
+import { sameSquare } from "../../projections/grid.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { nextActivator, pendingDefenders, unactivatedArmies } from "../rules/action-common.js";
 import { orderAllowance } from "../rules/terrain-costs.js";

@@ -1,5 +1,6 @@
 import type { Square, SupportKind } from "../../events/common.js";
-import { advancedRule, squareKey } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { squareKey } from "../../projections/grid.js";
 import { SUPPORT_PRICES } from "../../projections/support.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { commandLimit } from "../rules/commanders.js";

@@ -1,6 +1,6 @@
 import type { Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { sameSquare, squareKey } from "../../projections/derived.js";
+import { sameSquare, squareKey } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import {

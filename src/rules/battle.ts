@@ -1,6 +1,8 @@
 import type { BattleResult, SideResult } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { isOverwhelming, rosterUnits, sameSquare } from "../../projections/derived.js";
+import { isOverwhelming } from "../../projections/formulas.js";
+import { rosterUnits } from "../../projections/units.js";
+import { sameSquare } from "../../projections/grid.js";
 import type { ArmyState, BattleSideState, BattleState, CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { beginEndPhase, predict } from "./phases.js";

@@ -1,6 +1,7 @@
 import type { Commander, RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { advancedRule, armyPoints } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { armyPoints } from "../../projections/units.js";
 import { commanderFell, ownersCommander } from "../../projections/commanders.js";
 import type { ArmyState, BattleState, CampaignSetup, CampaignState, SpareCommander } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";

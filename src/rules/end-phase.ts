@@ -1,7 +1,9 @@
 import { HOST } from "../../events/common.js";
 import type { RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { advancedRule, cvpTotals, rowsFromEdge, sameSquare } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { cvpTotals } from "../../projections/formulas.js";
+import { rowsFromEdge, sameSquare } from "../../projections/grid.js";
 import type { ArmyState, CampaignSetup, CampaignState, PlayerState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";

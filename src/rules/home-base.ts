@@ -1,5 +1,6 @@
 import type { Square } from "../../events/common.js";
-import { advancedRule, chebyshev } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { chebyshev } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
 import { refuseRule, sq } from "./refusal.js";
 import { requireSetup } from "./setup.js";

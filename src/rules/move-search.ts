@@ -1,5 +1,5 @@
 import type { Square } from "../../events/common.js";
-import { onMap, squareKey } from "../../projections/derived.js";
+import { onMap, squareKey } from "../../projections/grid.js";
 import type { ArmyState } from "../../projections/state.js";
 import type { Surroundings } from "./movement.js";
 import { MOVE_START, type MoveSoFar, type StepPricing } from "./terrain-costs.js";

@@ -1,5 +1,5 @@
 import type { Square } from "../../events/common.js";
-import { onMap, squareKey } from "../../projections/derived.js";
+import { onMap, squareKey } from "../../projections/grid.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { armiesOnMap, battlesThisTurn } from "./action-common.js";
 import { searchMoves } from "./move-search.js";

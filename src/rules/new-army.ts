@@ -1,5 +1,6 @@
 import type { Catalogue, Commander, RosterFormation, Square } from "../../events/common.js";
-import { armyPoints, onMap, sameSquare } from "../../projections/derived.js";
+import { armyPoints } from "../../projections/units.js";
+import { onMap, sameSquare } from "../../projections/grid.js";
 import type { CampaignSetup, CampaignState } from "../../projections/state.js";
 import { pts, refuseField, refuseRule, sq } from "./refusal.js";
 import { fullStrength } from "./reserves.js";

@@ -1,5 +1,5 @@
 import type { DomainEvent } from "../../events/index.js";
-import { addUnits } from "../../projections/derived.js";
+import { addUnits } from "../../projections/units.js";
 import { evolveAll } from "../../projections/campaign.js";
 import type { CampaignState } from "../../projections/state.js";
 import { warChestIncome } from "./war-chest-income.js";

@@ -1,5 +1,5 @@
 import type { Catalogue, RosterFormation, UnitCounts } from "../../events/common.js";
-import { addUnits, armyPoints } from "../../projections/derived.js";
+import { addUnits, armyPoints } from "../../projections/units.js";
 import { emptyLedger, type ArmyState, type CampaignSetup, type CampaignState, type PlayerLedger } from "../../projections/state.js";
 import { pts, refuseRule } from "./refusal.js";
 

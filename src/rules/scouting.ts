@@ -1,6 +1,7 @@
 import type { Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { advancedRule, rosterUnits } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { rosterUnits } from "../../projections/units.js";
 import { BLUFF_MARGIN, scoutingBand, type ScoutingState } from "../../projections/scouting.js";
 import type { ArmyState, CampaignState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";

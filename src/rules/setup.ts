@@ -1,15 +1,7 @@
 import type { Square } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import {
-  chebyshev,
-  inHalf,
-  onMap,
-  OPPOSITE_EDGE,
-  rowsFromEdge,
-  sameSquare,
-  terrainAt,
-} from "../../projections/derived.js";
+import { chebyshev, inHalf, onMap, OPPOSITE_EDGE, rowsFromEdge, sameSquare, terrainAt } from "../../projections/grid.js";
 import type { ArmyState, CampaignSetup, CampaignState, PlayerState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";

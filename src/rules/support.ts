@@ -1,6 +1,6 @@
 import type { BattleResult, SupportKind, SupportUse } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { advancedRule } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
 import type { BattleState, CampaignState, SupportItemState } from "../../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
 import type { CommandOf } from "../commands/schemas.js";

@@ -1,5 +1,6 @@
 import type { MapDefinition, Options, Order, Square, Terrain } from "../../events/common.js";
-import { advancedRule, squareKey, terrainAt } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { squareKey, terrainAt } from "../../projections/grid.js";
 
 /** A square as A4 prices it: its terrain, and whether a road runs through it. */
 export interface TerrainSquare {

@@ -1,7 +1,7 @@
 import type { SideResult, TitanDamage } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import type { TitanRepaired } from "../../events/TitanRepaired.js";
-import { advancedRule } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { SHIELD_REPAIR_COST } from "../../projections/war-chest.js";
 import type { CommandOf } from "../commands/schemas.js";

@@ -1,5 +1,5 @@
 import type { DomainEvent } from "../../events/index.js";
-import { turnOfSeedPrint } from "../../projections/derived.js";
+import { turnOfSeedPrint } from "../../projections/seed-prints.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";

@@ -1,5 +1,6 @@
 import type { DomainEvent, EventOf } from "../../events/index.js";
-import { advancedRule, squareKey, terrainAt } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { squareKey, terrainAt } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
 
 /**

@@ -1,6 +1,8 @@
 import type { RosterFormation, Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { advancedRule, armyPoints, onMap, sameSquare } from "../../projections/derived.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { armyPoints } from "../../projections/units.js";
+import { onMap, sameSquare } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { requireCommandCovers, spareCommanderFor } from "./commanders.js";
