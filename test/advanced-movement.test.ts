@@ -15,7 +15,8 @@ import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
 import { Engine } from "../src/engine.js";
 import { searchMoves } from "../src/rules/move-search.js";
-import { canLeave, checkPath, orthogonallyAdjacent, type Surroundings } from "../src/rules/movement.js";
+import { canLeave, checkPath, orthogonallyAdjacent } from "../src/rules/movement.js";
+import type { Surroundings } from "../src/rules/surroundings.js";
 import { Refused } from "../src/rules/refusal.js";
 import {
   ONE_A_SQUARE,

@@ -1,7 +1,7 @@
 import type { Square } from "../../events/common.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { searchMoves } from "../rules/move-search.js";
-import { surroundings } from "../rules/movement.js";
+import { surroundings } from "../rules/surroundings.js";
 import { squaresPaid, stepPricing } from "../rules/terrain-costs.js";
 
 export interface Reach {

@@ -2,7 +2,7 @@ import type { Order } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { ArmyState, BattleState, CampaignSetup, CampaignState, TurnState } from "../../projections/state.js";
 import { refuseField, refuseRule } from "./refusal.js";
-import { requireSetup } from "./setup.js";
+import { requireSetup } from "./guards.js";
 
 /** Helpers shared by the turn, activation and reveal deciders (T1-T5). */
 

@@ -11,10 +11,11 @@ import {
   pendingDefenders,
   requireActionPhase,
 } from "./action-common.js";
-import { canLeave, checkPath, surroundings } from "./movement.js";
+import { canLeave, checkPath } from "./movement.js";
+import { surroundings } from "./surroundings.js";
 import { refuseRule, sq } from "./refusal.js";
 import { checkActivationAfterScouting } from "./scouting.js";
-import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
+import { requirePlayer, requirePlayersArmy, requireSetup } from "./guards.js";
 import { stepPricing } from "./terrain-costs.js";
 
 /** What a player held up by the other may do (T5 stall ruling). */

@@ -7,7 +7,7 @@ import type { ArmyState, BattleSideState, BattleState, CampaignState } from "../
 import type { CommandOf } from "../commands/schemas.js";
 import { beginEndPhase, predict } from "./phases.js";
 import { refuseField, refuseRule } from "./refusal.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requireSetup } from "./guards.js";
 import { checkSupportUse, supportExpended } from "./support.js";
 import { commandersAfterBattle } from "./commanders.js";
 import { checkTitanDamage, titanDamageCarried } from "./titan-repairs.js";

@@ -5,9 +5,9 @@ import { armyPoints } from "../../projections/units.js";
 import { commanderFell, ownersCommander } from "../../projections/commanders.js";
 import type { ArmyState, BattleState, CampaignSetup, CampaignState, SpareCommander } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
+import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { pts, refuseField, refuseRule } from "./refusal.js";
-import { requireSetup } from "./setup.js";
+import { requireSetup } from "./guards.js";
 
 /**
  * A6 Commanders. The chain of command: standard unit, HQ unit, then Commander levels 1 to 5; level n leads armies of

@@ -4,7 +4,7 @@ import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
 import { cvpTotals } from "../../projections/formulas.js";
 import { rowsFromEdge, sameSquare } from "../../projections/grid.js";
-import type { ArmyState, CampaignSetup, CampaignState, PlayerState, TurnState } from "../../projections/state.js";
+import type { ArmyState, CampaignSetup, CampaignState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
@@ -23,7 +23,7 @@ import {
   requireWithinCeiling,
   shortfall,
 } from "./reserves.js";
-import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
+import { requireEndPhase, requireEndPhasePlayer, requireOwnArmy, requireSetup } from "./guards.js";
 import { commanderOfDisbandedArmy, requireCommandCovers, requireEveryArmyLed, spareCommanderFor } from "./commanders.js";
 import { requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { requireUndamagedForTrade } from "./damaged-titans.js";
@@ -36,31 +36,9 @@ import { requireUndamagedForTrade } from "./damaged-titans.js";
 /** E3: the points of defences a Fortify order builds. */
 export const FORTIFY_DEFENCES = 450;
 
-function requireEndPhase(state: CampaignState, what: string): TurnState {
-  if (state.status !== "active" || !state.turnState) refuseRule("T1", `${what} only in the End phase of a turn`);
-  if (state.phase !== "end") refuseRule("T1", `${what} only in the End phase; turn ${state.turn} is in the ${state.phase} phase`);
-  if (state.turnState.hostSeed !== null) refuseRule("T1", `turn ${state.turn} has ended; ${what} in the End phase of the next turn`);
-  return state.turnState;
-}
-
-/** A player acting in its End phase, not yet finished with it. */
-export function requireEndPhasePlayer(state: CampaignState, actor: string, rule: string, what: string): PlayerState {
-  const turn = requireEndPhase(state, what);
-  const player = requirePlayer(state, actor);
-  if (turn.endPhaseDone.includes(player.id)) refuseRule(rule, `${player.id} has finished its End phase of turn ${state.turn}`);
-  return player;
-}
-
 /** E6: never in the first turn (nobody starts with Reserves). */
 function requireReservesTurn(state: CampaignState): void {
   if (state.turn <= 1) refuseRule("E6", "the Reserves are never used in the first turn");
-}
-
-/** One of the player's armies still on the map. */
-export function requireOwnArmy(state: CampaignState, player: PlayerState, id: string, rule: string): ArmyState {
-  const army = requirePlayersArmy(state, player, id);
-  if (army.status !== "active") refuseRule(rule, `army "${army.id}" was ${army.status}: it is no longer on the map`);
-  return army;
 }
 
 function requireFought(army: ArmyState): void {

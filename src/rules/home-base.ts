@@ -3,7 +3,7 @@ import { advancedRule } from "../../projections/advanced.js";
 import { chebyshev } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
 import { refuseRule, sq } from "./refusal.js";
-import { requireSetup } from "./setup.js";
+import { requireSetup } from "./guards.js";
 
 /** A5 Home base: new armies arrive at or next to the home base, and a home base held by the enemy stops both. */
 

@@ -1,7 +1,7 @@
 import type { Square } from "../../events/common.js";
 import { onMap, squareKey } from "../../projections/grid.js";
 import type { ArmyState } from "../../projections/state.js";
-import type { Surroundings } from "./movement.js";
+import type { Surroundings } from "./surroundings.js";
 import { MOVE_START, type MoveSoFar, type StepPricing } from "./terrain-costs.js";
 
 /** Where an army could go within an allowance, under M1-M4 and the campaign's step pricing (T4 or A4). */

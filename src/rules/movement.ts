@@ -1,40 +1,14 @@
 import type { Square } from "../../events/common.js";
 import { onMap, squareKey } from "../../projections/grid.js";
-import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
-import { armiesOnMap, battlesThisTurn } from "./action-common.js";
+import type { ArmyState } from "../../projections/state.js";
 import { searchMoves } from "./move-search.js";
+import type { Surroundings } from "./surroundings.js";
 import { refuseRule, sq } from "./refusal.js";
 import { ONE_A_SQUARE, pointsLeftOnPath, stepsPaid, type StepPricing } from "./terrain-costs.js";
 
 /** M1: two squares share an edge. */
 export function orthogonallyAdjacent(a: Square, b: Square): boolean {
   return Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
-}
-
-/** What stands on the map around a moving army, as the move rules see it. */
-export interface Surroundings {
-  width: number;
-  height: number;
-  /** Other armies of the mover's side, by square key. */
-  friends: Map<string, ArmyState[]>;
-  /** Enemy armies, by square key. */
-  enemies: Map<string, ArmyState[]>;
-  /** M4: squares where a battle started this turn, by square key. */
-  battles: Map<string, BattleState>;
-}
-
-export function surroundings(state: CampaignState, mover: ArmyState): Surroundings {
-  const { map } = state.setup!;
-  const friends = new Map<string, ArmyState[]>();
-  const enemies = new Map<string, ArmyState[]>();
-  for (const army of armiesOnMap(state)) {
-    if (army.id === mover.id) continue;
-    const pool = army.player === mover.player ? friends : enemies;
-    const key = squareKey(army.at!);
-    pool.set(key, [...(pool.get(key) ?? []), army]);
-  }
-  const battles = new Map(battlesThisTurn(state).map((battle) => [squareKey(battle.at), battle] as const));
-  return { width: map.width, height: map.height, friends, enemies, battles };
 }
 
 /** The outcome of a path that the move rules allow. */

@@ -5,7 +5,7 @@ import { orderCommitment } from "../commitments.js";
 import { ORDER_NAMES, pendingDefenders, requireActionPhase, unactivatedArmies } from "./action-common.js";
 import { endActionPhase, predict } from "./phases.js";
 import { refuseField, refuseRule } from "./refusal.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requireSetup } from "./guards.js";
 import { orderAllowance, squaresPaid, stepPricing, type StepPricing } from "./terrain-costs.js";
 
 /**

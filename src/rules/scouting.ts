@@ -8,10 +8,10 @@ import type { CommandOf } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
 import { actsThisTurn, ORDER_NAMES, nextActivator, pendingDefenders, requireActionPhase, requireHostActor } from "./action-common.js";
 import { searchMoves } from "./move-search.js";
-import { surroundings } from "./movement.js";
+import { surroundings } from "./surroundings.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { orderAllowance, pointsLeftOnPath, stepPricing, stepsPaid } from "./terrain-costs.js";
-import { requirePlayer, requirePlayersArmy, requireSetup } from "./setup.js";
+import { requirePlayer, requirePlayersArmy, requireSetup } from "./guards.js";
 
 /**
  * A3 scouting: an army on Advance reveals its order before it moves and scouts an enemy army it could reach and engage

@@ -2,9 +2,10 @@ import type { Square } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import { chebyshev, inHalf, onMap, OPPOSITE_EDGE, rowsFromEdge, sameSquare, terrainAt } from "../../projections/grid.js";
-import type { ArmyState, CampaignSetup, CampaignState, PlayerState } from "../../projections/state.js";
+import type { CampaignState, PlayerState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
+import { requirePlayer, requirePlayersArmy, requireSetup } from "./guards.js";
 import { firstCommander } from "./commanders.js";
 import { requireArmyRoster } from "./new-army.js";
 
@@ -13,25 +14,6 @@ const MIN_OBJECTIVE_SPACING = 3;
 
 function requireHost(actor: string): void {
   if (actor !== HOST) refuseField("actor", `only the host may do this, not "${actor}"`);
-}
-
-export function requireSetup(state: CampaignState): CampaignSetup {
-  if (!state.setup) refuseField("campaign", "no campaign has been created here yet");
-  return state.setup;
-}
-
-export function requirePlayer(state: CampaignState, actor: string): PlayerState {
-  const player = requireSetup(state).players.find((p) => p.id === actor);
-  if (!player) refuseField("actor", `"${actor}" is not a player of this campaign`);
-  return player;
-}
-
-/** An army of the campaign that belongs to `player`. */
-export function requirePlayersArmy(state: CampaignState, player: PlayerState, id: string): ArmyState {
-  const army = state.armies[id];
-  if (!army) refuseField("army", `no army "${id}"`);
-  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}`);
-  return army;
 }
 
 function requireSetupPhase(state: CampaignState, rule: string, what: string): void {

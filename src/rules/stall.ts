@@ -3,7 +3,7 @@ import type { CampaignState, OwedItem } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { battlesAwaitingReveal, pendingDefenders, requireActionPhase, unactivatedArmies, type BattleSides, type BattleTurn } from "./action-common.js";
 import { refuseRule } from "./refusal.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requireSetup } from "./guards.js";
 
 /**
  * What the Action phase waits on (T5): the orders of attacked armies not given yet, and the orders of this turn's

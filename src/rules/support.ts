@@ -4,10 +4,10 @@ import { advancedRule } from "../../projections/advanced.js";
 import type { BattleState, CampaignState, SupportItemState } from "../../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { requireEndPhasePlayer } from "./end-phase.js";
+import { requireEndPhasePlayer } from "./guards.js";
 import { pts, refuseField, refuseRule } from "./refusal.js";
 import { ledgerOf } from "./reserves.js";
-import { requireSetup } from "./setup.js";
+import { requireSetup } from "./guards.js";
 import { requireWarChestSpend } from "./war-chest.js";
 
 /**

@@ -5,10 +5,10 @@ import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { SHIELD_REPAIR_COST } from "../../projections/war-chest.js";
 import type { CommandOf } from "../commands/schemas.js";
-import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
+import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { hasUnits, ledgerOf } from "./reserves.js";
-import { requireSetup } from "./setup.js";
+import { requireSetup } from "./guards.js";
 import { requireWarChestOpen, requireWarChestSpend } from "./war-chest.js";
 
 /**

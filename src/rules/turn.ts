@@ -12,7 +12,7 @@ import {
 import { refuseField, refuseRule } from "./refusal.js";
 import { endActionPhase } from "./phases.js";
 import { stalledCloseAllowed } from "./stall.js";
-import { requirePlayer, requireSetup } from "./setup.js";
+import { requirePlayer, requireSetup } from "./guards.js";
 
 /** T1: the turn a StartTurn begins: turn 1 right after set-up, later turns once the previous one has ended. */
 function requireTurnToStart(state: CampaignState): number {

@@ -6,12 +6,12 @@ import { onMap, sameSquare } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { requireCommandCovers, spareCommanderFor } from "./commanders.js";
-import { requireEndPhasePlayer, requireOwnArmy } from "./end-phase.js";
+import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
 import { fullStrengthRoster, requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { pts, refuseField, refuseRule, sq } from "./refusal.js";
 import { armyCeiling, ledgerOf, pointsOf } from "./reserves.js";
-import { requireSetup } from "./setup.js";
+import { requireSetup } from "./guards.js";
 
 /**
  * A8 war chest spending in the End phase: formations into an army, a new army at the home base, and defences. Every
