@@ -1,7 +1,7 @@
 import type { CurrentEvent, DomainEvent } from "../events/index.js";
 import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
-import type { ViewContext } from "./views-secrets.js";
+import type { ViewContext } from "./views-secret-field.js";
 
 /** Whether the commander of this army, still on the map, has no unit of its type left in its formation. */
 function noCommanderLeft(state: CampaignState, armyId: string): boolean {

@@ -16,16 +16,16 @@ import {
   EVENT_SECRETS,
   HIDDEN,
   STATE_SECRETS,
-  type SecretField,
   type StatePart,
-  type ViewContext,
   type ViewedData,
   type ViewedEntry,
 } from "./views-secrets.js";
+import type { SecretField, ViewContext } from "./views-secret-field.js";
 import { FOG_EVENT_SECRETS } from "./views-fog.js";
 
 export { commanderKilled, HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "./views-secrets.js";
-export type { Hidden, SecretField, ViewContext, ViewedData, ViewedEntry } from "./views-secrets.js";
+export type { Hidden, ViewedData, ViewedEntry } from "./views-secrets.js";
+export type { SecretField, ViewContext } from "./views-secret-field.js";
 
 /** Who is looking: a player id, "host", or undefined for everything the log shows. */
 export type Viewer = string | undefined;

@@ -19,7 +19,7 @@ import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets, type HeldOrder } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { nextDecision } from "../src/demo/play.js";
-import type { PlainCommand } from "../src/demo/strategy.js";
+import type { PlainCommand } from "../src/demo/plain-command.js";
 import { orderCommitment } from "../src/commitments.js";
 import { Engine } from "../src/engine.js";
 import { canonicalJson, sha256Hex } from "../src/log/hash.js";

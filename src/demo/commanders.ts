@@ -3,7 +3,7 @@ import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState, CampaignState, SpareCommander } from "../../projections/state.js";
 import { hasUnits } from "../rules/reserves.js";
 import { allowed, firstAllowed, outcomeOf } from "./legal.js";
-import type { PlainCommand } from "./strategy.js";
+import type { PlainCommand } from "./plain-command.js";
 
 /** A6 for the demo's commanders: an army whose commander fell gets a new one, is lightened until one can lead it, or goes. */
 

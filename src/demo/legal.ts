@@ -2,7 +2,7 @@ import type { CampaignState } from "../../projections/state.js";
 import { checkCommand } from "../commands/schemas.js";
 import { decide } from "../decide.js";
 import { predict } from "../rules/phases.js";
-import type { PlainCommand } from "./strategy.js";
+import type { PlainCommand } from "./plain-command.js";
 
 /**
  * The state a command would leave if the rules accepted it now, else undefined: the demo's players check a choice

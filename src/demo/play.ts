@@ -7,7 +7,8 @@ import { describeEvent } from "../cli/describe.js";
 import { waitingFor } from "../cli/render.js";
 import { nextEndPhaseCommand } from "./reserves.js";
 import { scriptedResult } from "./results.js";
-import { nextActivation, type PlainCommand } from "./strategy.js";
+import type { PlainCommand } from "./plain-command.js";
+import { nextActivation } from "./strategy.js";
 
 /** The demo players' next decision, or undefined when the campaign waits on nobody's decision. */
 export function nextDecision(state: CampaignState): PlainCommand | undefined {

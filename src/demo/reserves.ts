@@ -6,7 +6,7 @@ import { commandLimit } from "../rules/commanders.js";
 import { freeSpares, leaderlessArmyCommand } from "./commanders.js";
 import { ownFormations, type CatalogueEntry } from "./catalogue.js";
 import { allowed } from "./legal.js";
-import type { PlainCommand } from "./strategy.js";
+import type { PlainCommand } from "./plain-command.js";
 import { warChestCommand } from "./war-chest.js";
 import { MIN_ARMY_POINTS } from "../rules/new-army.js";
 

@@ -6,7 +6,7 @@ import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { orderAllowance } from "../rules/terrain-costs.js";
 import { reach } from "./pathing.js";
 import { seededRandom } from "./rng.js";
-import type { PlainCommand } from "./strategy.js";
+import type { PlainCommand } from "./plain-command.js";
 
 /**
  * A3 for the demo's commanders: an army on Advance scouts an enemy it could attack before it moves, and attacks only

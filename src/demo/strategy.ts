@@ -5,10 +5,8 @@ import { nextActivator, pendingDefenders, unactivatedArmies } from "../rules/act
 import { orderAllowance } from "../rules/terrain-costs.js";
 import { believedPoints } from "./intelligence.js";
 import { distance, orderForPath, reach } from "./pathing.js";
+import type { PlainCommand } from "./plain-command.js";
 import { attackAfterScouting, pledgedOrder, scoutBeforeMoving, scoutingReply } from "./scouting.js";
-
-/** A command as the demo's players write it: orders in the clear, for the players' side to commit. */
-export type PlainCommand = Record<string, unknown> & { actor: string; type: string };
 
 /** The squares a side wants: objectives it does not hold and the enemy's home base. */
 function targetsFor(state: CampaignState, player: string): Square[] {

@@ -8,7 +8,7 @@ import { ownFormations, type CatalogueEntry } from "./catalogue.js";
 import { freeSpares } from "./commanders.js";
 import { firstAllowed } from "./legal.js";
 import { seededRandom } from "./rng.js";
-import type { PlainCommand } from "./strategy.js";
+import type { PlainCommand } from "./plain-command.js";
 import { MIN_ARMY_POINTS } from "../rules/new-army.js";
 
 /**
