@@ -5,7 +5,7 @@
  * the words of a player's view (`epicwar timeline --as PLAYER`), each event as that player may see it.
  */
 import { toCurrent } from "../events/index.js";
-import { describeEvent } from "../src/cli/describe.js";
+import { describeEvent } from "../src/words/events.js";
 import type { CurrentEvent } from "../events/index.js";
 import type { EventStore } from "../src/log/index.js";
 import { PlaceTracker, placeLabel, type Place } from "./positions.js";

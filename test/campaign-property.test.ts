@@ -20,7 +20,7 @@ import { describe, expect, it } from "vitest";
 import { toCurrent, type StoredEvent } from "../events/index.js";
 import { replay } from "../projections/campaign.js";
 import type { CampaignState } from "../projections/state.js";
-import { waitingFor } from "../src/cli/render.js";
+import { waitingFor } from "../src/words/waiting.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { ChoreRefusedError, Table } from "../src/client/table.js";
 import { Engine } from "../src/engine.js";

@@ -5,7 +5,7 @@ import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { Engine } from "../src/engine.js";
 import { renderState } from "../src/cli/render.js";
-import { describeEvent } from "../src/cli/describe.js";
+import { describeEvent } from "../src/words/events.js";
 import { setupCommands } from "../src/setup-file.js";
 import { HIDDEN, viewedContent, viewEvent, viewState, type Hidden, type ViewedData, type ViewedDomainEvent } from "../src/views.js";
 import { logViewContext } from "../src/views-log.js";

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toCurrent } from "../events/index.js";
-import { describeEvent } from "../src/cli/describe.js";
+import { describeEvent } from "../src/words/events.js";
 import { Engine } from "../src/engine.js";
 import { ReplayCursor, ReplayError, Replays } from "../replays/replayer.js";
 import { opens, PHASES, placeLabel, PlaceTracker } from "../replays/positions.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SupportUse } from "../events/common.js";
 import { SUPPORT_PRICES, supportFundAtStart } from "../projections/support.js";
-import { describeEvent } from "../src/cli/describe.js";
+import { describeEvent } from "../src/words/events.js";
 import { renderState } from "../src/cli/render.js";
 import { viewState } from "../src/views.js";
 import { eventOf, Scenario, side } from "./battle-support.js";

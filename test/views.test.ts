@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { Commander } from "../events/common.js";
 import { EVENT_DEFINITIONS, GENESIS_HASH, toCurrent, type CurrentEvent, type DomainEvent, type StoredEvent } from "../events/index.js";
 import { initialState, type CampaignState } from "../projections/state.js";
-import { eventFeed } from "../src/cli/describe.js";
+import { eventFeed } from "../src/words/events.js";
 import { logOutput, stateOutput } from "../src/cli/commands/show.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets, type HeldOrder } from "../src/client/secrets.js";

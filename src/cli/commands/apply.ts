@@ -7,7 +7,7 @@ import { SecretsError } from "../../client/secrets.js";
 import type { Outcome } from "../../engine.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import type { Viewer } from "../../views.js";
-import { eventFeed } from "../describe.js";
+import { eventFeed } from "../../words/events.js";
 import { seatViewer } from "./show.js";
 import { CliError } from "../errors.js";
 import { withoutBom } from "../../setup-loader.js";

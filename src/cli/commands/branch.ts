@@ -5,7 +5,7 @@ import { ReplayError, Replays } from "../../../replays/replayer.js";
 import type { Engine } from "../../engine.js";
 import { BranchError } from "../../log/index.js";
 import { CliError } from "../errors.js";
-import { waitingFor } from "../render.js";
+import { waitingFor } from "../../words/waiting.js";
 import { Seat } from "../seat.js";
 import { warnIfBroken } from "./show.js";
 import { requireIntact } from "./verify.js";

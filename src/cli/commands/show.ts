@@ -6,7 +6,7 @@ import { verifyStream, type EventStore } from "../../log/index.js";
 import { HASH_LENGTH } from "../../log/layout.js";
 import { ownHeldOrders, seesAll, viewedContent, viewEvent, viewState, type ViewContext, type Viewer } from "../../views.js";
 import { logViewContext } from "../../views-log.js";
-import { logLine } from "../describe.js";
+import { logLine } from "../../words/events.js";
 import { CliError, EXIT } from "../errors.js";
 import { renderState } from "../render.js";
 import type { Seat } from "../seat.js";

@@ -4,7 +4,7 @@ import { toCurrent, type CurrentEvent, type DomainEvent } from "../../../events/
 import type { EventStore } from "../../log/index.js";
 import { seesAll, viewedContent, viewEvent, type ViewContext, type Viewer } from "../../views.js";
 import { logViewContext } from "../../views-log.js";
-import { describeEvent } from "../describe.js";
+import { describeEvent } from "../../words/events.js";
 import { CliError } from "../errors.js";
 
 /*

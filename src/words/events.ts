@@ -6,6 +6,11 @@ import { SUPPORT_PRICES } from "../../projections/support.js";
 import { sq } from "../rules/refusal.js";
 import { HIDDEN, viewEvent, viewedContent, type Hidden, type Viewer, type ViewedData, type ViewedDomainEvent } from "../views.js";
 
+/**
+ * The words that describe events: one sentence per event type, as a viewer may see it. The CLI, the timeline and the
+ * demo all speak of events through this module.
+ */
+
 /** One describer per event type, given the data as a viewer may see it: a secret field may be HIDDEN. */
 type Describers = { [T in EventType]: (data: ViewedData<T>) => string };
 
