@@ -5,7 +5,7 @@ import { decide } from "../src/decide.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { describeRefusal, type Refusal } from "../src/rules/refusal.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
-import type { Finding, TurnAudit } from "./audit.js";
+import { DERIVED_VERDICTS, type Finding, type TurnAudit } from "./audit-report.js";
 
 /**
  * What the rules derive, recomputed (S4, B5, B6, E1-E6, T5, A6-A8): a log rewritten and re-hashed whole verifies, so
@@ -23,13 +23,6 @@ import type { Finding, TurnAudit } from "./audit.js";
  * what the rules give: the events of one decision follow one another, since a decision is appended at once.
  */
 
-export const DERIVED_VERDICTS = {
-  derivedMismatch: "derived event does not recompute",
-  derivedMissing: "derived event missing",
-  derivedUnexpected: "event the rules do not derive",
-  derivedRefused: "event the rules refuse",
-  afterFinish: "event after the campaign finished",
-} as const;
 const V = DERIVED_VERDICTS;
 
 /** Events only ever written as the consequence of another event of the same decision, never first. */

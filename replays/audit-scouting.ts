@@ -7,7 +7,7 @@ import { rollScouting, type ScoutingRound } from "../src/dice.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
 import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
-import type { RollAuditBase, TurnSeed } from "./audit.js";
+import type { RollAuditBase, ScoutingRollAudit, TurnSeed } from "./audit-report.js";
 
 /**
  * A3 scouting, after the fact: the scout's revealed Advance and the scouted army's revealed First Fire must hash to the
@@ -53,19 +53,6 @@ interface RollWork {
 export interface DiceAtRoll {
   diceBefore: number;
   playerSeeds: PlayerSeeds;
-}
-
-/** A3, D1: a scouting roll as the report lists it among its turn's rolls. */
-export interface ScoutingRollAudit extends RollAuditBase {
-  kind: "scouting";
-  scouting: string;
-  /** The scout and the army it scouted (null for a roll of a scouting never declared). */
-  army: string | null;
-  target: string | null;
-  rounds: ScoutingRound[];
-  band: ScoutingBandName;
-  /** What the seeds give, once the host seed is known. */
-  recomputed: ScoutingRound[] | null;
 }
 
 /** A turn as its scouting rolls are judged once it is over (or the report is made). */

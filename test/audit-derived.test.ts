@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BattleResult } from "../events/common.js";
 import type { NewEvent } from "../events/envelope.js";
 import type { DomainEvent, StoredEvent } from "../events/index.js";
-import { DERIVED_VERDICTS } from "../replays/audit-derived.js";
+import { DERIVED_VERDICTS } from "../replays/audit-report.js";
 import { auditCampaign, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
 import { auditStream, loadAuditInput } from "../replays/audit-load.js";
 import { renderAudit } from "../replays/audit-text.js";
