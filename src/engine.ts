@@ -1,8 +1,7 @@
-import { catalogue, type DomainEvent, type StoredEvent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
+import type { StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
-import { checkCommand, type Command } from "./commands/schemas.js";
-import { decide } from "./decide.js";
+import type { Command } from "./commands/schemas.js";
+import { decideBatch } from "./decide-batch.js";
 import { LiveCampaign } from "./live.js";
 import { AppendConflictError, EventStore, type BranchMeta, type StoreOptions } from "./log/index.js";
 import type { Refusal } from "./rules/refusal.js";
@@ -12,6 +11,12 @@ export type Clock = () => Date;
 export type Outcome =
   | { ok: true; events: StoredEvent[]; state: CampaignState }
   | { ok: false; refusal: Refusal; /** which of several commands was refused */ index: number };
+
+/** What a Table needs of a command handler: the Engine, or the MemoryEngine that keeps no log (src/memory-engine.ts). */
+export interface CommandHandler {
+  state(campaign: string): Promise<CampaignState>;
+  execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome>;
+}
 
 export interface EngineOptions extends StoreOptions {
   /** Where recorded times come from; injected so that tests and replays are repeatable. */
@@ -26,7 +31,7 @@ export interface EngineOptions extends StoreOptions {
  * to the fork, then its own), and a command on a branch appends to the branch's stream only. The live state is always
  * folded from the events themselves, never from a snapshot, which the chain does not cover.
  */
-export class Engine {
+export class Engine implements CommandHandler {
   private readonly campaigns = new Map<string, LiveCampaign>();
 
   private constructor(
@@ -76,22 +81,12 @@ export class Engine {
    * if any is refused, nothing is written. Each input is schema-checked before any rule runs.
    */
   async execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome> {
-    let state = await this.state(campaign);
+    const state = await this.state(campaign);
     const expectedSeq = state.seq;
-    const drafts: Array<DomainEvent & { actor: string }> = [];
-    for (const [index, input] of inputs.entries()) {
-      const checked = checkCommand(input);
-      if (!checked.ok) return { ok: false, index, refusal: { kind: "field", field: checked.field, message: checked.message } };
-      const decision = decide(state, checked.command);
-      if (!decision.ok) return { ok: false, index, refusal: decision.refusal };
-      let seq = state.seq;
-      state = evolveAll(state, decision.events.map((event) => ({ ...event, seq: ++seq })));
-      drafts.push(...decision.events.map((event) => ({ ...event, actor: checked.command.actor })));
-    }
-    const at = this.clock().toISOString();
-    const events = drafts.map(({ type, data, actor }) => ({ type, version: catalogue.definition(type)!.version, at, actor, data }));
+    const decision = decideBatch(state, inputs, this.clock);
+    if (!decision.ok) return decision;
     try {
-      const stored = await this.store.append(campaign, expectedSeq, events);
+      const stored = await this.store.append(campaign, expectedSeq, decision.events);
       return { ok: true, events: stored, state: await this.live(campaign).at(expectedSeq + stored.length) };
     } catch (error) {
       if (error instanceof AppendConflictError) {

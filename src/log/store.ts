@@ -71,7 +71,7 @@ export function sealEvent(stream: string, seq: number, prev: string, event: NewE
 }
 
 /** A checked event: its data copied, and the canonical JSON of that data, written once when it was checked. */
-interface CheckedEvent extends NewEvent {
+export interface CheckedEvent extends NewEvent {
   dataJson: string;
 }
 
@@ -86,6 +86,38 @@ function sealChecked(stream: string, seq: number, prev: string, event: CheckedEv
   const hash = sha256Hex(body);
   const stored: StoredEvent = { stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev, hash };
   return { stored, value: encodeEvent(hash, body) };
+}
+
+/**
+ * What append checks before it writes, thrown as append throws it: the stream's name (RangeError), and each event
+ * (InvalidEventError), copied: the envelope's fields are strings and numbers; the data is written out as canonical JSON
+ * once, and copied in the same turn, so what is checked is exactly what will be hashed and stored, whatever the caller
+ * does with its objects afterwards. Exported for the command handler that keeps no log (src/memory-engine.ts).
+ */
+export function checkAppend(stream: string, events: readonly NewEvent[], catalogue: EventCatalogue): CheckedEvent[] {
+  if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
+  return events.map((event, index) => checkEvent(event, index, catalogue));
+}
+
+function checkEvent(original: NewEvent, index: number, catalogue: EventCatalogue): CheckedEvent {
+  if (typeof original !== "object" || original === null) throw new InvalidEventError(index, "event", "is not plain data");
+  if (!checkEnvelope(original)) {
+    const problem = describeAjvError(checkEnvelope.errors, "event");
+    throw new InvalidEventError(index, problem.field, problem.message);
+  }
+  let dataJson: string;
+  try {
+    dataJson = canonicalPlainJson(original.data);
+  } catch {
+    throw new InvalidEventError(index, "event", "is not plain data");
+  }
+  // The copy is read back from the canonical JSON: what append returns is what a read of the log gives, key order
+  // included, and the caller's objects are not shared with it.
+  const data: unknown = JSON.parse(dataJson);
+  const event: CheckedEvent = { type: original.type, version: original.version, at: original.at, actor: original.actor, data, dataJson };
+  const problem = catalogue.check(event);
+  if (problem) throw new InvalidEventError(index, problem.field, problem.message);
+  return event;
 }
 
 /**
@@ -362,8 +394,7 @@ export class EventStore {
   async append(stream: string, expectedSeq: number, events: readonly NewEvent[], options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
     // Checked (and copied) before queueing, in the caller's turn: errors reject the returned promise, and a caller
     // changing its objects afterwards cannot change what was checked. Queued synchronously, so call order is kept.
-    if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
-    const checked = events.map((event, index) => this.checkEvent(event, index));
+    const checked = checkAppend(stream, events, this.options.catalogue);
     return this.queue.run(async () => {
       const head = await this.head(stream);
       if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
@@ -395,32 +426,6 @@ export class EventStore {
       this.live.get(stream)?.next(stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
       return stored;
     });
-  }
-
-  /**
-   * Checks an event and copies it: the envelope's fields are strings and numbers; the data is written out as canonical
-   * JSON once, and copied in the same turn, so what is checked is exactly what will be hashed and stored, whatever the
-   * caller does with its objects afterwards.
-   */
-  private checkEvent(original: NewEvent, index: number): CheckedEvent {
-    if (typeof original !== "object" || original === null) throw new InvalidEventError(index, "event", "is not plain data");
-    if (!checkEnvelope(original)) {
-      const problem = describeAjvError(checkEnvelope.errors, "event");
-      throw new InvalidEventError(index, problem.field, problem.message);
-    }
-    let dataJson: string;
-    try {
-      dataJson = canonicalPlainJson(original.data);
-    } catch {
-      throw new InvalidEventError(index, "event", "is not plain data");
-    }
-    // The copy is read back from the canonical JSON: what append returns is what a read of the log gives, key order
-    // included, and the caller's objects are not shared with it.
-    const data: unknown = JSON.parse(dataJson);
-    const event: CheckedEvent = { type: original.type, version: original.version, at: original.at, actor: original.actor, data, dataJson };
-    const problem = this.options.catalogue.check(event);
-    if (problem) throw new InvalidEventError(index, problem.field, problem.message);
-    return event;
   }
 
   /**
