@@ -1,7 +1,7 @@
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { Engine, Outcome } from "../engine.js";
+import type { CommandHandler, Engine, Outcome } from "../engine.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
 import { dueChores } from "./chores.js";
 import { checkCommand } from "../commands/schemas.js";
@@ -26,13 +26,14 @@ export class ChoreRefusedError extends Error {
 
 /**
  * One machine's seat at a campaign: it prepares the commands of the parties it acts for from their secrets, submits
- * them, and takes the protocol chores (seeds, initiative, reveals, turn ends) as they fall due.
+ * them, and takes the protocol chores (seeds, initiative, reveals, turn ends) as they fall due. It submits to the
+ * Engine, or to any other command handler (the golden corpus's MemoryEngine, which keeps no log).
  */
-export class Table {
+export class Table<H extends CommandHandler = Engine> {
   private readonly random: RandomHex;
 
   constructor(
-    readonly engine: Engine,
+    readonly engine: H,
     readonly campaign: string,
     private readonly options: TableOptions,
   ) {
