@@ -1,5 +1,5 @@
 import { produce, type Draft } from "immer";
-import type { CurrentEvent, DomainEvent } from "../events/index.js";
+import type { CurrentEvent, DomainEvent, EventData } from "../events/index.js";
 import { addUnits, armyPoints, removeUnits } from "./units.js";
 import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
 import { seedPrint } from "./seed-prints.js";
@@ -21,8 +21,7 @@ import {
 import { scoutingOf } from "./scouting.js";
 import { armySizeStated, scoutingAnswered, scoutingDeclared, scoutingRolled } from "./scouting-reducers.js";
 
-type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
-type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: Data<T>, seq: number) => void };
+type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: EventData<T>, seq: number) => void };
 
 /** Recomputes the values S5 and S8 derive from the roster. */
 function rosterChanged(state: Draft<CampaignState>, army: Draft<ArmyState>): void {

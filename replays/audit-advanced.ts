@@ -45,5 +45,4 @@ export interface AdvancedCheck {
   after?(event: CheckedEvent, state: CampaignState): void;
 }
 
-export type DataOf<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 

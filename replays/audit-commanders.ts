@@ -1,11 +1,12 @@
 import { pts } from "../src/rules/refusal.js";
+import type { EventData } from "../events/index.js";
 import type { RosterFormation } from "../events/common.js";
 import { advancedRule } from "../projections/advanced.js";
 import { armyPoints } from "../projections/units.js";
 import { commanderFell } from "../projections/commanders.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
 import { commandLimit, lowestLevelFor } from "../src/rules/commanders.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A6 commanders, after the fact: what each resolved battle does to the commanders of its two armies is recomputed from
@@ -151,7 +152,7 @@ export class CommandersAudit implements AdvancedCheck {
     this.due.clear();
   }
 
-  private killed(seq: number, data: DataOf<"CommanderKilled">): void {
+  private killed(seq: number, data: EventData<"CommanderKilled">): void {
     const outcome = this.due.get(`${data.battle}:${data.army}`);
     this.due.delete(`${data.battle}:${data.army}`);
     if (outcome?.killed) return;
@@ -167,7 +168,7 @@ export class CommandersAudit implements AdvancedCheck {
     });
   }
 
-  private promoted(seq: number, data: DataOf<"CommanderPromoted">): void {
+  private promoted(seq: number, data: EventData<"CommanderPromoted">): void {
     const outcome = this.due.get(`${data.battle}:${data.army}`);
     // A death still due stays due: a promotion in its place does not hide it.
     if (!outcome?.killed) this.due.delete(`${data.battle}:${data.army}`);
@@ -186,7 +187,7 @@ export class CommandersAudit implements AdvancedCheck {
     });
   }
 
-  private appointed(seq: number, data: DataOf<"CommanderAppointed">, state: CampaignState): void {
+  private appointed(seq: number, data: EventData<"CommanderAppointed">, state: CampaignState): void {
     const setup = state.setup;
     if (!setup) return;
     const army = state.armies[data.army];
@@ -222,7 +223,7 @@ export class CommandersAudit implements AdvancedCheck {
     return Math.min((hq ? 1 : 0) + Math.floor(army.battles / BATTLES_PER_RANK), TOP_LEVEL + 1);
   }
 
-  private leaderless(seq: number, data: DataOf<"EndPhaseFinished">, state: CampaignState): void {
+  private leaderless(seq: number, data: EventData<"EndPhaseFinished">, state: CampaignState): void {
     if (!advancedRule(state.setup?.options ?? {}, "commanders")) return;
     for (const army of Object.values(state.armies)) {
       if (army.player !== data.player || army.status !== "active" || army.commanderLevel !== null) continue;

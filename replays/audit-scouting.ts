@@ -1,4 +1,5 @@
 import { pts } from "../src/rules/refusal.js";
+import type { EventData } from "../events/index.js";
 import { advancedRule } from "../projections/advanced.js";
 import { BLUFF_MARGIN, scoutingBand, type ScoutingBandName } from "../projections/scouting.js";
 import type { CampaignState } from "../projections/state.js";
@@ -6,7 +7,7 @@ import { orderCommitment } from "../src/commitments.js";
 import { rollScouting, type ScoutingRound } from "../src/dice.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
 import type { RollAuditBase, ScoutingRollAudit, TurnSeed } from "./audit-report.js";
 
 /**
@@ -101,7 +102,7 @@ export class ScoutingAudit implements AdvancedCheck {
     }
   }
 
-  private declared(seq: number, data: DataOf<"ScoutingDeclared">, state: CampaignState): void {
+  private declared(seq: number, data: EventData<"ScoutingDeclared">, state: CampaignState): void {
     const breach = (verdict: AdvancedFinding["verdict"], detail: string, seqs: number[] = []) =>
       this.report({ verdict, rule: "A3", army: data.army, player: data.player, seqs: [seq, ...seqs], detail });
     if (!advancedRule(state.setup?.options ?? {}, "scouting")) breach(V.scoutingMismatch, `${data.army} scouted ${data.target} (seq ${seq}), but this campaign does not play scouting`);
@@ -127,7 +128,7 @@ export class ScoutingAudit implements AdvancedCheck {
     this.pledges.set(data.army, { commitment: data.commitment, seq, what: "the Advance its scouting revealed", verdict: V.scoutingMismatch });
   }
 
-  private answered(seq: number, data: DataOf<"ScoutingAnswered">, state: CampaignState): void {
+  private answered(seq: number, data: EventData<"ScoutingAnswered">, state: CampaignState): void {
     const scouting = this.scoutings.get(data.scouting);
     if (scouting) scouting.scoutedBonus = data.bonus;
     if (data.bonus === 0) return;
@@ -145,7 +146,7 @@ export class ScoutingAudit implements AdvancedCheck {
   }
 
   /** An army whose order a scouting made public must be activated with that commitment. */
-  private activated(seq: number, data: DataOf<"ArmyActivated">): void {
+  private activated(seq: number, data: EventData<"ArmyActivated">): void {
     const pledge = this.pledges.get(data.army);
     if (!pledge || pledge.commitment === data.commitment) return;
     this.report({
@@ -159,7 +160,7 @@ export class ScoutingAudit implements AdvancedCheck {
   }
 
   /** A3, D1: the roll's form, band and dice index now; its dice once the host's seed is out (`finishTurn`). */
-  rolled(seq: number, data: DataOf<"ScoutingRolled">, dice: DiceAtRoll): void {
+  rolled(seq: number, data: EventData<"ScoutingRolled">, dice: DiceAtRoll): void {
     const scouting = this.scoutings.get(data.scouting);
     const roll: RollWork = {
       seq,
@@ -197,7 +198,7 @@ export class ScoutingAudit implements AdvancedCheck {
     scouting.rolledSeq = seq;
   }
 
-  private stated(seq: number, data: DataOf<"ArmySizeStated">, state: CampaignState): void {
+  private stated(seq: number, data: EventData<"ArmySizeStated">, state: CampaignState): void {
     const scouting = this.scoutings.get(data.scouting);
     const base = { rule: "A3", army: data.army, player: data.player };
     if (!scouting || scouting.band === null || scouting.rolledSeq === null || scouting.target !== data.army) {

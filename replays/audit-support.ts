@@ -1,8 +1,9 @@
 import type { SupportUse } from "../events/common.js";
+import type { EventData } from "../events/index.js";
 import { advancedRule } from "../projections/advanced.js";
 import type { BattleState, CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../projections/support.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A7 off-table support in battle, after the fact: what each resolved battle says a side called in is checked against
@@ -50,7 +51,7 @@ export class SupportUseAudit implements AdvancedCheck {
     }
   }
 
-  private resolved(seq: number, data: DataOf<"BattleResolved">, state: CampaignState): void {
+  private resolved(seq: number, data: EventData<"BattleResolved">, state: CampaignState): void {
     const battle = state.battles[data.battle];
     if (!battle) return;
     const playing = advancedRule(state.setup?.options ?? {}, "offTableSupport");
@@ -95,7 +96,7 @@ export class SupportUseAudit implements AdvancedCheck {
   }
 
   /** A struck-off item must be one the battle used: a host may not take items off a side's roster. */
-  private expended(seq: number, data: DataOf<"SupportExpended">): void {
+  private expended(seq: number, data: EventData<"SupportExpended">): void {
     for (const item of data.items) {
       const use = this.due.get(key(data.player, item));
       if (use && use.battle === data.battle) {

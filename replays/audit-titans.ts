@@ -1,9 +1,10 @@
 import { pts } from "../src/rules/refusal.js";
+import type { EventData } from "../events/index.js";
 import type { TitanDamage } from "../events/common.js";
 import { advancedRule } from "../projections/advanced.js";
 import type { CampaignState } from "../projections/state.js";
 import { canonicalJson } from "../src/log/hash.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A8 titan damage, after the fact: with the war chest on, the damage each resolved battle result gives a side's titans
@@ -62,7 +63,7 @@ export class TitanDamageAudit implements AdvancedCheck {
     }
   }
 
-  private resolved(seq: number, data: DataOf<"BattleResolved">, state: CampaignState): void {
+  private resolved(seq: number, data: EventData<"BattleResolved">, state: CampaignState): void {
     const battle = state.battles[data.battle];
     // Without A8, B5 repairs titan damage for free: nothing is carried.
     if (!battle || !advancedRule(state.setup?.options ?? {}, "warChest")) return;
@@ -74,7 +75,7 @@ export class TitanDamageAudit implements AdvancedCheck {
     }
   }
 
-  private carried(seq: number, data: DataOf<"TitanDamageCarried">, state: CampaignState): void {
+  private carried(seq: number, data: EventData<"TitanDamageCarried">, state: CampaignState): void {
     const breach = (detail: string, seqs: number[] = []) =>
       this.report({ verdict: V.titanDamageMismatch, rule: "A8", army: data.army, player: data.player, seqs: [seq, ...seqs], detail });
     const what = `TitanDamageCarried (seq ${seq}) gives ${data.army}'s titans ${describe(data.damage)} from battle ${data.battle}`;
@@ -86,7 +87,7 @@ export class TitanDamageAudit implements AdvancedCheck {
   }
 
   /** Repairs restore at most what the titan carries; `carried` is its damage as the campaign stood. */
-  private repaired(seq: number, data: DataOf<"TitanRepaired" | "ReserveTitanRepaired">, titan: string, carried: TitanDamage | undefined): void {
+  private repaired(seq: number, data: EventData<"TitanRepaired" | "ReserveTitanRepaired">, titan: string, carried: TitanDamage | undefined): void {
     const army = "army" in data ? { army: data.army } : {};
     const breach = (verdict: typeof V.titanDamageMismatch | typeof V.priceMismatch, detail: string) =>
       this.report({ verdict, rule: "A8", ...army, player: data.player, seqs: [seq], detail });

@@ -1,4 +1,5 @@
 import { pts } from "../src/rules/refusal.js";
+import type { EventData } from "../events/index.js";
 import type { RosterFormation, Square } from "../events/common.js";
 import { advancedRule } from "../projections/advanced.js";
 import { armyPoints } from "../projections/units.js";
@@ -7,7 +8,7 @@ import type { CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES } from "../projections/support.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { warChestIncome } from "../src/rules/war-chest-income.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type DataOf, type ReportAdvanced } from "./audit-advanced.js";
+import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
 
 /**
  * A8 war chest, A7 off-table support and A5 home base, after the fact: every income event is recomputed from the
@@ -55,7 +56,7 @@ export class WarChestAudit implements AdvancedCheck {
 
   // ---------- income ----------
 
-  private income(seq: number, data: DataOf<"WarChestIncomeRecorded">, state: CampaignState, breach: (f: Finding) => void): void {
+  private income(seq: number, data: EventData<"WarChestIncomeRecorded">, state: CampaignState, breach: (f: Finding) => void): void {
     const base = { verdict: V.incomeMismatch, rule: "A8", player: data.player };
     if (!advancedRule(state.setup?.options ?? {}, "warChest")) {
       return breach({ ...base, detail: `${data.player}'s war chest income for turn ${data.turn} (seq ${seq}) is recorded, but this campaign does not play the war chest` });
@@ -81,7 +82,7 @@ export class WarChestAudit implements AdvancedCheck {
   }
 
   /** A8: every side's income is recorded at the start of each End phase, before the side can finish it. */
-  private incomeGiven(seq: number, data: DataOf<"EndPhaseFinished">, state: CampaignState): void {
+  private incomeGiven(seq: number, data: EventData<"EndPhaseFinished">, state: CampaignState): void {
     if (!advancedRule(state.setup?.options ?? {}, "warChest") || this.incomes.has(`${data.turn}:${data.player}`)) return;
     this.report({
       verdict: V.incomeMismatch,
@@ -139,7 +140,7 @@ export class WarChestAudit implements AdvancedCheck {
     return formations.reduce((sum, f) => sum + (catalogue.formations[f.formation]?.points ?? 0), 0);
   }
 
-  private formations(data: DataOf<"FormationsPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
+  private formations(data: EventData<"FormationsPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
     const what = `formations for army "${data.army}"`;
     this.spend(state, data.player, data.cost, what, breach);
     const price = this.price(state, data.formations, data.player, breach);
@@ -155,7 +156,7 @@ export class WarChestAudit implements AdvancedCheck {
     if (after > ceiling) breach({ ...base, verdict: V.misplaced, detail: `${what} made it ${pts(after)} points, over the largest army allowed (${pts(ceiling)})` });
   }
 
-  private army(data: DataOf<"ArmyPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
+  private army(data: EventData<"ArmyPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
     const what = `new army "${data.army}"`;
     this.spend(state, data.player, data.cost, what, breach);
     const price = this.price(state, data.formations, data.player, breach);
@@ -175,7 +176,7 @@ export class WarChestAudit implements AdvancedCheck {
     if (occupant) breach({ ...base, rule: "S7", verdict: V.misplaced, detail: `${what} was placed at ${sq(data.at)}, which held army "${occupant.id}": armies stack only on their own home base` });
   }
 
-  private defences(data: DataOf<"DefencesPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
+  private defences(data: EventData<"DefencesPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
     const what = `${pts(data.points)} points of defences at ${sq(data.at)}`;
     this.spend(state, data.player, data.points, what, breach);
     const own = (at: Square) => sameSquare(at, data.at);
@@ -189,7 +190,7 @@ export class WarChestAudit implements AdvancedCheck {
   }
 
   /** The spend and the total; what the repairs may restore, and like-for-like prices, are A8's titan check (audit-titans.ts). */
-  private repairs(data: DataOf<"TitanRepaired" | "ReserveTitanRepaired">, what: string, state: CampaignState, breach: (f: Finding) => void): void {
+  private repairs(data: EventData<"TitanRepaired" | "ReserveTitanRepaired">, what: string, state: CampaignState, breach: (f: Finding) => void): void {
     this.spend(state, data.player, data.cost, what, breach);
     const price = data.shields * SHIELD_REPAIR_COST + data.weapons.reduce((sum, w) => sum + w.points, 0);
     if (price !== data.cost) {
@@ -197,7 +198,7 @@ export class WarChestAudit implements AdvancedCheck {
     }
   }
 
-  private support(data: DataOf<"SupportPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
+  private support(data: EventData<"SupportPurchased">, state: CampaignState, breach: (f: Finding) => void): void {
     const price = SUPPORT_PRICES[data.kind];
     const what = `a ${price.name} ("${data.item}")`;
     const base = { rule: "A7", player: data.player };

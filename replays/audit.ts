@@ -1,5 +1,5 @@
 import type { Order, Square } from "../events/common.js";
-import type { DomainEvent } from "../events/index.js";
+import type { EventData } from "../events/index.js";
 import { evolve } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
 import { orderCommitment } from "../src/commitments.js";
@@ -393,7 +393,7 @@ class Auditor {
   }
 
   /** A3, D1: a scouting roll draws the turn's next dice, four a round; the scouting check recomputes them. */
-  private scoutingRolled(seq: number, data: DataOf<"ScoutingRolled">): void {
+  private scoutingRolled(seq: number, data: EventData<"ScoutingRolled">): void {
     const turn = this.current;
     if (!turn || turn.ended || turn.turn !== data.turn) {
       this.report(turn ?? null, { verdict: VERDICTS.scoutingMismatch, rule: "A3", seqs: [seq], detail: `scouting ${data.scouting} rolled (seq ${seq}) outside turn ${data.turn} under way` });
@@ -444,7 +444,7 @@ class Auditor {
 
   // ---------- activations and moves (T3, T4, M1) ----------
 
-  private activated(seq: number, actor: string, data: DataOf<"ArmyActivated">): void {
+  private activated(seq: number, actor: string, data: EventData<"ArmyActivated">): void {
     const turn = this.current;
     const army = this.state.armies[data.army];
     const home = army ? this.state.homeBases[army.player] : undefined;
@@ -527,7 +527,7 @@ class Auditor {
     turn.lastActivator = data.player;
   }
 
-  private moved(seq: number, data: DataOf<"ArmyMoved">): void {
+  private moved(seq: number, data: EventData<"ArmyMoved">): void {
     const turn = this.current;
     const activation = turn?.activations.get(data.army);
     const army = this.state.armies[data.army];
@@ -889,7 +889,6 @@ class Auditor {
   }
 }
 
-type DataOf<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 
 /** The turn's host seed as its rolls are judged on: revealed and matching, still secret, or never (rightly) revealed. */
 function turnSeed(turn: TurnWork, seedMatches: boolean): TurnSeed {

@@ -22,4 +22,3 @@ export function seedCommitment(seed: string): string {
   return sha256Hex(seed);
 }
 
-export const MIN_SALT_HEX = 32;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HOST } from "../events/common.js";
-import { catalogue, type DomainEvent, type StoredEvent } from "../events/index.js";
+import { catalogue, type DomainEvent, type StoredEvent, type EventData } from "../events/index.js";
 import { auditCampaign, PENDING_SEED, VERDICTS, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
 import { auditStream, loadAuditInput } from "../replays/audit-load.js";
 import { renderAudit } from "../replays/audit-text.js";
@@ -31,7 +31,6 @@ import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLOCK = () => new Date("2026-01-01T00:00:00.000Z");
-type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 
 /** The one finding of `verdict` at `seq` (its main event), with the rule it names. */
 function expectFinding(report: AuditReport, verdict: Verdict, rule: string, seq: number): Finding {
@@ -45,7 +44,7 @@ function expectFinding(report: AuditReport, verdict: Verdict, rule: string, seq:
 }
 
 /** A new event as a host with the store writes it: past every rule, at the version the catalogue reads. */
-function forged<T extends DomainEvent["type"]>(type: T, data: Data<T>, actor = HOST) {
+function forged<T extends DomainEvent["type"]>(type: T, data: EventData<T>, actor = HOST) {
   return { type, version: catalogue.definition(type)!.version, at: CLOCK().toISOString(), actor, data };
 }
 
@@ -116,7 +115,7 @@ describe("the audit of an honest advanced campaign", () => {
   });
 
   const firstIncome = (events: Written[]) => indexOf(events, (e) => e.type === "WarChestIncomeRecorded");
-  const incomeOf = (events: Written[], at: number) => events[at]!.data as Data<"WarChestIncomeRecorded">;
+  const incomeOf = (events: Written[], at: number) => events[at]!.data as EventData<"WarChestIncomeRecorded">;
 
   it("A8 an income event that pays more than the table gives does not recompute", async () => {
     let at = 0;
@@ -156,7 +155,7 @@ describe("the audit of an honest advanced campaign", () => {
     const buy = (points: number) => (events: Written[]) => {
       const end = endPhase(events);
       at = end.at;
-      const home = events.find((e) => e.type === "HomeBasePlaced" && (e.data as Data<"HomeBasePlaced">).player === end.player)!.data as Data<"HomeBasePlaced">;
+      const home = events.find((e) => e.type === "HomeBasePlaced" && (e.data as EventData<"HomeBasePlaced">).player === end.player)!.data as EventData<"HomeBasePlaced">;
       square = home.at;
       return insert(events, at, forged("DefencesPurchased", { turn: end.turn, player: end.player, at: square, points: points === 0 ? end.balance + 50 : points }, end.player));
     };
@@ -172,7 +171,7 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       const end = endPhase(events);
       at = end.at;
-      const enemy = events.find((e) => e.type === "ArmyRegistered" && (e.data as Data<"ArmyRegistered">).player !== end.player)!.data as Data<"ArmyRegistered">;
+      const enemy = events.find((e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).player !== end.player)!.data as EventData<"ArmyRegistered">;
       const formation = enemy.formations[0]!;
       return insert(events, at, forged("FormationsPurchased", { turn: end.turn, player: end.player, army: enemy.army, formations: [{ ...formation, id: "bought" }], cost: 1 }, end.player));
     });
@@ -186,7 +185,7 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       const end = endPhase(events);
       at = end.at;
-      const enemyArmy = events.find((e) => e.type === "ArmyRegistered" && (e.data as Data<"ArmyRegistered">).player !== end.player)!.data as Data<"ArmyRegistered">;
+      const enemyArmy = events.find((e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).player !== end.player)!.data as EventData<"ArmyRegistered">;
       return insert(
         events,
         at,
@@ -213,8 +212,8 @@ describe("the audit of an honest advanced campaign", () => {
     let next = 0;
     const hidden = await rewrite("emberfall", honest, (events) => {
       const killed = indexOf(events, (e) => e.type === "CommanderKilled");
-      const battle = (events[killed]!.data as Data<"CommanderKilled">).battle;
-      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as Data<"BattleResolved">).battle === battle);
+      const battle = (events[killed]!.data as EventData<"CommanderKilled">).battle;
+      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === battle);
       const kept = events.filter((_, i) => i !== killed);
       next = kept.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
       return kept;
@@ -226,8 +225,8 @@ describe("the audit of an honest advanced campaign", () => {
     let promoted = 0;
     const unearned = await rewrite("emberfall", honest, (events) => {
       const killed = indexOf(events, (e) => e.type === "CommanderKilled");
-      const data = events[killed]!.data as Data<"CommanderKilled">;
-      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as Data<"BattleResolved">).battle === data.battle);
+      const data = events[killed]!.data as EventData<"CommanderKilled">;
+      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === data.battle);
       promoted = killed;
       return insert(events, killed, forged("CommanderPromoted", { turn: data.turn, army: data.army, player: data.player, battle: data.battle, commander: data.commander, level: 2 }));
     });
@@ -237,12 +236,12 @@ describe("the audit of an honest advanced campaign", () => {
 
   /** The battle where a side called in support, and the index of its BattleResolved. */
   function supportBattle(events: Written[]) {
-    const at = indexOf(events, (e) => e.type === "BattleResolved" && ["attacker", "defender"].some((role) => (e.data as Data<"BattleResolved">).result[role as "attacker"].support?.length));
-    const data = events[at]!.data as Data<"BattleResolved">;
+    const at = indexOf(events, (e) => e.type === "BattleResolved" && ["attacker", "defender"].some((role) => (e.data as EventData<"BattleResolved">).result[role as "attacker"].support?.length));
+    const data = events[at]!.data as EventData<"BattleResolved">;
     const role = data.result.attacker.support?.length ? "attacker" : "defender";
     return { at, data, role, use: data.result[role]!.support![0]! } as const;
   }
-  const withSupport = (data: Data<"BattleResolved">, role: "attacker" | "defender", support: Data<"BattleResolved">["result"]["attacker"]["support"]) => ({
+  const withSupport = (data: EventData<"BattleResolved">, role: "attacker" | "defender", support: EventData<"BattleResolved">["result"]["attacker"]["support"]) => ({
     ...data,
     result: { ...data.result, [role]: { ...data.result[role], support } },
   });
@@ -268,11 +267,11 @@ describe("the audit of an honest advanced campaign", () => {
       const battle = supportBattle(events);
       first = battle.at;
       // The same side's next battle calls the struck-off item in once more.
-      const player = (events.find((e) => e.type === "SupportExpended")!.data as Data<"SupportExpended">).player;
+      const player = (events.find((e) => e.type === "SupportExpended")!.data as EventData<"SupportExpended">).player;
       again = events.findIndex((e, i) => i > first && e.type === "BattleResolved");
-      const next = events[again]!.data as Data<"BattleResolved">;
-      const started = events.find((e) => e.type === "BattleStarted" && (e.data as Data<"BattleStarted">).battle === next.battle)!.data as Data<"BattleStarted">;
-      const role = (events.find((e) => e.type === "ArmyRegistered" && (e.data as Data<"ArmyRegistered">).army === started.attacker)!.data as Data<"ArmyRegistered">).player === player ? "attacker" : "defender";
+      const next = events[again]!.data as EventData<"BattleResolved">;
+      const started = events.find((e) => e.type === "BattleStarted" && (e.data as EventData<"BattleStarted">).battle === next.battle)!.data as EventData<"BattleStarted">;
+      const role = (events.find((e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).army === started.attacker)!.data as EventData<"ArmyRegistered">).player === player ? "attacker" : "defender";
       events[again] = { ...events[again]!, data: withSupport(next, role, [{ item: battle.use.item, turns: [1] }]) };
       return events;
     });
@@ -298,8 +297,8 @@ describe("the audit of an honest advanced campaign", () => {
     const robbed = await rewrite("emberfall", honest, (events) => {
       // The host strikes a side's newly bought item off its roster before it was ever called in.
       const bought = indexOf(events, (e) => e.type === "SupportPurchased");
-      const data = events[bought]!.data as Data<"SupportPurchased">;
-      const battle = (events.filter((e, i) => i < bought && e.type === "BattleResolved").pop()!.data as Data<"BattleResolved">).battle;
+      const data = events[bought]!.data as EventData<"SupportPurchased">;
+      const battle = (events.filter((e, i) => i < bought && e.type === "BattleResolved").pop()!.data as EventData<"BattleResolved">).battle;
       struck = bought + 1;
       return insert(events, struck, forged("SupportExpended", { turn: data.turn, battle, player: data.player, items: [data.item] }));
     });
@@ -313,7 +312,7 @@ describe("the audit of an honest advanced campaign", () => {
     let at = 0;
     const inflated = await rewrite("emberfall", honest, (events) => {
       at = carriedAt(events);
-      const data = events[at]!.data as Data<"TitanDamageCarried">;
+      const data = events[at]!.data as EventData<"TitanDamageCarried">;
       const damage = Object.fromEntries(Object.entries(data.damage).map(([titan, d]) => [titan, { ...d, shields: d.shields + 2 }]));
       events[at] = { ...events[at]!, data: { ...data, damage } };
       return events;
@@ -327,7 +326,7 @@ describe("the audit of an honest advanced campaign", () => {
     let repaired = 0;
     const dropped = await rewrite("emberfall", honest, (events) => {
       at = carriedAt(events);
-      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as Data<"BattleResolved">).battle === (events[at]!.data as Data<"TitanDamageCarried">).battle);
+      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === (events[at]!.data as EventData<"TitanDamageCarried">).battle);
       const rest = events.filter((_, i) => i !== at);
       closing = rest.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
       repaired = indexOf(rest, (e) => e.type === "TitanRepaired");
@@ -344,7 +343,7 @@ describe("the audit of an honest advanced campaign", () => {
     let at = 0;
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       at = indexOf(events, (e) => e.type === "TitanRepaired");
-      const data = events[at]!.data as Data<"TitanRepaired">;
+      const data = events[at]!.data as EventData<"TitanRepaired">;
       events[at] = { ...events[at]!, data: { ...data, shields: data.shields + 1, cost: data.cost + 100 } };
       return events;
     });
@@ -370,7 +369,7 @@ async function golden(fixture: string, patch: unknown = {}) {
     if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome.refusal)}`);
     return outcome.events;
   };
-  const append = async <T extends DomainEvent["type"]>(type: T, data: Data<T>, actor = HOST) => {
+  const append = async <T extends DomainEvent["type"]>(type: T, data: EventData<T>, actor = HOST) => {
     const head = await engine.store.head(setup.campaign);
     const [stored] = await engine.store.append(setup.campaign, head.seq, [forged(type, data, actor)]);
     return stored!;
@@ -508,7 +507,7 @@ describe("A3 the audit checks scouting", () => {
     const forgedReport = await rewrite("scout-audit", honest, (events) => {
       at = indexOf(events, (e) => e.type === "ScoutingRolled");
       ended = indexOf(events, (e) => e.type === "TurnEnded");
-      const data = events[at]!.data as Data<"ScoutingRolled">;
+      const data = events[at]!.data as EventData<"ScoutingRolled">;
       const rounds = data.rounds.map((round, i) => (i === data.rounds.length - 1 ? { ...round, scout: sameTotal(round.scout) } : round));
       events[at] = { ...events[at]!, data: { ...data, rounds } };
       return events;
@@ -523,7 +522,7 @@ describe("A3 the audit checks scouting", () => {
     const game = await rolled();
     try {
       await game.must({ actor: "blue", type: "AnswerScouting", scouting: "t1s1", firstFire: false });
-      const honest = (await game.last("ScoutingRolled")).data as Data<"ScoutingRolled">;
+      const honest = (await game.last("ScoutingRolled")).data as EventData<"ScoutingRolled">;
       expect(honest.firstDie).toBeGreaterThan(0);
       // The host rolls again, naming dice drawn already: caught at once, whatever the seeds give.
       const again = await game.append("ScoutingRolled", { ...honest, firstDie: 0 });

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BattleResult } from "../events/common.js";
 import type { NewEvent } from "../events/envelope.js";
-import type { DomainEvent, StoredEvent } from "../events/index.js";
+import type { DomainEvent, StoredEvent, EventData } from "../events/index.js";
 import { DERIVED_VERDICTS } from "../replays/audit-report.js";
 import { auditCampaign, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
 import { auditStream, loadAuditInput } from "../replays/audit-load.js";
@@ -36,7 +36,6 @@ import { tempDir } from "./support/tmp.js";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLOCK = () => new Date("2026-01-01T00:00:00.000Z");
 const V = DERIVED_VERDICTS;
-type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 
 /** Repeatable "random" bytes: seeds and salts are the same on every run. */
 const counter = (label: string) => {
@@ -123,7 +122,7 @@ function indexOf(events: readonly NewEvent[], type: string, where: (data: never)
   return found[nth]!;
 }
 
-const dataAt = <T extends DomainEvent["type"]>(events: readonly NewEvent[], index: number, _type: T) => events[index]!.data as Data<T>;
+const dataAt = <T extends DomainEvent["type"]>(events: readonly NewEvent[], index: number, _type: T) => events[index]!.data as EventData<T>;
 
 /** Every derived-audit finding of the report. */
 const derivedFindings = (report: AuditReport) => report.findings.filter((f) => (Object.values(V) as string[]).includes(f.verdict));
@@ -143,7 +142,7 @@ function expectFinding(report: AuditReport, verdict: Verdict, rule: string, seq:
 function carryCvps(events: NewEvent[], from: number, player: string, delta: number): void {
   for (const event of events.slice(from)) {
     if (event.type !== "TurnEnded" && event.type !== "CampaignFinished") continue;
-    const cvps = (event.data as Data<"TurnEnded">).cvps;
+    const cvps = (event.data as EventData<"TurnEnded">).cvps;
     cvps[player] = cvps[player]! + delta;
   }
 }
@@ -180,7 +179,7 @@ describe("the audit recomputes what the rules derive", () => {
   it("S4 a changed CVP award (a win's instead of an overwhelming win's) does not recompute", async () => {
     let at = 0;
     const report = await rewritten(honest, (events) => {
-      at = indexOf(events, "BattleResolved", (d: Data<"BattleResolved">) => d.battle === "t2b1");
+      at = indexOf(events, "BattleResolved", (d: EventData<"BattleResolved">) => d.battle === "t2b1");
       const data = dataAt(events, at, "BattleResolved");
       expect(data).toMatchObject({ overwhelming: true, cvps: { red: 63 } });
       data.overwhelming = false;
@@ -227,7 +226,7 @@ describe("the audit recomputes what the rules derive", () => {
     let ended = 0;
     const report = await rewritten(honest, (events) => {
       events.splice(indexOf(events, "CampaignFinished"), 1);
-      ended = indexOf(events, "TurnEnded", (d: Data<"TurnEnded">) => d.turn === 2);
+      ended = indexOf(events, "TurnEnded", (d: EventData<"TurnEnded">) => d.turn === 2);
     });
     expect(expectFinding(report, V.derivedMissing, "E2", ended + 1).detail).toContain("the rules derive CampaignFinished");
   });
@@ -235,9 +234,9 @@ describe("the audit recomputes what the rules derive", () => {
   it("E1 a changed capture (another COM than the one moved onto) does not recompute", async () => {
     let at = 0;
     const report = await rewritten(honest, (events) => {
-      at = indexOf(events, "ObjectiveCaptured", (d: Data<"ObjectiveCaptured">) => d.how === "moved");
+      at = indexOf(events, "ObjectiveCaptured", (d: EventData<"ObjectiveCaptured">) => d.how === "moved");
       const data = dataAt(events, at, "ObjectiveCaptured");
-      const other = honest.flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as Data<"ObjectivePlaced">).objective] : [])).find((id) => id !== data.objective)!;
+      const other = honest.flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as EventData<"ObjectivePlaced">).objective] : [])).find((id) => id !== data.objective)!;
       data.objective = other;
     });
     expect(expectFinding(report, V.derivedMismatch, "E1", at + 1).detail).toContain("objective");
@@ -246,8 +245,8 @@ describe("the audit recomputes what the rules derive", () => {
   it("B6 a capture by battle left out is a derived event missing, named at the battle's result", async () => {
     let resolved = 0;
     const report = await rewritten(honest, (events) => {
-      events.splice(indexOf(events, "ObjectiveCaptured", (d: Data<"ObjectiveCaptured">) => d.how === "battle"), 1);
-      resolved = indexOf(events, "BattleResolved", (d: Data<"BattleResolved">) => d.battle === "t2b1");
+      events.splice(indexOf(events, "ObjectiveCaptured", (d: EventData<"ObjectiveCaptured">) => d.how === "battle"), 1);
+      resolved = indexOf(events, "BattleResolved", (d: EventData<"BattleResolved">) => d.battle === "t2b1");
     });
     expect(expectFinding(report, V.derivedMissing, "B6", resolved + 1).detail).toContain("ObjectiveCaptured");
   });
@@ -280,7 +279,7 @@ describe("the audit recomputes what the rules derive", () => {
     let resolved = 0;
     const report = await rewritten(honest, (events) => {
       events.splice(indexOf(events, "TransitArrived"), 1);
-      resolved = indexOf(events, "BattleResolved", (d: Data<"BattleResolved">) => d.battle === "t2b1");
+      resolved = indexOf(events, "BattleResolved", (d: EventData<"BattleResolved">) => d.battle === "t2b1");
     });
     expectFinding(report, V.derivedMissing, "E4", resolved + 1);
   });
@@ -298,12 +297,12 @@ describe("the audit recomputes what the rules derive", () => {
     let slipped = 0;
     let activated = 0;
     const report = await rewritten(honest, (events) => {
-      activated = indexOf(events, "ArmyActivated", (d: Data<"ArmyActivated">) => d.army === "r2");
-      const moved = indexOf(events, "ArmyMoved", (d: Data<"ArmyMoved">) => d.army === "r2");
+      activated = indexOf(events, "ArmyActivated", (d: EventData<"ArmyActivated">) => d.army === "r2");
+      const moved = indexOf(events, "ArmyMoved", (d: EventData<"ArmyMoved">) => d.army === "r2");
       const captured = events[indexOf(events, "ObjectiveCaptured")]!;
-      const other = honest.flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as Data<"ObjectivePlaced">).objective] : [])).find((id) => id !== (captured.data as Data<"ObjectiveCaptured">).objective)!;
+      const other = honest.flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as EventData<"ObjectivePlaced">).objective] : [])).find((id) => id !== (captured.data as EventData<"ObjectiveCaptured">).objective)!;
       slipped = moved + 2;
-      events.splice(slipped, 0, { ...captured, data: { ...(captured.data as Data<"ObjectiveCaptured">), objective: other } });
+      events.splice(slipped, 0, { ...captured, data: { ...(captured.data as EventData<"ObjectiveCaptured">), objective: other } });
     });
     // Named with the activation whose decision it follows.
     expect(expectFinding(report, V.derivedUnexpected, "E1", slipped + 1).seqs).toEqual([slipped + 1, activated + 1]);

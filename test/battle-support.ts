@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { BattleResult, Order, Square, UnitCounts } from "../events/common.js";
-import type { DomainEvent } from "../events/index.js";
+import type { DomainEvent, EventData } from "../events/index.js";
 import { evolveAll, replay } from "../projections/campaign.js";
 import type { CampaignState } from "../projections/state.js";
 import { checkCommand } from "../src/commands/schemas.js";
@@ -179,10 +179,9 @@ export function sideResult(result: Partial<BattleResult> & { outcome: BattleResu
 
 export const types = (events: readonly DomainEvent[]): string[] => events.map((e) => e.type);
 
-type DataOf<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 
-export function eventOf<T extends DomainEvent["type"]>(events: readonly DomainEvent[], type: T): DataOf<T> {
+export function eventOf<T extends DomainEvent["type"]>(events: readonly DomainEvent[], type: T): EventData<T> {
   const event = events.find((e) => e.type === type);
   if (!event) throw new Error(`no ${type} among ${types(events).join(", ")}`);
-  return event.data as unknown as DataOf<T>;
+  return event.data as unknown as EventData<T>;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DomainEvent, StoredEvent } from "../events/index.js";
+import type { DomainEvent, EventData, StoredEvent } from "../events/index.js";
 import { scoutingBand } from "../projections/scouting.js";
 import { rollScouting } from "../src/dice.js";
 import { canonicalJson, sealEvent, sha256Hex } from "../src/log/index.js";
@@ -22,7 +22,6 @@ const VERIFIER = fileURLToPath(new URL("../tools/verify_log.py", import.meta.url
 type RawLine = { kind: "event"; stream: string; seq: number; hash: string; body: string } | { kind: "head"; stream: string; seq: number; hash: string };
 /** A body as parsed: the envelope without its hash. */
 type Body = Omit<StoredEvent, "hash">;
-type Data<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>["data"];
 
 interface RawLog {
   events: Array<Extract<RawLine, { kind: "event" }>>;
@@ -87,7 +86,7 @@ function summary(run: Run) {
 /** What the verifier should have checked, counted from the log itself. */
 function held(log: RawLog) {
   const of = (...types: string[]) => log.bodies.filter((body) => types.includes(body.type)).length;
-  const firstFireAnswers = log.bodies.filter((body) => body.type === "ScoutingAnswered" && (body.data as Data<"ScoutingAnswered">).firstFire).length;
+  const firstFireAnswers = log.bodies.filter((body) => body.type === "ScoutingAnswered" && (body.data as EventData<"ScoutingAnswered">).firstFire).length;
   return {
     events: log.events.length,
     commitments: of("OrderRevealed", "RevealRejected", "ScoutingDeclared") + firstFireAnswers,
@@ -209,7 +208,7 @@ describe("tools/verify_log.py", () => {
   it("names the seq of a revealed order changed and re-sealed into a chain that holds: only the commitment shows it", async () => {
     const seq = seqOf(basic, "OrderRevealed", 3);
     const raw = resealed(basic, (bodies) => {
-      const data = bodies[seq - 1]!.data as Data<"OrderRevealed">;
+      const data = bodies[seq - 1]!.data as EventData<"OrderRevealed">;
       data.order = data.order === "charge" ? "advance" : "charge";
       return bodies;
     });
@@ -220,7 +219,7 @@ describe("tools/verify_log.py", () => {
   it("names the seq of an initiative roll changed and re-sealed", async () => {
     const seq = seqOf(basic, "InitiativeRolled", 2);
     const raw = resealed(basic, (bodies) => {
-      const round = (bodies[seq - 1]!.data as Data<"InitiativeRolled">).rounds[0]!;
+      const round = (bodies[seq - 1]!.data as EventData<"InitiativeRolled">).rounds[0]!;
       const [player, value] = Object.entries(round)[0]!;
       round[player] = (value % 6) + 1;
       return bodies;
@@ -231,13 +230,13 @@ describe("tools/verify_log.py", () => {
   it("names the seq of a player seed or a host seed that does not hash to its commitment", async () => {
     const given = seqOf(basic, "PlayerSeedGiven", 1);
     const otherSeed = resealed(basic, (bodies) => {
-      (bodies[given - 1]!.data as Data<"PlayerSeedGiven">).seed = "cd".repeat(32);
+      (bodies[given - 1]!.data as EventData<"PlayerSeedGiven">).seed = "cd".repeat(32);
       return bodies;
     });
     await expectFailure(otherSeed, given, /seed for turn 1 does not hash to a PlayerSeedCommitted/);
     const ended = seqOf(basic, "TurnEnded", 2);
     const otherHostSeed = resealed(basic, (bodies) => {
-      (bodies[ended - 1]!.data as Data<"TurnEnded">).hostSeed = "ef".repeat(32);
+      (bodies[ended - 1]!.data as EventData<"TurnEnded">).hostSeed = "ef".repeat(32);
       return bodies;
     });
     await expectFailure(otherHostSeed, ended, /host seed of turn 3 does not hash to the hostSeedHash of its TurnStarted/);
@@ -246,7 +245,7 @@ describe("tools/verify_log.py", () => {
   it("names a player's seed commitment made after the host's; takes a log without any as the old protocol", async () => {
     const started = seqOf(basic, "TurnStarted", 1);
     const late = resealed(basic, (bodies) => {
-      const index = bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as Data<"PlayerSeedCommitted">).turn === 2);
+      const index = bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === 2);
       const [commitment] = bodies.splice(index, 1);
       bodies.splice(started - 1, 0, commitment!);
       return bodies;
@@ -266,12 +265,12 @@ describe("tools/verify_log.py", () => {
      * scouts an enemy army (its commitment and salt as logged), the scouted army takes no bonus, and the roll is the
      * engine's own for the turn's seeds, from the die after initiative.
      */
-    function withScouting(edit: (roll: Data<"ScoutingRolled">) => void = () => undefined): { raw: string; rolledSeq: number } {
+    function withScouting(edit: (roll: EventData<"ScoutingRolled">) => void = () => undefined): { raw: string; rolledSeq: number } {
       let rolledSeq = 0;
       const raw = resealed(advanced, (bodies) => {
         const inTurn1 = <T extends DomainEvent["type"]>(type: T) =>
-          bodies.filter((body) => body.type === type && (body.data as { turn: number }).turn === 1) as Array<Body & { data: Data<T> }>;
-        const created = bodies[0]!.data as Data<"CampaignCreated">;
+          bodies.filter((body) => body.type === type && (body.data as { turn: number }).turn === 1) as Array<Body & { data: EventData<T> }>;
+        const created = bodies[0]!.data as EventData<"CampaignCreated">;
         const players = created.players.map((player) => player.id);
         const reveal = inTurn1("OrderRevealed").find((body) => body.data.order === "advance")!;
         const activation = inTurn1("ArmyActivated").find((body) => body.data.army === reveal.data.army)!;
@@ -282,7 +281,7 @@ describe("tools/verify_log.py", () => {
         const rounds = rollScouting(seeds, firstDie, 0, 0);
         const last = rounds.at(-1)!;
         const [scoutTotal, scoutedTotal] = [last.scout[0] + last.scout[1], last.scouted[0] + last.scouted[1]];
-        const roll: Data<"ScoutingRolled"> = { turn: 1, scouting: "t1s1", firstDie, rounds, scoutTotal, scoutedTotal, band: scoutingBand(scoutTotal, scoutedTotal)! };
+        const roll: EventData<"ScoutingRolled"> = { turn: 1, scouting: "t1s1", firstDie, rounds, scoutTotal, scoutedTotal, band: scoutingBand(scoutTotal, scoutedTotal)! };
         edit(roll);
         const envelope = { stream: initiative.stream, seq: 0, version: 1, at: initiative.at, prev: "" };
         const { army, player, commitment } = activation.data;

@@ -40,10 +40,6 @@ export function requireActionPhase(state: CampaignState, rule = "T1"): TurnState
   return turn;
 }
 
-export function opponentOf(setup: Pick<CampaignSetup, "players">, player: string): string {
-  return setup.players.find((p) => p.id !== player)!.id;
-}
-
 /** An army that stands on the map and may act this turn (T3). */
 export function actsThisTurn(army: ArmyState, turn: number): boolean {
   return army.status === "active" && army.at !== null && army.sinceTurn <= turn;
