@@ -20,5 +20,3 @@ export function packageVersion(): string {
 export function examplePath(file: string): string {
   return join(packageRoot(), "examples", file);
 }
-
-export const DEFAULT_DB = process.env["EPICWAR_DB"] ?? "epicwar-data";

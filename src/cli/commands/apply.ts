@@ -12,11 +12,14 @@ import { seatViewer } from "./show.js";
 import { CliError } from "../errors.js";
 import { withoutBom } from "../../setup-loader.js";
 import type { Seat } from "../seat.js";
+import type { CliIo } from "../io.js";
 
-export async function readInput(file: string): Promise<string> {
+/** The text of a commands file, or of standard input (`stdin`: a stream, or its whole text) for "-". */
+export async function readInput(file: string, stdin: CliIo["stdin"]): Promise<string> {
   if (file === "-") {
+    if (typeof stdin === "string") return withoutBom(stdin);
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
     return withoutBom(Buffer.concat(chunks).toString("utf8"));
   }
   try {

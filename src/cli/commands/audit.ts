@@ -1,9 +1,8 @@
-import { Option, type Command } from "commander";
+import type { Command, Option } from "commander";
 import { auditCampaign, type AuditOptions, type RecordedHead } from "../../../replays/audit.js";
 import { loadAuditInput } from "../../../replays/audit-load.js";
 import { auditSummary, renderAudit } from "../../../replays/audit-text.js";
 import { CliError, EXIT } from "../errors.js";
-import { DEFAULT_DB } from "../paths.js";
 import { pickCampaign, withEngine } from "../session.js";
 import { viewAudit } from "../../views-audit.js";
 import { lineView, viewAsOption } from "./viewer.js";
@@ -57,13 +56,13 @@ function parseHead(text: string): RecordedHead {
 
 type Wrap = <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>;
 
-/** Registers `audit` on the CLI program; `action` is main.ts's wrapper turning failures into one line and an exit code. */
-export function registerAudit(program: Command, action: Wrap, print: (line: string) => void): void {
+/** Registers `audit` on the CLI program; `action` is run.ts's wrapper turning failures into one line and an exit code. */
+export function registerAudit(program: Command, action: Wrap, print: (line: string) => void, dbOption: () => Option, campaignOption: () => Option): void {
   program
     .command("audit")
     .description("recompute every commitment, move, roll and hash of a campaign; exit 2 naming the seqs when anything is wrong")
-    .addOption(new Option("--db <dir>", "folder of the campaign database (embedded LevelDB)").default(DEFAULT_DB))
-    .addOption(new Option("--campaign <id>", "which campaign, where the folder holds several"))
+    .addOption(dbOption())
+    .addOption(campaignOption())
     .option("--turn <n>", "only this turn (with the chain and campaign-wide findings)")
     .option("--json", "print the report as one JSON object")
     .option("--head <[seq:]hash>", "a head hash recorded earlier (as epicwar verify prints it), which must still be in the log; repeatable", (value: string, all: string[] = []) => [...all, value])
