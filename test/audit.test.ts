@@ -1,11 +1,10 @@
 /**
  * The audit (replays/audit.ts, `epicwar audit`) on honest campaigns: the demo's scripted commanders playing Ashfall
  * with a Table and in-memory secrets; the dice checked against docs/fair-dice.md by an implementation written from
- * that page alone; `--turn`; and end to end through the built CLI (run `npm run build` first) on a real LevelDB,
+ * that page alone; `--turn`; and end to end through the CLI (run in this process) on a real LevelDB,
  * untouched and with one stored event edited with the `level` API as a host with file access would.
  */
 import { createHash, createHmac } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Level } from "level";
@@ -19,7 +18,7 @@ import { playCampaign } from "../src/demo/play.js";
 import { rollDie, rollInitiative } from "../src/dice.js";
 import { Engine } from "../src/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
-import { CLI, runCli, show, type Run } from "./support/cli.js";
+import { runInProcess, show, type Run } from "./support/cli.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { setupCommands } from "../src/setup-file.js";
 import { tempDir } from "./support/tmp.js";
@@ -208,9 +207,9 @@ describe("the audit of a branch", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// End to end through the built CLI
+// End to end through the CLI, run in this process (src/cli/run.ts)
 
-const cli = (args: string[]): Promise<Run> => runCli(args);
+const cli = (args: string[]): Promise<Run> => runInProcess(args);
 
 const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
 
@@ -224,10 +223,6 @@ function oneLineError(run: Run, code: number): string {
 }
 
 describe("epicwar audit", () => {
-  it("the CLI under test is built", () => {
-    expect(existsSync(CLI), `${CLI} is missing: run npm run build`).toBe(true);
-  });
-
   it("exits 0 on the untouched demo, and 2 naming the seq once one stored event is edited in LevelDB", async () => {
     const db = join(await tempDir("epicwar-audit-cli-"), "db");
     expect((await cli(["demo", "--db", db])).code).toBe(0);

@@ -2,7 +2,7 @@
  * Every reader of a log changed outside epicwar says which seq is broken and fails as verify does (a CorruptEventError
  * in the engine, exit 2 from the CLI), never with an internal error, a hang or a write; and a campaign whose head was
  * deleted is neither hidden nor overwritten. On Ashfall played to its end, copied and edited through LevelDB directly.
- * The CLI runs are the built CLI (npm run build first).
+ * The CLI runs in this process (src/cli/run.ts).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../events/index.js";

@@ -1,7 +1,7 @@
 /**
- * Playing through the built CLI end to end (dist/src/cli/main.js: run `npm run build` first), each run its own node
- * process on a real LevelDB in a temp folder: the demo campaign to a victory, then hidden orders given in the clear,
- * kept in the parties' secrets files, and revealed from them; a lost secrets file; and a machine acting as one player.
+ * Playing through the CLI end to end, each run in this process through `run` (src/cli/run.ts), on a real LevelDB
+ * in a temp folder: the demo campaign to a victory, then hidden orders given in the clear, kept in the parties'
+ * secrets files, and revealed from them; a lost secrets file; and a machine acting as one player.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -9,7 +9,7 @@ import { cp, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import canonicalizeModule from "canonicalize";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, CLI, expectOneLineError, FIXTURES, nonEmptyLines, ok, parseLog, scratchDir, show, writeCommands, type Run } from "./support/campaign-cli.js";
+import { cli, expectOneLineError, FIXTURES, nonEmptyLines, ok, parseLog, scratchDir, show, writeCommands, type Run } from "./support/campaign-cli.js";
 
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
 const READY = join(FIXTURES, "ready.json");
@@ -76,8 +76,8 @@ const FIRST_MOVE: Record<string, { army: string; from: Square; path: Square[] }>
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// The scenarios: each plays its campaign through the CLI, one process after another; the three run side by side
-// (each CLI start costs about a second), and the tests below check what each printed and left behind.
+// The scenarios: each plays its campaign through the CLI, one run after another, each in its own folder; the three
+// run side by side, and the tests below check what each printed and left behind.
 
 async function demoScenario() {
   const db = join(await scratchDir("epicwar-cli-demo-"), "db");
@@ -177,10 +177,6 @@ beforeAll(async () => {
   // Settled here, so that a failing scenario fails the describe blocks that use it, not an unhandled rejection.
   await Promise.allSettled(Object.values(scenarios));
 }, 120_000);
-
-it("the CLI under test is built", () => {
-  expect(existsSync(CLI), `${CLI} is missing: run npm run build`).toBe(true);
-});
 
 describe("demo: the bundled campaign played to a victory through the CLI", () => {
   let demo: Run;

@@ -1,5 +1,5 @@
 /**
- * The T5 stall ruling through the built CLI (dist/src/cli/main.js), on a real LevelDB: blue never gives the order of
+ * The T5 stall ruling through the CLI (run in this process), on a real LevelDB: blue never gives the order of
  * the army red attacked, red claims the stall, the host closes the Action phase, and the audit names blue's breach.
  */
 import { join } from "node:path";

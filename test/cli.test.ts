@@ -1,8 +1,8 @@
 /**
- * End to end through the built CLI (dist/src/cli/main.js: run `npm run build` first) on a real LevelDB in temp folders.
- * Every CLI run is its own node process, started without a shell; nothing is mocked.
+ * End to end through the CLI on a real LevelDB in temp folders, each run in this process through `run`
+ * (src/cli/run.ts) with its output captured; nothing is mocked. (test/cli-smoke.test.ts runs the built bin.)
  *
- * Each CLI start costs about half a second, so:
+ * So that tests stay independent and quick:
  * - a database a describe block needs in several tests is built once in beforeAll, read into memory as the closed
  *   database's files (`snapshot`), and written back into a fresh tempDir() by each test that uses it (`restore`):
  *   tempDir() folders are removed after every test, and every test that changes a log has its own copy;
@@ -12,7 +12,6 @@
  *   checks what its case printed and left behind.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -20,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import canonicalizeModule from "canonicalize";
 import { Level } from "level";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli, show, type Run } from "./support/cli.js";
+import { runInProcess, show, type Run } from "./support/cli.js";
 import { checkCommand, COMMAND_SCHEMAS } from "../src/commands/schemas.js";
 import { tempDir } from "./support/tmp.js";
 
@@ -38,7 +37,7 @@ const canonicalize = canonicalizeModule as unknown as (input: unknown) => string
 // ---------------------------------------------------------------------------------------------------------------
 // Running the CLI
 
-const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input);
+const cli = (args: string[], input = ""): Promise<Run> => runInProcess(args, input);
 
 /** Runs tasks side by side, a few at a time (as many as the machine has cores, at least 2). */
 async function inParallel<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
@@ -175,10 +174,6 @@ async function tamper(dir: string, edit: (events: ReturnType<typeof eventsOf>) =
 const eventKey = (stream: string, seq: number) => `${stream}#${String(seq).padStart(12, "0")}`;
 
 // ---------------------------------------------------------------------------------------------------------------
-
-it("the CLI under test is built", () => {
-  expect(existsSync(CLI), `${CLI} is missing: run npm run build`).toBe(true);
-});
 
 describe("a campaign created from ready.json", () => {
   let created: Run;

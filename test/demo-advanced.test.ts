@@ -1,7 +1,7 @@
 /**
- * `epicwar demo --advanced` through the built CLI (dist/src/cli/main.js: run `npm run build` first): the bundled
- * Emberfall campaign, every advanced option A1-A8 on, played by the demo's scripted commanders to its end on a real
- * LevelDB in a temp folder, with no refusal and no violation, using the advanced rules on the way; the audit agrees.
+ * `epicwar demo --advanced` through the CLI (run in this process): the bundled Emberfall campaign, every advanced
+ * option A1-A8 on, played by the demo's scripted commanders to its end on a real LevelDB in a temp folder, with no
+ * refusal and no violation, using the advanced rules on the way; the audit agrees.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -18,7 +18,7 @@ import { checkCommand } from "../src/commands/schemas.js";
 import { Engine } from "../src/engine.js";
 import { setupCommands } from "../src/setup-file.js";
 import { Scenario } from "./battle-support.js";
-import { runCli } from "./support/cli.js";
+import { runInProcess } from "./support/cli.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { tempDir } from "./support/tmp.js";
 
@@ -98,14 +98,14 @@ describe("epicwar with a command it does not have", () => {
     }
   });
 
-  it("through the built CLI: `epicwar serve --help` exits 1 with one line naming the commands, and prints no help", async () => {
+  it("through the CLI: `epicwar serve --help` exits 1 with one line naming the commands, and prints no help", async () => {
     for (const args of [["serve", "--help"], ["serve"]]) {
-      const run = await runCli(args);
+      const run = await runInProcess(args);
       expect(run.code, args.join(" ")).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(/^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, .*timeline, help; see epicwar --help\)\n$/);
     }
-    expect((await runCli(["state", "--help"])).code).toBe(0);
+    expect((await runInProcess(["state", "--help"])).code).toBe(0);
   });
 
   it("leaves known commands, help and the program's own options to commander", () => {

@@ -2,7 +2,7 @@
  * The reference verifier (tools/verify_log.py, Python with the standard library only, written from the documents) on
  * `epicwar log --raw` of both demos: it passes them with counts that match what the logs hold, and it names the seq of
  * each tampering: a body byte changed, and edits re-sealed into a consistent chain that only a commitment, a seed or a
- * roll can give away. The demos are played once, by the built CLI (`npm run build` first).
+ * roll can give away. The demos are played once, by the CLI (run in this process).
  */
 import { execFile, type ExecFileException } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,7 +14,7 @@ import type { DomainEvent, EventData, StoredEvent } from "../events/index.js";
 import { scoutingBand } from "../projections/scouting.js";
 import { rollScouting } from "../src/dice.js";
 import { canonicalJson, sealEvent, sha256Hex } from "../src/log/index.js";
-import { runCli, show, type Run } from "./support/cli.js";
+import { runInProcess, show, type Run } from "./support/cli.js";
 
 const VERIFIER = fileURLToPath(new URL("../tools/verify_log.py", import.meta.url));
 
@@ -117,9 +117,9 @@ async function playDemo(advancedRules: boolean): Promise<{ db: string; text: str
   const folder = await mkdtemp(join(tmpdir(), "epicwar-reference-verifier-"));
   folders.push(folder);
   const db = join(folder, "db");
-  const played = await runCli(["demo", "--db", db, ...(advancedRules ? ["--advanced"] : [])], "", 60_000);
+  const played = await runInProcess(["demo", "--db", db, ...(advancedRules ? ["--advanced"] : [])]);
   if (played.code !== 0) throw new Error(show(played));
-  const raw = await runCli(["log", "--raw", "--db", db]);
+  const raw = await runInProcess(["log", "--raw", "--db", db]);
   if (raw.code !== 0) throw new Error(show(raw));
   return { db, text: raw.stdout };
 }
@@ -135,7 +135,7 @@ afterAll(async () => {
 
 describe("log --raw", () => {
   it("prints each stored body verbatim with the hash stored in front of it, then the head: the bytes that were hashed", async () => {
-    const json = await runCli(["log", "--json", "--db", basicDb]);
+    const json = await runInProcess(["log", "--json", "--db", basicDb]);
     expect(json.code, show(json)).toBe(0);
     const reserialised = json.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as StoredEvent);
     expect(basic.events.map((line) => line.seq)).toEqual(reserialised.map((event) => event.seq));
@@ -152,12 +152,12 @@ describe("log --raw", () => {
 
   it("of a branch: the parent's events up to the fork, then the branch's own, and the branch's head", async () => {
     const forkSeq = seqOf(basic, "TurnEnded", 1);
-    const fork = await runCli(["branch", "--db", basicDb, "--from-seq", String(forkSeq), "--name", "raw"]);
+    const fork = await runInProcess(["branch", "--db", basicDb, "--from-seq", String(forkSeq), "--name", "raw"]);
     expect(fork.code, show(fork)).toBe(0);
     const seedHash = sha256Hex("ab".repeat(32));
-    const own = await runCli(["apply", "-", "--db", basicDb, "--branch", "raw", "--no-chores"], JSON.stringify({ actor: "concord", type: "CommitSeed", seedHash }));
+    const own = await runInProcess(["apply", "-", "--db", basicDb, "--branch", "raw", "--no-chores"], JSON.stringify({ actor: "concord", type: "CommitSeed", seedHash }));
     expect(own.code, show(own)).toBe(0);
-    const run = await runCli(["log", "--raw", "--db", basicDb, "--branch", "raw"]);
+    const run = await runInProcess(["log", "--raw", "--db", basicDb, "--branch", "raw"]);
     expect(run.code, show(run)).toBe(0);
     const branch = parseRaw(run.stdout);
     expect(branch.events.slice(0, forkSeq)).toEqual(basic.events.slice(0, forkSeq));
@@ -170,7 +170,7 @@ describe("log --raw", () => {
 
   it("is refused with --json or --as: it is the log as stored, not a view of it", async () => {
     for (const [option, name] of [[["--as", "concord"], "--as"], [["--json"], "--json"]] as const) {
-      const run = await runCli(["log", "--raw", ...option, "--db", basicDb]);
+      const run = await runInProcess(["log", "--raw", ...option, "--db", basicDb]);
       expect(run.code, show(run)).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toContain(`'--raw' cannot be used with option '${name}`);

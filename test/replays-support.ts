@@ -1,6 +1,6 @@
 /**
  * Shared by the replay, snapshot and branch tests: realistic campaigns played by the demo's scripted commanders on a
- * real LevelDB in temp folders, copies of a played folder, raw access to the folder, and running the built CLI.
+ * real LevelDB in temp folders, copies of a played folder, raw access to the folder, and running the CLI in this process.
  */
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { Replays } from "../replays/replayer.js";
-import { runCli, type Run } from "./support/cli.js";
+import { runInProcess, type Run } from "./support/cli.js";
 import { tempDir } from "./support/tmp.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -103,11 +103,11 @@ export async function rawStream(db: string, stream: string): Promise<{ events: A
 export const rawKey = (stream: string, seq: number) => `${stream}#${String(seq).padStart(12, "0")}`;
 
 // ---------------------------------------------------------------------------------------------------------------
-// The built CLI (npm run build first), one node process per run, no shell.
+// The CLI, run in this process (src/cli/run.ts): two runs at once must not use the same folder.
 
-export { CLI, show, type Run } from "./support/cli.js";
+export { show, type Run } from "./support/cli.js";
 
-export const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input, 60_000);
+export const cli = (args: string[], input = ""): Promise<Run> => runInProcess(args, input);
 export const lines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");
 
 export interface PlayedAshfall {

@@ -1,5 +1,5 @@
 /**
- * Player views end to end through the built CLI (dist/src/cli/main.js: run `npm run build` first), on a real LevelDB
+ * Player views end to end through the CLI (run in this process), on a real LevelDB
  * in a temp folder: `log --as`, `state --as` (text and JSON) and `apply --as` show a player only what it may see (S8).
  * The campaign is test/golden/fixtures/ready.json with each commander's formation renamed "cmd-<army>-7f3a", so that a
  * commander can be searched for: `"formation":"cmd-r1-7f3a","unitType":"command-stand"` is r1's commander. (The id
@@ -10,12 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, type Run } from "./support/cli.js";
+import { runInProcess, type Run } from "./support/cli.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(ROOT, "test", "golden", "fixtures");
 
-const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input);
+const cli = (args: string[], input = ""): Promise<Run> => runInProcess(args, input);
 
 async function ok(args: string[], input?: string): Promise<string> {
   const run = await cli(args, input);

@@ -1,6 +1,5 @@
 /**
- * Running the built CLI (dist/src/cli/main.js: `npm run build` first) as its own node process, without a shell, on
- * real LevelDB folders under the OS temp dir. Folders made by `scratchDir()` live for the whole test file (so that a
+ * Running the CLI in this process (src/cli/run.ts, through runInProcess), on real LevelDB folders under the OS temp dir. Folders made by `scratchDir()` live for the whole test file (so that a
  * describe block can build a campaign once in beforeAll) and are removed after it.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -8,14 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect } from "vitest";
-import { runCli, show, type Run } from "./cli.js";
+import { runInProcess, show, type Run } from "./cli.js";
 
 export { CLI, show, type Run } from "./cli.js";
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const FIXTURES = join(ROOT, "test", "golden", "fixtures");
 
-/** Runs the built CLI with these arguments, feeding `input` to its standard input. */
-export const cli = (args: string[], input = ""): Promise<Run> => runCli(args, input, 60_000);
+/** Runs the CLI in this process with these arguments, `input` as its standard input. */
+export const cli = (args: string[], input = ""): Promise<Run> => runInProcess(args, input);
 
 /** Expects exit 0 and returns stdout. */
 export async function ok(args: string[], input?: string): Promise<string> {

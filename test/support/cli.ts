@@ -1,9 +1,13 @@
-/** Running the built CLI (dist/src/cli/main.js: `npm run build` first) as its own node process, without a shell. */
+/**
+ * Running the CLI: in-process through `run` (src/cli/run.ts), as most tests do, or the built bin
+ * (dist/src/cli/main.js: `npm run build` first) as its own node process, without a shell, as the smoke tests do.
+ */
 import { execFile, type ExecFileException } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { run } from "../../src/cli/run.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The built CLI; CAMPAIGN_TEST_CLI may name another build of it (a private copy while others rebuild dist/). */
@@ -35,6 +39,24 @@ export async function runCli(args: string[], input = "", timeoutMs = 30_000, whe
     if (typeof failed.code !== "number") throw error; // killed, timed out or not started: not an answer from the CLI
     return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
+}
+
+/**
+ * Runs the CLI in this process with these arguments, `input` as its standard input and `env` as its whole environment
+ * (none of the test process's variables): stdout and stderr captured, the exit code returned as the bin would exit.
+ * Every database the run opens is closed when it returns; two runs at once must not use the same folder.
+ */
+export async function runInProcess(args: string[], input = "", where: { env?: Record<string, string> } = {}): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    stdin: input,
+    env: { ...where.env },
+    clock: () => new Date(),
+  });
+  return { code, stdout, stderr };
 }
 
 export const show = (run: Run) => `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
