@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { EventStore, verifyStream } from "../../src/log/index.js";
 import { tempDir } from "../support/tmp.js";
-import { range } from "./helpers.js";
+import { range } from "../log/helpers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 20;
@@ -34,7 +34,7 @@ interface Round {
 /** Starts the child on `dir`, lets it append for `delayMs` after it reports ready, then kills it with SIGKILL. */
 function runChild(dir: string, delayMs: number): Promise<Round> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/log/append-child.ts", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/slow/append-child.ts", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let ready: number | undefined;
     const acks: number[] = [];
     let stdout = "";
@@ -70,7 +70,7 @@ function runChild(dir: string, delayMs: number): Promise<Round> {
 describe("crash safety", () => {
   it(`keeps every acknowledged append and a valid chain when the writer is killed with SIGKILL, ${ROUNDS} times`, { timeout: 120_000 }, async () => {
     const seed = Number(process.env["CRASH_SEED"] ?? Math.floor(Math.random() * 2 ** 32));
-    console.log(`crash.test.ts seed ${seed} (repeat with CRASH_SEED=${seed})`);
+    console.log(`log-crash.test.ts seed ${seed} (repeat with CRASH_SEED=${seed})`);
     const random = prng(seed);
     const dir = await tempDir();
     let head = 0;
@@ -106,7 +106,7 @@ describe("crash safety", () => {
         await store.close();
       }
     }
-    console.log(`crash.test.ts: ${ROUNDS} kills, ${acked} acknowledged appends, ${head} events in the log`);
+    console.log(`log-crash.test.ts: ${ROUNDS} kills, ${acked} acknowledged appends, ${head} events in the log`);
     expect(head, `seed ${seed}: the children appended something over ${ROUNDS} rounds`).toBeGreaterThan(0);
   });
 });

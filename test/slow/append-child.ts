@@ -1,5 +1,5 @@
 /**
- * Child process for crash.test.ts: opens the store in the folder given as the first argument and appends to stream
+ * Child process for log-crash.test.ts: opens the store in the folder given as the first argument and appends to stream
  * "crash" until it is killed. Prints "ready <head seq>" once open, then "ack <seq>" after every acknowledged append,
  * where <seq> is the last seq of that append. Appends use the default sync: true.
  */
