@@ -4,9 +4,15 @@ import type { ScoutingBandName } from "../projections/scouting.js";
 import type { ScoutingRound } from "../src/dice.js";
 import type { VerifyResult } from "../src/log/verify.js";
 import { ADVANCED_VERDICTS } from "./audit-advanced.js";
-import { SEED_VERDICTS } from "./audit-seeds.js";
 
 /** The audit's report: its verdicts and its shape, which every check of the audit files its findings into. */
+
+/** D1: what the check of the players' seed commitments can find (replays/audit-d1-player-seeds.ts). */
+export const SEED_VERDICTS = {
+  seedUncommitted: "player seed not committed before the host committed",
+  seedCommitMismatch: "player seed does not match its commitment",
+  seedCommittedOutOfTurn: "player seed committed while a turn was under way",
+} as const;
 
 /** What the recomputation of the rules' derived events (replays/audit-derived.ts) can find. */
 export const DERIVED_VERDICTS = {

@@ -1,16 +1,9 @@
 import { seedCommitment } from "../src/commitments.js";
+import type { CheckedEvent } from "./audit-advanced.js";
+import { SEED_VERDICTS } from "./audit-report.js";
+import type { BasicCheck, TurnBook } from "./audit-turns.js";
 
-/**
- * D1: every player commits to its dice seed for a turn before the host commits to its own, and the seed it gives once
- * the host has committed must hash to that commitment. Then no party's seed could be chosen after another's was seen.
- */
-export const SEED_VERDICTS = {
-  seedUncommitted: "player seed not committed before the host committed",
-  seedCommitMismatch: "player seed does not match its commitment",
-  seedCommittedOutOfTurn: "player seed committed while a turn was under way",
-} as const;
-
-export interface SeedFinding {
+interface SeedFinding {
   verdict: (typeof SEED_VERDICTS)[keyof typeof SEED_VERDICTS];
   player: string;
   seqs: number[];
@@ -22,15 +15,31 @@ interface Commitment {
   seedHash: string;
 }
 
-export class PlayerSeedAudit {
+/**
+ * D1: every player commits to its dice seed for a turn before the host commits to its own, and the seed it gives once
+ * the host has committed must hash to that commitment. Then no party's seed could be chosen after another's was seen.
+ */
+export class PlayerSeedCheck implements BasicCheck {
   /** Commitments made for the turn about to start, by turn and then player. */
   private readonly pending = new Map<number, Map<string, Commitment>>();
   /** The commitments in force for each started turn, by player. */
   private readonly inForce = new Map<number, Map<string, Commitment>>();
 
-  constructor(private readonly report: (turn: number, finding: SeedFinding) => void) {}
+  constructor(private readonly book: TurnBook) {}
 
-  committed(seq: number, data: { turn: number; player: string; seedHash: string }, turnUnderWay: number | null): void {
+  before(event: CheckedEvent): void {
+    const turn = this.book.current;
+    if (event.type === "PlayerSeedCommitted") this.committed(event.seq, event.data, turn && !turn.ended ? turn.turn : null);
+    else if (event.type === "TurnStarted") this.turnStarted(event.seq, event.data.turn, this.book.players);
+    else if (event.type === "PlayerSeedGiven") this.seedGiven(event.seq, event.data);
+  }
+
+  /** Files a finding under the section of the turn it concerns, or among the campaign-wide ones. */
+  private report(turn: number, finding: SeedFinding): void {
+    this.book.report(this.book.turns.get(turn) ?? null, finding);
+  }
+
+  private committed(seq: number, data: { turn: number; player: string; seedHash: string }, turnUnderWay: number | null): void {
     if (turnUnderWay !== null || this.inForce.has(data.turn)) {
       this.report(data.turn, {
         verdict: SEED_VERDICTS.seedCommittedOutOfTurn,
@@ -46,7 +55,7 @@ export class PlayerSeedAudit {
   }
 
   /** The host commits: every player must have committed already; their commitments are now in force for the turn. */
-  turnStarted(seq: number, turn: number, players: readonly string[]): void {
+  private turnStarted(seq: number, turn: number, players: readonly string[]): void {
     const commitments = this.inForce.get(turn) ?? this.pending.get(turn) ?? new Map<string, Commitment>();
     this.pending.delete(turn);
     this.inForce.set(turn, commitments);
@@ -60,7 +69,7 @@ export class PlayerSeedAudit {
     }
   }
 
-  seedGiven(seq: number, data: { turn: number; player: string; seed: string }): void {
+  private seedGiven(seq: number, data: { turn: number; player: string; seed: string }): void {
     const commitment = this.inForce.get(data.turn)?.get(data.player);
     if (!commitment || seedCommitment(data.seed) === commitment.seedHash) return;
     this.report(data.turn, {
