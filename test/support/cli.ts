@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import type { CliIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -44,9 +45,10 @@ export async function runCli(args: string[], input = "", timeoutMs = 30_000, whe
 /**
  * Runs the CLI in this process with these arguments, `input` as its standard input and `env` as its whole environment
  * (none of the test process's variables): stdout and stderr captured, the exit code returned as the bin would exit.
+ * `io` replaces any other part of what the run is given (its clock, a stream as stdin, a failing writer).
  * Every database the run opens is closed when it returns; two runs at once must not use the same folder.
  */
-export async function runInProcess(args: string[], input = "", where: { env?: Record<string, string> } = {}): Promise<Run> {
+export async function runInProcess(args: string[], input = "", where: { env?: Record<string, string>; io?: Partial<CliIo> } = {}): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const code = await run(args, {
@@ -55,6 +57,7 @@ export async function runInProcess(args: string[], input = "", where: { env?: Re
     stdin: input,
     env: { ...where.env },
     clock: () => new Date(),
+    ...where.io,
   });
   return { code, stdout, stderr };
 }
