@@ -1,4 +1,4 @@
-import type { EventOf } from "../events/index.js";
+import type { EventData } from "../events/index.js";
 import type { ArmyState, PlayerLedger } from "../projections/state.js";
 import type { SecretField } from "./views-secret-field.js";
 
@@ -11,12 +11,12 @@ import type { SecretField } from "./views-secret-field.js";
 type CommanderEvent = "CommanderAppointed" | "CommanderPromoted" | "CommanderStoodDown";
 
 /** A field of an A6 event that only the event's player sees. */
-function ownersOnly<T extends CommanderEvent, F extends keyof EventOf<T>["data"] & string>(field: F): SecretField<EventOf<T>["data"], F> {
+function ownersOnly<T extends CommanderEvent, F extends keyof EventData<T> & string>(field: F): SecretField<EventData<T>, F> {
   return { field, rule: "A6", owner: (data) => data.player, revealed: () => false };
 }
 
 /** A killed commander is known to both players: the field is listed so that every commander in the log is. */
-const killedCommander: SecretField<EventOf<"CommanderKilled">["data"], "commander"> = {
+const killedCommander: SecretField<EventData<"CommanderKilled">, "commander"> = {
   field: "commander",
   rule: "A6",
   owner: (data) => data.player,

@@ -1,4 +1,4 @@
-import type { EventOf, EventType } from "../events/index.js";
+import type { EventData, EventType } from "../events/index.js";
 import { advancedRule } from "../projections/advanced.js";
 import type { ArmyState, BattleState, PlayerLedger } from "../projections/state.js";
 import type { SecretField, ViewContext } from "./views-secret-field.js";
@@ -22,8 +22,8 @@ function fogged<R extends { player: string }, F extends keyof R & string>(field:
 }
 
 /** The fog secrets of one event type: `fields` of its data, whose `player` owns them. */
-function foggedEvent<T extends EventType, F extends keyof EventOf<T>["data"] & string>(type: T, ...fields: F[]): SecretField<EventOf<T>["data"], F>[] {
-  const owner = (data: EventOf<T>["data"]) => {
+function foggedEvent<T extends EventType, F extends keyof EventData<T> & string>(type: T, ...fields: F[]): SecretField<EventData<T>, F>[] {
+  const owner = (data: EventData<T>) => {
     if (!("player" in data)) throw new TypeError(`${type} names no player to own its fogged fields`);
     return data.player;
   };

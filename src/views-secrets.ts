@@ -1,4 +1,4 @@
-import type { EventOf, EventType } from "../events/index.js";
+import type { EventData, EventType } from "../events/index.js";
 import type { Commander } from "../events/common.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
 import { COMMANDER_EVENT_SECRETS, commanderLevelInState, spareCommandersInLedger } from "./views-commanders.js";
@@ -63,7 +63,7 @@ export const EVENT_SECRETS = {
   ArmyRaised: [commanderInEvent],
   ArmyPurchased: [commanderInEvent],
   ...COMMANDER_EVENT_SECRETS,
-} as const satisfies { readonly [T in EventType]?: readonly SecretField<EventOf<T>["data"]>[] };
+} as const satisfies { readonly [T in EventType]?: readonly SecretField<EventData<T>>[] };
 
 /** The parts of the state that are records of entries (by army, objective, player, battle id). */
 export type StatePart = "armies" | "objectives" | "homeBases" | "ledgers" | "battles";
@@ -96,7 +96,7 @@ export type Viewed<R, K> = [K] extends [never]
     };
 
 /** The data of an event of type T as a viewer may see it. */
-export type ViewedData<T extends EventType> = Viewed<EventOf<T>["data"], FieldsOf<typeof EVENT_SECRETS, T> | FieldsOf<typeof FOG_EVENT_SECRETS, T>>;
+export type ViewedData<T extends EventType> = Viewed<EventData<T>, FieldsOf<typeof EVENT_SECRETS, T> | FieldsOf<typeof FOG_EVENT_SECRETS, T>>;
 
 /** An entry of a part of the state as a viewer may see it. */
 export type ViewedEntry<P extends StatePart> = Viewed<EntryOf<P>, FieldsOf<typeof STATE_SECRETS, P>>;

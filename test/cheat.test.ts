@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Level } from "level";
 import { afterEach, describe, expect, it } from "vitest";
 import { HOST, type Order, type Square } from "../events/common.js";
-import { catalogue, type DomainEvent, type StoredEvent } from "../events/index.js";
+import { catalogue, type DomainEvent, type EventData, type StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import { VERDICTS, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
 import { auditStream } from "../replays/audit-load.js";
@@ -113,7 +113,7 @@ class Game {
   }
 
   /** A malicious host writes an event straight into the log, past every rule: valid schema, valid chain. */
-  async append<T extends DomainEvent["type"]>(actor: string, type: T, data: Extract<DomainEvent, { type: T }>["data"]): Promise<StoredEvent> {
+  async append<T extends DomainEvent["type"]>(actor: string, type: T, data: EventData<T>): Promise<StoredEvent> {
     const head = await this.head();
     const version = catalogue.definition(type)!.version;
     const [stored] = await this.engine.store.append(this.campaign, head.seq, [{ type, version, at: CLOCK().toISOString(), actor, data }]);

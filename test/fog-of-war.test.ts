@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
-import { toCurrent, type CurrentEvent, type DomainEvent } from "../events/index.js";
+import { type CurrentEvent, type DomainEvent, type EventData, toCurrent } from "../events/index.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
@@ -51,7 +51,7 @@ async function warChestEndPhase(advanced: Record<string, boolean>): Promise<Tabl
 }
 
 /** An event of the campaign as it would stand in its log, for viewing. */
-function logged<T extends DomainEvent["type"]>(type: T, data: Extract<DomainEvent, { type: T }>["data"], seq: number): CurrentEvent {
+function logged<T extends DomainEvent["type"]>(type: T, data: EventData<T>, seq: number): CurrentEvent {
   return { stream: "scout6", seq, type, version: 1, at: "2030-01-01T00:00:00.000Z", actor: "red", data } as CurrentEvent;
 }
 

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventOf } from "../../events/index.js";
+import type { DomainEvent, EventData, EventOf } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
 import { squareKey, terrainAt } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
@@ -8,7 +8,7 @@ import type { CampaignState } from "../../projections/state.js";
  * battle of the turn is settled, and the income can already be spent in this End phase.
  */
 
-type Item = EventOf<"WarChestIncomeRecorded">["data"]["items"][number];
+type Item = EventData<"WarChestIncomeRecorded">["items"][number];
 
 /** A8: the income table, points per turn. An overwhelming win pays 200 instead of 100, not on top. */
 export const WAR_CHEST_INCOME = { objective: 50, city: 50, overwhelmingWin: 200, win: 100, draw: 50, defeat: 0, overwhelmingDefeat: -100 } as const;

@@ -8,7 +8,7 @@
  */
 import { expect } from "vitest";
 import type { Order, RosterFormation, Square, UnitCounts } from "../../events/common.js";
-import { toCurrent, type CurrentEvent, type EventOf, type StoredEvent } from "../../events/index.js";
+import { type CurrentEvent, type EventData, type StoredEvent, toCurrent } from "../../events/index.js";
 import { evolve } from "../../projections/campaign.js";
 import { armyPoints } from "../../projections/units.js";
 import { cvpTotals, moveRate } from "../../projections/formulas.js";
@@ -81,7 +81,7 @@ export class CampaignAudit {
   readonly intended = new Map<string, IntendedActivation>();
 
   private readonly owner = new Map<string, string>();
-  private readonly battles = new Map<string, EventOf<"BattleStarted">["data"]>();
+  private readonly battles = new Map<string, EventData<"BattleStarted">>();
   private readonly battleCvps: Record<string, number> = {};
   private readonly initialUnits: Record<string, Record<string, number>> = {};
   /** Units lost in battles, by side and unit type, summed from BattleResolved. */
@@ -94,7 +94,7 @@ export class CampaignAudit {
   private readonly activated = new Map<number, Set<string>>();
   private readonly violated = new Map<number, string[]>();
   private readonly lastRegular = new Map<number, string>();
-  private readonly initiative = new Map<number, EventOf<"InitiativeRolled">["data"]>();
+  private readonly initiative = new Map<number, EventData<"InitiativeRolled">>();
 
   private get players(): string[] {
     return this.state.setup?.players.map((p) => p.id) ?? [];
@@ -223,7 +223,7 @@ export class CampaignAudit {
    * own activation gives its order next, out of turn; otherwise players alternate from `first`, and a player with no
    * army left to activate passes to the other. T5: no regular activation while a battle's orders are still hidden.
    */
-  private checkActivationOrder(data: EventOf<"ArmyActivated">["data"], where: string): void {
+  private checkActivationOrder(data: EventData<"ArmyActivated">, where: string): void {
     const state = this.state;
     const turn = state.turnState!;
     const battles = Object.values(state.battles).filter((b) => b.turn === state.turn);
@@ -244,7 +244,7 @@ export class CampaignAudit {
   }
 
   /** M1-M4, T4 upper bound, E1: a recorded move, against the map as it stood. */
-  private checkMove(data: EventOf<"ArmyMoved">["data"], rest: readonly CurrentEvent[], where: string): void {
+  private checkMove(data: EventData<"ArmyMoved">, rest: readonly CurrentEvent[], where: string): void {
     const state = this.state;
     const { map } = state.setup!;
     const mover = state.armies[data.army]!;
@@ -281,7 +281,7 @@ export class CampaignAudit {
     }
   }
 
-  private checkActionPhaseEnded(data: EventOf<"ActionPhaseEnded">["data"], where: string): void {
+  private checkActionPhaseEnded(data: EventData<"ActionPhaseEnded">, where: string): void {
     const state = this.state;
     const turn = state.turnState!;
     expect(data.withheld, `${where}: T5 every order of an honest table is revealed`).toEqual([]);
@@ -305,7 +305,7 @@ export class CampaignAudit {
   }
 
   /** S4, B4-B6: a resolved battle's CVPs, recomputed from its result. */
-  private checkBattleResolved(data: EventOf<"BattleResolved">["data"], where: string): void {
+  private checkBattleResolved(data: EventData<"BattleResolved">, where: string): void {
     const battle = this.battles.get(data.battle);
     expect(battle, `${where}: a resolved battle was started`).toBeDefined();
     const attacker = this.owner.get(battle!.attacker)!;
@@ -345,7 +345,7 @@ export class CampaignAudit {
    * Draw ruling: both survive; the attacker is back on the square it entered from, unless that square was occupied
    * (other than by its own side on its own home base), in which case it is routed.
    */
-  private checkAftermath(data: EventOf<"BattleResolved">["data"], where: string): void {
+  private checkAftermath(data: EventData<"BattleResolved">, where: string): void {
     const battle = this.battles.get(data.battle)!;
     const attacker = this.state.armies[battle.attacker]!;
     const defender = this.state.armies[battle.defender]!;
@@ -385,7 +385,7 @@ export class CampaignAudit {
     return totals;
   }
 
-  private checkTurnEnded(data: EventOf<"TurnEnded">["data"], rest: readonly CurrentEvent[], where: string): void {
+  private checkTurnEnded(data: EventData<"TurnEnded">, rest: readonly CurrentEvent[], where: string): void {
     this.stats.turnsEnded++;
     // D1: the host's seed matches its commitment, and the initiative dice are those the turn's seeds give.
     const turn = this.state.turnState!;
