@@ -225,7 +225,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .addOption(viewAsOption())
     .action(action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }) => runTimeline(options, print)));
 
-
   // An unknown command is an error even with --help, which commander would answer with the main help and exit 0.
   const unknown = unknownCommand(argv, program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
   if (unknown) {
