@@ -242,21 +242,62 @@ describe("tools/verify_log.py", () => {
     await expectFailure(otherHostSeed, ended, /host seed of turn 3 does not hash to the hostSeedHash of its TurnStarted/);
   });
 
-  it("names a player's seed commitment made after the host's; takes a log without any as the old protocol", async () => {
+  it("names a player's seed commitment made a second time after the host's, or while a turn is under way", async () => {
+    const commitmentOf = (bodies: Body[], turn: number) =>
+      bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === turn);
     const started = seqOf(basic, "TurnStarted", 1);
-    const late = resealed(basic, (bodies) => {
-      const index = bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === 2);
-      const [commitment] = bodies.splice(index, 1);
-      bodies.splice(started - 1, 0, commitment!);
+    const again = resealed(basic, (bodies) => {
+      bodies.splice(started, 0, structuredClone(bodies[commitmentOf(bodies, 2)]!));
       return bodies;
     });
-    await expectFailure(late, started, /commits to a seed for turn 2 a second time or after the turn's TurnStarted/);
+    await expectFailure(again, started + 1, /commits to a seed for turn 2 a second time or after the turn's TurnStarted/);
 
-    const old = resealed(basic, (bodies) => bodies.filter((body) => body.type !== "PlayerSeedCommitted"));
-    const run = await verifyRaw(old);
-    expect(run.code, show(run)).toBe(0);
-    expect(run.stdout).toMatch(/^player seeds: 0 checked \(old protocol: the log has no PlayerSeedCommitted\)$/m);
-    expect(summary(run).rolls).toBe(held(basic).rolls);
+    const ended = seqOf(basic, "TurnEnded", 1);
+    const early = resealed(basic, (bodies) => {
+      const [commitment] = bodies.splice(commitmentOf(bodies, 3), 1);
+      bodies.splice(ended - 1, 0, commitment!);
+      return bodies;
+    });
+    await expectFailure(early, ended, /commits to a seed for turn 3 while turn 2 is under way/);
+  });
+
+  it("names the TurnStarted of a turn some player had not committed to a seed for: every seed needs its commitment", async () => {
+    const players = (basic.bodies[0]!.data as EventData<"CampaignCreated">).players.map((player) => player.id);
+    const startedSeq = (bodies: Body[], turn: number) =>
+      bodies.findIndex((body) => body.type === "TurnStarted" && (body.data as EventData<"TurnStarted">).turn === turn) + 1;
+    /** The demo's log without the commitments `drop` picks, and the seq of turn `turn`'s TurnStarted in it. */
+    const dropping = (turn: number, drop: (data: EventData<"PlayerSeedCommitted">) => boolean) => {
+      let seq = 0;
+      const raw = resealed(basic, (bodies) => {
+        const kept = bodies.filter((body) => body.type !== "PlayerSeedCommitted" || !drop(body.data as EventData<"PlayerSeedCommitted">));
+        expect(kept.length).toBeLessThan(bodies.length);
+        seq = startedSeq(kept, turn);
+        return kept;
+      });
+      return { raw, seq };
+    };
+    const none = dropping(1, () => true);
+    const run = await expectFailure(none.raw, none.seq, new RegExp(`turn 1 starts before ${players.join(", ")} committed to a seed for it`));
+    expect(run.stdout).toMatch(/^player seeds: \d+ checked against their PlayerSeedCommitted \(0 commitments\)$/m);
+    expect(run.stdout).not.toMatch(/old protocol/);
+
+    const oneTurn = dropping(3, (data) => data.turn === 3);
+    await expectFailure(oneTurn.raw, oneTurn.seq, new RegExp(`turn 3 starts before ${players.join(", ")} committed to a seed for it`));
+
+    const onePlayer = dropping(3, (data) => data.turn === 3 && data.player === players[1]);
+    await expectFailure(onePlayer.raw, onePlayer.seq, new RegExp(`turn 3 starts before ${players[1]} committed to a seed for it: no PlayerSeedCommitted`));
+
+    // A commitment for turn 3 written before turn 2 started is not in turn 3's run-up.
+    const turn2 = seqOf(basic, "TurnStarted", 1);
+    let player = "";
+    const beforeRunUp = resealed(basic, (bodies) => {
+      const index = bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === 3);
+      const [commitment] = bodies.splice(index, 1);
+      player = (commitment!.data as EventData<"PlayerSeedCommitted">).player;
+      bodies.splice(turn2 - 1, 0, commitment!);
+      return bodies;
+    });
+    await expectFailure(beforeRunUp, seqOf(basic, "TurnStarted", 2), new RegExp(`turn 3 starts before ${player} committed to a seed for it: no PlayerSeedCommitted since the last TurnEnded`));
   });
 
   describe("scouting (A3)", () => {

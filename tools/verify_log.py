@@ -4,8 +4,9 @@
     epicwar log --raw --db DIR > campaign.raw && python3 tools/verify_log.py campaign.raw    (no file or "-": stdin)
 
 Checks the hash chain (docs/storage.md, "The raw log"), every order commitment against its reveal (docs/secrets.md),
-every seed against its commitment and every roll against the seeds (docs/fair-dice.md). Prints what it checked and
-exits 0, or exits 1 naming the first failure: the chain's, else the earliest by seq.
+every player's seed commitment before its turn's TurnStarted, every seed against its commitment and every roll
+against the seeds (docs/fair-dice.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
+chain's, else the earliest by seq.
 """
 import hashlib
 import hmac
@@ -86,6 +87,7 @@ class Contents:
     def __init__(self):
         self.failures, self.campaign, self.players, self.turns, self.current = [], "", [], {}, None
         self.seed_commitments, self.host_hashes, self.activations, self.pledges, self.scoutings = {}, set(), {}, {}, {}
+        self.commitment_seqs, self.last_ended = {}, 0
         self.counts = dict.fromkeys(("commitments", "host seeds", "player seeds", "player seed commitments", "rolls"), 0)
 
     def check(self, event):
@@ -111,13 +113,20 @@ class Contents:
         key = (data["turn"], data["player"])
         if key in self.seed_commitments or data["turn"] in self.turns:
             self.fail(seq, f"{data['player']} commits to a seed for turn {data['turn']} a second time or after the turn's TurnStarted")
+        elif self.current is not None and not self.current["ended"]:
+            self.fail(seq, f"{data['player']} commits to a seed for turn {data['turn']} while turn {self.current['turn']} is under way")
         self.seed_commitments.setdefault(key, data["seedHash"])
+        self.commitment_seqs.setdefault(key, seq)
 
     def TurnStarted(self, seq, data):
         if self.current is not None and not self.current["ended"]:
             self.fail(seq, f"turn {data['turn']} starts before turn {self.current['turn']} ended: that host seed was never revealed")
         if data["turn"] in self.turns or data["hostSeedHash"] in self.host_hashes:
             self.fail(seq, f"turn {data['turn']} started a second time, or with a host seed committed to in an earlier turn")
+        # Every player commits to its seed for the turn in its run-up, before the host commits to its own (D1).
+        uncommitted = [player for player in self.players if self.commitment_seqs.get((data["turn"], player), 0) <= self.last_ended]
+        if uncommitted:
+            self.fail(seq, f"turn {data['turn']} starts before {', '.join(uncommitted)} committed to a seed for it: no PlayerSeedCommitted since the last TurnEnded")
         self.host_hashes.add(data["hostSeedHash"])
         self.current = self.turns[data["turn"]] = {"turn": data["turn"], "hash": data["hostSeedHash"], "seeds": {}, "dice": 0, "rolls": [], "ended": False}
 
@@ -126,12 +135,9 @@ class Contents:
         if turn is None or player in turn["seeds"]:
             return self.fail(seq, f"{player} gives a seed for turn {data['turn']} when that turn is not under way, or a second time")
         turn["seeds"][player] = data["seed"]
-        committed = self.seed_commitments.get((data["turn"], player))
-        # A turn whose players committed to their seeds is played under the new protocol: every seed needs its commitment.
-        if committed is not None or any(committed_turn == data["turn"] for committed_turn, _ in self.seed_commitments):
-            self.counts["player seeds"] += 1
-            if committed != sha256_hex(data["seed"]):
-                self.fail(seq, f"{player}'s seed for turn {data['turn']} does not hash to a PlayerSeedCommitted of {player} for that turn")
+        self.counts["player seeds"] += 1
+        if self.seed_commitments.get((data["turn"], player)) != sha256_hex(data["seed"]):
+            self.fail(seq, f"{player}'s seed for turn {data['turn']} does not hash to a PlayerSeedCommitted of {player} for that turn")
 
     def InitiativeRolled(self, seq, data, scouting=None, dice_a_round=None):
         turn = self.under_way(data)
@@ -191,7 +197,7 @@ class Contents:
         turn = self.under_way(data)
         if turn is None:
             return self.fail(seq, f"turn {data['turn']} ends but is not under way")
-        turn["ended"] = True
+        turn["ended"], self.last_ended = True, seq
         self.counts["host seeds"] += 1
         if sha256_hex(data["hostSeed"]) != turn["hash"]:
             return self.fail(seq, f"the host seed of turn {data['turn']} does not hash to the hostSeedHash of its TurnStarted")
@@ -238,10 +244,7 @@ def main(argv):
     print(f"events: {len(events)}, chain intact; head seq {head['seq']} hash {head['hash']}")
     print(f"order commitments: {counts['commitments']} checked against their reveals")
     print(f"host seeds: {counts['host seeds']} checked against their TurnStarted")
-    if counts["player seed commitments"]:
-        print(f"player seeds: {counts['player seeds']} checked against their PlayerSeedCommitted ({counts['player seed commitments']} commitments)")
-    else:
-        print("player seeds: 0 checked (old protocol: the log has no PlayerSeedCommitted)")
+    print(f"player seeds: {counts['player seeds']} checked against their PlayerSeedCommitted ({counts['player seed commitments']} commitments)")
     print(f"rolls: {counts['rolls']} recomputed ({pending} pending, their host seed not yet revealed)")
     if failures:
         seq, what = min(failures, key=lambda failure: failure[0])
