@@ -189,7 +189,8 @@ export const Order = Type.Union([Type.Literal("firstFire"), Type.Literal("advanc
 export type Order = Static<typeof Order>;
 
 /** A SHA-256 digest in lower-case hex. */
-export const Sha256 = Type.String({ pattern: "^[0-9a-f]{64}$" });
+export const SHA256_PATTERN = "^[0-9a-f]{64}$";
+export const Sha256 = Type.String({ pattern: SHA256_PATTERN });
 
 /** Random bytes in hex, at least 128 bits: salts and dice seeds. */
 export const NONCE_PATTERN = "^[0-9a-f]{32,128}$";

@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction, type ErrorObject } from "ajv";
-import { ID_PATTERN, NONCE_PATTERN } from "./common.js";
+import { ID_PATTERN, NONCE_PATTERN, SHA256_PATTERN } from "./common.js";
 import { choiceMessage, unknownFieldMessage } from "./schema-choices.js";
 import { ArmyDeployed } from "./ArmyDeployed.js";
 import { ArmyRegistered } from "./ArmyRegistered.js";
@@ -161,6 +161,8 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root:
     message = ID_RULE;
   } else if (error?.keyword === "pattern" && error.params["pattern"] === NONCE_PATTERN) {
     message = "must be 32 to 128 lower-case hex characters (at least 128 random bits)";
+  } else if (error?.keyword === "pattern" && error.params["pattern"] === SHA256_PATTERN) {
+    message = "must be a SHA-256: 64 lower-case hex characters";
   }
   return { field: root ? `${root}${path}` : path.replace(/^\./, "") || "(the whole value)", message };
 }

@@ -125,3 +125,64 @@ describe("the database folder", () => {
     expect(applied.stdout).toMatch(/\w+ chooses concord to activate first/);
   });
 });
+
+describe("what a refusal says it would accept", () => {
+  it("T4 an ActivateArmy with no order, and a RevealOrder with a misspelt one, name the order and its spellings", async () => {
+    const db = await freshCopy();
+    expect((await apply(db, [choose])).code).toBe(0);
+    const before = await head(db);
+    const noOrder = await apply(db, [activate({})]);
+    expect(noOrder.stderr).toContain("order: is required (T4); write one of firstFire, advance, charge, fortify");
+    const misspelt = await apply(db, [{ actor: "concord", type: "RevealOrder", army: "c4", order: "x" }]);
+    expect(misspelt.stderr).toContain('order: "x" is not an order (T4)');
+    expect(await head(db)).toBe(before);
+  });
+
+  it("D1 a seed commitment that is not a SHA-256 says so; an actor who is not a player is told who the players are", async () => {
+    const db = await freshCopy();
+    const badHash = await apply(db, [{ actor: "concord", type: "CommitSeed", seedHash: "00" }]);
+    expect(badHash.stderr).toContain("seedHash: must be a SHA-256: 64 lower-case hex characters");
+    const host = await apply(db, [activate({ actor: "host", order: "advance" })]);
+    expect(host.stderr).toContain('"host" is not a player of this campaign (the players are concord, horde)');
+  });
+});
+
+describe("the secrets folder and the party acted for", () => {
+  it("an empty --secrets or --as is refused, and an --as that is no party of the campaign", async () => {
+    const db = await freshCopy();
+    const cwd = await scratchDir("epicwar-input-cwd-");
+    const line = [activate({ order: "advance" })];
+    expect((await apply(db, line, ["--secrets", ""])).stderr).toContain("--secrets needs a folder name");
+    expect((await apply(db, line, ["--as", ""])).stderr).toContain("--as needs a party");
+    const stranger = await apply(db, [], ["--as", "../../leak"]);
+    expect(stranger.code, show(stranger)).toBe(1);
+    expect(stranger.stderr).toContain('--as "../../leak" is not a party of ashfall: give one of host, concord, horde');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("D1 T5 a second log of the same campaign id given the first one's secrets folder is refused, and the first one's secrets stay", async () => {
+    const first = await freshCopy();
+    const hostFile = join(`${first}-secrets`, "ashfall", "host.json");
+    const kept = readFileSync(hostFile, "utf8");
+    const second = join(await scratchDir("epicwar-input-"), "other");
+    const run = await runInProcess(["new", "--db", second, "--setup", SETUP, "--secrets", `${first}-secrets`]);
+    expect(run.code, show(run)).toBe(1);
+    expect(run.stderr).toContain("holds the secrets of another ashfall log");
+    expect(readFileSync(hostFile, "utf8")).toBe(kept);
+  });
+});
+
+describe("a refused set-up in a folder the user made", () => {
+  it("S3 leaves the folder as it was: no database files among the user's own", async () => {
+    const dir = await scratchDir("epicwar-input-");
+    writeFileSync(join(dir, "notes.txt"), "mine");
+    const setup = JSON.parse(readFileSync(SETUP, "utf8")) as { catalogue: unknown; armies: Array<{ at: number[] }> };
+    setup.catalogue = join(EXAMPLES, String(setup.catalogue));
+    setup.armies[0]!.at = [999, 999];
+    const setupFile = join(await scratchDir("epicwar-input-"), "refused.json");
+    writeFileSync(setupFile, JSON.stringify(setup));
+    const run = await runInProcess(["new", "--db", dir, "--setup", setupFile]);
+    expect(run.code, show(run)).toBe(1);
+    expect(readdirSync(dir)).toEqual(["notes.txt"]);
+  });
+});

@@ -1,8 +1,10 @@
 import { basename, dirname, join } from "node:path";
+import { HOST } from "../../events/common.js";
 import { FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import type { Engine } from "../engine.js";
 import { requireIntact } from "./commands/verify.js";
+import { CliError } from "./errors.js";
 import { pickCampaign } from "./session.js";
 
 export interface SeatOptions {
@@ -30,6 +32,9 @@ export class Seat {
     readonly engine: Engine,
     private readonly options: SeatOptions,
   ) {
+    // An empty name would act for nobody, or put the secrets in the current folder.
+    if (options.as !== undefined && options.as.trim() === "") throw new CliError("--as needs a party: a player of the campaign, or host");
+    if (options.secrets !== undefined && options.secrets.trim() === "") throw new CliError("--secrets needs a folder name: e.g. --secrets my-war-secrets");
     this.acting = options.as ? new Set([options.as]) : undefined;
     this.secretsDir = options.secrets ?? defaultSecretsDir(options.db);
   }
@@ -39,7 +44,7 @@ export class Seat {
   }
 
   secrets(campaign: string): FileSecrets {
-    return new FileSecrets(this.secretsDir, campaign);
+    return new FileSecrets(this.secretsDir, campaign, async () => (await this.engine.store.readAll(campaign, 1, 1))[0]?.hash);
   }
 
   /**
@@ -49,6 +54,9 @@ export class Seat {
   async table(named?: string): Promise<Table> {
     const campaign = named ?? (await this.campaign());
     await requireIntact(this.engine, campaign);
+    const seats = [HOST, ...((await this.engine.state(campaign)).setup?.players.map((p) => p.id) ?? [])];
+    const stranger = [...(this.acting ?? [])].find((party) => !seats.includes(party));
+    if (stranger !== undefined && seats.length > 1) throw new CliError(`--as "${stranger}" is not a party of ${campaign}: give one of ${seats.join(", ")}`);
     return new Table(this.engine, campaign, {
       ...(this.acting ? { parties: this.acting } : {}),
       secrets: this.secrets(campaign),

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { Engine, type EngineOptions } from "../engine.js";
 import { blameBrokenLog } from "../log/index.js";
 import { CliError, isKnownError } from "./errors.js";
@@ -12,18 +13,28 @@ export async function withEngine<T>(db: string, options: EngineOptions, work: (e
   // An empty path would put the database's files in the current folder.
   if (db.trim() === "") throw new CliError('--db needs a folder name (an empty EPICWAR_DB gives none): e.g. --db my-war');
   const existed = existsSync(db);
+  const heldDatabase = existsSync(join(db, "CURRENT"));
   const engine = await Engine.open(db, options);
   let leftEmpty = false;
   try {
     return await work(engine);
   } catch (error) {
-    // A folder this command created and then wrote no campaign into (a refused set-up) is not left behind.
-    leftEmpty = !existed && (await engine.listCampaigns().catch(() => ["?"])).length === 0;
+    // A database this command created and then wrote no campaign into (a refused set-up) is not left behind.
+    leftEmpty = !heldDatabase && (await engine.listCampaigns().catch(() => ["?"])).length === 0;
     throw isKnownError(error) ? error : await blameBrokenFolder(engine, error);
   } finally {
     await engine.close();
-    if (leftEmpty) await rm(db, { recursive: true, force: true });
+    if (leftEmpty) await removeDatabase(db, existed);
   }
+}
+
+/** LevelDB's own files in a folder: what opening a database there created. */
+const LEVELDB_FILE = /^(CURRENT|LOCK|LOG|LOG\.old|MANIFEST-\d+|\d+\.(log|ldb|sst))$/;
+
+/** Removes a database the command created: the folder too if the command made it, else only LevelDB's files. */
+async function removeDatabase(db: string, folderExisted: boolean): Promise<void> {
+  if (!folderExisted) return rm(db, { recursive: true, force: true });
+  for (const name of (await readdir(db)).filter((file) => LEVELDB_FILE.test(file))) await rm(join(db, name), { force: true });
 }
 
 /**

@@ -102,7 +102,9 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       if (input["hostSeedHash"] !== undefined) return passThrough(input);
       const { hostSeed, ...rest } = input;
       const seed = typeof hostSeed === "string" ? hostSeed : random(SEED_BYTES);
-      return { command: { ...rest, hostSeedHash: seedCommitment(seed) }, keep: turnUnderWay(state) ? nothingToKeep : () => secrets.keepHostSeed(turnToStart(state), seed) };
+      // Kept only when the engine can accept it: never before every player has committed (D1), nor during a turn.
+      const open = !turnUnderWay(state) && state.setup!.players.every((p) => state.seedCommitments[p.id] !== undefined);
+      return { command: { ...rest, hostSeedHash: seedCommitment(seed) }, keep: open ? () => secrets.keepHostSeed(turnToStart(state), seed) : nothingToKeep };
     }
     case "GiveSeed": {
       if (input["seed"] !== undefined || !state.turnState) return passThrough(input);
@@ -116,6 +118,7 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       return passThrough({ ...input, rounds: rollInitiative(turnSeeds(state, await heldHostSeed(state, secrets)), players, state.turnState.diceUsed) });
     }
     case "ActivateArmy": {
+      if (input["order"] === undefined && input["commitment"] === undefined) throw new PrepareError(`order: is required (T4); write one of ${ORDER_SPELLINGS.join(", ")}`);
       if (input["order"] === undefined) return passThrough(input);
       const { order: written, salt: given, ...rest } = input;
       const order = checkOrder(written);
@@ -130,7 +133,10 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       };
     }
     case "RevealOrder": {
-      if (input["order"] !== undefined) return passThrough(input);
+      if (input["order"] !== undefined) {
+        checkOrder(input["order"]);
+        return passThrough(input);
+      }
       const army = String(input["army"]);
       const held = await secrets.order(actor, state.turn, army);
       if (!held) throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ID_PATTERN, type Order } from "../../events/common.js";
 
@@ -118,9 +118,16 @@ const isAlive = (pid: number) => {
  * flushed too: when a keep returns, the secret survives a crash or a power cut, and a crash never leaves half a file.
  */
 export class FileSecrets extends PartyKeeper {
+  private ownerChecked = false;
+
+  /**
+   * `logIdentity` gives the hash of the first event of the log these secrets belong to: a folder that holds the
+   * secrets of another log of the same campaign id (a second `new` given the same --secrets) is refused, not mixed.
+   */
   constructor(
     private readonly dir: string,
     private readonly campaign: string,
+    private readonly logIdentity?: () => Promise<string | undefined>,
   ) {
     super();
   }
@@ -167,6 +174,7 @@ export class FileSecrets extends PartyKeeper {
     const temp = `${path}.${process.pid}-${++tempCounter}.tmp`;
     try {
       await mkdir(folder, { recursive: true, mode: 0o700 });
+      await this.claimFolder();
       await this.removeStaleTemps(party);
       const file = await open(temp, "w", 0o600);
       try {
@@ -184,10 +192,38 @@ export class FileSecrets extends PartyKeeper {
       }
     } catch (error) {
       await unlink(temp).catch(() => {});
+      if (error instanceof SecretsError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === "ENOTDIR" || code === "EEXIST" ? `${this.dir} is not a folder` : (error as Error).message;
       throw new SecretsError(`cannot write ${party}'s secrets file ${path}: ${why}`);
     }
+  }
+
+  /**
+   * The folder's first write records which log it serves (`.log.json`, a name no seat id can take); later writes
+   * check it, so that two logs of one campaign id never share, and overwrite, each other's secrets.
+   */
+  private async claimFolder(): Promise<void> {
+    const identity = this.ownerChecked ? undefined : await this.logIdentity?.();
+    if (identity === undefined) return;
+    const marker = join(this.folder(), ".log.json");
+    const recorded = await readFile(marker, "utf8").then(
+      (text) => (JSON.parse(text) as { firstEvent?: string }).firstEvent,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return undefined;
+        throw error;
+      },
+    );
+    if (recorded === undefined) {
+      const temp = `${marker}.${process.pid}-${++tempCounter}.tmp`;
+      await writeFile(temp, `${JSON.stringify({ firstEvent: identity })}\n`, { mode: 0o600, flush: true });
+      await rename(temp, marker);
+    } else if (recorded !== identity) {
+      throw new SecretsError(
+        `${this.folder()} holds the secrets of another ${this.campaign} log (first event ${recorded.slice(0, 16)}, this log's is ${identity.slice(0, 16)}): give each log its own secrets folder (--secrets)`,
+      );
+    }
+    this.ownerChecked = true;
   }
 
   /** Temporary files left by a process that was killed mid-write: the file they were for is whole without them. */

@@ -10,7 +10,7 @@ export function requireSetup(state: CampaignState): CampaignSetup {
 
 export function requirePlayer(state: CampaignState, actor: string): PlayerState {
   const player = requireSetup(state).players.find((p) => p.id === actor);
-  if (!player) refuseField("actor", `"${actor}" is not a player of this campaign`);
+  if (!player) refuseField("actor", `"${actor}" is not a player of this campaign (the players are ${state.setup!.players.map((p) => p.id).join(", ")})`);
   return player;
 }
 

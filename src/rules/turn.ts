@@ -44,7 +44,7 @@ export function decideStartTurn(state: CampaignState, command: CommandOf<"StartT
   const turn = requireTurnToStart(state);
   const uncommitted = setup.players.map((p) => p.id).filter((p) => state.seedCommitments[p] === undefined);
   if (uncommitted.length > 0) {
-    refuseRule("D1", `the host commits to its dice seed for turn ${turn} after every player has committed to its own (CommitSeed): ${uncommitted.join(" and ")} has not`);
+    refuseRule("D1", `the host commits to its dice seed for turn ${turn} after every player has committed to its own (CommitSeed): ${uncommitted.join(" and ")} ${uncommitted.length === 1 ? "has" : "have"} not`);
   }
   const used = turnOfSeedPrint(state.hostSeedPrints, command.hostSeedHash);
   if (used !== null) {
