@@ -33,33 +33,45 @@ export const ADVANCED_DEMO: DemoCampaign = { campaign: "emberfall", setupFile: "
 
 /**
  * Sets up the bundled example campaign and plays it to a victory with scripted commanders, telling each turn as it
- * goes; in a folder where it has already been played, tells it again from the log. With a player as `viewer`
- * (`demo --as PLAYER`), the account and the final state are that player's view, told from the log once played.
+ * goes; in a folder where it has already been played, tells it again from the log. One stopped part-way (a demo
+ * killed mid-turn, or a campaign only set up) is played on to its end, then told from the log. With a player as
+ * `viewer` (`demo --as PLAYER`), the account and the final state are that player's view, told from the log once played.
  */
 export async function runDemo(engine: Engine, db: string, print: (line: string) => void, demo: DemoCampaign = BASIC_DEMO, viewer?: Viewer): Promise<void> {
   const { campaign } = demo;
-  const played = (await engine.listCampaigns()).includes(campaign);
-  if (played) {
-    print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
+  const secrets = new FileSecrets(defaultSecretsDir(db), campaign);
+  const exists = (await engine.listCampaigns()).includes(campaign);
+  if (exists) {
+    const state = await engine.state(campaign);
+    checkViewer(viewer, state.setup!.players, campaign);
+    if (state.status === "finished" || state.turn > MAX_TURNS) {
+      print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
+    } else {
+      print(`The demo campaign in ${db} was stopped in turn ${state.turn} before its end; the scripted commanders play it on to the end.`);
+      // Draws of their own: the first run's would repeat its seeds, and a repeated host seed is refused (D1).
+      const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex(`${demo.dice}-resumed-at-${state.seq}`) });
+      await playCampaign(table, () => {}, MAX_TURNS);
+      print(`This is its account, read back from the log.`);
+    }
   } else {
     const setupPath = examplePath(demo.setupFile);
     const setup = await loadSetupFile(setupPath);
     // Checked before the campaign is played, not after.
-    if (!seesAll(viewer) && !setup.players.some((p) => p.id === viewer)) throw new CliError(`"${viewer}" is not a player of ${campaign} (--as takes a player or ${HOST})`);
+    checkViewer(viewer, setup.players, campaign);
     for (const line of (await createCampaign(engine, setupPath, setup)).lines) print(line);
     print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
-    const table = new Table(engine, campaign, { secrets: new FileSecrets(defaultSecretsDir(db), campaign), random: sequenceRandomHex(demo.dice) });
+    const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex(demo.dice) });
     await playCampaign(table, seesAll(viewer) ? print : () => {}, MAX_TURNS);
   }
   // A player's account is judged with the campaign as it ends, as `log --as` judges it.
   const view = await lineView(engine.store, campaign, viewer);
-  if (played || view) {
+  if (exists || view) {
     const account = accountPrinter(print, describeAs(view));
     for await (const batch of engine.store.readBatches(campaign)) account(batch);
   }
   const state = await engine.state(campaign);
   print("");
-  print(view ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, new FileSecrets(defaultSecretsDir(db), campaign)), false) : renderState(state));
+  print(view ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, secrets), false) : renderState(state));
   print("");
   print(
     state.status === "finished"
@@ -70,4 +82,9 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
   );
   // A player's view carries no hash of the log (docs/views.md).
   await verifyCampaigns(engine, [campaign], (line) => print(`Hash chain: ${view ? line.replace(/, head [0-9a-f]+$/, "") : line}`));
+}
+
+/** `--as` takes a player of the campaign or the host. */
+function checkViewer(viewer: Viewer, players: ReadonlyArray<{ id: string }>, campaign: string): void {
+  if (!seesAll(viewer) && !players.some((p) => p.id === viewer)) throw new CliError(`"${viewer}" is not a player of ${campaign} (--as takes a player or ${HOST})`);
 }
