@@ -164,7 +164,7 @@ describe("apply says what was applied", () => {
       const before = await engine.store.head("golden");
       const line = JSON.stringify({ actor: "red", type: "RevealOrder", army: "r1", order: "chrge", salt: "ab".repeat(16) });
       await expect(applyCommands(seat, "reveal.jsonl", line, () => {})).rejects.toThrow(
-        "reveal.jsonl:1: refused: order: must be one of firstFire, advance, charge, fortify; nothing from this line on was applied",
+        'reveal.jsonl:1: order: "chrge" is not an order (T4); write one of firstFire, advance, charge, fortify; nothing from this line on was applied',
       );
       expect(await engine.store.head("golden")).toEqual(before);
     } finally {
