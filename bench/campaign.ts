@@ -26,7 +26,10 @@ export interface Template {
 /** Salts and seeds from the fixed sequence `epicwar demo` uses, so the template is its four-turn game on every run. */
 function demoRandom(campaign: string): (bytes: number) => string {
   let counter = 0;
-  return (bytes) => sha256Hex(`${campaign}-demo-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+  return (bytes) =>
+    sha256Hex(`${campaign}-demo-${counter++}`)
+      .repeat(Math.ceil(bytes / 32))
+      .slice(0, bytes * 2);
 }
 
 const asNew = ({ type, version, at, actor, data }: StoredEvent): NewEvent => ({ type, version, at, actor, data });
@@ -99,7 +102,8 @@ export function syntheticTurn(template: Template, turn: number, options: TurnOpt
   const battles = options.battles ?? true;
   const out: NewEvent[] = [];
   for (const event of template.turns[index]!) {
-    if (!battles && (BATTLE_AND_RESERVE_TYPES.has(event.type) || (event.data as { how?: string }).how === "battle")) continue;
+    if (!battles && (BATTLE_AND_RESERVE_TYPES.has(event.type) || (event.data as { how?: string }).how === "battle"))
+      continue;
     // A replaced formation is gone for good: replacing it again in a later cycle would leave the next cycle's
     // battles naming a formation the army no longer has.
     if (event.type === "FormationReplaced") continue;
@@ -113,7 +117,11 @@ export function syntheticTurn(template: Template, turn: number, options: TurnOpt
 }
 
 /** A campaign of `turns` turns: the set-up, then one synthetic turn after another. */
-export function* syntheticCampaign(template: Template, turns: number, options: TurnOptions = {}): Generator<NewEvent[]> {
+export function* syntheticCampaign(
+  template: Template,
+  turns: number,
+  options: TurnOptions = {},
+): Generator<NewEvent[]> {
   yield template.setup;
   for (let turn = 1; turn <= turns; turn++) yield syntheticTurn(template, turn, options);
 }

@@ -36,8 +36,30 @@ const quick = args.has("--quick");
 const json = args.has("--json");
 
 const SIZES = quick
-  ? { bigEvents: 100_000, smallEvents: 1_000, turns: 1_000, battleTurns: 100, samples: 100, fullSamples: 10, branches: 20, bulkAppend: 20_000, syncAppend: 1_000, runs: 3 }
-  : { bigEvents: 1_000_000, smallEvents: 1_000, turns: 1_000, battleTurns: 1_000, samples: 200, fullSamples: 20, branches: 50, bulkAppend: 200_000, syncAppend: 3_000, runs: 3 };
+  ? {
+      bigEvents: 100_000,
+      smallEvents: 1_000,
+      turns: 1_000,
+      battleTurns: 100,
+      samples: 100,
+      fullSamples: 10,
+      branches: 20,
+      bulkAppend: 20_000,
+      syncAppend: 1_000,
+      runs: 3,
+    }
+  : {
+      bigEvents: 1_000_000,
+      smallEvents: 1_000,
+      turns: 1_000,
+      battleTurns: 1_000,
+      samples: 200,
+      fullSamples: 20,
+      branches: 50,
+      bulkAppend: 200_000,
+      syncAppend: 3_000,
+      runs: 3,
+    };
 
 interface Figure {
   name: string;
@@ -59,7 +81,8 @@ const ms = async (work: () => Promise<unknown>) => {
   return performance.now() - start;
 };
 const rate = (events: number, millis: number) => (events / millis) * 1000;
-const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
@@ -110,14 +133,24 @@ async function rawHashMs(store: EventStore, stream: string): Promise<number> {
 async function generate(engine: Engine, template: Template): Promise<void> {
   const manyTurns = Math.ceil(SIZES.bigEvents / 15);
   await withProgress(`writing a ${fmt(SIZES.bigEvents)}-event log (battle-free turns)`, SIZES.bigEvents, (tick) =>
-    writeCampaign(engine, "big", syntheticCampaign(template, manyTurns, { battles: false }), { maxEvents: SIZES.bigEvents, onProgress: tick }),
+    writeCampaign(engine, "big", syntheticCampaign(template, manyTurns, { battles: false }), {
+      maxEvents: SIZES.bigEvents,
+      onProgress: tick,
+    }),
   );
-  await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), { maxEvents: SIZES.smallEvents });
+  await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), {
+    maxEvents: SIZES.smallEvents,
+  });
   await withProgress(`writing a ${fmt(SIZES.turns)}-turn campaign (battle-free turns)`, SIZES.turns * 35, (tick) =>
     writeCampaign(engine, "long", syntheticCampaign(template, SIZES.turns, { battles: false }), { onProgress: tick }),
   );
-  await withProgress(`writing a ${fmt(SIZES.battleTurns)}-turn campaign (turns with their battles)`, SIZES.battleTurns * 50, (tick) =>
-    writeCampaign(engine, "war", syntheticCampaign(template, SIZES.battleTurns, { battles: true }), { onProgress: tick }),
+  await withProgress(
+    `writing a ${fmt(SIZES.battleTurns)}-turn campaign (turns with their battles)`,
+    SIZES.battleTurns * 50,
+    (tick) =>
+      writeCampaign(engine, "war", syntheticCampaign(template, SIZES.battleTurns, { battles: true }), {
+        onProgress: tick,
+      }),
   );
 }
 
@@ -146,46 +179,64 @@ async function replayRatio(store: EventStore): Promise<Figure> {
   };
 }
 
-async function stateAtTurn(store: EventStore, stream: string, turns: number, suffix: string, kind: string): Promise<Figure[]> {
+async function stateAtTurn(
+  store: EventStore,
+  stream: string,
+  turns: number,
+  suffix: string,
+  kind: string,
+): Promise<Figure[]> {
   const replays = new Replays(store);
   await replays.snapshots.clear(stream);
   const events = (await store.head(stream)).seq;
-  const buildMs = await withProgress(`folding the ${fmt(turns)}-turn campaign (${kind}) once, taking snapshots`, 1, () => ms(() => replays.current(stream)));
+  const buildMs = await withProgress(
+    `folding the ${fmt(turns)}-turn campaign (${kind}) once, taking snapshots`,
+    1,
+    () => ms(() => replays.current(stream)),
+  );
   const snapshotCount = (await replays.snapshots.seqs(stream)).length;
   const snapshotMiB = (await replays.snapshots.size(stream)) / 2 ** 20;
   const random = seededRandom(`bench-state-at-${stream}`);
   const points: Array<{ turn: number; phase: TurnPhase }> = [];
-  for (let i = 0; i < SIZES.samples; i++) points.push({ turn: 1 + Math.floor(random() * turns), phase: PHASES[Math.floor(random() * 3)]! });
+  for (let i = 0; i < SIZES.samples; i++)
+    points.push({ turn: 1 + Math.floor(random() * turns), phase: PHASES[Math.floor(random() * 3)]! });
   const snapshotMs: number[] = [];
   const speedups: number[] = [];
   const every = Math.ceil(SIZES.samples / SIZES.fullSamples);
   const kept = new Map<number, unknown>();
   let checked = 0;
-  await withProgress(`state at ${SIZES.samples} turns from snapshots, ${SIZES.fullSamples} of them also by full replay`, SIZES.samples + SIZES.fullSamples, async (tick) => {
-    // A few looks first, not counted: the first calls of a process compile the code they run.
-    for (const point of points.slice(0, 10)) await new Replays(store).stateAt(stream, point);
-    for (const [i, point] of points.entries()) {
-      let state: unknown;
-      snapshotMs.push(
-        await ms(async () => {
-          state = (await new Replays(store).stateAt(stream, point)).state;
-        }),
-      );
-      if (i % every === 0) kept.set(i, state);
-      tick(i + 1);
-    }
-    // The full replays after, apart: their garbage is not collected in the middle of the snapshot timings.
-    for (const [i, state] of kept) {
-      let slowState: unknown;
-      const slow = await ms(async () => {
-        slowState = (await new Replays(store, { snapshots: false }).stateAt(stream, points[i]!)).state;
-      });
-      if (!isDeepStrictEqual(state, slowState)) throw new Error(`the state at turn ${points[i]!.turn} ${points[i]!.phase} from snapshots differs from the full replay`);
-      checked++;
-      speedups.push(slow / snapshotMs[i]!);
-      tick(SIZES.samples + checked);
-    }
-  });
+  await withProgress(
+    `state at ${SIZES.samples} turns from snapshots, ${SIZES.fullSamples} of them also by full replay`,
+    SIZES.samples + SIZES.fullSamples,
+    async (tick) => {
+      // A few looks first, not counted: the first calls of a process compile the code they run.
+      for (const point of points.slice(0, 10)) await new Replays(store).stateAt(stream, point);
+      for (const [i, point] of points.entries()) {
+        let state: unknown;
+        snapshotMs.push(
+          await ms(async () => {
+            state = (await new Replays(store).stateAt(stream, point)).state;
+          }),
+        );
+        if (i % every === 0) kept.set(i, state);
+        tick(i + 1);
+      }
+      // The full replays after, apart: their garbage is not collected in the middle of the snapshot timings.
+      for (const [i, state] of kept) {
+        let slowState: unknown;
+        const slow = await ms(async () => {
+          slowState = (await new Replays(store, { snapshots: false }).stateAt(stream, points[i]!)).state;
+        });
+        if (!isDeepStrictEqual(state, slowState))
+          throw new Error(
+            `the state at turn ${points[i]!.turn} ${points[i]!.phase} from snapshots differs from the full replay`,
+          );
+        checked++;
+        speedups.push(slow / snapshotMs[i]!);
+        tick(SIZES.samples + checked);
+      }
+    },
+  );
   const atMs = median(snapshotMs);
   const speedup = median(speedups);
   return [
@@ -215,7 +266,15 @@ async function branchCreateRatio(store: EventStore): Promise<Figure> {
   const big: number[] = [];
   const small: number[] = [];
   const make = (parent: string, seq: number, name: string) =>
-    ms(() => createBranch(store, replays, { campaign: parent, parent, from: { seq }, name, secrets: { parent: new MemorySecrets(), branch: new MemorySecrets() } }));
+    ms(() =>
+      createBranch(store, replays, {
+        campaign: parent,
+        parent,
+        from: { seq },
+        name,
+        secrets: { parent: new MemorySecrets(), branch: new MemorySecrets() },
+      }),
+    );
   for (let i = 0; i < SIZES.branches; i++) {
     big.push(await make("big", Math.floor(bigHead / 2) + i, `b${i}`));
     small.push(await make("small", Math.floor(smallHead / 2) + i, `b${i}`));
@@ -244,20 +303,27 @@ async function appendRatio(engine: Engine, template: Template, sync: boolean): P
   events.length = total;
   // The values the engine writes for these events, to put again with plain LevelDB batches: written once first (not
   // timed), then engine appends and raw puts are timed batch by batch, taking turns, so both meet the same disk.
-  for (let seq = 0; seq < total; seq += 1000) await store.append(`${stream}-values`, seq, events.slice(seq, seq + 1000), { sync: false });
+  for (let seq = 0; seq < total; seq += 1000)
+    await store.append(`${stream}-values`, seq, events.slice(seq, seq + 1000), { sync: false });
   const values: string[] = [];
   for await (const batch of store.rawBatches(`${stream}-values`)) for (const [, value] of batch) values.push(value);
   let engineMs = 0;
   let rawMs = 0;
-  await withProgress(`engine append vs raw puts of ${fmt(total)} events in batches of ${batchSize}, sync ${sync}`, total, async (tick) => {
-    for (let seq = 0; seq < total; seq += batchSize) {
-      const slice = events.slice(seq, seq + batchSize);
-      engineMs += await ms(() => store.append(stream, seq, slice, { sync }));
-      const puts = values.slice(seq, seq + batchSize).map((value, i) => ({ type: "put" as const, key: eventKey(`raw-${stream}`, seq + i + 1), value }));
-      rawMs += await ms(() => store.events.batch(puts, { sync } as object));
-      tick(seq + batchSize);
-    }
-  });
+  await withProgress(
+    `engine append vs raw puts of ${fmt(total)} events in batches of ${batchSize}, sync ${sync}`,
+    total,
+    async (tick) => {
+      for (let seq = 0; seq < total; seq += batchSize) {
+        const slice = events.slice(seq, seq + batchSize);
+        engineMs += await ms(() => store.append(stream, seq, slice, { sync }));
+        const puts = values
+          .slice(seq, seq + batchSize)
+          .map((value, i) => ({ type: "put" as const, key: eventKey(`raw-${stream}`, seq + i + 1), value }));
+        rawMs += await ms(() => store.events.batch(puts, { sync } as object));
+        tick(seq + batchSize);
+      }
+    },
+  );
   const value = rate(total, engineMs) / rate(total, rawMs);
   return {
     name: sync ? "appendRatio" : "appendRatioBulk",
@@ -305,8 +371,15 @@ const engine = await Engine.open(dir, { sync: false });
 const figures: Figure[] = [];
 const started = performance.now();
 try {
-  process.stderr.write(`epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`);
-  const template = await withProgress("playing the demo campaign for a template of turns", 1, () => playTemplate(), (t) => `${t.turns.length} turns`);
+  process.stderr.write(
+    `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`,
+  );
+  const template = await withProgress(
+    "playing the demo campaign for a template of turns",
+    1,
+    () => playTemplate(),
+    (t) => `${t.turns.length} turns`,
+  );
   await generate(engine, template);
   figures.push(await replayRatio(engine.store));
   figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
@@ -321,10 +394,22 @@ try {
   else await rm(dir, { recursive: true, force: true });
 }
 
-const rows = [["figure", "value", "goal", "met", "measured"], ...figures.map((f) => [f.name, `${fmt(f.value, f.value < 10 ? 3 : 1)}${f.unit}`, f.goal, f.met === undefined ? "-" : f.met ? "yes" : "NO", f.detail])];
+const rows = [
+  ["figure", "value", "goal", "met", "measured"],
+  ...figures.map((f) => [
+    f.name,
+    `${fmt(f.value, f.value < 10 ? 3 : 1)}${f.unit}`,
+    f.goal,
+    f.met === undefined ? "-" : f.met ? "yes" : "NO",
+    f.detail,
+  ]),
+];
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-process.stdout.write(`\nepicwar bench${quick ? " --quick" : ""} (${fmt((performance.now() - started) / 1000, 1)} s) on ${machine.nproc} CPUs, ${machine.memoryGiB} GiB, node ${machine.node}\n`);
-for (const row of rows) process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
+process.stdout.write(
+  `\nepicwar bench${quick ? " --quick" : ""} (${fmt((performance.now() - started) / 1000, 1)} s) on ${machine.nproc} CPUs, ${machine.memoryGiB} GiB, node ${machine.node}\n`,
+);
+for (const row of rows)
+  process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
 if (json) {
   process.stdout.write(
     `${JSON.stringify({ quick, machine, seconds: (performance.now() - started) / 1000, figures: Object.fromEntries(figures.map((f) => [f.name, { value: f.value, goal: f.goal, met: f.met, detail: f.detail }])) })}\n`,

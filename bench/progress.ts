@@ -36,12 +36,19 @@ export class Progress {
     const filled = Math.round(fraction * width);
     const elapsed = (performance.now() - this.started) / 1000;
     const eta = fraction > 0.02 ? ` eta ${Math.max(0, elapsed / fraction - elapsed).toFixed(0)} s` : "";
-    process.stderr.write(`\r\x1b[2K${this.label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%${eta}`);
+    process.stderr.write(
+      `\r\x1b[2K${this.label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%${eta}`,
+    );
   }
 }
 
 /** Runs a step with a bar counting `total` units; the step reports progress through `tick`. */
-export async function withProgress<T>(label: string, total: number, step: (tick: (done: number) => void) => Promise<T>, note?: (result: T) => string): Promise<T> {
+export async function withProgress<T>(
+  label: string,
+  total: number,
+  step: (tick: (done: number) => void) => Promise<T>,
+  note?: (result: T) => string,
+): Promise<T> {
   const bar = new Progress(label, total);
   const result = await step((done) => bar.update(done));
   bar.done(note?.(result));

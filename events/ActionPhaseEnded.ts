@@ -9,6 +9,13 @@ import { defineEvent, type DataOf } from "./define.js";
 export const ActionPhaseEnded = defineEvent(
   "ActionPhaseEnded",
   1,
-  Type.Object({ turn: Type.Integer({ minimum: 1 }), withheld: Type.Array(Id), notActivated: Type.Optional(Type.Array(Id, { minItems: 1 })) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      turn: Type.Integer({ minimum: 1 }),
+      withheld: Type.Array(Id),
+      notActivated: Type.Optional(Type.Array(Id, { minItems: 1 })),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type ActionPhaseEnded = DataOf<typeof ActionPhaseEnded>;

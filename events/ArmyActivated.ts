@@ -3,7 +3,11 @@ import { Id, Sha256 } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** A player activated an army with a hidden order: only its commitment is logged (T3, T5). */
-export const ArmyActivated = defineEvent("ArmyActivated", 1, Type.Object({
+export const ArmyActivated = defineEvent(
+  "ArmyActivated",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       army: Id,
       player: Id,
@@ -14,5 +18,8 @@ export const ArmyActivated = defineEvent("ArmyActivated", 1, Type.Object({
       engaged: Type.Boolean(),
       /** It began this activation stacked on its home base (S7 ruling: must take Advance or Charge and leave). */
       stacked: Type.Boolean(),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type ArmyActivated = DataOf<typeof ArmyActivated>;

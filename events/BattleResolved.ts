@@ -3,7 +3,11 @@ import { BattleResult, Id, IdRecord } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** Both players agreed a battle's result: losses, VPs and CVPs (B4-B6, S4). */
-export const BattleResolved = defineEvent("BattleResolved", 1, Type.Object({
+export const BattleResolved = defineEvent(
+  "BattleResolved",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       battle: Id,
       result: BattleResult,
@@ -12,5 +16,8 @@ export const BattleResolved = defineEvent("BattleResolved", 1, Type.Object({
       overwhelming: Type.Boolean(),
       /** CVPs each player gained from this battle: VPs one for one plus the S4 award. */
       cvps: IdRecord(Type.Integer({ minimum: 0 })),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type BattleResolved = DataOf<typeof BattleResolved>;

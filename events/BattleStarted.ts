@@ -3,7 +3,11 @@ import { Id, Square } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** A move entered a square holding an enemy army: a battle there, the mover attacking (M3). */
-export const BattleStarted = defineEvent("BattleStarted", 1, Type.Object({
+export const BattleStarted = defineEvent(
+  "BattleStarted",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       battle: Id,
       at: Square,
@@ -11,5 +15,8 @@ export const BattleStarted = defineEvent("BattleStarted", 1, Type.Object({
       defender: Id,
       /** The square the attacker entered from (B5 draw ruling). */
       attackerFrom: Square,
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type BattleStarted = DataOf<typeof BattleStarted>;

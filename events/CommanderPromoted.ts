@@ -8,7 +8,14 @@ export const CommanderPromoted = defineEvent(
   "CommanderPromoted",
   1,
   Type.Object(
-    { turn: Type.Integer({ minimum: 1 }), army: Id, player: Id, battle: Id, commander: Commander, level: CommanderLevel },
+    {
+      turn: Type.Integer({ minimum: 1 }),
+      army: Id,
+      player: Id,
+      battle: Id,
+      commander: Commander,
+      level: CommanderLevel,
+    },
     { additionalProperties: false },
   ),
 );

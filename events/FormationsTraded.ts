@@ -3,7 +3,11 @@ import { Id, UnitCounts } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** Full-strength formations in the Reserves were traded in for their points and others bought with them (E6d). */
-export const FormationsTraded = defineEvent("FormationsTraded", 1, Type.Object({
+export const FormationsTraded = defineEvent(
+  "FormationsTraded",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       player: Id,
       tradedIn: Type.Array(Id, { minItems: 1 }),
@@ -12,5 +16,8 @@ export const FormationsTraded = defineEvent("FormationsTraded", 1, Type.Object({
       unitsOut: UnitCounts,
       unitsIn: UnitCounts,
       points: Type.Integer({ minimum: 0 }),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type FormationsTraded = DataOf<typeof FormationsTraded>;

@@ -3,7 +3,11 @@ import { Id } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** An army captured an objective or a home base for its side (E1, B6). */
-export const ObjectiveCaptured = defineEvent("ObjectiveCaptured", 1, Type.Object({
+export const ObjectiveCaptured = defineEvent(
+  "ObjectiveCaptured",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       /** An objective id, or for a home base the id of the player whose base it is. */
       objective: Id,
@@ -11,5 +15,8 @@ export const ObjectiveCaptured = defineEvent("ObjectiveCaptured", 1, Type.Object
       by: Id,
       army: Id,
       how: Type.Union([Type.Literal("moved"), Type.Literal("battle")]),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type ObjectiveCaptured = DataOf<typeof ObjectiveCaptured>;

@@ -3,7 +3,11 @@ import { Id, Order } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** A revealed order did not allow what the army did (T4, S7 ruling): cheating, naming the move's event. */
-export const OrderViolated = defineEvent("OrderViolated", 1, Type.Object({
+export const OrderViolated = defineEvent(
+  "OrderViolated",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       army: Id,
       player: Id,
@@ -12,5 +16,8 @@ export const OrderViolated = defineEvent("OrderViolated", 1, Type.Object({
       /** Seq of the ArmyMoved event that shows it, or of the activation when it did not move. */
       evidenceSeq: Type.Integer({ minimum: 1 }),
       detail: Type.String({ maxLength: 400 }),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type OrderViolated = DataOf<typeof OrderViolated>;

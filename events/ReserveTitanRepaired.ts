@@ -4,7 +4,11 @@ import { defineEvent, type DataOf } from "./define.js";
 import { RepairedWeapon } from "./TitanRepaired.js";
 
 /** A8: repairs paid from the war chest to a damaged titan held in the Reserves. */
-export const ReserveTitanRepaired = defineEvent("ReserveTitanRepaired", 1, Type.Object({
+export const ReserveTitanRepaired = defineEvent(
+  "ReserveTitanRepaired",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       player: Id,
       /** The titan's unit type. */
@@ -15,5 +19,8 @@ export const ReserveTitanRepaired = defineEvent("ReserveTitanRepaired", 1, Type.
       shields: Type.Integer({ minimum: 0, maximum: 100 }),
       weapons: Type.Array(RepairedWeapon, { maxItems: 50 }),
       cost: Type.Integer({ minimum: 0 }),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type ReserveTitanRepaired = DataOf<typeof ReserveTitanRepaired>;

@@ -6,7 +6,11 @@ import { defineEvent, type DataOf } from "./define.js";
  * A3: an army on Advance revealed its order before moving and scouts an enemy army it could reach and engage this move.
  * The commitment is the one its activation must carry; order and salt hash to it.
  */
-export const ScoutingDeclared = defineEvent("ScoutingDeclared", 1, Type.Object({
+export const ScoutingDeclared = defineEvent(
+  "ScoutingDeclared",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       /** This scouting's id, "t<turn>s<n>". */
       scouting: Id,
@@ -19,5 +23,8 @@ export const ScoutingDeclared = defineEvent("ScoutingDeclared", 1, Type.Object({
       salt: Nonce,
       /** +2 when the army has units with the scout ability. */
       bonus: Type.Union([Type.Literal(0), Type.Literal(2)]),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type ScoutingDeclared = DataOf<typeof ScoutingDeclared>;

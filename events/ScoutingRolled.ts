@@ -18,14 +18,24 @@ export const ScoutingBand = Type.Union([
  * A3, D1: both sides rolled 2D6 for a scouting, ties (of the totals with bonuses) rerolled. Round r uses dice
  * firstDie + 4r (scout's two) and + 4r + 2 (the scouted army's two) of the turn.
  */
-export const ScoutingRolled = defineEvent("ScoutingRolled", 1, Type.Object({
+export const ScoutingRolled = defineEvent(
+  "ScoutingRolled",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       scouting: Id,
       firstDie: Type.Integer({ minimum: 0 }),
-      rounds: Type.Array(Type.Object({ scout: TwoDice, scouted: TwoDice }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
+      rounds: Type.Array(Type.Object({ scout: TwoDice, scouted: TwoDice }, { additionalProperties: false }), {
+        minItems: 1,
+        maxItems: 100,
+      }),
       /** The last round's totals with bonuses. */
       scoutTotal: Type.Integer({ minimum: 2, maximum: 14 }),
       scoutedTotal: Type.Integer({ minimum: 2, maximum: 14 }),
       band: ScoutingBand,
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type ScoutingRolled = DataOf<typeof ScoutingRolled>;

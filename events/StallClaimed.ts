@@ -20,6 +20,9 @@ export const OwedItem = Type.Object(
 export const StallClaimed = defineEvent(
   "StallClaimed",
   1,
-  Type.Object({ turn: Type.Integer({ minimum: 1 }), by: Id, owed: Type.Array(OwedItem, { minItems: 1 }) }, { additionalProperties: false }),
+  Type.Object(
+    { turn: Type.Integer({ minimum: 1 }), by: Id, owed: Type.Array(OwedItem, { minItems: 1 }) },
+    { additionalProperties: false },
+  ),
 );
 export type StallClaimed = DataOf<typeof StallClaimed>;

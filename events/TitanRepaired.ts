@@ -13,7 +13,11 @@ export const RepairedWeapon = Type.Object(
 );
 
 /** A8: titan repairs paid from the war chest: shields/fields restored and destroyed weapons replaced. */
-export const TitanRepaired = defineEvent("TitanRepaired", 1, Type.Object({
+export const TitanRepaired = defineEvent(
+  "TitanRepaired",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       player: Id,
       army: Id,
@@ -23,5 +27,8 @@ export const TitanRepaired = defineEvent("TitanRepaired", 1, Type.Object({
       /** Destroyed weapons replaced: like for like at half their cost, or another weapon at its full cost. */
       weapons: Type.Array(RepairedWeapon, { maxItems: 50 }),
       cost: Type.Integer({ minimum: 0 }),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type TitanRepaired = DataOf<typeof TitanRepaired>;

@@ -31,7 +31,11 @@ export const WarChestItem = Type.Object(
  * because the balance never goes below 0. `change` is what the balance moved by, `earned` what counts toward the
  * 20% ceiling.
  */
-export const WarChestIncomeRecorded = defineEvent("WarChestIncomeRecorded", 1, Type.Object({
+export const WarChestIncomeRecorded = defineEvent(
+  "WarChestIncomeRecorded",
+  1,
+  Type.Object(
+    {
       turn: Type.Integer({ minimum: 1 }),
       player: Id,
       items: Type.Array(WarChestItem, { maxItems: 10000 }),
@@ -41,5 +45,8 @@ export const WarChestIncomeRecorded = defineEvent("WarChestIncomeRecorded", 1, T
       change: Type.Integer(),
       earned: Type.Integer({ minimum: 0 }),
       balance: Type.Integer({ minimum: 0 }),
-    }, { additionalProperties: false }));
+    },
+    { additionalProperties: false },
+  ),
+);
 export type WarChestIncomeRecorded = DataOf<typeof WarChestIncomeRecorded>;

@@ -18,14 +18,30 @@ export type Actor = Static<typeof Actor>;
 export const HOST = "host";
 
 /** A map square as [x, y]: x counts columns from the west edge, y rows from the north edge, both from 0. */
-export const Square = Type.Tuple([Type.Integer({ minimum: 0, maximum: 999 }), Type.Integer({ minimum: 0, maximum: 999 })]);
+export const Square = Type.Tuple([
+  Type.Integer({ minimum: 0, maximum: 999 }),
+  Type.Integer({ minimum: 0, maximum: 999 }),
+]);
 export type Square = Static<typeof Square>;
 
-export const Edge = Type.Union([Type.Literal("north"), Type.Literal("south"), Type.Literal("east"), Type.Literal("west")]);
+export const Edge = Type.Union([
+  Type.Literal("north"),
+  Type.Literal("south"),
+  Type.Literal("east"),
+  Type.Literal("west"),
+]);
 export type Edge = Static<typeof Edge>;
 
 /** Terrain letters on the map rows (S1): plains, forest, hills, mountains, river, town, city. */
-export const TERRAIN_LETTERS = { p: "plains", f: "forest", h: "hills", m: "mountains", r: "river", t: "town", c: "city" } as const;
+export const TERRAIN_LETTERS = {
+  p: "plains",
+  f: "forest",
+  h: "hills",
+  m: "mountains",
+  r: "river",
+  t: "town",
+  c: "city",
+} as const;
 export type TerrainLetter = keyof typeof TERRAIN_LETTERS;
 export type Terrain = (typeof TERRAIN_LETTERS)[TerrainLetter];
 
@@ -185,7 +201,12 @@ export const Commander = Type.Object(
 export type Commander = Static<typeof Commander>;
 
 /** The four orders of T4. */
-export const Order = Type.Union([Type.Literal("firstFire"), Type.Literal("advance"), Type.Literal("charge"), Type.Literal("fortify")]);
+export const Order = Type.Union([
+  Type.Literal("firstFire"),
+  Type.Literal("advance"),
+  Type.Literal("charge"),
+  Type.Literal("fortify"),
+]);
 export type Order = Static<typeof Order>;
 
 /** A SHA-256 digest in lower-case hex. */

@@ -140,7 +140,8 @@ export interface SchemaProblem {
   message: string;
 }
 
-const ID_RULE = "must be an id: 1 to 64 letters, digits, _ . or -, starting with a letter or digit, and not a built-in name such as constructor";
+const ID_RULE =
+  "must be an id: 1 to 64 letters, digits, _ . or -, starting with a letter or digit, and not a built-in name such as constructor";
 
 /** Turns ajv's first error into a field path and a sentence (validators compiled with `verbose: true` name id keys). */
 export function describeAjvError(errors: ErrorObject[] | null | undefined, root: string): SchemaProblem {
@@ -152,7 +153,8 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root:
     message = choice;
   } else if (error?.keyword === "additionalProperties") {
     path += `.${String(error.params["additionalProperty"])}`;
-    const keyedByIds = (error.parentSchema as { patternProperties?: unknown } | undefined)?.patternProperties !== undefined;
+    const keyedByIds =
+      (error.parentSchema as { patternProperties?: unknown } | undefined)?.patternProperties !== undefined;
     message = keyedByIds ? ID_RULE : unknownFieldMessage(error);
   } else if (error?.keyword === "required") {
     path += `.${String(error.params["missingProperty"])}`;
@@ -189,7 +191,10 @@ export class EventCatalogue {
     const entry = this.byType.get(event.type);
     if (!entry) return { field: "type", message: `unknown event type "${event.type}"` };
     if (event.version !== entry.definition.version) {
-      return { field: "version", message: `${event.type} is written at version ${entry.definition.version}, not ${event.version}` };
+      return {
+        field: "version",
+        message: `${event.type} is written at version ${entry.definition.version}, not ${event.version}`,
+      };
     }
     entry.validate ??= this.ajv.compile(entry.definition.schema);
     if (!entry.validate(event.data)) return describeAjvError(entry.validate.errors, `${event.type}.data`);

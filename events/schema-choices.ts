@@ -12,16 +12,21 @@ export function choiceMessage(errors: readonly ErrorObject[], error: ErrorObject
   // The union this error is in a branch of (a const missed, or a value of another type): an anyOf error at the same
   // value whose schema path leads to the branch.
   const union = errors.find(
-    (other) => other.keyword === "anyOf" && other.instancePath === error.instancePath && error.schemaPath.startsWith(`${other.schemaPath}/`),
+    (other) =>
+      other.keyword === "anyOf" &&
+      other.instancePath === error.instancePath &&
+      error.schemaPath.startsWith(`${other.schemaPath}/`),
   );
   const branches = union?.schema as Array<{ const?: unknown }> | undefined;
   // A union of other shapes (an id or null) is not a choice among values: its first branch's error says more.
-  if (Array.isArray(branches) && branches.every((branch) => branch && "const" in branch)) return oneOf(branches.map((branch) => branch.const));
+  if (Array.isArray(branches) && branches.every((branch) => branch && "const" in branch))
+    return oneOf(branches.map((branch) => branch.const));
   if (error.keyword === "const") return oneOf([error.params["allowedValue"]]);
   return undefined;
 }
 
-const oneOf = (values: readonly unknown[]) => (values.length === 1 ? `must be ${String(values[0])}` : `must be one of ${values.map(String).join(", ")}`);
+const oneOf = (values: readonly unknown[]) =>
+  values.length === 1 ? `must be ${String(values[0])}` : `must be one of ${values.map(String).join(", ")}`;
 
 /** A field the object does not have: named with the fields it does have (validators compiled with `verbose: true`). */
 export function unknownFieldMessage(error: ErrorObject): string {

@@ -52,7 +52,13 @@ function enlist(
   };
 }
 
-function leaveMap(state: Draft<CampaignState>, armyId: string, status: ArmyState["status"], units: Record<string, number>, turn: number): void {
+function leaveMap(
+  state: Draft<CampaignState>,
+  armyId: string,
+  status: ArmyState["status"],
+  units: Record<string, number>,
+  turn: number,
+): void {
   const army = state.armies[armyId]!;
   army.at = null;
   army.status = status;
@@ -169,7 +175,13 @@ const handlers: Handlers = {
       turn: data.turn,
       index: fileBattle(state, data.battle, data.turn),
       at: data.at,
-      attacker: { army: attacker.id, player: attacker.player, points: attacker.points, order: null, from: data.attackerFrom },
+      attacker: {
+        army: attacker.id,
+        player: attacker.player,
+        points: attacker.points,
+        order: null,
+        from: data.attackerFrom,
+      },
       defender: { army: defender.id, player: defender.player, points: defender.points, order: null },
       averagePoints,
       vpTarget: vpTarget(averagePoints, state.setup!.options.vpTable),
@@ -192,10 +204,26 @@ const handlers: Handlers = {
   },
   RevealRejected(state, data, seq) {
     const activation = state.turnState!.activations[data.army];
-    state.violations.push({ seq, evidenceSeq: activation?.seq ?? null, turn: data.turn, army: data.army, player: data.player, rule: "T5", detail: `reveal of ${data.order} does not match the commitment` });
+    state.violations.push({
+      seq,
+      evidenceSeq: activation?.seq ?? null,
+      turn: data.turn,
+      army: data.army,
+      player: data.player,
+      rule: "T5",
+      detail: `reveal of ${data.order} does not match the commitment`,
+    });
   },
   OrderViolated(state, data, seq) {
-    state.violations.push({ seq, evidenceSeq: data.evidenceSeq, turn: data.turn, army: data.army, player: data.player, rule: data.rule, detail: data.detail });
+    state.violations.push({
+      seq,
+      evidenceSeq: data.evidenceSeq,
+      turn: data.turn,
+      army: data.army,
+      player: data.player,
+      rule: data.rule,
+      detail: data.detail,
+    });
   },
   StallClaimed(state, data, seq) {
     state.turnState!.stallClaim = { seq, by: data.by, owed: data.owed };
@@ -205,13 +233,30 @@ const handlers: Handlers = {
     for (const army of data.withheld) {
       const activation = state.turnState!.activations[army];
       if (activation) {
-        state.violations.push({ seq, evidenceSeq: activation.seq, turn: data.turn, army, player: activation.player, rule: "T5", detail: "order never revealed" });
+        state.violations.push({
+          seq,
+          evidenceSeq: activation.seq,
+          turn: data.turn,
+          army,
+          player: activation.player,
+          rule: "T5",
+          detail: "order never revealed",
+        });
         continue;
       }
       // An attacked army whose order was never given, when the host closed a claimed stall: the claim shows it owed.
       const claim = state.turnState!.stallClaim;
       const player = state.armies[army]?.player;
-      if (player) state.violations.push({ seq, evidenceSeq: claim?.seq ?? null, turn: data.turn, army, player, rule: "T5", detail: "order never given" });
+      if (player)
+        state.violations.push({
+          seq,
+          evidenceSeq: claim?.seq ?? null,
+          turn: data.turn,
+          army,
+          player,
+          rule: "T5",
+          detail: "order never given",
+        });
     }
   },
   BattleResultReported(state, data) {
@@ -259,7 +304,8 @@ const handlers: Handlers = {
   },
   TransitArrived(state, data) {
     const ledger = state.ledgers[data.player]!;
-    for (const batch of ledger.inTransit) if (batch.turn === data.sentTurn) addDamagedTitans(ledger, batch.damagedTitans);
+    for (const batch of ledger.inTransit)
+      if (batch.turn === data.sentTurn) addDamagedTitans(ledger, batch.damagedTitans);
     ledger.inTransit = ledger.inTransit.filter((batch) => batch.turn !== data.sentTurn);
     addUnits(ledger.reserves, data.units);
   },
@@ -269,7 +315,11 @@ const handlers: Handlers = {
     const damagedTitans = titansLeavingWithDamage(army, leaving, state.setup!.catalogue);
     army.formations = army.formations.filter((f) => !data.formations.includes(f.id));
     rosterChanged(state, army);
-    state.ledgers[data.player]!.inTransit.push({ turn: data.turn, units: data.units, ...(damagedTitans && { damagedTitans }) });
+    state.ledgers[data.player]!.inTransit.push({
+      turn: data.turn,
+      units: data.units,
+      ...(damagedTitans && { damagedTitans }),
+    });
   },
   ArmyDisbanded(state, data) {
     leaveMap(state, data.army, "disbanded", data.units, data.turn);
@@ -278,7 +328,8 @@ const handlers: Handlers = {
     enlist(state, data, data.at, data.turn + 1);
     const ledger = state.ledgers[data.player]!;
     removeUnits(ledger.reserves, data.units);
-    for (const formation of data.formations) takeDamagedTitans(ledger, state.armies[data.army]!, formation.id, formation.units);
+    for (const formation of data.formations)
+      takeDamagedTitans(ledger, state.armies[data.army]!, formation.id, formation.units);
   },
   FormationReinforced(state, data) {
     const army = state.armies[data.army]!;
@@ -378,7 +429,11 @@ const handlers: Handlers = {
 };
 
 function apply(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & DomainEvent): void {
-  (handlers[event.type] as (state: Draft<CampaignState>, data: unknown, seq: number) => void)(state, event.data, event.seq);
+  (handlers[event.type] as (state: Draft<CampaignState>, data: unknown, seq: number) => void)(
+    state,
+    event.data,
+    event.seq,
+  );
   state.seq = event.seq;
 }
 
@@ -388,7 +443,10 @@ export function evolve(state: CampaignState, event: Pick<CurrentEvent, "seq"> & 
 }
 
 /** Folds a batch of events in one immer transaction: the replay path. */
-export function evolveAll(state: CampaignState, events: Iterable<Pick<CurrentEvent, "seq"> & DomainEvent>): CampaignState {
+export function evolveAll(
+  state: CampaignState,
+  events: Iterable<Pick<CurrentEvent, "seq"> & DomainEvent>,
+): CampaignState {
   return produce(state, (draft) => {
     for (const event of events) apply(draft, event);
   });

@@ -21,7 +21,10 @@ export function relieveCommander(state: Draft<CampaignState>, armyId: string): v
   state.armies[armyId]!.commanderLevel = null;
 }
 
-export function standDownCommander(state: Draft<CampaignState>, data: { army: string; player: string; commander: Commander; level: number }): void {
+export function standDownCommander(
+  state: Draft<CampaignState>,
+  data: { army: string; player: string; commander: Commander; level: number },
+): void {
   relieveCommander(state, data.army);
   const ledger = state.ledgers[data.player]!;
   (ledger.spareCommanders ??= []).push({ army: data.army, unitType: data.commander.unitType, level: data.level });

@@ -19,22 +19,58 @@ export interface Engagement {
  * scouting of the defender this turn, if any.
  */
 export function engagement(attacker: Order, defender: Order, scouting?: ScoutingBandName): Engagement {
-  const standard: Engagement = { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" };
+  const standard: Engagement = {
+    initiative: null,
+    forwardCm: { attacker: 0, defender: 0 },
+    deploysFirst: null,
+    effect: "standard battle",
+  };
   const row = (attackerOrder: Order, defenderOrder: Order): Engagement => {
     const key = `${attackerOrder}/${defenderOrder}`;
     switch (key) {
       case "advance/firstFire":
-        return { initiative: { side: "defender", turns: [1] }, forwardCm: { attacker: 0, defender: 15 }, deploysFirst: null, effect: "defender has initiative turn 1; defender deploys 15 cm further forward" };
+        return {
+          initiative: { side: "defender", turns: [1] },
+          forwardCm: { attacker: 0, defender: 15 },
+          deploysFirst: null,
+          effect: "defender has initiative turn 1; defender deploys 15 cm further forward",
+        };
       case "advance/charge":
-        return { ...standard, initiative: { side: "attacker", turns: [1] }, effect: "standard deployment; attacker has initiative turn 1" };
+        return {
+          ...standard,
+          initiative: { side: "attacker", turns: [1] },
+          effect: "standard deployment; attacker has initiative turn 1",
+        };
       case "advance/fortify":
-        return { ...standard, initiative: { side: "attacker", turns: [1] }, deploysFirst: "defender", effect: "defender sets up army and fortifications first; attacker has initiative turn 1" };
+        return {
+          ...standard,
+          initiative: { side: "attacker", turns: [1] },
+          deploysFirst: "defender",
+          effect: "defender sets up army and fortifications first; attacker has initiative turn 1",
+        };
       case "charge/firstFire":
-        return { initiative: { side: "defender", turns: [1, 2] }, forwardCm: { attacker: 0, defender: 25 }, deploysFirst: "attacker", effect: "defender has initiative turns 1 and 2; defender deploys 25 cm further forward and deploys after the attacker" };
+        return {
+          initiative: { side: "defender", turns: [1, 2] },
+          forwardCm: { attacker: 0, defender: 25 },
+          deploysFirst: "attacker",
+          effect:
+            "defender has initiative turns 1 and 2; defender deploys 25 cm further forward and deploys after the attacker",
+        };
       case "charge/advance":
-        return { ...standard, initiative: { side: "defender", turns: [1] }, deploysFirst: "attacker", effect: "attacker deploys first; defender has initiative turn 1" };
+        return {
+          ...standard,
+          initiative: { side: "defender", turns: [1] },
+          deploysFirst: "attacker",
+          effect: "attacker deploys first; defender has initiative turn 1",
+        };
       case "charge/fortify":
-        return { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 15, defender: 0 }, deploysFirst: null, effect: "attacker deploys 15 cm further forward; defender places defences anywhere, army in the standard zone; attacker has initiative turn 1" };
+        return {
+          initiative: { side: "attacker", turns: [1] },
+          forwardCm: { attacker: 15, defender: 0 },
+          deploysFirst: null,
+          effect:
+            "attacker deploys 15 cm further forward; defender places defences anywhere, army in the standard zone; attacker has initiative turn 1",
+        };
       default:
         return standard;
     }
@@ -58,7 +94,11 @@ export function afterScouting(base: Engagement, defender: Order, band: ScoutingB
         effect: "standard battle: the scouting took every First Fire bonus (A3)",
       };
     case "scoutDouble":
-      return { ...base, initiative: null, effect: `${base.effect}; but after the scouting (A3) initiative is rolled as normal` };
+      return {
+        ...base,
+        initiative: null,
+        effect: `${base.effect}; but after the scouting (A3) initiative is rolled as normal`,
+      };
     case "scoutedDouble":
     case "scoutedTriple": {
       const dugIn = band === "scoutedTriple";

@@ -59,8 +59,10 @@ export function cvpTotals(state: {
   if (!state.setup) return totals;
   for (const { id } of state.setup.players) {
     let total = state.ledgers[id]?.battleCvps ?? 0;
-    for (const objective of Object.values(state.objectives)) if (objective.heldBy === id) total += state.setup.awards.objective;
-    for (const home of Object.values(state.homeBases)) if (home.heldBy === id && home.player !== id) total += state.setup.awards.homeBase;
+    for (const objective of Object.values(state.objectives))
+      if (objective.heldBy === id) total += state.setup.awards.objective;
+    for (const home of Object.values(state.homeBases))
+      if (home.heldBy === id && home.player !== id) total += state.setup.awards.homeBase;
     totals[id] = total;
   }
   return totals;

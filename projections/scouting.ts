@@ -62,6 +62,10 @@ export function scoutingBand(scout: number, scouted: number): ScoutingBandName |
 }
 
 /** The scouting of `target` by `army` this turn, if any. */
-export function scoutingOf(turn: { readonly scouting?: TurnScouting } | null, army: string, target: string): ScoutingState | undefined {
+export function scoutingOf(
+  turn: { readonly scouting?: TurnScouting } | null,
+  army: string,
+  target: string,
+): ScoutingState | undefined {
   return Object.values(turn?.scouting?.scoutings ?? {}).find((s) => s.army === army && s.target === target);
 }

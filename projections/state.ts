@@ -1,4 +1,18 @@
-import type { BattleResult, Catalogue, Commander, Edge, Force, MapDefinition, Options, Order, RosterFormation, Square, SupportKind, TitanDamage, UnitCounts } from "../events/common.js";
+import type {
+  BattleResult,
+  Catalogue,
+  Commander,
+  Edge,
+  Force,
+  MapDefinition,
+  Options,
+  Order,
+  RosterFormation,
+  Square,
+  SupportKind,
+  TitanDamage,
+  UnitCounts,
+} from "../events/common.js";
 import type { Static } from "@sinclair/typebox";
 import type { OwedItem as OwedItemSchema } from "../events/StallClaimed.js";
 import type { AwardTable } from "./formulas.js";

@@ -9,10 +9,16 @@ export const SHIELD_REPAIR_COST = 100;
 
 export function carryTitanDamage(army: Draft<ArmyState>, damage: Readonly<Record<string, TitanDamage>>): void {
   const carried = (army.titanDamage ??= {});
-  for (const [formation, taken] of Object.entries(damage)) mergeDamage((carried[formation] ??= { shields: 0, weapons: [] }), taken);
+  for (const [formation, taken] of Object.entries(damage))
+    mergeDamage((carried[formation] ??= { shields: 0, weapons: [] }), taken);
 }
 
-export function repairTitanDamage(army: Draft<ArmyState>, formation: string, shields: number, weapons: readonly { destroyed: string }[]): void {
+export function repairTitanDamage(
+  army: Draft<ArmyState>,
+  formation: string,
+  shields: number,
+  weapons: readonly { destroyed: string }[],
+): void {
   const titan = army.titanDamage?.[formation];
   if (!titan) return;
   takeOffRepairs(titan, shields, weapons);
@@ -21,7 +27,13 @@ export function repairTitanDamage(army: Draft<ArmyState>, formation: string, shi
 }
 
 /** A8: repairs to the damaged titan at `index` of its unit type's list in the Reserves; once whole it leaves the list. */
-export function repairReserveTitan(ledger: Draft<PlayerLedger>, unitType: string, index: number, shields: number, weapons: readonly { destroyed: string }[]): void {
+export function repairReserveTitan(
+  ledger: Draft<PlayerLedger>,
+  unitType: string,
+  index: number,
+  shields: number,
+  weapons: readonly { destroyed: string }[],
+): void {
   const titans = ledger.damagedTitans?.[unitType];
   if (!titans || index >= titans.length) return;
   const [titan] = titans.splice(index, 1);
@@ -42,7 +54,11 @@ export function damageWeight(damage: TitanDamage): number {
  * A8: the damage of the titans of `formations` that leave the army (routed, disbanded, broken down), by unit type,
  * taken off the army; a titan destroyed in battle leaves nothing to carry. Undefined when none carries damage.
  */
-export function titansLeavingWithDamage(army: Draft<ArmyState>, formations: readonly RosterFormation[], catalogue: Catalogue): DamagedTitans | undefined {
+export function titansLeavingWithDamage(
+  army: Draft<ArmyState>,
+  formations: readonly RosterFormation[],
+  catalogue: Catalogue,
+): DamagedTitans | undefined {
   const leaving: DamagedTitans = {};
   for (const formation of formations) {
     const damage = army.titanDamage?.[formation.id];
@@ -56,7 +72,10 @@ export function titansLeavingWithDamage(army: Draft<ArmyState>, formations: read
 }
 
 /** A8: damaged titans joining a pool (a transit batch or the Reserves), each list kept most damaged first. */
-export function addDamagedTitans(pool: { damagedTitans?: DamagedTitans }, titans: Readonly<DamagedTitans> | undefined): void {
+export function addDamagedTitans(
+  pool: { damagedTitans?: DamagedTitans },
+  titans: Readonly<DamagedTitans> | undefined,
+): void {
   for (const [unitType, list] of Object.entries(titans ?? {})) {
     for (const damage of list) insertByDamage(((pool.damagedTitans ??= {})[unitType] ??= []), copyOf(damage));
   }
@@ -66,11 +85,17 @@ export function addDamagedTitans(pool: { damagedTitans?: DamagedTitans }, titans
  * A8 ruling: titans taken from the Reserves into `formation` of `army` bring their damage with them. Titans of one
  * unit type cannot be told apart, so the most damaged go first; a formation taking several merges their damage.
  */
-export function takeDamagedTitans(ledger: Draft<PlayerLedger>, army: Draft<ArmyState>, formation: string, units: Readonly<UnitCounts>): void {
+export function takeDamagedTitans(
+  ledger: Draft<PlayerLedger>,
+  army: Draft<ArmyState>,
+  formation: string,
+  units: Readonly<UnitCounts>,
+): void {
   for (const [unitType, count] of Object.entries(units)) {
     const titans = ledger.damagedTitans?.[unitType];
     if (!titans) continue;
-    for (const damage of titans.splice(0, count)) mergeDamage(((army.titanDamage ??= {})[formation] ??= { shields: 0, weapons: [] }), damage);
+    for (const damage of titans.splice(0, count))
+      mergeDamage(((army.titanDamage ??= {})[formation] ??= { shields: 0, weapons: [] }), damage);
     dropEmpty(ledger, unitType);
   }
 }
@@ -83,9 +108,13 @@ export function forgetDestroyedTitan(army: Draft<ArmyState>, formation: string):
 }
 
 /** A8: how many titans of `unitType` in the Reserves carry damage. */
-export const damagedInReserves = (ledger: PlayerLedger, unitType: string): number => ledger.damagedTitans?.[unitType]?.length ?? 0;
+export const damagedInReserves = (ledger: PlayerLedger, unitType: string): number =>
+  ledger.damagedTitans?.[unitType]?.length ?? 0;
 
-const copyOf = (damage: TitanDamage): TitanDamage => ({ shields: damage.shields, weapons: damage.weapons.map((weapon) => ({ ...weapon })) });
+const copyOf = (damage: TitanDamage): TitanDamage => ({
+  shields: damage.shields,
+  weapons: damage.weapons.map((weapon) => ({ ...weapon })),
+});
 
 const isDamaged = (damage: TitanDamage) => damage.shields > 0 || damage.weapons.length > 0;
 
@@ -119,6 +148,8 @@ function dropEmpty(ledger: Draft<PlayerLedger>, unitType: string): void {
  * failing a unit type marked titan, the first with units left). None left: the titan was destroyed.
  */
 function survivingTitanType(formation: RosterFormation, catalogue: Catalogue): string | undefined {
-  const surviving = Object.entries(formation.units).filter(([, count]) => count > 0).map(([type]) => type);
+  const surviving = Object.entries(formation.units)
+    .filter(([, count]) => count > 0)
+    .map(([type]) => type);
   return surviving.find((type) => catalogue.unitTypes[type]?.abilities.includes("titan")) ?? surviving[0];
 }

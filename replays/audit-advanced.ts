@@ -44,5 +44,3 @@ export interface AdvancedCheck {
   /** `state` is the campaign with the event folded in. */
   after?(event: CheckedEvent, state: CampaignState): void;
 }
-
-

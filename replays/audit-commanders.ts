@@ -6,7 +6,12 @@ import { armyPoints } from "../projections/units.js";
 import { commanderFell } from "../projections/commanders.js";
 import type { ArmyState, CampaignState } from "../projections/state.js";
 import { commandLimit, lowestLevelFor } from "../src/rules/commanders.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
+import {
+  ADVANCED_VERDICTS as V,
+  type AdvancedCheck,
+  type CheckedEvent,
+  type ReportAdvanced,
+} from "./audit-advanced.js";
 
 /**
  * A6 commanders, after the fact: what each resolved battle does to the commanders of its two armies is recomputed from
@@ -65,12 +70,26 @@ export class CommandersAudit implements AdvancedCheck {
         return this.leaderless(event.seq, event.data, state);
       case "FormationsPurchased": {
         const army = state.armies[event.data.army];
-        return this.withinCommand(event.seq, state, event.data.army, event.data.player, [...(army?.formations ?? []), ...event.data.formations], "formations bought into");
+        return this.withinCommand(
+          event.seq,
+          state,
+          event.data.army,
+          event.data.player,
+          [...(army?.formations ?? []), ...event.data.formations],
+          "formations bought into",
+        );
       }
       case "FormationReplaced": {
         const army = state.armies[event.data.army];
         const kept = (army?.formations ?? []).filter((f) => f.id !== event.data.replaced);
-        return this.withinCommand(event.seq, state, event.data.army, event.data.player, [...kept, event.data.formation], "a formation replaced in");
+        return this.withinCommand(
+          event.seq,
+          state,
+          event.data.army,
+          event.data.player,
+          [...kept, event.data.formation],
+          "a formation replaced in",
+        );
       }
       default:
         return;
@@ -80,7 +99,12 @@ export class CommandersAudit implements AdvancedCheck {
   after(event: CheckedEvent, state: CampaignState): void {
     if (!advancedRule(state.setup?.options ?? {}, "commanders")) return;
     if (event.type === "ArmyRaised" || event.type === "ArmyPurchased") {
-      this.newArmy = { seq: event.seq, army: event.data.army, player: event.data.player, how: event.type === "ArmyRaised" ? "raised" : "bought" };
+      this.newArmy = {
+        seq: event.seq,
+        army: event.data.army,
+        player: event.data.player,
+        how: event.type === "ArmyRaised" ? "raised" : "bought",
+      };
       return;
     }
     if (event.type !== "BattleResolved") return;
@@ -91,7 +115,14 @@ export class CommandersAudit implements AdvancedCheck {
       if (!army || typeof army.commanderLevel !== "number") continue;
       const killed = commanderFell(army);
       const rises = !killed && army.battles % BATTLES_PER_RANK === 0 && army.commanderLevel < TOP_LEVEL;
-      this.due.set(`${battle.id}:${army.id}`, { battle: battle.id, resolvedSeq: event.seq, army: army.id, player: army.player, killed, promotedTo: rises ? army.commanderLevel + 1 : null });
+      this.due.set(`${battle.id}:${army.id}`, {
+        battle: battle.id,
+        resolvedSeq: event.seq,
+        army: army.id,
+        player: army.player,
+        killed,
+        promotedTo: rises ? army.commanderLevel + 1 : null,
+      });
     }
   }
 
@@ -104,7 +135,8 @@ export class CommandersAudit implements AdvancedCheck {
     const fielded = this.newArmy;
     if (!fielded) return;
     this.newArmy = null;
-    if (event.type === "CommanderAppointed" && event.data.army === fielded.army && event.data.formerArmy !== undefined) return;
+    if (event.type === "CommanderAppointed" && event.data.army === fielded.army && event.data.formerArmy !== undefined)
+      return;
     const spares = state.ledgers[fielded.player]?.spareCommanders?.length ?? 0;
     this.report({
       verdict: V.commanderMismatch,
@@ -117,7 +149,14 @@ export class CommandersAudit implements AdvancedCheck {
   }
 
   /** Formations bought into an army, or replacing a lost one, may not take it past what its commander leads. */
-  private withinCommand(seq: number, state: CampaignState, armyId: string, player: string, formations: readonly RosterFormation[], what: string): void {
+  private withinCommand(
+    seq: number,
+    state: CampaignState,
+    armyId: string,
+    player: string,
+    formations: readonly RosterFormation[],
+    what: string,
+  ): void {
     const setup = state.setup;
     const army = state.armies[armyId];
     if (!setup || !advancedRule(setup.options, "commanders") || typeof army?.commanderLevel !== "number") return;
@@ -191,30 +230,60 @@ export class CommandersAudit implements AdvancedCheck {
     const setup = state.setup;
     if (!setup) return;
     const army = state.armies[data.army];
-    const breach = (detail: string) => this.report({ verdict: V.commanderMismatch, rule: "A6", army: data.army, player: data.player, seqs: [seq], detail });
-    if (!advancedRule(setup.options, "commanders")) return breach(`a commander was appointed to ${data.army} (seq ${seq}), but this campaign does not play commanders`);
+    const breach = (detail: string) =>
+      this.report({
+        verdict: V.commanderMismatch,
+        rule: "A6",
+        army: data.army,
+        player: data.player,
+        seqs: [seq],
+        detail,
+      });
+    if (!advancedRule(setup.options, "commanders"))
+      return breach(
+        `a commander was appointed to ${data.army} (seq ${seq}), but this campaign does not play commanders`,
+      );
     if (!army) return breach(`a commander was appointed (seq ${seq}) to ${data.army}, which is not on the roster`);
-    const hq = (setup.catalogue.unitTypes[data.commander.unitType]?.abilities ?? []).some((a) => a === "hq" || a === "titan");
+    const hq = (setup.catalogue.unitTypes[data.commander.unitType]?.abilities ?? []).some(
+      (a) => a === "hq" || a === "titan",
+    );
     let allowed: number;
     if (data.turn === 0) {
       allowed = lowestLevelFor(army.points);
-      if (!hq) return breach(`${data.army}'s first commander (seq ${seq}) is a "${data.commander.unitType}", neither an HQ unit nor a titan`);
+      if (!hq)
+        return breach(
+          `${data.army}'s first commander (seq ${seq}) is a "${data.commander.unitType}", neither an HQ unit nor a titan`,
+        );
     } else if (data.formerArmy !== undefined) {
-      const spare = (state.ledgers[data.player]?.spareCommanders ?? []).find((s) => s.army === data.formerArmy && s.unitType === data.commander.unitType);
-      if (!spare) return breach(`${data.army} is led (seq ${seq}) by the commander of ${data.formerArmy}, which ${data.player} does not have as a spare "${data.commander.unitType}"`);
+      const spare = (state.ledgers[data.player]?.spareCommanders ?? []).find(
+        (s) => s.army === data.formerArmy && s.unitType === data.commander.unitType,
+      );
+      if (!spare)
+        return breach(
+          `${data.army} is led (seq ${seq}) by the commander of ${data.formerArmy}, which ${data.player} does not have as a spare "${data.commander.unitType}"`,
+        );
       allowed = spare.level;
     } else {
       allowed = this.risenRank(army, hq) - 1;
-      if (army.commanderLevel !== null) return breach(`${data.army} was given a new commander (seq ${seq}) although its own was not killed`);
-      if (state.phase !== "end") return breach(`${data.army} was given a new commander (seq ${seq}) outside the End phase`);
+      if (army.commanderLevel !== null)
+        return breach(`${data.army} was given a new commander (seq ${seq}) although its own was not killed`);
+      if (state.phase !== "end")
+        return breach(`${data.army} was given a new commander (seq ${seq}) outside the End phase`);
       const left = army.formations.find((f) => f.id === data.commander.formation)?.units[data.commander.unitType] ?? 0;
-      if (left < 1) return breach(`${data.army}'s new commander (seq ${seq}) is a "${data.commander.unitType}" of "${data.commander.formation}", which has none left`);
+      if (left < 1)
+        return breach(
+          `${data.army}'s new commander (seq ${seq}) is a "${data.commander.unitType}" of "${data.commander.formation}", which has none left`,
+        );
     }
     if (data.level !== allowed) {
-      return breach(`${data.army}'s commander is appointed at level ${data.level} (seq ${seq}); the rules give level ${allowed}`);
+      return breach(
+        `${data.army}'s commander is appointed at level ${data.level} (seq ${seq}); the rules give level ${allowed}`,
+      );
     }
     if (commandLimit(data.level) < army.points) {
-      breach(`${data.army} (${pts(army.points)} points) is given a level ${data.level} commander (seq ${seq}), who leads armies of up to ${pts(commandLimit(data.level))}`);
+      breach(
+        `${data.army} (${pts(army.points)} points) is given a level ${data.level} commander (seq ${seq}), who leads armies of up to ${pts(commandLimit(data.level))}`,
+      );
     }
   }
 

@@ -53,7 +53,9 @@ export class HostSeedCheck implements BasicCheck {
         seqs: [seq, earlier.seq, ...(revealed ? [revealed.seq] : [])],
         detail:
           `turn ${data.turn} (seq ${seq}) commits to the seed turn ${earlier.turn} committed to (seq ${earlier.seq})` +
-          (revealed ? `, which was revealed at seq ${revealed.seq}: the players knew the host seed before giving theirs, and the last could choose its own to suit it` : ""),
+          (revealed
+            ? `, which was revealed at seq ${revealed.seq}: the players knew the host seed before giving theirs, and the last could choose its own to suit it`
+            : ""),
       });
     }
     if (!earlier) this.commitments.set(data.hostSeedHash, { seq, turn: data.turn });
@@ -81,7 +83,9 @@ export class HostSeedCheck implements BasicCheck {
       seqs: [seq, before.seq, ...seen.map((s) => s.seq)],
       detail:
         `a second TurnStarted for turn ${data.turn} (seq ${seq}) replaces the commitment of seq ${before.seq}` +
-        (seen.length > 0 ? ` after the players' seeds were given (${seen.map((s) => `${s.player} seq ${s.seq}`).join(", ")})` : "") +
+        (seen.length > 0
+          ? ` after the players' seeds were given (${seen.map((s) => `${s.player} seq ${s.seq}`).join(", ")})`
+          : "") +
         (existing.ended ? `, after the turn had ended (seq ${existing.ended.seq})` : ""),
     });
     existing.starts.push({ seq, hostSeedHash: data.hostSeedHash });
@@ -91,7 +95,11 @@ export class HostSeedCheck implements BasicCheck {
   private turnEnded(seq: number, data: { turn: number; hostSeed: string }): void {
     const turn = this.book.current;
     if (!turn || turn.ended || turn.turn !== data.turn) {
-      this.book.report(null, { verdict: VERDICTS.hostSeedMismatch, seqs: [seq], detail: `turn ${data.turn} ended (seq ${seq}) with no commitment of that turn in force` });
+      this.book.report(null, {
+        verdict: VERDICTS.hostSeedMismatch,
+        seqs: [seq],
+        detail: `turn ${data.turn} ended (seq ${seq}) with no commitment of that turn in force`,
+      });
       return;
     }
     turn.ended = { seq, hostSeed: data.hostSeed };
@@ -115,7 +123,11 @@ function seedMatches(turn: TurnWork): boolean {
 /** The turn's host seed as its rolls are judged on: revealed and matching, still secret, or never (rightly) revealed. */
 export function turnSeed(turn: TurnWork): TurnSeed {
   if (!turn.ended) {
-    return turn.abandonedAt !== null ? { hostSeed: null, status: "failed", verdict: VERDICTS.hostSeedNeverRevealed } : { hostSeed: null, status: "pending", verdict: PENDING_SEED };
+    return turn.abandonedAt !== null
+      ? { hostSeed: null, status: "failed", verdict: VERDICTS.hostSeedNeverRevealed }
+      : { hostSeed: null, status: "pending", verdict: PENDING_SEED };
   }
-  return seedMatches(turn) ? { hostSeed: turn.ended.hostSeed, endedSeq: turn.ended.seq } : { hostSeed: null, status: "failed", verdict: VERDICTS.hostSeedMismatch };
+  return seedMatches(turn)
+    ? { hostSeed: turn.ended.hostSeed, endedSeq: turn.ended.seq }
+    : { hostSeed: null, status: "failed", verdict: VERDICTS.hostSeedMismatch };
 }

@@ -29,7 +29,8 @@ export class PlayerSeedCheck implements BasicCheck {
 
   before(event: CheckedEvent): void {
     const turn = this.book.current;
-    if (event.type === "PlayerSeedCommitted") this.committed(event.seq, event.data, turn && !turn.ended ? turn.turn : null);
+    if (event.type === "PlayerSeedCommitted")
+      this.committed(event.seq, event.data, turn && !turn.ended ? turn.turn : null);
     else if (event.type === "TurnStarted") this.turnStarted(event.seq, event.data.turn, this.book.players);
     else if (event.type === "PlayerSeedGiven") this.seedGiven(event.seq, event.data);
   }
@@ -39,7 +40,11 @@ export class PlayerSeedCheck implements BasicCheck {
     this.book.report(this.book.turns.get(turn) ?? null, finding);
   }
 
-  private committed(seq: number, data: { turn: number; player: string; seedHash: string }, turnUnderWay: number | null): void {
+  private committed(
+    seq: number,
+    data: { turn: number; player: string; seedHash: string },
+    turnUnderWay: number | null,
+  ): void {
     if (turnUnderWay !== null || this.inForce.has(data.turn)) {
       this.report(data.turn, {
         verdict: SEED_VERDICTS.seedCommittedOutOfTurn,

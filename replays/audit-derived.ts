@@ -46,7 +46,14 @@ const CONSEQUENCES: ReadonlySet<string> = new Set([
 ]);
 
 /** Events written first by one command and as a consequence by another. */
-const EITHER: ReadonlySet<string> = new Set(["OrderRevealed", "ActionPhaseEnded", "FormationReplaced", "CommanderAppointed", "DefencesBuilt", "TurnEnded"]);
+const EITHER: ReadonlySet<string> = new Set([
+  "OrderRevealed",
+  "ActionPhaseEnded",
+  "FormationReplaced",
+  "CommanderAppointed",
+  "DefencesBuilt",
+  "TurnEnded",
+]);
 
 /** The rule that derives each event, named in findings about it. */
 const RULE_OF: Record<string, string> = {
@@ -148,14 +155,25 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
     case "ArmyActivated": {
       const next = chunk[i + 1]?.event;
       const moved = next?.type === "ArmyMoved" && next.data.army === event.data.army ? next : null;
-      const command: Command = { type: "ActivateArmy", actor, army: event.data.army, commitment: event.data.commitment, path: moved?.data.path ?? [] };
+      const command: Command = {
+        type: "ActivateArmy",
+        actor,
+        army: event.data.army,
+        commitment: event.data.commitment,
+        path: moved?.data.path ?? [],
+      };
       return { command, primary: moved ? [event.seq, moved.seq] : [event.seq] };
     }
     case "OrderRevealed":
     case "RevealRejected":
       return one({ type: "RevealOrder", actor, army: event.data.army, order: event.data.order, salt: event.data.salt });
     case "ScoutingAnswered":
-      return one({ type: "AnswerScouting", actor, scouting: event.data.scouting, ...(event.data.firstFire ? { firstFire: event.data.firstFire } : {}) });
+      return one({
+        type: "AnswerScouting",
+        actor,
+        scouting: event.data.scouting,
+        ...(event.data.firstFire ? { firstFire: event.data.firstFire } : {}),
+      });
     case "ActionPhaseEnded":
       return one({ type: "CloseActionPhase", actor });
     case "StallClaimed":
@@ -173,30 +191,72 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
     }
     case "FormationsBrokenDown": {
       const next = chunk[i + 1]?.event;
-      const replaced = next?.type === "FormationReplaced" && next.data.army === event.data.army && event.data.formations.includes(next.data.replaced) ? next : null;
-      const replacement = replaced ? { replacement: { id: replaced.data.formation.id, formation: replaced.data.formation.formation } } : {};
-      const command: Command = { type: "BreakDown", actor, army: event.data.army, formations: event.data.formations, ...replacement };
+      const replaced =
+        next?.type === "FormationReplaced" &&
+        next.data.army === event.data.army &&
+        event.data.formations.includes(next.data.replaced)
+          ? next
+          : null;
+      const replacement = replaced
+        ? { replacement: { id: replaced.data.formation.id, formation: replaced.data.formation.formation } }
+        : {};
+      const command: Command = {
+        type: "BreakDown",
+        actor,
+        army: event.data.army,
+        formations: event.data.formations,
+        ...replacement,
+      };
       return { command, primary: replaced ? [event.seq, replaced.seq] : [event.seq] };
     }
     case "ArmyDisbanded":
       return one({ type: "DisbandArmy", actor, army: event.data.army });
     case "ArmyRaised": {
       const { army, name, formations, commander, at } = event.data;
-      return one({ type: "RaiseArmy", actor, army, name, formations: formations.map(({ id, formation }) => ({ id, formation })), commander, at });
+      return one({
+        type: "RaiseArmy",
+        actor,
+        army,
+        name,
+        formations: formations.map(({ id, formation }) => ({ id, formation })),
+        commander,
+        at,
+      });
     }
     case "ArmyPurchased": {
       const { army, name, formations, commander, at } = event.data;
-      return one({ type: "BuyArmy", actor, army, name, formations: formations.map(({ id, formation }) => ({ id, formation })), commander, at });
+      return one({
+        type: "BuyArmy",
+        actor,
+        army,
+        name,
+        formations: formations.map(({ id, formation }) => ({ id, formation })),
+        commander,
+        at,
+      });
     }
     case "ArmyRegistered": {
       const { army, name, formations, commander } = event.data;
-      return one({ type: "RegisterArmy", actor, army, name, formations: formations.map(({ id, formation }) => ({ id, formation })), commander });
+      return one({
+        type: "RegisterArmy",
+        actor,
+        army,
+        name,
+        formations: formations.map(({ id, formation }) => ({ id, formation })),
+        commander,
+      });
     }
     case "FormationReinforced":
       return one({ type: "ReinforceFormation", actor, army: event.data.army, formation: event.data.formation });
     case "FormationReplaced": {
       const { army, replaced, formation } = event.data;
-      return one({ type: "ReplaceFormation", actor, army, formation: replaced, with: { id: formation.id, formation: formation.formation } });
+      return one({
+        type: "ReplaceFormation",
+        actor,
+        army,
+        formation: replaced,
+        with: { id: formation.id, formation: formation.formation },
+      });
     }
     case "FormationsTraded":
       return one({ type: "TradeFormations", actor, tradeIn: event.data.tradedIn, buy: event.data.bought });
@@ -227,7 +287,8 @@ export class DerivedAudit implements AdvancedCheck {
       else this.trailing = { first: event, count: 1, turn: turnOf(state) };
       return;
     }
-    if (event.type === "CampaignFinished" && state.status !== "finished") this.finished = { seq: event.seq, turn: event.data.turn, winner: event.data.winner };
+    if (event.type === "CampaignFinished" && state.status !== "finished")
+      this.finished = { seq: event.seq, turn: event.data.turn, winner: event.data.winner };
     if (!CONSEQUENCES.has(event.type) && !EITHER.has(event.type)) this.flush();
     this.chunk.push({ event, state });
   }
@@ -237,7 +298,9 @@ export class DerivedAudit implements AdvancedCheck {
     this.flush();
     const others = [...loose, ...turns.flatMap((t) => t.findings)];
     const byTurn = new Map(turns.map((t) => [t.turn, t]));
-    const findings: Finding[] = this.found.filter((f) => !alreadyFound(f, others)).map((f) => ({ ...f.finding, turn: f.turn !== null && byTurn.has(f.turn) ? f.turn : null }));
+    const findings: Finding[] = this.found
+      .filter((f) => !alreadyFound(f, others))
+      .map((f) => ({ ...f.finding, turn: f.turn !== null && byTurn.has(f.turn) ? f.turn : null }));
     if (this.trailing && this.finished) {
       const { first, count, turn } = this.trailing;
       const won = this.finished.winner === null ? "a draw" : `won by ${this.finished.winner}`;
@@ -260,7 +323,7 @@ export class DerivedAudit implements AdvancedCheck {
   private flush(): void {
     const chunk = this.chunk;
     this.chunk = [];
-    for (let i = 0; i < chunk.length; ) i = this.decision(chunk, i);
+    for (let i = 0; i < chunk.length;) i = this.decision(chunk, i);
   }
 
   private report(kind: Kind, state: CampaignState, finding: Omit<Finding, "turn">): void {
@@ -287,7 +350,14 @@ export class DerivedAudit implements AdvancedCheck {
     try {
       decision = decide(state, rebuilt.command);
     } catch (error) {
-      decision = { ok: false, refusal: { kind: "field", field: "type", message: `it cannot be decided on the campaign as it stood: ${(error as Error).message}` } };
+      decision = {
+        ok: false,
+        refusal: {
+          kind: "field",
+          field: "type",
+          message: `it cannot be decided on the campaign as it stood: ${(error as Error).message}`,
+        },
+      };
     }
     if (!decision.ok) {
       this.refused(event, state, rebuilt, decision.refusal);
@@ -299,7 +369,12 @@ export class DerivedAudit implements AdvancedCheck {
     return this.compare(chunk, i, rebuilt.command, decision.events);
   }
 
-  private refused(event: CheckedEvent, state: CampaignState, rebuilt: { command: Command; primary: number[] }, refusal: Refusal): void {
+  private refused(
+    event: CheckedEvent,
+    state: CampaignState,
+    rebuilt: { command: Command; primary: number[] },
+    refusal: Refusal,
+  ): void {
     this.report("refused", state, {
       verdict: V.derivedRefused,
       ...(refusal.kind === "rule" ? { rule: refusal.rule } : {}),
@@ -314,7 +389,7 @@ export class DerivedAudit implements AdvancedCheck {
     const opener = chunk[i]!;
     const cause = `${opener.event.type} seq ${opener.event.seq} (${describeCommand(command)})`;
     let k = i;
-    for (let j = 0; j < derived.length; ) {
+    for (let j = 0; j < derived.length;) {
       const expected = derived[j]!;
       const entry = chunk[k];
       const logged = entry?.event;
@@ -327,7 +402,9 @@ export class DerivedAudit implements AdvancedCheck {
             seqs: logged.seq === opener.event.seq ? [logged.seq] : [logged.seq, opener.event.seq],
             detail:
               `${logged.type} (seq ${logged.seq}) records ${differences(logged.data, expected.data).join("; ")}: ` +
-              (logged.seq === opener.event.seq ? `${describeCommand(command)} decided again on the campaign as it stood` : `derived from ${cause} on the campaign as it stood`),
+              (logged.seq === opener.event.seq
+                ? `${describeCommand(command)} decided again on the campaign as it stood`
+                : `derived from ${cause} on the campaign as it stood`),
           });
         }
         j++;
@@ -343,7 +420,12 @@ export class DerivedAudit implements AdvancedCheck {
         });
         j++;
         k++;
-      } else if (logged && k > i && CONSEQUENCES.has(logged.type) && !derived.slice(j + 1).some((e) => e.type === logged.type)) {
+      } else if (
+        logged &&
+        k > i &&
+        CONSEQUENCES.has(logged.type) &&
+        !derived.slice(j + 1).some((e) => e.type === logged.type)
+      ) {
         this.unexpected(entry, cause, opener.event.seq);
         k++;
       } else {

@@ -2,7 +2,14 @@ import { catalogue, toCurrent, type StoredEvent } from "../events/index.js";
 import type { Segment } from "../src/log/layout.js";
 import type { EventStore } from "../src/log/store.js";
 import { verifyStream } from "../src/log/verify.js";
-import { auditCampaign, type AuditEvent, type AuditInput, type AuditOptions, type AuditReport, type UnreadableEvent } from "./audit.js";
+import {
+  auditCampaign,
+  type AuditEvent,
+  type AuditInput,
+  type AuditOptions,
+  type AuditReport,
+  type UnreadableEvent,
+} from "./audit.js";
 
 const HASH_LENGTH = 64;
 
@@ -18,7 +25,10 @@ export async function loadAuditInput(store: EventStore, stream: string): Promise
     for (const [keySeq, value] of batch) {
       let stored: StoredEvent;
       try {
-        stored = { ...(JSON.parse(value.slice(HASH_LENGTH)) as Omit<StoredEvent, "hash">), hash: value.slice(0, HASH_LENGTH) } as StoredEvent;
+        stored = {
+          ...(JSON.parse(value.slice(HASH_LENGTH)) as Omit<StoredEvent, "hash">),
+          hash: value.slice(0, HASH_LENGTH),
+        } as StoredEvent;
       } catch {
         unreadable.push({ seq: keySeq, reason: "its stored value is not JSON" });
         continue;

@@ -7,7 +7,13 @@ import { orderCommitment } from "../src/commitments.js";
 import { rollScouting, type ScoutingRound } from "../src/dice.js";
 import { canonicalJson } from "../src/log/hash.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type AdvancedFinding, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
+import {
+  ADVANCED_VERDICTS as V,
+  type AdvancedCheck,
+  type AdvancedFinding,
+  type CheckedEvent,
+  type ReportAdvanced,
+} from "./audit-advanced.js";
 import type { RollAuditBase, ScoutingRollAudit, TurnSeed } from "./audit-report.js";
 
 /**
@@ -74,7 +80,8 @@ interface Pledge {
 }
 
 /** A scouting roll's rounds as the report writes them: "3+4 v 2+2, reroll ...". */
-export const describeScoutingRounds = (rounds: readonly ScoutingRound[]) => rounds.map((r) => `${r.scout.join("+")} v ${r.scouted.join("+")}`).join(", reroll ");
+export const describeScoutingRounds = (rounds: readonly ScoutingRound[]) =>
+  rounds.map((r) => `${r.scout.join("+")} v ${r.scouted.join("+")}`).join(", reroll ");
 
 export class ScoutingAudit implements AdvancedCheck {
   private scoutings = new Map<string, ScoutingWork>();
@@ -105,14 +112,37 @@ export class ScoutingAudit implements AdvancedCheck {
   private declared(seq: number, data: EventData<"ScoutingDeclared">, state: CampaignState): void {
     const breach = (verdict: AdvancedFinding["verdict"], detail: string, seqs: number[] = []) =>
       this.report({ verdict, rule: "A3", army: data.army, player: data.player, seqs: [seq, ...seqs], detail });
-    if (!advancedRule(state.setup?.options ?? {}, "scouting")) breach(V.scoutingMismatch, `${data.army} scouted ${data.target} (seq ${seq}), but this campaign does not play scouting`);
-    const opened = orderCommitment({ campaign: state.campaign ?? "", turn: data.turn, army: data.army, order: "advance", salt: data.salt });
-    if (opened !== data.commitment) breach(V.scoutingMismatch, `${data.army}'s scouting (seq ${seq}) reveals Advance with a salt that does not hash to the commitment it gives`);
+    if (!advancedRule(state.setup?.options ?? {}, "scouting"))
+      breach(
+        V.scoutingMismatch,
+        `${data.army} scouted ${data.target} (seq ${seq}), but this campaign does not play scouting`,
+      );
+    const opened = orderCommitment({
+      campaign: state.campaign ?? "",
+      turn: data.turn,
+      army: data.army,
+      order: "advance",
+      salt: data.salt,
+    });
+    if (opened !== data.commitment)
+      breach(
+        V.scoutingMismatch,
+        `${data.army}'s scouting (seq ${seq}) reveals Advance with a salt that does not hash to the commitment it gives`,
+      );
     const activation = state.turnState?.activations[data.army];
-    if (activation) breach(V.scoutingMismatch, `${data.army} scouted (seq ${seq}) after its activation (seq ${activation.seq}): an army scouts before it moves`, [activation.seq]);
+    if (activation)
+      breach(
+        V.scoutingMismatch,
+        `${data.army} scouted (seq ${seq}) after its activation (seq ${activation.seq}): an army scouts before it moves`,
+        [activation.seq],
+      );
     const army = state.armies[data.army];
     const earned = army && hasScoutUnits(state, army) ? 2 : 0;
-    if (data.bonus !== earned) breach(V.scoutingMismatch, `${data.army}'s scouting (seq ${seq}) takes a bonus of +${data.bonus}; its roster earns +${earned} (scout units give +2)`);
+    if (data.bonus !== earned)
+      breach(
+        V.scoutingMismatch,
+        `${data.army}'s scouting (seq ${seq}) takes a bonus of +${data.bonus}; its roster earns +${earned} (scout units give +2)`,
+      );
     const target = state.armies[data.target];
     this.scoutings.set(data.scouting, {
       id: data.scouting,
@@ -125,7 +155,12 @@ export class ScoutingAudit implements AdvancedCheck {
       band: null,
       rolledSeq: null,
     });
-    this.pledges.set(data.army, { commitment: data.commitment, seq, what: "the Advance its scouting revealed", verdict: V.scoutingMismatch });
+    this.pledges.set(data.army, {
+      commitment: data.commitment,
+      seq,
+      what: "the Advance its scouting revealed",
+      verdict: V.scoutingMismatch,
+    });
   }
 
   private answered(seq: number, data: EventData<"ScoutingAnswered">, state: CampaignState): void {
@@ -133,16 +168,42 @@ export class ScoutingAudit implements AdvancedCheck {
     if (scouting) scouting.scoutedBonus = data.bonus;
     if (data.bonus === 0) return;
     const breach = (detail: string, seqs: number[] = []) =>
-      this.report({ verdict: V.bonusUnrevealed, rule: "A3", army: data.army, player: data.player, seqs: [seq, ...seqs], detail });
+      this.report({
+        verdict: V.bonusUnrevealed,
+        rule: "A3",
+        army: data.army,
+        player: data.player,
+        seqs: [seq, ...seqs],
+        detail,
+      });
     const { firstFire } = data;
-    if (!firstFire) return breach(`${data.army} takes the +2 for First Fire in scouting ${data.scouting} (seq ${seq}) without revealing the order`);
-    const opened = orderCommitment({ campaign: state.campaign ?? "", turn: data.turn, army: data.army, order: "firstFire", salt: firstFire.salt });
-    if (opened !== firstFire.commitment) return breach(`${data.army}'s revealed First Fire (seq ${seq}) does not hash to the commitment it gives`);
+    if (!firstFire)
+      return breach(
+        `${data.army} takes the +2 for First Fire in scouting ${data.scouting} (seq ${seq}) without revealing the order`,
+      );
+    const opened = orderCommitment({
+      campaign: state.campaign ?? "",
+      turn: data.turn,
+      army: data.army,
+      order: "firstFire",
+      salt: firstFire.salt,
+    });
+    if (opened !== firstFire.commitment)
+      return breach(`${data.army}'s revealed First Fire (seq ${seq}) does not hash to the commitment it gives`);
     const activation = state.turnState?.activations[data.army];
     if (activation && activation.commitment !== firstFire.commitment) {
-      return breach(`${data.army} takes the +2 for First Fire (seq ${seq}), but its activation (seq ${activation.seq}) committed to another order`, [activation.seq]);
+      return breach(
+        `${data.army} takes the +2 for First Fire (seq ${seq}), but its activation (seq ${activation.seq}) committed to another order`,
+        [activation.seq],
+      );
     }
-    if (!activation) this.pledges.set(data.army, { commitment: firstFire.commitment, seq, what: "the First Fire it revealed for the +2", verdict: V.bonusUnrevealed });
+    if (!activation)
+      this.pledges.set(data.army, {
+        commitment: firstFire.commitment,
+        seq,
+        what: "the First Fire it revealed for the +2",
+        verdict: V.bonusUnrevealed,
+      });
   }
 
   /** An army whose order a scouting made public must be activated with that commitment. */
@@ -170,7 +231,10 @@ export class ScoutingAudit implements AdvancedCheck {
       firstDie: data.firstDie,
       rounds: data.rounds,
       band: data.band,
-      bonuses: scouting && scouting.scoutedBonus !== null ? { scout: scouting.scoutBonus, scouted: scouting.scoutedBonus } : null,
+      bonuses:
+        scouting && scouting.scoutedBonus !== null
+          ? { scout: scouting.scoutBonus, scouted: scouting.scoutedBonus }
+          : null,
       playerSeeds: dice.playerSeeds,
       failed: false,
     };
@@ -179,20 +243,36 @@ export class ScoutingAudit implements AdvancedCheck {
     this.rolls.set(data.turn, rolls);
     const breach = (detail: string) => {
       roll.failed = true;
-      this.report({ verdict: V.scoutingMismatch, rule: "A3", ...(scouting ? { army: scouting.army } : {}), seqs: [seq, ...(scouting ? [scouting.seq] : [])], detail });
+      this.report({
+        verdict: V.scoutingMismatch,
+        rule: "A3",
+        ...(scouting ? { army: scouting.army } : {}),
+        seqs: [seq, ...(scouting ? [scouting.seq] : [])],
+        detail,
+      });
     };
-    if (!scouting || scouting.scoutedBonus === null) return breach(`scouting ${data.scouting} was rolled (seq ${seq}) before it was declared and answered`);
+    if (!scouting || scouting.scoutedBonus === null)
+      return breach(`scouting ${data.scouting} was rolled (seq ${seq}) before it was declared and answered`);
     if (data.firstDie !== dice.diceBefore) {
-      breach(`scouting ${data.scouting} (seq ${seq}) uses dice from index ${data.firstDie}, but ${dice.diceBefore} dice of turn ${data.turn} had been drawn before it: the host may not pick which dice to use`);
+      breach(
+        `scouting ${data.scouting} (seq ${seq}) uses dice from index ${data.firstDie}, but ${dice.diceBefore} dice of turn ${data.turn} had been drawn before it: the host may not pick which dice to use`,
+      );
     }
-    const totals = data.rounds.map((r) => ({ scout: r.scout[0] + r.scout[1] + scouting.scoutBonus, scouted: r.scouted[0] + r.scouted[1] + scouting.scoutedBonus! }));
+    const totals = data.rounds.map((r) => ({
+      scout: r.scout[0] + r.scout[1] + scouting.scoutBonus,
+      scouted: r.scouted[0] + r.scouted[1] + scouting.scoutedBonus!,
+    }));
     const last = totals[totals.length - 1]!;
-    const badRound = totals.findIndex((t, i) => (i < totals.length - 1) !== (t.scout === t.scouted));
+    const badRound = totals.findIndex((t, i) => i < totals.length - 1 !== (t.scout === t.scouted));
     const band = scoutingBand(last.scout, last.scouted);
     if (badRound >= 0) {
-      breach(`scouting ${data.scouting} (seq ${seq}) is not a possible roll: round ${badRound + 1} (${totals[badRound]!.scout} v ${totals[badRound]!.scouted} with bonuses) ${badRound < totals.length - 1 ? "is not a tie, yet it was rerolled" : "is a tie, yet nobody rerolled"}`);
+      breach(
+        `scouting ${data.scouting} (seq ${seq}) is not a possible roll: round ${badRound + 1} (${totals[badRound]!.scout} v ${totals[badRound]!.scouted} with bonuses) ${badRound < totals.length - 1 ? "is not a tie, yet it was rerolled" : "is a tie, yet nobody rerolled"}`,
+      );
     } else if (band !== data.band || last.scout !== data.scoutTotal || last.scouted !== data.scoutedTotal) {
-      breach(`scouting ${data.scouting} (seq ${seq}) records ${data.scoutTotal} v ${data.scoutedTotal}, band ${data.band}; its dice with bonuses +${scouting.scoutBonus} and +${scouting.scoutedBonus} give ${last.scout} v ${last.scouted}, band ${band}`);
+      breach(
+        `scouting ${data.scouting} (seq ${seq}) records ${data.scoutTotal} v ${data.scoutedTotal}, band ${data.band}; its dice with bonuses +${scouting.scoutBonus} and +${scouting.scoutedBonus} give ${last.scout} v ${last.scouted}, band ${band}`,
+      );
     }
     scouting.band = badRound >= 0 ? data.band : band;
     scouting.rolledSeq = seq;
@@ -202,7 +282,12 @@ export class ScoutingAudit implements AdvancedCheck {
     const scouting = this.scoutings.get(data.scouting);
     const base = { rule: "A3", army: data.army, player: data.player };
     if (!scouting || scouting.band === null || scouting.rolledSeq === null || scouting.target !== data.army) {
-      return this.report({ ...base, verdict: V.scoutingMismatch, seqs: [seq], detail: `${data.army}'s size was stated for scouting ${data.scouting} (seq ${seq}), which has not rolled for it` });
+      return this.report({
+        ...base,
+        verdict: V.scoutingMismatch,
+        seqs: [seq],
+        detail: `${data.army}'s size was stated for scouting ${data.scouting} (seq ${seq}), which has not rolled for it`,
+      });
     }
     const truth = state.armies[data.army]?.points ?? 0;
     const margin = BLUFF_MARGIN[scouting.band];
@@ -234,21 +319,45 @@ export class ScoutingAudit implements AdvancedCheck {
         lastDie: roll.firstDie + 4 * roll.rounds.length - 1,
         rounds: roll.rounds,
         band: roll.band,
-        inputs: { campaign: turn.campaign, turn: turn.turn, hostSeed: turn.revealedSeed, playerSeeds: roll.playerSeeds },
+        inputs: {
+          campaign: turn.campaign,
+          turn: turn.turn,
+          hostSeed: turn.revealedSeed,
+          playerSeeds: roll.playerSeeds,
+        },
       };
-      const fail = (verdict: string, recomputed: ScoutingRound[] | null = null) => ({ ...base, recomputed, status: "failed" as const, verdict });
+      const fail = (verdict: string, recomputed: ScoutingRound[] | null = null) => ({
+        ...base,
+        recomputed,
+        status: "failed" as const,
+        verdict,
+      });
       const where = `scouting ${roll.scouting} (seq ${roll.seq})`;
       const missing = roll.playerSeeds.filter((s) => s.seed === null).map((s) => s.player);
       if (roll.failed || !roll.bonuses) return fail(V.scoutingMismatch);
       if (missing.length > 0) {
-        findings.push({ verdict: V.scoutingMismatch, rule: "A3", seqs: [roll.seq], detail: `${where} was rolled before ${missing.join(" and ")} gave a seed` });
+        findings.push({
+          verdict: V.scoutingMismatch,
+          rule: "A3",
+          seqs: [roll.seq],
+          detail: `${where} was rolled before ${missing.join(" and ")} gave a seed`,
+        });
         return fail(V.scoutingMismatch);
       }
       const { seed } = turn;
-      if (seed.hostSeed === null) return seed.status === "pending" ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict } : fail(seed.verdict);
-      const seeds = { campaign: turn.campaign, turn: turn.turn, hostSeed: seed.hostSeed, playerSeeds: roll.playerSeeds.map((s) => s.seed!) };
+      if (seed.hostSeed === null)
+        return seed.status === "pending"
+          ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict }
+          : fail(seed.verdict);
+      const seeds = {
+        campaign: turn.campaign,
+        turn: turn.turn,
+        hostSeed: seed.hostSeed,
+        playerSeeds: roll.playerSeeds.map((s) => s.seed!),
+      };
       const recomputed = rollScouting(seeds, roll.firstDie, roll.bonuses.scout, roll.bonuses.scouted);
-      if (canonicalJson(recomputed) === canonicalJson(roll.rounds)) return { ...base, recomputed, status: "ok", verdict: "ok" };
+      if (canonicalJson(recomputed) === canonicalJson(roll.rounds))
+        return { ...base, recomputed, status: "ok", verdict: "ok" };
       findings.push({
         verdict: V.scoutingMismatch,
         rule: "A3",

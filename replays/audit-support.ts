@@ -3,7 +3,12 @@ import type { EventData } from "../events/index.js";
 import { advancedRule } from "../projections/advanced.js";
 import type { BattleState, CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../projections/support.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
+import {
+  ADVANCED_VERDICTS as V,
+  type AdvancedCheck,
+  type CheckedEvent,
+  type ReportAdvanced,
+} from "./audit-advanced.js";
 
 /**
  * A7 off-table support in battle, after the fact: what each resolved battle says a side called in is checked against
@@ -58,41 +63,65 @@ export class SupportUseAudit implements AdvancedCheck {
     for (const role of ROLES) {
       const uses = data.result[role].support ?? [];
       const player = battle[role].player;
-      const breach = (detail: string, seqs: number[] = []) => this.report({ verdict: V.supportMisused, rule: "A7", player, seqs: [seq, ...seqs], detail });
-      if (uses.length > 0 && !playing) breach(`the ${role} ${player} called in off-table support in battle ${battle.id} (seq ${seq}), but this campaign does not play it`);
+      const breach = (detail: string, seqs: number[] = []) =>
+        this.report({ verdict: V.supportMisused, rule: "A7", player, seqs: [seq, ...seqs], detail });
+      if (uses.length > 0 && !playing)
+        breach(
+          `the ${role} ${player} called in off-table support in battle ${battle.id} (seq ${seq}), but this campaign does not play it`,
+        );
       const listed = new Set<string>();
       for (const use of uses) {
-        if (listed.has(use.item)) breach(`"${use.item}" is listed twice in the ${role}'s support of battle ${battle.id} (seq ${seq})`);
+        if (listed.has(use.item))
+          breach(`"${use.item}" is listed twice in the ${role}'s support of battle ${battle.id} (seq ${seq})`);
         listed.add(use.item);
         this.checkUse(seq, battle, player, use, state, breach);
       }
     }
   }
 
-  private checkUse(seq: number, battle: BattleState, player: string, use: SupportUse, state: CampaignState, breach: (detail: string, seqs?: number[]) => void): void {
+  private checkUse(
+    seq: number,
+    battle: BattleState,
+    player: string,
+    use: SupportUse,
+    state: CampaignState,
+    breach: (detail: string, seqs?: number[]) => void,
+  ): void {
     const where = `in battle ${battle.id} (seq ${seq})`;
     const earlier = this.used.get(key(player, use.item));
     if (earlier) {
-      breach(`${player} called in "${use.item}" ${where}, but it was used up in battle ${earlier.battle} (seq ${earlier.resolvedSeq})`, [earlier.resolvedSeq]);
+      breach(
+        `${player} called in "${use.item}" ${where}, but it was used up in battle ${earlier.battle} (seq ${earlier.resolvedSeq})`,
+        [earlier.resolvedSeq],
+      );
       return;
     }
     const item = state.ledgers[player]?.artillery.find((owned) => owned.id === use.item);
     if (!item) {
-      breach(`${player} called in "${use.item}" ${where}, but it was not on ${player}'s artillery roster: it was never bought, or was struck off`);
+      breach(
+        `${player} called in "${use.item}" ${where}, but it was not on ${player}'s artillery roster: it was never bought, or was struck off`,
+      );
       return;
     }
     const thisUse = { battle: battle.id, resolvedSeq: seq, player, item: use.item };
     this.used.set(key(player, use.item), thisUse);
     this.due.set(key(player, use.item), thisUse);
     if (!usableInTurn(item, battle.turn)) {
-      breach(`${player} called in "${item.id}" ${where} in turn ${battle.turn}, the turn it was bought: off-table support may be called in from the turn after`);
+      breach(
+        `${player} called in "${item.id}" ${where} in turn ${battle.turn}, the turn it was bought: off-table support may be called in from the turn after`,
+      );
     }
     const price = SUPPORT_PRICES[item.kind];
     if (price.use === "oneShot" && use.turns.length > 1) {
-      breach(`"${item.id}" is a ${price.name}, a one-shot weapon, yet ${player} called it in ${where} in battle turns ${use.turns.join(", ")}`);
+      breach(
+        `"${item.id}" is a ${price.name}, a one-shot weapon, yet ${player} called it in ${where} in battle turns ${use.turns.join(", ")}`,
+      );
     }
     const repeated = use.turns.find((turn, i) => use.turns.indexOf(turn) !== i);
-    if (repeated !== undefined) breach(`"${item.id}" is a ${price.name}, called in ${where} twice in battle turn ${repeated}: a barrage fires once per battle turn`);
+    if (repeated !== undefined)
+      breach(
+        `"${item.id}" is a ${price.name}, called in ${where} twice in battle turn ${repeated}: a barrage fires once per battle turn`,
+      );
   }
 
   /** A struck-off item must be one the battle used: a host may not take items off a side's roster. */

@@ -3,7 +3,14 @@ import { rollInitiative } from "../src/dice.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS, type InitiativeRollAudit, type TurnSeed, type Verdict } from "./audit-report.js";
 import type { ScoutingAudit } from "./audit-scouting.js";
-import { describeRounds, type BasicCheck, type RollWork, type TurnBook, type TurnSection, type TurnWork } from "./audit-turns.js";
+import {
+  describeRounds,
+  type BasicCheck,
+  type RollWork,
+  type TurnBook,
+  type TurnSection,
+  type TurnWork,
+} from "./audit-turns.js";
 
 /**
  * T2 and the dice of D1: the players' seeds given in a turn, the initiative roll recomputed from the seeds once the
@@ -65,10 +72,17 @@ export class InitiativeCheck implements BasicCheck {
     turn.seeds.push({ player: data.player, seed: data.seed, seq });
   }
 
-  private initiativeRolled(seq: number, data: { turn: number; firstDie: number; rounds: Array<Record<string, number>>; winner: string }): void {
+  private initiativeRolled(
+    seq: number,
+    data: { turn: number; firstDie: number; rounds: Array<Record<string, number>>; winner: string },
+  ): void {
     const turn = this.book.current;
     if (!turn || turn.ended) {
-      this.book.report(null, { verdict: VERDICTS.rollMismatch, seqs: [seq], detail: `initiative for turn ${data.turn} rolled (seq ${seq}) outside a turn under way` });
+      this.book.report(null, {
+        verdict: VERDICTS.rollMismatch,
+        seqs: [seq],
+        detail: `initiative for turn ${data.turn} rolled (seq ${seq}) outside a turn under way`,
+      });
       return;
     }
     const earlier = turn.rolls[0];
@@ -88,7 +102,10 @@ export class InitiativeCheck implements BasicCheck {
       winner: data.winner,
       seeds: this.book.seedsNow(turn),
       commitmentSeq: commitment.seq,
-      formProblem: data.turn === turn.turn ? this.initiativeForm(data.rounds, data.winner) : `it names turn ${data.turn} in turn ${turn.turn}`,
+      formProblem:
+        data.turn === turn.turn
+          ? this.initiativeForm(data.rounds, data.winner)
+          : `it names turn ${data.turn} in turn ${turn.turn}`,
     });
     turn.diceUsed += data.rounds.length * this.book.players.length;
   }
@@ -97,11 +114,20 @@ export class InitiativeCheck implements BasicCheck {
   private scoutingRolled(seq: number, data: EventData<"ScoutingRolled">): void {
     const turn = this.book.current;
     if (!turn || turn.ended || turn.turn !== data.turn) {
-      this.book.report(turn ?? null, { verdict: VERDICTS.scoutingMismatch, rule: "A3", seqs: [seq], detail: `scouting ${data.scouting} rolled (seq ${seq}) outside turn ${data.turn} under way` });
+      this.book.report(turn ?? null, {
+        verdict: VERDICTS.scoutingMismatch,
+        rule: "A3",
+        seqs: [seq],
+        detail: `scouting ${data.scouting} rolled (seq ${seq}) outside turn ${data.turn} under way`,
+      });
       return;
     }
     const seeds = this.book.seedsNow(turn);
-    const playerSeeds = this.book.players.map((player) => ({ player, seed: seeds.get(player)?.seed ?? null, seq: seeds.get(player)?.seq ?? null }));
+    const playerSeeds = this.book.players.map((player) => ({
+      player,
+      seed: seeds.get(player)?.seed ?? null,
+      seq: seeds.get(player)?.seq ?? null,
+    }));
     this.scouting.rolled(seq, data, { diceBefore: turn.diceUsed, playerSeeds });
     turn.diceUsed = Math.max(turn.diceUsed, data.firstDie + 4 * data.rounds.length);
   }
@@ -139,7 +165,12 @@ export class InitiativeCheck implements BasicCheck {
             ? `naming ${data.first}, who is not a player`
             : null;
     if (problem) {
-      this.book.report(turn, { verdict: VERDICTS.firstChosenWrongly, player: data.chosenBy, seqs: [seq, ...(roll ? [roll.seq] : [])], detail: `who activates first was chosen ${problem}` });
+      this.book.report(turn, {
+        verdict: VERDICTS.firstChosenWrongly,
+        player: data.chosenBy,
+        seqs: [seq, ...(roll ? [roll.seq] : [])],
+        detail: `who activates first was chosen ${problem}`,
+      });
     }
     if (!turn.first) turn.first = { seq, first: data.first };
   }
@@ -160,26 +191,44 @@ export class InitiativeCheck implements BasicCheck {
       winner: roll.winner,
       inputs: { campaign, turn: turn.turn, hostSeed: turn.ended?.hostSeed ?? null, playerSeeds },
     };
-    const fail = (verdict: Verdict, detail: string | null, recomputed: InitiativeRollAudit["recomputed"] = null): InitiativeRollAudit => {
-      if (detail) this.book.report(turn, { verdict, seqs: [roll.seq, ...(turn.ended ? [turn.ended.seq] : [])], detail });
+    const fail = (
+      verdict: Verdict,
+      detail: string | null,
+      recomputed: InitiativeRollAudit["recomputed"] = null,
+    ): InitiativeRollAudit => {
+      if (detail)
+        this.book.report(turn, { verdict, seqs: [roll.seq, ...(turn.ended ? [turn.ended.seq] : [])], detail });
       return { ...base, recomputed, status: "failed", verdict };
     };
     const where = `initiative (seq ${roll.seq})`;
     if (roll.formProblem) return fail(VERDICTS.rollMismatch, `${where} is not a possible roll: ${roll.formProblem}`);
     if (roll.firstDie !== roll.diceBefore) {
-      return fail(VERDICTS.rollMismatch, `${where} uses dice from index ${roll.firstDie}, but ${roll.diceBefore} dice of turn ${turn.turn} had been drawn before it: the host may not pick which dice to use`);
+      return fail(
+        VERDICTS.rollMismatch,
+        `${where} uses dice from index ${roll.firstDie}, but ${roll.diceBefore} dice of turn ${turn.turn} had been drawn before it: the host may not pick which dice to use`,
+      );
     }
     const missing = playerSeeds.filter((s) => s.seed === null).map((s) => s.player);
-    if (missing.length > 0) return fail(VERDICTS.rollMismatch, `${where} was made before ${missing.join(" and ")} gave a seed`);
-    if (seed.hostSeed === null) return seed.status === "pending" ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict } : fail(seed.verdict, null);
+    if (missing.length > 0)
+      return fail(VERDICTS.rollMismatch, `${where} was made before ${missing.join(" and ")} gave a seed`);
+    if (seed.hostSeed === null)
+      return seed.status === "pending"
+        ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict }
+        : fail(seed.verdict, null);
     const seeds = { campaign, turn: turn.turn, hostSeed: seed.hostSeed, playerSeeds: playerSeeds.map((s) => s.seed!) };
     const recomputed = rollInitiative(seeds, players, roll.firstDie);
     const same =
       recomputed.length === roll.rounds.length &&
       recomputed.every((round, i) => players.every((p) => round[p] === roll.rounds[i]![p])) &&
-      players.reduce((a, b) => (recomputed[recomputed.length - 1]![b]! > recomputed[recomputed.length - 1]![a]! ? b : a)) === roll.winner;
+      players.reduce((a, b) =>
+        recomputed[recomputed.length - 1]![b]! > recomputed[recomputed.length - 1]![a]! ? b : a,
+      ) === roll.winner;
     if (!same) {
-      return fail(VERDICTS.rollMismatch, `${where} records ${describeRounds(players, roll.rounds)} but the seeds give ${describeRounds(players, recomputed)} (host seed revealed at seq ${seed.endedSeq})`, recomputed);
+      return fail(
+        VERDICTS.rollMismatch,
+        `${where} records ${describeRounds(players, roll.rounds)} but the seeds give ${describeRounds(players, recomputed)} (host seed revealed at seq ${seed.endedSeq})`,
+        recomputed,
+      );
     }
     return { ...base, recomputed, status: "ok", verdict: VERDICTS.ok };
   }

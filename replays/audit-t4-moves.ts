@@ -4,7 +4,17 @@ import type { CampaignState } from "../projections/state.js";
 import { squaresPaid, stepPricing, type StepPricing } from "../src/rules/terrain-costs.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS, type Verdict } from "./audit-report.js";
-import { ORDER_WORDS, plural, sq, type ActivationWork, type ArmyJudgement, type BasicCheck, type TurnBook, type TurnSection, type TurnWork } from "./audit-turns.js";
+import {
+  ORDER_WORDS,
+  plural,
+  sq,
+  type ActivationWork,
+  type ArmyJudgement,
+  type BasicCheck,
+  type TurnBook,
+  type TurnSection,
+  type TurnWork,
+} from "./audit-turns.js";
 
 /**
  * T4, M1 and S7, moves: a move is a path of orthogonal steps on the map from where its army stood, made after the
@@ -29,7 +39,10 @@ export class MoveCheck implements BasicCheck {
       this.book.report(turn, { verdict, army, player, seqs, detail });
     };
     const revealSeqs = reveal ? [reveal.seq] : [];
-    const rateNote = activation.derivedRate !== null && activation.derivedRate !== activation.rate ? ` (the activation recorded rate ${activation.rate}, the roster gives ${rate})` : "";
+    const rateNote =
+      activation.derivedRate !== null && activation.derivedRate !== activation.rate
+        ? ` (the activation recorded rate ${activation.rate}, the roster gives ${rate})`
+        : "";
 
     const pricing = state.setup ? stepPricing(state.setup) : null;
     const path = activation.moves.flatMap((move) => move.path);
@@ -41,16 +54,36 @@ export class MoveCheck implements BasicCheck {
     const terms = pricing?.byTerrain ? " at terrain costs (A4)" : "";
 
     if (squares > 0 && reveal && (reveal.order === "firstFire" || reveal.order === "fortify")) {
-      fail(VERDICTS.movedStationary, [...moveSeqs, ...revealSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal.order]}, which may not move (revealed seq ${reveal.seq})`);
+      fail(
+        VERDICTS.movedStationary,
+        [...moveSeqs, ...revealSeqs, activation.seq],
+        `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal.order]}, which may not move (revealed seq ${reveal.seq})`,
+      );
     } else if (activation.engaged && squares > 0) {
-      fail(VERDICTS.movedTooFar, [...moveSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) although it was attacked before its activation and is pinned`);
+      fail(
+        VERDICTS.movedTooFar,
+        [...moveSeqs, activation.seq],
+        `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) although it was attacked before its activation and is pinned`,
+      );
     } else if (allowed !== null && squares > allowed) {
-      fail(VERDICTS.movedTooFar, [...moveSeqs, ...revealSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal!.order]}, which allows ${allowed}${terms} at move rate ${rate}${rateNote} (revealed seq ${reveal!.seq})`);
+      fail(
+        VERDICTS.movedTooFar,
+        [...moveSeqs, ...revealSeqs, activation.seq],
+        `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}) on ${ORDER_WORDS[reveal!.order]}, which allows ${allowed}${terms} at move rate ${rate}${rateNote} (revealed seq ${reveal!.seq})`,
+      );
     } else if (allowed === null && squares > chargeAllows) {
-      fail(VERDICTS.movedTooFar, [...moveSeqs, activation.seq], `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}): no order allows more than ${chargeAllows}${terms} at move rate ${rate}${rateNote}`);
+      fail(
+        VERDICTS.movedTooFar,
+        [...moveSeqs, activation.seq],
+        `${army} moved ${plural(squares, "square")} (seq ${moveSeqs.join(", ")}): no order allows more than ${chargeAllows}${terms} at move rate ${rate}${rateNote}`,
+      );
     }
     if (activation.stacked && reveal && (reveal.order === "firstFire" || reveal.order === "fortify")) {
-      fail(VERDICTS.stackedStayed, [activation.seq, reveal.seq], `${army} began its activation (seq ${activation.seq}) stacked on its home base and took ${ORDER_WORDS[reveal.order]} (revealed seq ${reveal.seq}): a stacked army must take Advance or Charge`);
+      fail(
+        VERDICTS.stackedStayed,
+        [activation.seq, reveal.seq],
+        `${army} began its activation (seq ${activation.seq}) stacked on its home base and took ${ORDER_WORDS[reveal.order]} (revealed seq ${reveal.seq}): a stacked army must take Advance or Charge`,
+      );
     }
   }
 
@@ -99,13 +132,21 @@ export class MoveCheck implements BasicCheck {
     }
     previous = data.from;
     for (const [i, step] of data.path.entries()) {
-      if (map && (step[0] >= map.width || step[1] >= map.height)) problems.push(`step ${i + 1} ${sq(step)} is off the map`);
-      if (Math.abs(step[0] - previous[0]) + Math.abs(step[1] - previous[1]) !== 1) problems.push(`step ${i + 1} ${sq(previous)}->${sq(step)} is not orthogonal`);
+      if (map && (step[0] >= map.width || step[1] >= map.height))
+        problems.push(`step ${i + 1} ${sq(step)} is off the map`);
+      if (Math.abs(step[0] - previous[0]) + Math.abs(step[1] - previous[1]) !== 1)
+        problems.push(`step ${i + 1} ${sq(previous)}->${sq(step)} is not orthogonal`);
       previous = step;
     }
     if (problems.length > 0) {
       activation.failures.push(VERDICTS.illegalPath);
-      this.book.report(turn, { verdict: VERDICTS.illegalPath, army: data.army, player: activation.player, seqs: [seq, activation.seq], detail: `${data.army}'s move (seq ${seq}): ${problems.join("; ")}` });
+      this.book.report(turn, {
+        verdict: VERDICTS.illegalPath,
+        army: data.army,
+        player: activation.player,
+        seqs: [seq, activation.seq],
+        detail: `${data.army}'s move (seq ${seq}): ${problems.join("; ")}`,
+      });
     }
   }
 }

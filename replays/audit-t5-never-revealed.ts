@@ -18,7 +18,8 @@ export class NeverRevealedCheck implements BasicCheck {
     const { closing } = judgement;
     const inTime = reveal !== null && !reveal.late;
     const stalledClose = turn.stallClaimed !== null && closing !== null && turn.stallClaimed < closing;
-    const couldNotReveal = stalledClose && turn.battles.some((battle) => battle.attacker === army && !turn.activations.has(battle.defender));
+    const couldNotReveal =
+      stalledClose && turn.battles.some((battle) => battle.attacker === army && !turn.activations.has(battle.defender));
     if (inTime || couldNotReveal) return;
     if (closing === null) {
       judgement.pending = true;

@@ -2,7 +2,14 @@ import type { Order } from "../events/common.js";
 import { orderCommitment } from "../src/commitments.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS } from "./audit-report.js";
-import { ORDER_WORDS, short, type ActivationWork, type BasicCheck, type TurnBook, type TurnWork } from "./audit-turns.js";
+import {
+  ORDER_WORDS,
+  short,
+  type ActivationWork,
+  type BasicCheck,
+  type TurnBook,
+  type TurnWork,
+} from "./audit-turns.js";
 
 /**
  * T5, commitments and reveals: an activation's commitment binds one army in one turn (a commitment reused can match
@@ -57,24 +64,47 @@ export class RevealCheck implements BasicCheck {
       });
       return;
     }
-    const recomputed = orderCommitment({ campaign: this.book.campaign ?? "", turn: data.turn, army: data.army, order: data.order, salt: data.salt });
+    const recomputed = orderCommitment({
+      campaign: this.book.campaign ?? "",
+      turn: data.turn,
+      army: data.army,
+      order: data.order,
+      salt: data.salt,
+    });
     if (recomputed !== activation.commitment) {
       const detail = `the log accepts ${ORDER_WORDS[data.order]} for ${data.army} (OrderRevealed seq ${seq}), but order and salt hash to ${short(recomputed)}, not the commitment ${short(activation.commitment)} of seq ${activation.seq}`;
       this.mismatch(turn, activation, { seq, type: "OrderRevealed", order: data.order }, activation.player, detail);
       return;
     }
     if (activation.reveal) return; // the same order again: nothing new
-    activation.reveal = { seq, order: data.order, salt: data.salt, late: turn.actionEnded !== null || turn.ended !== null };
+    activation.reveal = {
+      seq,
+      order: data.order,
+      salt: data.salt,
+      late: turn.actionEnded !== null || turn.ended !== null,
+    };
   }
 
   private rejected(seq: number, data: { army: string; player: string; order: Order; salt: string }): void {
     const turn = this.book.current;
     const activation = turn?.activations.get(data.army);
     if (!turn || !activation) {
-      this.book.report(turn ?? null, { verdict: VERDICTS.revealMismatch, army: data.army, player: data.player, seqs: [seq], detail: `a reveal of ${data.army} was rejected (seq ${seq}) but it has no activation this turn` });
+      this.book.report(turn ?? null, {
+        verdict: VERDICTS.revealMismatch,
+        army: data.army,
+        player: data.player,
+        seqs: [seq],
+        detail: `a reveal of ${data.army} was rejected (seq ${seq}) but it has no activation this turn`,
+      });
       return;
     }
-    const recomputed = orderCommitment({ campaign: this.book.campaign ?? "", turn: turn.turn, army: data.army, order: data.order, salt: data.salt });
+    const recomputed = orderCommitment({
+      campaign: this.book.campaign ?? "",
+      turn: turn.turn,
+      army: data.army,
+      order: data.order,
+      salt: data.salt,
+    });
     if (recomputed === activation.commitment) {
       this.book.report(turn, {
         verdict: VERDICTS.unconfirmedBreach,
@@ -90,9 +120,21 @@ export class RevealCheck implements BasicCheck {
   }
 
   /** A reveal whose order and salt do not hash to the army's commitment. */
-  private mismatch(turn: TurnWork, activation: ActivationWork, reveal: ActivationWork["badReveals"][number], player: string, detail: string): void {
+  private mismatch(
+    turn: TurnWork,
+    activation: ActivationWork,
+    reveal: ActivationWork["badReveals"][number],
+    player: string,
+    detail: string,
+  ): void {
     activation.badReveals.push(reveal);
     activation.failures.push(VERDICTS.revealMismatch);
-    this.book.report(turn, { verdict: VERDICTS.revealMismatch, army: activation.army, player, seqs: [reveal.seq, activation.seq], detail });
+    this.book.report(turn, {
+      verdict: VERDICTS.revealMismatch,
+      army: activation.army,
+      player,
+      seqs: [reveal.seq, activation.seq],
+      detail,
+    });
   }
 }

@@ -1,6 +1,15 @@
 import type { Square } from "../events/common.js";
 import { describeScoutingRounds } from "./audit-scouting.js";
-import { describeRounds, ORDER_WORDS, VERDICTS, type ArmyAudit, type AuditReport, type Finding, type RollAudit, type TurnAudit } from "./audit.js";
+import {
+  describeRounds,
+  ORDER_WORDS,
+  VERDICTS,
+  type ArmyAudit,
+  type AuditReport,
+  type Finding,
+  type RollAudit,
+  type TurnAudit,
+} from "./audit.js";
 
 /** The audit report as text: the chain, then a section per turn with one line per army, roll and finding. */
 
@@ -19,24 +28,33 @@ export function findingLine(finding: Finding): string {
 }
 
 function armyLine(army: ArmyAudit): string {
-  const parts = [`activated seq ${army.activation.seq}${army.activation.engaged ? " (engaged defender)" : ""}${army.activation.stacked ? " (stacked on its home base)" : ""}`];
+  const parts = [
+    `activated seq ${army.activation.seq}${army.activation.engaged ? " (engaged defender)" : ""}${army.activation.stacked ? " (stacked on its home base)" : ""}`,
+  ];
   for (const bad of army.badReveals) parts.push(`bad reveal seq ${bad.seq} (${ORDER_WORDS[bad.order]}, ${bad.type})`);
   parts.push(army.reveal ? `revealed seq ${army.reveal.seq} ${ORDER_WORDS[army.reveal.order]}` : "not revealed");
   if (army.moves.length === 0) parts.push("did not move");
   for (const move of army.moves) parts.push(`moved seq ${move.seq} ${sq(move.from)}->${move.path.map(sq).join("->")}`);
-  if (army.moves.length > 0) parts.push(`${plural(army.squares, "square")}${army.allowed !== null ? ` of ${army.allowed} allowed` : ""}`);
+  if (army.moves.length > 0)
+    parts.push(`${plural(army.squares, "square")}${army.allowed !== null ? ` of ${army.allowed} allowed` : ""}`);
   return `army ${army.army} (${army.player}): ${parts.join(", ")}: ${army.verdicts.join("; ")}`;
 }
 
 /** What the roll drew: initiative's rounds and winner, or a scouting's 2D6 a side and its band. */
 function rollDice(roll: RollAudit): string {
-  if (roll.kind === "initiative") return `initiative, dice ${roll.firstDie}-${roll.lastDie}: ${describeRounds(roll.inputs.playerSeeds.map((s) => s.player), roll.rounds)}, ${roll.winner} wins`;
+  if (roll.kind === "initiative")
+    return `initiative, dice ${roll.firstDie}-${roll.lastDie}: ${describeRounds(
+      roll.inputs.playerSeeds.map((s) => s.player),
+      roll.rounds,
+    )}, ${roll.winner} wins`;
   const who = roll.army && roll.target ? ` (${roll.army} scouts ${roll.target})` : "";
   return `scouting ${roll.scouting}${who}, dice ${roll.firstDie}-${roll.lastDie}: ${describeScoutingRounds(roll.rounds)}, ${roll.band}`;
 }
 
 function rollLine(roll: RollAudit): string {
-  const seeds = roll.inputs.playerSeeds.map((s) => `${s.player} ${s.seed ? `${short(s.seed)} (seq ${s.seq})` : "none"}`).join(", ");
+  const seeds = roll.inputs.playerSeeds
+    .map((s) => `${s.player} ${s.seed ? `${short(s.seed)} (seq ${s.seq})` : "none"}`)
+    .join(", ");
   const host = roll.inputs.hostSeed ? short(roll.inputs.hostSeed) : "secret";
   return `roll seq ${roll.seq}: ${rollDice(roll)}; host seed ${host}, player seeds ${seeds}: ${roll.verdict}`;
 }
@@ -46,7 +64,9 @@ function turnLines(turn: TurnAudit): string[] {
   const commits = turn.commitments.map((c) => `committed seq ${c.seq} (${short(c.hostSeedHash)})`).join(", re-");
   const revealed = turn.hostSeed ? `, revealed seq ${turn.hostSeed.seq} (${short(turn.hostSeed.seed)})` : "";
   lines.push(`  host seed: ${commits}${revealed}: ${turn.hostSeedVerdict}`);
-  lines.push(`  player seeds: ${turn.playerSeeds.length ? turn.playerSeeds.map((s) => `${s.player} seq ${s.seq} (${short(s.seed)})`).join(", ") : "none yet"}`);
+  lines.push(
+    `  player seeds: ${turn.playerSeeds.length ? turn.playerSeeds.map((s) => `${s.player} seq ${s.seq} (${short(s.seed)})`).join(", ") : "none yet"}`,
+  );
   for (const roll of turn.rolls) lines.push(`  ${rollLine(roll)}`);
   for (const army of turn.armies) lines.push(`  ${armyLine(army)}`);
   for (const finding of turn.findings) lines.push(`  ${findingLine(finding)}`);
@@ -54,7 +74,9 @@ function turnLines(turn: TurnAudit): string[] {
 }
 
 export function renderAudit(report: AuditReport): string[] {
-  const lines = [`Audit of campaign ${report.campaign}${report.stream !== report.campaign ? ` (stream ${report.stream})` : ""}: ${plural(report.events, "event")}${report.turnFilter !== null ? `, turn ${report.turnFilter} only` : ""}`];
+  const lines = [
+    `Audit of campaign ${report.campaign}${report.stream !== report.campaign ? ` (stream ${report.stream})` : ""}: ${plural(report.events, "event")}${report.turnFilter !== null ? `, turn ${report.turnFilter} only` : ""}`,
+  ];
   lines.push(
     report.chain.ok
       ? `chain: ok, ${plural(report.chain.events, "event")}, head ${report.chain.headHash}`

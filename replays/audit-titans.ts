@@ -4,7 +4,12 @@ import type { TitanDamage } from "../events/common.js";
 import { advancedRule } from "../projections/advanced.js";
 import type { CampaignState } from "../projections/state.js";
 import { canonicalJson } from "../src/log/hash.js";
-import { ADVANCED_VERDICTS as V, type AdvancedCheck, type CheckedEvent, type ReportAdvanced } from "./audit-advanced.js";
+import {
+  ADVANCED_VERDICTS as V,
+  type AdvancedCheck,
+  type CheckedEvent,
+  type ReportAdvanced,
+} from "./audit-advanced.js";
 
 /**
  * A8 titan damage, after the fact: with the war chest on, the damage each resolved battle result gives a side's titans
@@ -29,7 +34,10 @@ interface DueDamage {
 const damaged = (damage: TitanDamage) => damage.shields > 0 || damage.weapons.length > 0;
 const describe = (damage: Readonly<Record<string, TitanDamage>>) =>
   Object.entries(damage)
-    .map(([titan, d]) => `${titan}: ${d.shields} shields/fields${d.weapons.length ? `, ${d.weapons.map((w) => w.name).join(", ")}` : ""}`)
+    .map(
+      ([titan, d]) =>
+        `${titan}: ${d.shields} shields/fields${d.weapons.length ? `, ${d.weapons.map((w) => w.name).join(", ")}` : ""}`,
+    )
     .join("; ") || "none";
 
 export class TitanDamageAudit implements AdvancedCheck {
@@ -53,7 +61,12 @@ export class TitanDamageAudit implements AdvancedCheck {
       case "ReserveTitanRepaired": {
         const { data } = event;
         const carried = state.ledgers[data.player]?.damagedTitans?.[data.unitType]?.[data.titan];
-        return this.repaired(event.seq, data, `the ${data.unitType} titan #${data.titan} of ${data.player}'s Reserves`, carried);
+        return this.repaired(
+          event.seq,
+          data,
+          `the ${data.unitType} titan #${data.titan} of ${data.player}'s Reserves`,
+          carried,
+        );
       }
       case "EndPhaseFinished":
       case "TurnEnded":
@@ -68,7 +81,9 @@ export class TitanDamageAudit implements AdvancedCheck {
     // Without A8, B5 repairs titan damage for free: nothing is carried.
     if (!battle || !advancedRule(state.setup?.options ?? {}, "warChest")) return;
     for (const role of ROLES) {
-      const damage = Object.fromEntries(Object.entries(data.result[role].titanDamage ?? {}).filter(([, d]) => damaged(d)));
+      const damage = Object.fromEntries(
+        Object.entries(data.result[role].titanDamage ?? {}).filter(([, d]) => damaged(d)),
+      );
       if (Object.keys(damage).length === 0) continue;
       const { army, player } = battle[role];
       this.due.set(`${battle.id}:${army}`, { battle: battle.id, resolvedSeq: seq, army, player, damage });
@@ -77,31 +92,54 @@ export class TitanDamageAudit implements AdvancedCheck {
 
   private carried(seq: number, data: EventData<"TitanDamageCarried">, state: CampaignState): void {
     const breach = (detail: string, seqs: number[] = []) =>
-      this.report({ verdict: V.titanDamageMismatch, rule: "A8", army: data.army, player: data.player, seqs: [seq, ...seqs], detail });
+      this.report({
+        verdict: V.titanDamageMismatch,
+        rule: "A8",
+        army: data.army,
+        player: data.player,
+        seqs: [seq, ...seqs],
+        detail,
+      });
     const what = `TitanDamageCarried (seq ${seq}) gives ${data.army}'s titans ${describe(data.damage)} from battle ${data.battle}`;
-    if (!advancedRule(state.setup?.options ?? {}, "warChest")) return breach(`${what}, but this campaign does not play the war chest: B5 repairs titan damage for free`);
+    if (!advancedRule(state.setup?.options ?? {}, "warChest"))
+      return breach(`${what}, but this campaign does not play the war chest: B5 repairs titan damage for free`);
     const due = this.due.get(`${data.battle}:${data.army}`);
-    if (!due) return breach(`${what}, but no resolved result of that battle gives the army titan damage still to carry`);
+    if (!due)
+      return breach(`${what}, but no resolved result of that battle gives the army titan damage still to carry`);
     this.due.delete(`${data.battle}:${data.army}`);
-    if (canonicalJson(due.damage) !== canonicalJson(data.damage)) breach(`${what}; its result (seq ${due.resolvedSeq}) gives ${describe(due.damage)}`, [due.resolvedSeq]);
+    if (canonicalJson(due.damage) !== canonicalJson(data.damage))
+      breach(`${what}; its result (seq ${due.resolvedSeq}) gives ${describe(due.damage)}`, [due.resolvedSeq]);
   }
 
   /** Repairs restore at most what the titan carries; `carried` is its damage as the campaign stood. */
-  private repaired(seq: number, data: EventData<"TitanRepaired" | "ReserveTitanRepaired">, titan: string, carried: TitanDamage | undefined): void {
+  private repaired(
+    seq: number,
+    data: EventData<"TitanRepaired" | "ReserveTitanRepaired">,
+    titan: string,
+    carried: TitanDamage | undefined,
+  ): void {
     const army = "army" in data ? { army: data.army } : {};
     const breach = (verdict: typeof V.titanDamageMismatch | typeof V.priceMismatch, detail: string) =>
       this.report({ verdict, rule: "A8", ...army, player: data.player, seqs: [seq], detail });
     const what = `repairs to ${titan} (seq ${seq})`;
     const down = carried?.shields ?? 0;
-    if (data.shields > down) breach(V.titanDamageMismatch, `${what} restore ${data.shields} shields/fields, but it carried ${down} down`);
+    if (data.shields > down)
+      breach(V.titanDamageMismatch, `${what} restore ${data.shields} shields/fields, but it carried ${down} down`);
     const left = [...(carried?.weapons ?? [])];
     for (const weapon of data.weapons) {
       const index = left.findIndex((w) => w.name === weapon.destroyed);
       const destroyed = index >= 0 ? left.splice(index, 1)[0]! : null;
       if (!destroyed) {
         breach(V.titanDamageMismatch, `${what} replace a destroyed "${weapon.destroyed}" it did not carry`);
-      } else if (weapon.replacement === weapon.destroyed && weapon.points !== Math.ceil(destroyed.points / 2) && weapon.points !== destroyed.points) {
-        breach(V.priceMismatch, `${what} replace "${weapon.destroyed}" like for like at ${pts(weapon.points)}; half its ${pts(destroyed.points)} points, rounded up, is ${pts(Math.ceil(destroyed.points / 2))}`);
+      } else if (
+        weapon.replacement === weapon.destroyed &&
+        weapon.points !== Math.ceil(destroyed.points / 2) &&
+        weapon.points !== destroyed.points
+      ) {
+        breach(
+          V.priceMismatch,
+          `${what} replace "${weapon.destroyed}" like for like at ${pts(weapon.points)}; half its ${pts(destroyed.points)} points, rounded up, is ${pts(Math.ceil(destroyed.points / 2))}`,
+        );
       }
     }
   }

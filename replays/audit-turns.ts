@@ -135,7 +135,12 @@ export class TurnBook implements AdvancedCheck {
         turn?.engineViolations.push({ seq: event.seq, ...event.data });
         return;
       case "ActionPhaseEnded":
-        if (turn && !turn.actionEnded) turn.actionEnded = { seq: event.seq, withheld: event.data.withheld, notActivated: event.data.notActivated ?? [] };
+        if (turn && !turn.actionEnded)
+          turn.actionEnded = {
+            seq: event.seq,
+            withheld: event.data.withheld,
+            notActivated: event.data.notActivated ?? [],
+          };
         return;
       case "StallClaimed":
         if (turn) turn.stallClaimed ??= event.seq;
@@ -176,7 +181,8 @@ export class TurnBook implements AdvancedCheck {
     };
     // Armies raised in an End phase act from the next turn; nothing leaves the map during the Action phase.
     for (const army of Object.values(state.armies)) {
-      if (army.status === "active" && army.at !== null && army.sinceTurn <= data.turn) turn.acting.set(army.id, army.player);
+      if (army.status === "active" && army.at !== null && army.sinceTurn <= data.turn)
+        turn.acting.set(army.id, army.player);
     }
     this.turns.set(data.turn, turn);
     this.current = turn;
@@ -184,7 +190,11 @@ export class TurnBook implements AdvancedCheck {
   }
 }
 
-function newActivation(seq: number, data: { army: string; player: string; commitment: string; rate: number; engaged: boolean }, state: CampaignState): ActivationWork {
+function newActivation(
+  seq: number,
+  data: { army: string; player: string; commitment: string; rate: number; engaged: boolean },
+  state: CampaignState,
+): ActivationWork {
   const army = state.armies[data.army];
   const home = army ? state.homeBases[army.player] : undefined;
   const stacked =
@@ -193,7 +203,13 @@ function newActivation(seq: number, data: { army: string; player: string; commit
     home.at[0] === army.at[0] &&
     home.at[1] === army.at[1] &&
     Object.values(state.armies).some(
-      (other) => other.id !== army.id && other.player === army.player && other.status === "active" && other.at !== null && other.at[0] === army.at![0] && other.at[1] === army.at![1],
+      (other) =>
+        other.id !== army.id &&
+        other.player === army.player &&
+        other.status === "active" &&
+        other.at !== null &&
+        other.at[0] === army.at![0] &&
+        other.at[1] === army.at![1],
     );
   return {
     seq,
@@ -211,7 +227,12 @@ function newActivation(seq: number, data: { army: string; player: string; commit
   };
 }
 
-export const ORDER_WORDS: Record<Order, string> = { firstFire: "First Fire", advance: "Advance", charge: "Charge", fortify: "Fortify" };
+export const ORDER_WORDS: Record<Order, string> = {
+  firstFire: "First Fire",
+  advance: "Advance",
+  charge: "Charge",
+  fortify: "Fortify",
+};
 export const short = (hex: string) => hex.slice(0, 12);
 export const sq = ([x, y]: Square) => `(${x},${y})`;
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -29,7 +29,15 @@ import { MoveCheck } from "./audit-t4-moves.js";
 import { NeverRevealedCheck } from "./audit-t5-never-revealed.js";
 import { RevealCheck } from "./audit-t5-reveals.js";
 import { TitanDamageAudit } from "./audit-titans.js";
-import { short, TurnBook, type ActivationWork, type ArmyJudgement, type BasicCheck, type TurnSection, type TurnWork } from "./audit-turns.js";
+import {
+  short,
+  TurnBook,
+  type ActivationWork,
+  type ArmyJudgement,
+  type BasicCheck,
+  type TurnSection,
+  type TurnWork,
+} from "./audit-turns.js";
 import { WarChestAudit } from "./audit-war-chest.js";
 
 export * from "./audit-report.js";
@@ -72,7 +80,9 @@ function narrow(report: AuditReport, turn: number): AuditReport {
 function countPending(turns: readonly TurnAudit[]): number {
   let pending = 0;
   for (const turn of turns) {
-    pending += turn.armies.filter((a) => a.status === "pending").length + turn.rolls.filter((r) => r.status === "pending").length;
+    pending +=
+      turn.armies.filter((a) => a.status === "pending").length +
+      turn.rolls.filter((r) => r.status === "pending").length;
     if (turn.hostSeedStatus === "pending") pending++;
   }
   return pending;
@@ -113,7 +123,12 @@ class Auditor {
   constructor(private readonly stream: string) {}
 
   unreadable(problem: UnreadableEvent): void {
-    this.loose.push({ verdict: VERDICTS.unreadable, turn: null, seqs: [problem.seq], detail: `event ${problem.seq}: ${problem.reason}` });
+    this.loose.push({
+      verdict: VERDICTS.unreadable,
+      turn: null,
+      seqs: [problem.seq],
+      detail: `event ${problem.seq}: ${problem.reason}`,
+    });
   }
 
   /** A head a player recorded must still be in the log, at its seq when the seq is known. */
@@ -123,7 +138,12 @@ class Auditor {
     if (head.seq !== undefined) {
       const event = events.find((e) => e.seq === head.seq);
       if (!event) {
-        this.loose.push({ verdict: VERDICTS.headNotFound, turn: null, seqs: [head.seq], detail: `the recorded head ${named} was event ${head.seq}, but the log has no event ${head.seq}: it was cut` });
+        this.loose.push({
+          verdict: VERDICTS.headNotFound,
+          turn: null,
+          seqs: [head.seq],
+          detail: `the recorded head ${named} was event ${head.seq}, but the log has no event ${head.seq}: it was cut`,
+        });
       } else if (!event.hash?.startsWith(hash)) {
         this.loose.push({
           verdict: VERDICTS.headNotFound,
@@ -135,7 +155,12 @@ class Auditor {
       return;
     }
     if (!events.some((e) => e.hash?.startsWith(hash))) {
-      this.loose.push({ verdict: VERDICTS.headNotFound, turn: null, seqs: [], detail: `no event of the log has the recorded head hash ${named}: the log was rewritten or cut` });
+      this.loose.push({
+        verdict: VERDICTS.headNotFound,
+        turn: null,
+        seqs: [],
+        detail: `no event of the log has the recorded head hash ${named}: the log was rewritten or cut`,
+      });
     }
   }
 
@@ -143,7 +168,11 @@ class Auditor {
     try {
       for (const check of this.checks) check.before(event, this.state);
     } catch (error) {
-      this.report(this.book.current, { verdict: VERDICTS.unfit, seqs: [event.seq], detail: `${event.type} (seq ${event.seq}) cannot be audited: ${(error as Error).message}` });
+      this.report(this.book.current, {
+        verdict: VERDICTS.unfit,
+        seqs: [event.seq],
+        detail: `${event.type} (seq ${event.seq}) cannot be audited: ${(error as Error).message}`,
+      });
     }
     this.book.activation = null;
     if (this.book.current) this.book.current.lastSeq = event.seq;
@@ -169,11 +198,25 @@ class Auditor {
     const turns = [...this.book.turns.values()].map((turn) => this.finishTurn(turn));
     const chainAudit: ChainAudit = chain.ok
       ? { ok: true, events: chain.events, headHash: chain.headHash, verdict: "ok" }
-      : { ok: false, seq: chain.seq, problem: chain.problem, message: chain.message, verdict: `chain broken at seq ${chain.seq}` };
+      : {
+          ok: false,
+          seq: chain.seq,
+          problem: chain.problem,
+          message: chain.message,
+          verdict: `chain broken at seq ${chain.seq}`,
+        };
     const loose = [...this.loose];
-    if (!chain.ok) loose.unshift({ verdict: VERDICTS.chainBroken, turn: null, seqs: [chain.seq], detail: `${chain.problem}: ${chain.message}` });
+    if (!chain.ok)
+      loose.unshift({
+        verdict: VERDICTS.chainBroken,
+        turn: null,
+        seqs: [chain.seq],
+        detail: `${chain.problem}: ${chain.message}`,
+      });
     this.derived.file(turns, loose);
-    const findings = [...loose, ...turns.flatMap((t) => t.findings)].sort((a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0));
+    const findings = [...loose, ...turns.flatMap((t) => t.findings)].sort(
+      (a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0),
+    );
     return {
       campaign: this.book.campaign ?? this.stream,
       stream: this.stream,
@@ -191,10 +234,17 @@ class Auditor {
   private finishTurn(turn: TurnWork): TurnAudit {
     const closing = turn.actionEnded?.seq ?? turn.ended?.seq ?? turn.abandonedAt;
     const seed = turnSeed(turn);
-    const armies = [...turn.activations.values()].sort((a, b) => a.seq - b.seq).map((activation) => this.finishArmy(turn, activation, closing));
+    const armies = [...turn.activations.values()]
+      .sort((a, b) => a.seq - b.seq)
+      .map((activation) => this.finishArmy(turn, activation, closing));
     const section: TurnSection = { seed, hostSeedStatus: "pending", hostSeedVerdict: "", rolls: [], armies, closing };
     for (const check of this.basic) check.finishTurn?.(turn, section, this.state);
-    const scouting = this.scouting.finishTurn({ campaign: this.book.campaign ?? "", turn: turn.turn, revealedSeed: turn.ended?.hostSeed ?? null, seed });
+    const scouting = this.scouting.finishTurn({
+      campaign: this.book.campaign ?? "",
+      turn: turn.turn,
+      revealedSeed: turn.ended?.hostSeed ?? null,
+      seed,
+    });
     for (const finding of scouting.findings) this.report(turn, finding);
 
     turn.findings.sort((a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0));
@@ -231,7 +281,9 @@ class Auditor {
         engaged: activation.engaged,
         stacked: activation.stacked,
       },
-      reveal: activation.reveal ? { seq: activation.reveal.seq, order: activation.reveal.order, salt: activation.reveal.salt } : null,
+      reveal: activation.reveal
+        ? { seq: activation.reveal.seq, order: activation.reveal.order, salt: activation.reveal.salt }
+        : null,
       badReveals: activation.badReveals,
       moves: activation.moves,
       squares: activation.moves.reduce((sum, move) => sum + move.path.length, 0),

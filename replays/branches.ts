@@ -22,9 +22,15 @@ const STREAM_ID = new RegExp(ID_PATTERN);
 /** The stream id of a campaign's branch: "<campaign>.<name>". Refuses names that are not short ids without dots, and "main". */
 export function branchStream(campaign: string, name: string): string {
   if (name === MAIN) throw new BranchError(`"${MAIN}" is the campaign's own line; choose another name for a branch`);
-  if (!BRANCH_NAME.test(name)) throw new BranchError(`a branch name is 1 to 32 letters, digits, _ or -, starting with a letter or digit: not "${name}"`);
+  if (!BRANCH_NAME.test(name))
+    throw new BranchError(
+      `a branch name is 1 to 32 letters, digits, _ or -, starting with a letter or digit: not "${name}"`,
+    );
   const stream = `${campaign}.${name}`;
-  if (!STREAM_ID.test(stream)) throw new BranchError(`"${name}" is too long for a branch of ${campaign}: "${stream}" must be at most 64 characters`);
+  if (!STREAM_ID.test(stream))
+    throw new BranchError(
+      `"${name}" is too long for a branch of ${campaign}: "${stream}" must be at most 64 characters`,
+    );
   return stream;
 }
 
@@ -35,7 +41,9 @@ export async function lineStream(store: EventStore, campaign: string, name: stri
   const meta = await store.branch(stream);
   if (!meta || meta.root !== campaign) {
     const names = (await store.branches()).filter((b) => b.root === campaign).map((b) => b.name);
-    throw new BranchError(`${campaign} has no branch "${name}" (${names.length ? `its branches: ${names.join(", ")}` : "it has no branches"}; its own line is "${MAIN}")`);
+    throw new BranchError(
+      `${campaign} has no branch "${name}" (${names.length ? `its branches: ${names.join(", ")}` : "it has no branches"}; its own line is "${MAIN}")`,
+    );
   }
   return stream;
 }
@@ -61,13 +69,29 @@ export interface CreatedBranch {
 export async function createBranch(
   store: EventStore,
   replays: Replays,
-  options: { campaign: string; parent: string; from: Position; name: string; secrets?: { parent: SecretKeeper; branch: SecretKeeper } },
+  options: {
+    campaign: string;
+    parent: string;
+    from: Position;
+    name: string;
+    secrets?: { parent: SecretKeeper; branch: SecretKeeper };
+  },
 ): Promise<CreatedBranch> {
   const stream = branchStream(options.campaign, options.name);
   const forkSeq = await replays.resolve(options.parent, options.from);
   if (forkSeq === 0) throw new BranchError("a branch forks after an event of its parent, at seq 1 or later");
   const meta = await store.createBranch(stream, options.parent, forkSeq, { name: options.name });
-  const copied = options.secrets ? await copyTurnSecrets(store, replays, options.campaign, stream, forkSeq, options.secrets.parent, options.secrets.branch) : [];
+  const copied = options.secrets
+    ? await copyTurnSecrets(
+        store,
+        replays,
+        options.campaign,
+        stream,
+        forkSeq,
+        options.secrets.parent,
+        options.secrets.branch,
+      )
+    : [];
   return { meta, copied };
 }
 
@@ -100,7 +124,13 @@ async function copyTurnSecrets(
 }
 
 /** The players' dice seeds committed to at `forkSeq` and not yet given: those of the turn under way, or of the next. */
-async function copySeedSecrets(replays: Replays, stream: string, forkSeq: number, from: SecretKeeper, to: SecretKeeper): Promise<string[]> {
+async function copySeedSecrets(
+  replays: Replays,
+  stream: string,
+  forkSeq: number,
+  from: SecretKeeper,
+  to: SecretKeeper,
+): Promise<string[]> {
   const { state } = await replays.stateAtSeq(stream, forkSeq);
   const turn = state.turnState;
   const underWay = turn !== null && turn.hostSeed === null;
@@ -130,7 +160,8 @@ async function turnUnderWay(store: EventStore, replays: Replays, stream: string,
   const hidden = new Map<string, { army: string; player: string; commitment: string }>();
   for (const event of events) {
     const d = event.data as { army: string; player: string; commitment: string };
-    if (event.type === "ArmyActivated") hidden.set(d.army, { army: d.army, player: d.player, commitment: d.commitment });
+    if (event.type === "ArmyActivated")
+      hidden.set(d.army, { army: d.army, player: d.player, commitment: d.commitment });
     if (event.type === "OrderRevealed") hidden.delete(d.army);
   }
   return { turn: data.turn, hostSeedHash: data.hostSeedHash, hidden: [...hidden.values()] };
@@ -159,7 +190,8 @@ export async function listBranches(store: EventStore, replays: Replays, campaign
   for (const meta of metas) {
     const head = (await store.head(meta.stream)).seq;
     const { state } = await replays.stateAtSeq(meta.parent, meta.forkSeq);
-    const place: Place = state.phase === "setup" ? { turn: 0, phase: "setup" } : { turn: state.turn, phase: state.phase };
+    const place: Place =
+      state.phase === "setup" ? { turn: 0, phase: "setup" } : { turn: state.turn, phase: state.phase };
     infos.push({
       name: meta.name,
       stream: meta.stream,

@@ -31,7 +31,8 @@ export interface LineSummary {
 
 /** What a diff compares of a line: give it the viewer's view of the state (the state itself shows everything). */
 export function summarize(state: CampaignView): LineSummary {
-  const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = <T>(record: Record<string, T>) =>
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   return {
     seq: state.seq,
     turn: state.turn,
@@ -41,8 +42,22 @@ export function summarize(state: CampaignView): LineSummary {
     cvps: cvpTotals(state),
     objectives: sorted(Object.fromEntries(Object.values(state.objectives).map((o) => [o.id, o.heldBy]))),
     homeBases: sorted(Object.fromEntries(Object.values(state.homeBases).map((h) => [h.player, h.heldBy]))),
-    armies: sorted(Object.fromEntries(Object.values(state.armies).map((a) => [a.id, { player: a.player, at: a.at, status: a.status, points: a.points }]))),
-    reserves: sorted(Object.fromEntries(Object.entries(state.ledgers).map(([player, ledger]) => [player, ledger.reserves === HIDDEN ? HIDDEN : sorted(ledger.reserves)]))),
+    armies: sorted(
+      Object.fromEntries(
+        Object.values(state.armies).map((a) => [
+          a.id,
+          { player: a.player, at: a.at, status: a.status, points: a.points },
+        ]),
+      ),
+    ),
+    reserves: sorted(
+      Object.fromEntries(
+        Object.entries(state.ledgers).map(([player, ledger]) => [
+          player,
+          ledger.reserves === HIDDEN ? HIDDEN : sorted(ledger.reserves),
+        ]),
+      ),
+    ),
   };
 }
 
@@ -73,9 +88,12 @@ export function diffSummaries(a: LineSummary, b: LineSummary): Difference[] {
   const keys = (x: object, y: object) => [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
   add("winner", winner(a.winner), winner(b.winner));
   add("where", `turn ${a.turn} ${a.phase} (seq ${a.seq})`, `turn ${b.turn} ${b.phase} (seq ${b.seq})`);
-  for (const player of keys(a.cvps, b.cvps)) add(`CVPs ${player}`, String(a.cvps[player] ?? 0), String(b.cvps[player] ?? 0));
-  for (const id of keys(a.objectives, b.objectives)) add(`objective ${id} held by`, holder(a.objectives[id]), holder(b.objectives[id]));
-  for (const id of keys(a.homeBases, b.homeBases)) add(`home base of ${id} held by`, holder(a.homeBases[id]), holder(b.homeBases[id]));
+  for (const player of keys(a.cvps, b.cvps))
+    add(`CVPs ${player}`, String(a.cvps[player] ?? 0), String(b.cvps[player] ?? 0));
+  for (const id of keys(a.objectives, b.objectives))
+    add(`objective ${id} held by`, holder(a.objectives[id]), holder(b.objectives[id]));
+  for (const id of keys(a.homeBases, b.homeBases))
+    add(`home base of ${id} held by`, holder(a.homeBases[id]), holder(b.homeBases[id]));
   for (const id of keys(a.armies, b.armies)) {
     const [x, y] = [a.armies[id], b.armies[id]];
     if (!x || !y) {
@@ -86,13 +104,21 @@ export function diffSummaries(a: LineSummary, b: LineSummary): Difference[] {
     add(`army ${id} position`, square(x.at), square(y.at));
     add(`army ${id} strength`, strength(x.points), strength(y.points));
   }
-  for (const player of keys(a.reserves, b.reserves)) add(`reserves ${player}`, units(a.reserves[player]), units(b.reserves[player]));
+  for (const player of keys(a.reserves, b.reserves))
+    add(`reserves ${player}`, units(a.reserves[player]), units(b.reserves[player]));
   return out;
 }
 
 /** The diff as text: a heading naming both lines, then one row per difference (or a line saying there is none). */
-export function renderDiff(nameA: string, nameB: string, a: LineSummary, b: LineSummary, differences: Difference[]): string[] {
-  const state = (s: LineSummary) => `seq ${s.seq}, turn ${s.turn} ${s.phase}, ${s.status}${s.winner !== undefined ? `, won by ${winner(s.winner)}` : ""}`;
+export function renderDiff(
+  nameA: string,
+  nameB: string,
+  a: LineSummary,
+  b: LineSummary,
+  differences: Difference[],
+): string[] {
+  const state = (s: LineSummary) =>
+    `seq ${s.seq}, turn ${s.turn} ${s.phase}, ${s.status}${s.winner !== undefined ? `, won by ${winner(s.winner)}` : ""}`;
   const lines = [`${nameA}: ${state(a)}`, `${nameB}: ${state(b)}`];
   if (differences.length === 0) return [...lines, "No differences in CVPs, objectives, armies, reserves or outcome."];
   const width = Math.max(...differences.map((d) => d.what.length), 4);

@@ -11,7 +11,15 @@ import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
 import { blameBrokenLog, CorruptEventError, type EventStore } from "../src/log/index.js";
 import { endsActivation, isPhaseStop, opens, type Position, type StepUnit, type TurnPhase } from "./positions.js";
-import { isSnapshotPoint, SNAPSHOT_EVERY, SnapshotStore, withinBudget, type Mark, type Snapshot, type SnapshotAt } from "./snapshots.js";
+import {
+  isSnapshotPoint,
+  SNAPSHOT_EVERY,
+  SnapshotStore,
+  withinBudget,
+  type Mark,
+  type Snapshot,
+  type SnapshotAt,
+} from "./snapshots.js";
 
 /** A point that is not in the log: a seq past the head, a turn that has not begun. */
 export class ReplayError extends Error {
@@ -78,7 +86,11 @@ export class Replays {
       if (!Number.isInteger(position.seq) || position.seq < 0 || position.seq > head) {
         // Past a head that was cut back or deleted, the seq may well be stored: the log is broken, not the question.
         if (position.seq > head && (await this.store.storedAfterHead(stream)) !== undefined) {
-          throw new CorruptEventError(stream, head + 1, `is stored after the head, which counts ${head} events: the head was truncated`);
+          throw new CorruptEventError(
+            stream,
+            head + 1,
+            `is stored after the head, which counts ${head} events: the head was truncated`,
+          );
         }
         throw new ReplayError(`${stream} has events 1 to ${head}: there is no seq ${position.seq}`);
       }
@@ -119,7 +131,10 @@ export class Replays {
     const near = mark.near;
     if (near && near.seq <= seq) {
       // The snapshot the mark names and the events from it on, read side by side.
-      [snapshot, events] = await Promise.all([this.snapshots.at(stream, near), this.store.readAll(stream, Math.max(near.seq, 1), seq)]);
+      [snapshot, events] = await Promise.all([
+        this.snapshots.at(stream, near),
+        this.store.readAll(stream, Math.max(near.seq, 1), seq),
+      ]);
       if (!snapshot) events = await this.store.readAll(stream, 1, seq);
     } else {
       snapshot = await this.snapshots.latest(stream, seq, { unhashed: true });
@@ -133,9 +148,10 @@ export class Replays {
     const last = events.at(-1);
     const opened = last && opens(last);
     if (!last || last.seq !== seq || !opened || opened.turn !== turn || opened.phase !== phase) return undefined;
-    const state = await this.foldEvents(start, [snapshot ? events.slice(1) : events], { record: true, ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}) }).catch(
-      async (error: unknown) => Promise.reject(await blameBrokenLog(this.store, stream, error)),
-    );
+    const state = await this.foldEvents(start, [snapshot ? events.slice(1) : events], {
+      record: true,
+      ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}),
+    }).catch(async (error: unknown) => Promise.reject(await blameBrokenLog(this.store, stream, error)));
     return { state, from: start.seq, folded: seq - start.seq };
   }
 
@@ -143,7 +159,10 @@ export class Replays {
     const useSnapshots = options.snapshots ?? this.useSnapshots;
     const snapshot = useSnapshots && seq > 0 ? await this.snapshots.latest(stream, seq) : undefined;
     const start = snapshot?.state ?? initialState;
-    const state = await this.fold(stream, start, seq, { record: useSnapshots, ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}) });
+    const state = await this.fold(stream, start, seq, {
+      record: useSnapshots,
+      ...(snapshot ? { from: snapshot.header, fromChars: snapshot.chars } : {}),
+    });
     return { state, from: start.seq, folded: seq - start.seq };
   }
 
@@ -159,14 +178,28 @@ export class Replays {
    * `to` is a seq of the line (at most its head): a line that ends before it lost events outside the engine, and a fold
    * that throws on a line that fails verification is that line's fault; either is a CorruptEventError naming the seq.
    */
-  async fold(stream: string, state: CampaignState, to: number, options: { record?: boolean; from?: SnapshotAt; fromChars?: number } = {}): Promise<CampaignState> {
+  async fold(
+    stream: string,
+    state: CampaignState,
+    to: number,
+    options: { record?: boolean; from?: SnapshotAt; fromChars?: number } = {},
+  ): Promise<CampaignState> {
     let folded = state;
     try {
-      if (to > state.seq) folded = await this.foldEvents(state, prefetch(this.store.readBatches(stream, state.seq + 1, to)), { ...options, marking: state.seq === 0 || to - state.seq >= SNAPSHOT_EVERY });
+      if (to > state.seq)
+        folded = await this.foldEvents(state, prefetch(this.store.readBatches(stream, state.seq + 1, to)), {
+          ...options,
+          marking: state.seq === 0 || to - state.seq >= SNAPSHOT_EVERY,
+        });
     } catch (error) {
       throw await blameBrokenLog(this.store, stream, error);
     }
-    if (folded.seq !== to) throw new CorruptEventError(stream, folded.seq + 1, `is missing: the line ends at seq ${folded.seq}, before seq ${to}`);
+    if (folded.seq !== to)
+      throw new CorruptEventError(
+        stream,
+        folded.seq + 1,
+        `is missing: the line ends at seq ${folded.seq}, before seq ${to}`,
+      );
     return folded;
   }
 
@@ -244,7 +277,13 @@ export class Replays {
     const segments = await this.store.line(stream);
     for (const segment of [...segments].reverse()) {
       const seq = await this.snapshots.mark(segment.stream, turn, phase);
-      if (seq !== undefined && seq >= segment.from && seq <= segment.to && matches(await this.store.eventAt(stream, seq))) return seq;
+      if (
+        seq !== undefined &&
+        seq >= segment.from &&
+        seq <= segment.to &&
+        matches(await this.store.eventAt(stream, seq))
+      )
+        return seq;
     }
     const marks: Mark[] = [];
     let found: number | undefined;
@@ -351,7 +390,9 @@ export class ReplayCursor {
   async to(position: Position): Promise<CampaignState> {
     const seq = await this.replays.resolve(this.stream, position);
     this.current =
-      seq >= this.current.seq ? await this.replays.fold(this.stream, this.current, seq) : (await this.replays.stateAtSeq(this.stream, seq)).state;
+      seq >= this.current.seq
+        ? await this.replays.fold(this.stream, this.current, seq)
+        : (await this.replays.stateAtSeq(this.stream, seq)).state;
     return this.current;
   }
 

@@ -135,7 +135,11 @@ export class SnapshotStore {
    * The latest usable snapshot of `stream`'s line at a seq from `after` + 1 to `atMost`; unusable ones met on the way
    * are deleted. Searches the stream's own stretch first, then its parent's (for a branch), and so on.
    */
-  async latest(stream: string, atMost: number, options: { after?: number; unhashed?: boolean } = {}): Promise<Snapshot | undefined> {
+  async latest(
+    stream: string,
+    atMost: number,
+    options: { after?: number; unhashed?: boolean } = {},
+  ): Promise<Snapshot | undefined> {
     const segments = await this.store.line(stream);
     for (const segment of [...segments].reverse()) {
       const from = Math.max(segment.from, (options.after ?? 0) + 1);
@@ -153,10 +157,18 @@ export class SnapshotStore {
     await this.db.del(eventKey(stream, seq));
   }
 
-  private async latestIn(line: string, segment: Segment, from: number, to: number, unhashed: boolean): Promise<Snapshot | undefined> {
-    for (let last = to; last >= from; ) {
+  private async latestIn(
+    line: string,
+    segment: Segment,
+    from: number,
+    to: number,
+    unhashed: boolean,
+  ): Promise<Snapshot | undefined> {
+    for (let last = to; last >= from;) {
       // One entry at a time (a state can be large): the newest at or before `last`, in one read.
-      const [entry] = await this.db.iterator({ gte: eventKey(segment.stream, from), lte: eventKey(segment.stream, last), reverse: true, limit: 1 }).all();
+      const [entry] = await this.db
+        .iterator({ gte: eventKey(segment.stream, from), lte: eventKey(segment.stream, last), reverse: true, limit: 1 })
+        .all();
       if (!entry) return undefined;
       const [key, value] = entry;
       const seq = Number(key.slice(-SEQ_DIGITS));
@@ -173,7 +185,13 @@ export class SnapshotStore {
    * Decodes and checks one stored snapshot against the line it is read for. `unhashed` leaves out the comparison of
    * its hash stamp with the event at its seq, for a caller that reads that event anyway and compares it itself.
    */
-  async check(line: string, stream: string, seq: number, value: string, unhashed = false): Promise<Snapshot | { rejected: Rejection }> {
+  async check(
+    line: string,
+    stream: string,
+    seq: number,
+    value: string,
+    unhashed = false,
+  ): Promise<Snapshot | { rejected: Rejection }> {
     let header: SnapshotHeader;
     let body: string;
     try {
@@ -198,12 +216,25 @@ export class SnapshotStore {
    * Stores snapshots (each at the seq of its state, under the stream that holds that event), unsynced: a cache.
    * `json` is the state's JSON when the caller has it already.
    */
-  async put(snapshots: ReadonlyArray<{ stream: string; hash: string; state: CampaignState; json?: string }>): Promise<void> {
+  async put(
+    snapshots: ReadonlyArray<{ stream: string; hash: string; state: CampaignState; json?: string }>,
+  ): Promise<void> {
     if (snapshots.length === 0) return;
     await this.db.batch(
       snapshots.map(({ stream, hash, state, json }) => {
-        const header: SnapshotHeader = { v: REDUCER_VERSION, stream, seq: state.seq, hash, turn: state.turn, phase: state.phase };
-        return { type: "put" as const, key: eventKey(stream, state.seq), value: json === undefined ? encodeSnapshot(header, state) : `${JSON.stringify(header)}\n${json}` };
+        const header: SnapshotHeader = {
+          v: REDUCER_VERSION,
+          stream,
+          seq: state.seq,
+          hash,
+          turn: state.turn,
+          phase: state.phase,
+        };
+        return {
+          type: "put" as const,
+          key: eventKey(stream, state.seq),
+          value: json === undefined ? encodeSnapshot(header, state) : `${JSON.stringify(header)}\n${json}`,
+        };
       }),
     );
   }
@@ -214,11 +245,17 @@ export class SnapshotStore {
   }
 
   /** The mark and, if the fold that wrote it took one, the snapshot before it (a hint: it may be gone since). */
-  async markWithHint(stream: string, turn: number, phase: TurnPhase): Promise<{ seq: number; near?: SnapshotAt } | undefined> {
+  async markWithHint(
+    stream: string,
+    turn: number,
+    phase: TurnPhase,
+  ): Promise<{ seq: number; near?: SnapshotAt } | undefined> {
     const value = await this.db.get(markKey(stream, turn, phase));
     if (value === undefined) return undefined;
     const [seq, nearStream, nearSeq] = value.split(" ");
-    return nearStream && nearSeq ? { seq: Number(seq), near: { stream: nearStream, seq: Number(nearSeq) } } : { seq: Number(seq) };
+    return nearStream && nearSeq
+      ? { seq: Number(seq), near: { stream: nearStream, seq: Number(nearSeq) } }
+      : { seq: Number(seq) };
   }
 
   async putMarks(marks: readonly Mark[]): Promise<void> {

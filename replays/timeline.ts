@@ -37,16 +37,31 @@ export interface TimelineOptions {
 }
 
 /** The timeline of a stream's line, from the start of turn `fromTurn` (the whole log by default), in batches. */
-export async function* timeline(store: EventStore, replays: Replays, stream: string, options: TimelineOptions = {}): AsyncGenerator<TimelineEntry[]> {
+export async function* timeline(
+  store: EventStore,
+  replays: Replays,
+  stream: string,
+  options: TimelineOptions = {},
+): AsyncGenerator<TimelineEntry[]> {
   const { describe = describeEvent } = options;
   let from = 1;
-  if (options.fromTurn !== undefined && options.fromTurn > 0) from = await replays.phaseStart(stream, options.fromTurn, "action");
+  if (options.fromTurn !== undefined && options.fromTurn > 0)
+    from = await replays.phaseStart(stream, options.fromTurn, "action");
   const tracker = new PlaceTracker();
   for await (const batch of store.readBatches(stream, from)) {
     yield batch.map((stored) => {
       const event = toCurrent(stored);
       const place = tracker.place(event);
-      return { seq: event.seq, turn: place.turn, phase: place.phase, label: placeLabel(place), type: event.type, actor: event.actor, at: event.at, text: describe(event) };
+      return {
+        seq: event.seq,
+        turn: place.turn,
+        phase: place.phase,
+        label: placeLabel(place),
+        type: event.type,
+        actor: event.actor,
+        at: event.at,
+        text: describe(event),
+      };
     });
   }
 }

@@ -21,4 +21,3 @@ export function orderCommitment(secret: OrderSecret): string {
 export function seedCommitment(seed: string): string {
   return sha256Hex(seed);
 }
-

@@ -5,7 +5,9 @@ import { checkCommand } from "./commands/schemas.js";
 import { decide } from "./decide.js";
 import type { Refusal } from "./rules/refusal.js";
 
-export type BatchDecision = { ok: true; events: NewEvent[] } | { ok: false; refusal: Refusal; /** which of the commands was refused */ index: number };
+export type BatchDecision =
+  | { ok: true; events: NewEvent[] }
+  | { ok: false; refusal: Refusal; /** which of the commands was refused */ index: number };
 
 /**
  * Commands decided one after another against a state, each schema-checked before any rule runs and seeing the events
@@ -16,13 +18,26 @@ export function decideBatch(state: CampaignState, inputs: readonly unknown[], cl
   const drafts: Array<Pick<NewEvent, "type" | "data" | "actor">> = [];
   for (const [index, input] of inputs.entries()) {
     const checked = checkCommand(input);
-    if (!checked.ok) return { ok: false, index, refusal: { kind: "field", field: checked.field, message: checked.message } };
+    if (!checked.ok)
+      return { ok: false, index, refusal: { kind: "field", field: checked.field, message: checked.message } };
     const decision = decide(state, checked.command);
     if (!decision.ok) return { ok: false, index, refusal: decision.refusal };
     let seq = state.seq;
-    state = evolveAll(state, decision.events.map((event) => ({ ...event, seq: ++seq })));
+    state = evolveAll(
+      state,
+      decision.events.map((event) => ({ ...event, seq: ++seq })),
+    );
     drafts.push(...decision.events.map((event) => ({ ...event, actor: checked.command.actor })));
   }
   const at = clock().toISOString();
-  return { ok: true, events: drafts.map(({ type, data, actor }) => ({ type, version: catalogue.definition(type)!.version, at, actor, data })) };
+  return {
+    ok: true,
+    events: drafts.map(({ type, data, actor }) => ({
+      type,
+      version: catalogue.definition(type)!.version,
+      at,
+      actor,
+      data,
+    })),
+  };
 }

@@ -25,7 +25,14 @@ import {
   decideStartCampaign,
 } from "./rules/setup.js";
 import { decideClaimStall } from "./rules/stall.js";
-import { decideChooseFirst, decideCloseActionPhase, decideCommitSeed, decideGiveSeed, decideRollInitiative, decideStartTurn } from "./rules/turn.js";
+import {
+  decideChooseFirst,
+  decideCloseActionPhase,
+  decideCommitSeed,
+  decideGiveSeed,
+  decideRollInitiative,
+  decideStartTurn,
+} from "./rules/turn.js";
 import { decideBuySupport } from "./rules/support.js";
 import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
 import { decideRepairReserveTitan, decideRepairTitan } from "./rules/titan-repairs.js";
@@ -33,7 +40,9 @@ import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateA
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
 
-type Deciders = { [T in Command["type"]]: (state: CampaignState, command: Extract<Command, { type: T }>) => DomainEvent[] };
+type Deciders = {
+  [T in Command["type"]]: (state: CampaignState, command: Extract<Command, { type: T }>) => DomainEvent[];
+};
 
 const deciders: Deciders = {
   CreateCampaign: decideCreateCampaign,
@@ -78,7 +87,10 @@ const deciders: Deciders = {
 /** The rules: a schema-checked command against the current state gives events or a refusal. Pure. */
 export function decide(state: CampaignState, command: Command): Decision {
   if (state.status === "finished") {
-    return { ok: false, refusal: { kind: "rule", rule: "E2", message: "the campaign is over and accepts no more commands" } };
+    return {
+      ok: false,
+      refusal: { kind: "rule", rule: "E2", message: "the campaign is over and accepts no more commands" },
+    };
   }
   try {
     const decider = deciders[command.type] as (state: CampaignState, command: Command) => DomainEvent[];

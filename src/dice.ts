@@ -29,7 +29,11 @@ export function rollDice(seeds: DiceSeeds, first: number, count: number, sides =
 }
 
 /** T2: each player rolls a d6 (one die each per round, players in set-up order), ties rerolled. */
-export function rollInitiative(seeds: DiceSeeds, players: readonly string[], firstDie: number): Array<Record<string, number>> {
+export function rollInitiative(
+  seeds: DiceSeeds,
+  players: readonly string[],
+  firstDie: number,
+): Array<Record<string, number>> {
   const rounds: Array<Record<string, number>> = [];
   let die = firstDie;
   for (;;) {
@@ -50,7 +54,12 @@ export interface ScoutingRound {
  * A3: both sides roll 2D6 (the scout's two dice, then the scouted army's two, per round, from `firstDie` on), each
  * total with its bonus; ties of the totals are rerolled.
  */
-export function rollScouting(seeds: DiceSeeds, firstDie: number, scoutBonus: number, scoutedBonus: number): ScoutingRound[] {
+export function rollScouting(
+  seeds: DiceSeeds,
+  firstDie: number,
+  scoutBonus: number,
+  scoutedBonus: number,
+): ScoutingRound[] {
   const rounds: ScoutingRound[] = [];
   for (let die = firstDie; ; die += 4) {
     const [a, b, c, d] = rollDice(seeds, die, 4) as [number, number, number, number];

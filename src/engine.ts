@@ -100,7 +100,12 @@ export class Engine implements CommandHandler {
   async create(commands: readonly Command[]): Promise<Outcome> {
     const first = commands[0];
     const campaign = first && first.type === "CreateCampaign" ? first.campaign : undefined;
-    if (!campaign) return { ok: false, index: 0, refusal: { kind: "field", field: "type", message: "a set-up starts with CreateCampaign" } };
+    if (!campaign)
+      return {
+        ok: false,
+        index: 0,
+        refusal: { kind: "field", field: "type", message: "a set-up starts with CreateCampaign" },
+      };
     return this.execute(campaign, commands);
   }
 }

@@ -37,7 +37,10 @@ export class MemoryEngine implements CommandHandler {
       return stored;
     });
     // Folded from copies of their own, as the store's followers get them: the reducers freeze what they keep.
-    const next = evolveAll(state, events.map((event, index) => toCurrent({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
+    const next = evolveAll(
+      state,
+      events.map((event, index) => toCurrent({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })),
+    );
     this.streams.set(campaign, { state: next, head: { seq: head.seq + events.length, hash: prev } });
     return { ok: true, events, state: next };
   }

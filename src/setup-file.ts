@@ -25,7 +25,9 @@ export const SetupFile = Type.Object(
             id: Id,
             player: Id,
             name: Type.String({ minLength: 1, maxLength: 80 }),
-            formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1 }),
+            formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+              minItems: 1,
+            }),
             commander: Type.Object({ formation: Id, unitType: Id }, { additionalProperties: false }),
             at: Type.Optional(Square),
           },
@@ -81,16 +83,32 @@ export function setupCommands(setup: SetupFile & { catalogue: Catalogue }): Setu
   (setup.objectives ?? []).forEach((objective, i) => {
     steps.push({
       source: `objectives[${i}]`,
-      command: { type: "PlaceObjective", actor: objective.placedBy, at: objective.at, ...(objective.id ? { objective: objective.id } : {}) },
+      command: {
+        type: "PlaceObjective",
+        actor: objective.placedBy,
+        at: objective.at,
+        ...(objective.id ? { objective: objective.id } : {}),
+      },
     });
   });
   (setup.armies ?? []).forEach((army, i) => {
     const source = `armies[${i}]`;
     steps.push({
       source,
-      command: { type: "RegisterArmy", actor: army.player, army: army.id, name: army.name, formations: army.formations, commander: army.commander },
+      command: {
+        type: "RegisterArmy",
+        actor: army.player,
+        army: army.id,
+        name: army.name,
+        formations: army.formations,
+        commander: army.commander,
+      },
     });
-    if (army.at) steps.push({ source: `${source}.at`, command: { type: "DeployArmy", actor: army.player, army: army.id, at: army.at } });
+    if (army.at)
+      steps.push({
+        source: `${source}.at`,
+        command: { type: "DeployArmy", actor: army.player, army: army.id, at: army.at },
+      });
   });
   if (setup.start ?? true) steps.push({ source: "start", command: { type: "StartCampaign", actor: HOST } });
   return steps;

@@ -16,7 +16,9 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+    throw new InputError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
   }
   try {
     return JSON.parse(withoutBom(text)) as unknown;
@@ -36,6 +38,9 @@ export async function loadSetupFile(path: string): Promise<SetupFile & { catalog
     throw new InputError(`${path}: catalogue: ${error.message}`);
   });
   const withCatalogue = checkSetupFile({ ...setup, catalogue });
-  if (!withCatalogue.ok) throw new InputError(`${cataloguePath}: ${withCatalogue.field.replace(/^catalogue\.?/, "")} ${withCatalogue.message}`);
+  if (!withCatalogue.ok)
+    throw new InputError(
+      `${cataloguePath}: ${withCatalogue.field.replace(/^catalogue\.?/, "")} ${withCatalogue.message}`,
+    );
   return withCatalogue.setup as SetupFile & { catalogue: Catalogue };
 }

@@ -24,12 +24,19 @@ export type ViewedFinding = Finding & { redacted?: string[] };
 const PUBLIC_RULES: ReadonlySet<string> = new Set(["A3", "A7"]);
 
 /** What a finding's detail would give away of the other side, or undefined when it may be shown. */
-function secretOf(finding: Finding, viewer: string, context: ViewContext, redacted: ReadonlySet<number>): string | undefined {
+function secretOf(
+  finding: Finding,
+  viewer: string,
+  context: ViewContext,
+  redacted: ReadonlySet<number>,
+): string | undefined {
   const owner = finding.player ?? (finding.army === undefined ? undefined : context.state.armies[finding.army]?.player);
   if (owner === undefined || owner === viewer) return undefined;
   const setup = context.state.setup;
-  if (finding.rule === "A6" && (setup === null || advancedRule(setup.options, "commanders"))) return `${owner}'s commanders (A6)`;
-  if (finding.rule !== undefined && !PUBLIC_RULES.has(finding.rule) && !fogLifted(context)) return `${owner}'s forces, under fog of war (A2)`;
+  if (finding.rule === "A6" && (setup === null || advancedRule(setup.options, "commanders")))
+    return `${owner}'s commanders (A6)`;
+  if (finding.rule !== undefined && !PUBLIC_RULES.has(finding.rule) && !fogLifted(context))
+    return `${owner}'s forces, under fog of war (A2)`;
   if (finding.seqs.some((seq) => redacted.has(seq))) return `what the events it cites hide of ${owner}`;
   return undefined;
 }
@@ -39,26 +46,40 @@ function secretOf(finding: Finding, viewer: string, context: ViewContext, redact
  * hashes and without the details of findings worked out from the other side's secrets (see above). `context` is the
  * campaign now (logViewContext), `events` the log the report was computed from.
  */
-export function viewAudit(report: AuditReport, viewer: Viewer, context: ViewContext, events: readonly AuditEvent[]): AuditReport {
+export function viewAudit(
+  report: AuditReport,
+  viewer: Viewer,
+  context: ViewContext,
+  events: readonly AuditEvent[],
+): AuditReport {
   if (seesAll(viewer)) return report;
   // The audit's events are read at their current version already (loadAuditInput), as viewEvent takes them.
-  const redacted = new Set(events.filter((event) => "redacted" in viewEvent(event as AuditEvent & CurrentEvent, viewer, context)).map((event) => event.seq));
+  const redacted = new Set(
+    events
+      .filter((event) => "redacted" in viewEvent(event as AuditEvent & CurrentEvent, viewer, context))
+      .map((event) => event.seq),
+  );
   // A 12-character print of an event's hash gives it away as well as the whole hash does.
   const hashes = events.map((event) => event.hash).filter((hash): hash is string => typeof hash === "string");
-  const unhashed = (text: string) => text.replace(/\b[0-9a-f]{12,64}\b/g, (hex) => (hashes.some((hash) => hash.startsWith(hex)) ? HIDDEN : hex));
+  const unhashed = (text: string) =>
+    text.replace(/\b[0-9a-f]{12,64}\b/g, (hex) => (hashes.some((hash) => hash.startsWith(hex)) ? HIDDEN : hex));
   const viewed = new Map<Finding, ViewedFinding>();
   const view = (finding: Finding): ViewedFinding => {
     let seen = viewed.get(finding);
     if (!seen) {
       const secret = secretOf(finding, viewer, context, redacted);
-      seen = secret ? { ...finding, detail: `${HIDDEN}: it would give away ${secret}`, redacted: ["detail"] } : { ...finding, detail: unhashed(finding.detail) };
+      seen = secret
+        ? { ...finding, detail: `${HIDDEN}: it would give away ${secret}`, redacted: ["detail"] }
+        : { ...finding, detail: unhashed(finding.detail) };
       viewed.set(finding, seen);
     }
     return seen;
   };
   return {
     ...report,
-    chain: report.chain.ok ? { ...report.chain, headHash: HIDDEN } : { ...report.chain, message: unhashed(report.chain.message) },
+    chain: report.chain.ok
+      ? { ...report.chain, headHash: HIDDEN }
+      : { ...report.chain, message: unhashed(report.chain.message) },
     findings: report.findings.map(view),
     turns: report.turns.map((turn) => ({ ...turn, findings: turn.findings.map(view) })),
   };

@@ -11,7 +11,9 @@ import type { SecretField } from "./views-secret-field.js";
 type CommanderEvent = "CommanderAppointed" | "CommanderPromoted" | "CommanderStoodDown";
 
 /** A field of an A6 event that only the event's player sees. */
-function ownersOnly<T extends CommanderEvent, F extends keyof EventData<T> & string>(field: F): SecretField<EventData<T>, F> {
+function ownersOnly<T extends CommanderEvent, F extends keyof EventData<T> & string>(
+  field: F,
+): SecretField<EventData<T>, F> {
   return { field, rule: "A6", owner: (data) => data.player, revealed: () => false };
 }
 
@@ -25,10 +27,19 @@ const killedCommander: SecretField<EventData<"CommanderKilled">, "commander"> = 
 
 /** Secret fields of the A6 events, by event type. */
 export const COMMANDER_EVENT_SECRETS = {
-  CommanderAppointed: [ownersOnly<"CommanderAppointed", "commander">("commander"), ownersOnly<"CommanderAppointed", "level">("level")],
-  CommanderPromoted: [ownersOnly<"CommanderPromoted", "commander">("commander"), ownersOnly<"CommanderPromoted", "level">("level")],
+  CommanderAppointed: [
+    ownersOnly<"CommanderAppointed", "commander">("commander"),
+    ownersOnly<"CommanderAppointed", "level">("level"),
+  ],
+  CommanderPromoted: [
+    ownersOnly<"CommanderPromoted", "commander">("commander"),
+    ownersOnly<"CommanderPromoted", "level">("level"),
+  ],
   CommanderKilled: [killedCommander],
-  CommanderStoodDown: [ownersOnly<"CommanderStoodDown", "commander">("commander"), ownersOnly<"CommanderStoodDown", "level">("level")],
+  CommanderStoodDown: [
+    ownersOnly<"CommanderStoodDown", "commander">("commander"),
+    ownersOnly<"CommanderStoodDown", "level">("level"),
+  ],
 } as const;
 
 /** An army's commander level; nothing is hidden where it has none (A6 off, or its commander gone). */

@@ -22,7 +22,10 @@ function fogged<R extends { player: string }, F extends keyof R & string>(field:
 }
 
 /** The fog secrets of one event type: `fields` of its data, whose `player` owns them. */
-function foggedEvent<T extends EventType, F extends keyof EventData<T> & string>(type: T, ...fields: F[]): SecretField<EventData<T>, F>[] {
+function foggedEvent<T extends EventType, F extends keyof EventData<T> & string>(
+  type: T,
+  ...fields: F[]
+): SecretField<EventData<T>, F>[] {
   const owner = (data: EventData<T>) => {
     if (!("player" in data)) throw new TypeError(`${type} names no player to own its fogged fields`);
     return data.player;
@@ -53,7 +56,11 @@ export const FOG_EVENT_SECRETS = {
 };
 
 /** An army's points, roster and titan damage: its owner's under fog of war. */
-export const FOG_ARMY_SECRETS = [fogged<ArmyState, "points">("points"), fogged<ArmyState, "formations">("formations"), fogged<ArmyState, "titanDamage">("titanDamage")];
+export const FOG_ARMY_SECRETS = [
+  fogged<ArmyState, "points">("points"),
+  fogged<ArmyState, "formations">("formations"),
+  fogged<ArmyState, "titanDamage">("titanDamage"),
+];
 
 /**
  * A player's Reserves (with their damaged titans, A8) and In Transit units, and its war chest (A8), whose balance would
@@ -69,14 +76,20 @@ export const FOG_LEDGER_SECRETS = (["reserves", "damagedTitans", "inTransit", "w
 );
 
 /** Ruling: from the Battle phase on, a battle is fought on the table, where both armies stand in the open. */
-const onTheTable = (battle: BattleState, context: ViewContext) => fogLifted(context) || context.state.turn > battle.turn || context.state.phase !== "action";
+const onTheTable = (battle: BattleState, context: ViewContext) =>
+  fogLifted(context) || context.state.turn > battle.turn || context.state.phase !== "action";
 
 /**
  * A battle's size and VP target give away the enemy's points (take one's own from the average): hidden from both
  * players while the Action phase of its turn lasts.
  */
 const battleSize = (["averagePoints", "vpTarget"] as const).map(
-  (field): SecretField<BattleState, "averagePoints" | "vpTarget"> => ({ field, rule: "A2", owner: () => "", revealed: onTheTable }),
+  (field): SecretField<BattleState, "averagePoints" | "vpTarget"> => ({
+    field,
+    rule: "A2",
+    owner: () => "",
+    revealed: onTheTable,
+  }),
 );
 
 /** Each side's points when the battle started: its own player's until the battle is on the table. */

@@ -17,7 +17,13 @@ export interface ViewContext {
  * a whole list.
  */
 export type SecretPath<R> = {
-  [K in keyof R & string]: K | (NonNullable<R[K]> extends readonly unknown[] ? never : NonNullable<R[K]> extends object ? `${K}.${keyof NonNullable<R[K]> & string}` : never);
+  [K in keyof R & string]:
+    | K
+    | (NonNullable<R[K]> extends readonly unknown[]
+        ? never
+        : NonNullable<R[K]> extends object
+          ? `${K}.${keyof NonNullable<R[K]> & string}`
+          : never);
 }[keyof R & string];
 
 /**

@@ -91,12 +91,20 @@ type ViewedHolder<V, K> = V extends object ? Viewed<V, K> : V;
  */
 export type Viewed<R, K> = [K] extends [never]
   ? R
-  : Omit<R, (TopFields<K> | HoldingFields<K>) & keyof R> & { [F in keyof R as F extends TopFields<K> ? F : never]: R[F] | Hidden } & {
-      [F in keyof R as F extends Exclude<HoldingFields<K>, TopFields<K>> ? F : never]: ViewedHolder<R[F], NestedFields<K, F & string>>;
+  : Omit<R, (TopFields<K> | HoldingFields<K>) & keyof R> & {
+      [F in keyof R as F extends TopFields<K> ? F : never]: R[F] | Hidden;
+    } & {
+      [F in keyof R as F extends Exclude<HoldingFields<K>, TopFields<K>> ? F : never]: ViewedHolder<
+        R[F],
+        NestedFields<K, F & string>
+      >;
     };
 
 /** The data of an event of type T as a viewer may see it. */
-export type ViewedData<T extends EventType> = Viewed<EventData<T>, FieldsOf<typeof EVENT_SECRETS, T> | FieldsOf<typeof FOG_EVENT_SECRETS, T>>;
+export type ViewedData<T extends EventType> = Viewed<
+  EventData<T>,
+  FieldsOf<typeof EVENT_SECRETS, T> | FieldsOf<typeof FOG_EVENT_SECRETS, T>
+>;
 
 /** An entry of a part of the state as a viewer may see it. */
 export type ViewedEntry<P extends StatePart> = Viewed<EntryOf<P>, FieldsOf<typeof STATE_SECRETS, P>>;

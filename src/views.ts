@@ -47,16 +47,25 @@ const EVENT_TABLE: EventTable = mergeEventTables(EVENT_SECRETS, FOG_EVENT_SECRET
 
 function mergeEventTables(...tables: EventTable[]): EventTable {
   const merged: Record<string, AnySecret[]> = {};
-  for (const table of tables) for (const [type, secrets] of Object.entries(table)) merged[type] = [...(merged[type] ?? []), ...(secrets ?? [])];
+  for (const table of tables)
+    for (const [type, secrets] of Object.entries(table)) merged[type] = [...(merged[type] ?? []), ...(secrets ?? [])];
   return merged;
 }
-const STATE_TABLE: ReadonlyArray<readonly [StatePart, readonly AnySecret[]]> = Object.entries(STATE_SECRETS) as Array<[StatePart, readonly AnySecret[]]>;
+const STATE_TABLE: ReadonlyArray<readonly [StatePart, readonly AnySecret[]]> = Object.entries(STATE_SECRETS) as Array<
+  [StatePart, readonly AnySecret[]]
+>;
 
 /**
  * Replaces the record's secret fields that are neither the viewer's nor revealed with HIDDEN. Returns the record itself
  * when nothing is hidden, and the paths of the fields it hid.
  */
-function redact<R extends object>(record: R, secrets: readonly AnySecret[], viewer: string, context: ViewContext, key: string): { record: R; hidden: string[] } {
+function redact<R extends object>(
+  record: R,
+  secrets: readonly AnySecret[],
+  viewer: string,
+  context: ViewContext,
+  key: string,
+): { record: R; hidden: string[] } {
   let out = record;
   const hidden: string[] = [];
   for (const secret of secrets) {
@@ -87,7 +96,9 @@ function conceal<R extends object>(record: R, path: string): R | undefined {
 // State
 
 /** The campaign state as a viewer may see it. */
-export type CampaignView = { [K in keyof CampaignState]: K extends StatePart ? Record<string, ViewedEntry<K>> : CampaignState[K] };
+export type CampaignView = {
+  [K in keyof CampaignState]: K extends StatePart ? Record<string, ViewedEntry<K>> : CampaignState[K];
+};
 
 /**
  * What a player may see of the campaign state: everything the log shows, less the other side's secrets (the identity
@@ -99,7 +110,9 @@ export function viewState(state: CampaignState, viewer: Viewer, context: ViewCon
   const view: Record<string, unknown> = { ...state };
   for (const [part, secrets] of STATE_TABLE) {
     const entries = state[part] as Record<string, object>;
-    view[part] = Object.fromEntries(Object.entries(entries).map(([key, entry]) => [key, redact(entry, secrets, viewer, context, key).record]));
+    view[part] = Object.fromEntries(
+      Object.entries(entries).map(([key, entry]) => [key, redact(entry, secrets, viewer, context, key).record]),
+    );
   }
   return view as CampaignView;
 }
@@ -110,7 +123,11 @@ export function viewState(state: CampaignState, viewer: Viewer, context: ViewCon
  * orders given after that moment. So an order is shown only where the state has the army activated, its order not
  * yet revealed, with the very commitment the kept order and salt open (T5). Empty for the host and for no viewer.
  */
-export async function ownHeldOrders(state: CampaignState, viewer: Viewer, secrets: SecretKeeper): Promise<Record<string, Order>> {
+export async function ownHeldOrders(
+  state: CampaignState,
+  viewer: Viewer,
+  secrets: SecretKeeper,
+): Promise<Record<string, Order>> {
   const held: Record<string, Order> = {};
   if (seesAll(viewer) || state.campaign === null) return held;
   const activations = state.turnState?.activations ?? {};
@@ -118,7 +135,17 @@ export async function ownHeldOrders(state: CampaignState, viewer: Viewer, secret
     const activation = activations[army.id];
     if (!activation || activation.order !== null) continue;
     const kept = await secrets.order(viewer, state.turn, army.id);
-    if (kept && orderCommitment({ campaign: state.campaign, turn: state.turn, army: army.id, order: kept.order, salt: kept.salt }) === activation.commitment) held[army.id] = kept.order;
+    if (
+      kept &&
+      orderCommitment({
+        campaign: state.campaign,
+        turn: state.turn,
+        army: army.id,
+        order: kept.order,
+        salt: kept.salt,
+      }) === activation.commitment
+    )
+      held[army.id] = kept.order;
   }
   return held;
 }
@@ -136,7 +163,8 @@ export type ViewedDomainEvent = { [T in EventType]: { type: T; data: ViewedData<
  * one formation of a known roster), and that holds for every later hash of the chain too. The chain is checked on the
  * full log (epicwar verify), by the host or anyone who holds it. `redacted` names the data fields hidden in this event.
  */
-export type PlayerEvent = Omit<CurrentEvent, "type" | "data" | "prev" | "hash"> & ViewedDomainEvent & { redacted?: string[] };
+export type PlayerEvent = Omit<CurrentEvent, "type" | "data" | "prev" | "hash"> &
+  ViewedDomainEvent & { redacted?: string[] };
 
 /** An event as a viewer sees it: as stored for the host and for no viewer, a PlayerEvent for a player. */
 export type EventView<E extends StoredEvent | CurrentEvent = CurrentEvent> = E | PlayerEvent;
@@ -146,12 +174,25 @@ export type EventView<E extends StoredEvent | CurrentEvent = CurrentEvent> = E |
  * side's secrets are HIDDEN unless revealed by now (a commander killed since shows in its ArmyRegistered too), and the
  * chain hashes are left out (see PlayerEvent). The host and no viewer get the event itself, as stored.
  */
-export function viewEvent<E extends StoredEvent | CurrentEvent>(event: E, viewer: Viewer, context: ViewContext): EventView<E> {
+export function viewEvent<E extends StoredEvent | CurrentEvent>(
+  event: E,
+  viewer: Viewer,
+  context: ViewContext,
+): EventView<E> {
   if (seesAll(viewer)) return event;
   const { stream, seq, type, version, at, actor, data } = toCurrent(event);
   const { record, hidden } = redact(data as object, EVENT_TABLE[type] ?? [], viewer, context, type);
   // The envelope field by field: whatever else a stored event carries (its hashes) stays out of a player's view.
-  const view = { stream, seq, type, version, at, actor, data: record, ...(hidden.length > 0 ? { redacted: hidden.map((field) => `data.${field}`) } : {}) };
+  const view = {
+    stream,
+    seq,
+    type,
+    version,
+    at,
+    actor,
+    data: record,
+    ...(hidden.length > 0 ? { redacted: hidden.map((field) => `data.${field}`) } : {}),
+  };
   return view as PlayerEvent;
 }
 
@@ -161,6 +202,8 @@ export function isPlayerEvent(event: EventView<StoredEvent | CurrentEvent>): eve
 }
 
 /** The type and data of a viewed event, for describing it in players' words. */
-export function viewedContent(event: EventView<StoredEvent | CurrentEvent>): ViewedDomainEvent & Pick<CurrentEvent, "seq" | "at" | "actor"> {
+export function viewedContent(
+  event: EventView<StoredEvent | CurrentEvent>,
+): ViewedDomainEvent & Pick<CurrentEvent, "seq" | "at" | "actor"> {
   return isPlayerEvent(event) ? event : toCurrent(event);
 }

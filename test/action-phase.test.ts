@@ -124,8 +124,37 @@ describe("S7 ruling: can a stacked army leave its home base", () => {
     expect(canLeave(around([[0, 0]], []), [0, 0], 2)).toBe(true);
   });
   it("S7 friends may be passed through to an empty square within reach", () => {
-    expect(canLeave(around([[0, 0], [1, 0], [0, 1]], []), [0, 0], 2)).toBe(true);
-    expect(canLeave(around([[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]], []), [0, 0], 2)).toBe(false);
+    expect(
+      canLeave(
+        around(
+          [
+            [0, 0],
+            [1, 0],
+            [0, 1],
+          ],
+          [],
+        ),
+        [0, 0],
+        2,
+      ),
+    ).toBe(true);
+    expect(
+      canLeave(
+        around(
+          [
+            [0, 0],
+            [1, 0],
+            [0, 1],
+            [2, 0],
+            [1, 1],
+            [0, 2],
+          ],
+          [],
+        ),
+        [0, 0],
+        2,
+      ),
+    ).toBe(false);
   });
   it("S7 enemy and battle squares are no way off: the ruling never forces an attack (M3, M4)", () => {
     expect(canLeave(around([[0, 0]], [[1, 0]], [[0, 1]]), [0, 0], 6)).toBe(false);
@@ -141,20 +170,40 @@ describe("ActivateArmy and RevealOrder", () => {
       draft.armies["b2"]!.at = [8, 0];
       draft.armies["b3"]!.at = [7, 1];
     });
-    const [activated] = campaign.must({ type: "ActivateArmy", actor: "red", army: "r2", commitment: campaign.commitment("r2", "firstFire"), path: [] });
+    const [activated] = campaign.must({
+      type: "ActivateArmy",
+      actor: "red",
+      army: "r2",
+      commitment: campaign.commitment("r2", "firstFire"),
+      path: [],
+    });
     expect(activated).toMatchObject({ type: "ArmyActivated", data: { stacked: true } });
     const events = campaign.reveal("r2", "firstFire");
     expect(events.ok && events.events.map((e) => e.type)).toEqual(["OrderRevealed", "OrderViolated"]);
-    expect(ofType(campaign.events, "OrderViolated")[0]!.data).toMatchObject({ rule: "S7", evidenceSeq: activated!.seq });
+    expect(ofType(campaign.events, "OrderViolated")[0]!.data).toMatchObject({
+      rule: "S7",
+      evidenceSeq: activated!.seq,
+    });
   });
 
   it("T4 a move First Fire forbids is recorded naming the ArmyMoved event's seq", () => {
     const campaign = started("red");
-    campaign.activate("r1", "firstFire", [[3, 0], [2, 0]]);
+    campaign.activate("r1", "firstFire", [
+      [3, 0],
+      [2, 0],
+    ]);
     const moved = ofType(campaign.events, "ArmyMoved")[0]!;
     campaign.reveal("r1", "firstFire");
     expect(ofType(campaign.events, "OrderViolated").map((e) => e.data)).toEqual([
-      { turn: 1, army: "r1", player: "red", order: "firstFire", rule: "T4", evidenceSeq: moved.seq, detail: `moved 2 squares on First Fire, which may not move (ArmyMoved seq ${moved.seq})` },
+      {
+        turn: 1,
+        army: "r1",
+        player: "red",
+        order: "firstFire",
+        rule: "T4",
+        evidenceSeq: moved.seq,
+        detail: `moved 2 squares on First Fire, which may not move (ArmyMoved seq ${moved.seq})`,
+      },
     ]);
   });
 
@@ -167,7 +216,14 @@ describe("ActivateArmy and RevealOrder", () => {
       draft.armies["b3"]!.at = [12, 5];
       draft.objectives["red-com2"]!.heldBy = "blue";
     });
-    const outcome = campaign.activate("r1", "charge", [[5, 4], [6, 4], [7, 4], [8, 4], [8, 5], [9, 5]]);
+    const outcome = campaign.activate("r1", "charge", [
+      [5, 4],
+      [6, 4],
+      [7, 4],
+      [8, 4],
+      [8, 5],
+      [9, 5],
+    ]);
     expect(outcome.ok).toBe(true);
     expect(ofType(campaign.events, "ObjectiveCaptured").map((e) => e.data)).toEqual([
       { turn: 1, objective: "red-com2", kind: "objective", by: "red", army: "r1", how: "moved" },
@@ -182,7 +238,12 @@ describe("ActivateArmy and RevealOrder", () => {
     campaign.arrange((draft) => {
       draft.homeBases["red"]!.heldBy = "blue";
     });
-    campaign.activate("r1", "advance", [[5, 0], [6, 0], [7, 0], [8, 0]]);
+    campaign.activate("r1", "advance", [
+      [5, 0],
+      [6, 0],
+      [7, 0],
+      [8, 0],
+    ]);
     expect(ofType(campaign.events, "ObjectiveCaptured").map((e) => e.data)).toEqual([
       { turn: 1, objective: "red", kind: "homeBase", by: "red", army: "r1", how: "moved" },
     ]);
@@ -194,7 +255,10 @@ describe("ActivateArmy and RevealOrder", () => {
     campaign.arrange((draft) => {
       draft.objectives["blue-com2"]!.heldBy = "red";
     });
-    campaign.activate("r1", "advance", [[4, 1], [4, 2]]);
+    campaign.activate("r1", "advance", [
+      [4, 1],
+      [4, 2],
+    ]);
     expect(ofType(campaign.events, "ObjectiveCaptured")).toEqual([]);
   });
 
@@ -232,7 +296,11 @@ describe("ActivateArmy and RevealOrder", () => {
     for (const [army, order] of moves.slice(0, -1)) campaign.reveal(army, order);
     expect(campaign.state.phase).toBe("action");
     const last = campaign.reveal("b3", "charge");
-    expect(last.ok && last.events.map((e) => e.type)).toEqual(["OrderRevealed", "ActionPhaseEnded", "BattlePhaseEnded"]);
+    expect(last.ok && last.events.map((e) => e.type)).toEqual([
+      "OrderRevealed",
+      "ActionPhaseEnded",
+      "BattlePhaseEnded",
+    ]);
     expect(ofType(campaign.events, "ActionPhaseEnded")[0]!.data).toEqual({ turn: 1, withheld: [] });
     expect(campaign.state.phase).toBe("end");
   });
@@ -243,8 +311,7 @@ describe("ActivateArmy and RevealOrder", () => {
 const ARMIES = ["r1", "r2", "r3", "b1", "b2", "b3"] as const;
 const ORDERS: Order[] = ["firstFire", "advance", "charge", "fortify"];
 /** Steps relative to the army's owner: forward is towards the enemy's base line. */
-const MOVES = ["forward", "back", "left", "right", "diagonal", "jump"] as const;
-type Move = (typeof MOVES)[number];
+type Move = "forward" | "back" | "left" | "right" | "diagonal" | "jump";
 
 type Step =
   | {
@@ -276,13 +343,32 @@ const arbStep: fc.Arbitrary<Step> = fc.oneof(
       pick: fc.nat(20),
       wild: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
       order: fc.constantFrom(...ORDERS),
-      moves: fc.oneof({ weight: 1, arbitrary: fc.constant([] as Move[]) }, { weight: 4, arbitrary: fc.array(arbMove, { minLength: 1, maxLength: 8 }) }),
-      actor: fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom("red", "blue", "host") }),
+      moves: fc.oneof(
+        { weight: 1, arbitrary: fc.constant([] as Move[]) },
+        { weight: 4, arbitrary: fc.array(arbMove, { minLength: 1, maxLength: 8 }) },
+      ),
+      actor: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.constantFrom("red", "blue", "host") },
+      ),
     }),
   },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("reveal" as const), pick: fc.nat(20), honest: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("reveal" as const),
+      pick: fc.nat(20),
+      honest: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "close" as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("claim" as const), actor: fc.constantFrom("red" as const, "blue" as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("claim" as const),
+      actor: fc.constantFrom("red" as const, "blue" as const),
+    }),
+  },
 );
 
 const key = ([x, y]: Square) => `${x},${y}`;
@@ -313,7 +399,9 @@ function pathFrom(player: string, start: Square, moves: readonly Move[]): Square
 /** The armies the rules let move next: a defender attacked before its activation, else the next player's unactivated armies. */
 function candidates(state: CampaignState): string[] {
   const turn = state.turnState!;
-  const onMap = Object.values(state.armies).filter((army) => army.status === "active" && army.at !== null && !turn.activations[army.id]);
+  const onMap = Object.values(state.armies).filter(
+    (army) => army.status === "active" && army.at !== null && !turn.activations[army.id],
+  );
   const defenders = Object.values(state.battles)
     .filter((battle) => battle.turn === state.turn && !turn.activations[battle.defender.army])
     .map((battle) => battle.defender.army);
@@ -329,7 +417,10 @@ function checkBoard(state: CampaignState, initial: Record<string, Square>, event
   const bySquare = new Map<string, string[]>();
   for (const army of Object.values(state.armies)) {
     if (army.status !== "active" || army.at === null) continue;
-    expect(army.at[0] >= 0 && army.at[0] < WIDTH && army.at[1] >= 0 && army.at[1] < HEIGHT, `M1 ${army.id} on the map`).toBe(true);
+    expect(
+      army.at[0] >= 0 && army.at[0] < WIDTH && army.at[1] >= 0 && army.at[1] < HEIGHT,
+      `M1 ${army.id} on the map`,
+    ).toBe(true);
     bySquare.set(key(army.at), [...(bySquare.get(key(army.at)) ?? []), army.id]);
   }
   for (const [square, armies] of bySquare) {
@@ -368,13 +459,21 @@ function checkMove(before: CampaignState, events: readonly Event[]): void {
   const moved = ofType(events as Event[], "ArmyMoved")[0];
   if (!moved) return;
   const mover = owner(moved.data.army);
-  const standing = Object.values(before.armies).filter((army) => army.status === "active" && army.at !== null && army.id !== moved.data.army);
-  const enemiesAt = (square: Square) => standing.filter((army) => army.player !== mover && key(army.at!) === key(square));
-  const battleSquares = new Set(Object.values(before.battles).filter((b) => b.turn === before.turn).map((b) => key(b.at)));
+  const standing = Object.values(before.armies).filter(
+    (army) => army.status === "active" && army.at !== null && army.id !== moved.data.army,
+  );
+  const enemiesAt = (square: Square) =>
+    standing.filter((army) => army.player !== mover && key(army.at!) === key(square));
+  const battleSquares = new Set(
+    Object.values(before.battles)
+      .filter((b) => b.turn === before.turn)
+      .map((b) => key(b.at)),
+  );
   const { path, from } = moved.data;
   path.forEach((square, i) => {
     expect(battleSquares.has(key(square)), `M4 ${moved.data.army} entered a battle square ${key(square)}`).toBe(false);
-    if (i < path.length - 1) expect(enemiesAt(square), `M3 ${moved.data.army} passed through an enemy at ${key(square)}`).toEqual([]);
+    if (i < path.length - 1)
+      expect(enemiesAt(square), `M3 ${moved.data.army} passed through an enemy at ${key(square)}`).toEqual([]);
   });
   const last = path[path.length - 1]!;
   const defenders = enemiesAt(last);
@@ -385,7 +484,14 @@ function checkMove(before: CampaignState, events: readonly Event[]): void {
     expect(defenders.length, "M3 attacked a stack").toBe(1);
     const n = Object.values(before.battles).filter((b) => b.turn === before.turn).length + 1;
     expect(battles).toEqual([
-      { turn: before.turn, battle: `t${before.turn}b${n}`, at: last, attacker: moved.data.army, defender: defenders[0]!.id, attackerFrom: path[path.length - 2] ?? from },
+      {
+        turn: before.turn,
+        battle: `t${before.turn}b${n}`,
+        at: last,
+        attacker: moved.data.army,
+        defender: defenders[0]!.id,
+        attackerFrom: path[path.length - 2] ?? from,
+      },
     ]);
   }
   // E1: every objective or home base moved into or through that the side did not hold is captured, in path order.
@@ -401,23 +507,36 @@ function checkMove(before: CampaignState, events: readonly Event[]): void {
   };
   for (const square of defenders.length > 0 ? path.slice(0, -1) : path) {
     for (const o of Object.values(before.objectives)) if (key(o.at) === key(square)) capture(o.id, o.id);
-    for (const h of Object.values(before.homeBases)) if (key(h.at) === key(square)) capture(`home:${h.player}`, h.player);
+    for (const h of Object.values(before.homeBases))
+      if (key(h.at) === key(square)) capture(`home:${h.player}`, h.player);
   }
   expect(ofType(events as Event[], "ObjectiveCaptured").map((e) => e.data.objective)).toEqual(expected);
 }
 
 /** T4, T5, S7 ruling, restated: what a reveal must record against the move the army made. */
-function checkReveal(campaign: Campaign, events: readonly Event[], input: Record<string, unknown>, held: ReadonlyMap<string, Order>): void {
+function checkReveal(
+  campaign: Campaign,
+  events: readonly Event[],
+  input: Record<string, unknown>,
+  held: ReadonlyMap<string, Order>,
+): void {
   if (input["type"] !== "RevealOrder") return;
   const army = String(input["army"]);
   const claimed = input["order"] as Order;
   const truth = held.get(army)!;
   if (claimed !== truth) {
-    expect(events.map((e) => e.type), "T5 a false reveal is recorded, not accepted").toEqual(["RevealRejected"]);
+    expect(
+      events.map((e) => e.type),
+      "T5 a false reveal is recorded, not accepted",
+    ).toEqual(["RevealRejected"]);
     return;
   }
-  const activation = ofType(campaign.events, "ArmyActivated").find((e) => e.data.army === army && e.data.turn === campaign.state.turn)!;
-  const moved = ofType(campaign.events, "ArmyMoved").find((e) => e.data.army === army && e.data.turn === campaign.state.turn);
+  const activation = ofType(campaign.events, "ArmyActivated").find(
+    (e) => e.data.army === army && e.data.turn === campaign.state.turn,
+  )!;
+  const moved = ofType(campaign.events, "ArmyMoved").find(
+    (e) => e.data.army === army && e.data.turn === campaign.state.turn,
+  );
   const squares = moved?.data.path.length ?? 0;
   const expected: string[] = [];
   if ((truth === "firstFire" || truth === "fortify") && squares > 0) expected.push("T4");
@@ -431,61 +550,73 @@ function checkReveal(campaign: Campaign, events: readonly Event[], input: Record
 describe("property: random Action phases", () => {
   it("T3 M1 M2 M3 M4 S7 accepted activations keep the board legal; refusals name a rule or a field", () => {
     fc.assert(
-      fc.property(fc.constantFrom("red" as const, "blue" as const), fc.array(arbStep, { minLength: 5, maxLength: 40, size: "max" }), (first, steps) => {
-        const campaign = started(first);
-        const initial = Object.fromEntries(Object.values(campaign.state.armies).map((army) => [army.id, army.at!]));
-        const held = new Map<string, Order>();
-        const baseline = campaign.events.length;
-        for (const step of steps) {
-          let input: Record<string, unknown>;
-          let given: [string, Order] | null = null;
-          if (step.kind === "activate") {
-            const choice = step.wild ? [...ARMIES] : candidates(campaign.state);
-            const army = choice[step.pick % Math.max(choice.length, 1)] ?? "r1";
-            const at = campaign.state.armies[army]!.at ?? [0, 0];
-            input = {
-              type: "ActivateArmy",
-              actor: step.actor ?? owner(army),
-              army,
-              commitment: campaign.commitment(army, step.order),
-              path: pathFrom(owner(army), at, step.moves),
-            };
-            given = [army, step.order];
-          } else if (step.kind === "reveal") {
-            const hidden = Object.values(campaign.state.turnState!.activations).filter((a) => a.order === null);
-            const army = hidden[step.pick % Math.max(hidden.length, 1)]?.army ?? ARMIES[step.pick % ARMIES.length]!;
-            const order = held.get(army) ?? "advance";
-            const claimed = step.honest ? order : ORDERS[(ORDERS.indexOf(order) + 1) % ORDERS.length]!;
-            input = { type: "RevealOrder", actor: owner(army), army, order: claimed, salt: SALT };
-          } else if (step.kind === "claim") {
-            input = { type: "ClaimStall", actor: step.actor };
-          } else {
-            input = { type: "CloseActionPhase", actor: "host" };
+      fc.property(
+        fc.constantFrom("red" as const, "blue" as const),
+        fc.array(arbStep, { minLength: 5, maxLength: 40, size: "max" }),
+        (first, steps) => {
+          const campaign = started(first);
+          const initial = Object.fromEntries(Object.values(campaign.state.armies).map((army) => [army.id, army.at!]));
+          const held = new Map<string, Order>();
+          const baseline = campaign.events.length;
+          for (const step of steps) {
+            let input: Record<string, unknown>;
+            let given: [string, Order] | null = null;
+            if (step.kind === "activate") {
+              const choice = step.wild ? [...ARMIES] : candidates(campaign.state);
+              const army = choice[step.pick % Math.max(choice.length, 1)] ?? "r1";
+              const at = campaign.state.armies[army]!.at ?? [0, 0];
+              input = {
+                type: "ActivateArmy",
+                actor: step.actor ?? owner(army),
+                army,
+                commitment: campaign.commitment(army, step.order),
+                path: pathFrom(owner(army), at, step.moves),
+              };
+              given = [army, step.order];
+            } else if (step.kind === "reveal") {
+              const hidden = Object.values(campaign.state.turnState!.activations).filter((a) => a.order === null);
+              const army = hidden[step.pick % Math.max(hidden.length, 1)]?.army ?? ARMIES[step.pick % ARMIES.length]!;
+              const order = held.get(army) ?? "advance";
+              const claimed = step.honest ? order : ORDERS[(ORDERS.indexOf(order) + 1) % ORDERS.length]!;
+              input = { type: "RevealOrder", actor: owner(army), army, order: claimed, salt: SALT };
+            } else if (step.kind === "claim") {
+              input = { type: "ClaimStall", actor: step.actor };
+            } else {
+              input = { type: "CloseActionPhase", actor: "host" };
+            }
+            const before = campaign.state;
+            const outcome = campaign.apply(input);
+            if (!outcome.ok) {
+              const { refusal } = outcome;
+              if (refusal.kind === "rule") expect(refusal.rule).toMatch(/^[A-Z][0-9]+$/);
+              else expect(refusal.kind === "field" && refusal.field.length > 0).toBe(true);
+              expect(refusal.message.length).toBeGreaterThan(0);
+              expect(campaign.state).toBe(before);
+              continue;
+            }
+            if (given) held.set(...given);
+            checkMove(before, outcome.events);
+            checkReveal(campaign, outcome.events, input, held);
+            for (const event of outcome.events) {
+              expect(
+                catalogue.check({
+                  type: event.type,
+                  version: catalogue.definition(event.type)!.version,
+                  data: event.data,
+                }),
+                event.type,
+              ).toBeUndefined();
+            }
+            checkBoard(campaign.state, initial, campaign.events.slice(baseline));
           }
-          const before = campaign.state;
-          const outcome = campaign.apply(input);
-          if (!outcome.ok) {
-            const { refusal } = outcome;
-            if (refusal.kind === "rule") expect(refusal.rule).toMatch(/^[A-Z][0-9]+$/);
-            else expect(refusal.kind === "field" && refusal.field.length > 0).toBe(true);
-            expect(refusal.message.length).toBeGreaterThan(0);
-            expect(campaign.state).toBe(before);
-            continue;
-          }
-          if (given) held.set(...given);
-          checkMove(before, outcome.events);
-          checkReveal(campaign, outcome.events, input, held);
-          for (const event of outcome.events) {
-            expect(catalogue.check({ type: event.type, version: catalogue.definition(event.type)!.version, data: event.data }), event.type).toBeUndefined();
-          }
-          checkBoard(campaign.state, initial, campaign.events.slice(baseline));
-        }
-        // T5: every cheat the log shows is a recorded violation.
-        const turnEvents = campaign.events.slice(baseline);
-        const withheld = ofType(turnEvents, "ActionPhaseEnded").flatMap((e) => e.data.withheld).length;
-        const cheats = ofType(turnEvents, "RevealRejected").length + ofType(turnEvents, "OrderViolated").length + withheld;
-        expect(campaign.state.violations.length).toBe(cheats);
-      }),
+          // T5: every cheat the log shows is a recorded violation.
+          const turnEvents = campaign.events.slice(baseline);
+          const withheld = ofType(turnEvents, "ActionPhaseEnded").flatMap((e) => e.data.withheld).length;
+          const cheats =
+            ofType(turnEvents, "RevealRejected").length + ofType(turnEvents, "OrderViolated").length + withheld;
+          expect(campaign.state.violations.length).toBe(cheats);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -504,10 +635,12 @@ describe("property: random Action phases", () => {
           const choice = step.wild ? [...ARMIES] : candidates(campaign.state);
           const army = choice[step.pick % Math.max(choice.length, 1)] ?? "r1";
           const at = campaign.state.armies[army]!.at ?? [0, 0];
-          if (campaign.activate(army, step.order, pathFrom(owner(army), at, step.moves)).ok) given.set(army, step.order);
+          if (campaign.activate(army, step.order, pathFrom(owner(army), at, step.moves)).ok)
+            given.set(army, step.order);
           // Both players reveal as soon as they may: battle orders at once, so that the alternation goes on.
           for (const activation of Object.values(campaign.state.turnState!.activations)) {
-            if (activation.order === null && campaign.state.phase === "action") campaign.reveal(activation.army, given.get(activation.army)!);
+            if (activation.order === null && campaign.state.phase === "action")
+              campaign.reveal(activation.army, given.get(activation.army)!);
           }
         }
         if (campaign.state.phase !== "action") {
@@ -518,7 +651,8 @@ describe("property: random Action phases", () => {
           const excused = new Set([...(ended!.data.notActivated ?? []), ...ended!.data.withheld]);
           const claimed = ofType(campaign.events as Event[], "StallClaimed").some((claim) => claim.seq < ended!.seq);
           for (const army of Object.values(campaign.state.armies)) {
-            if (!activations[army.id]) expect(claimed && excused.has(army.id), `T3 ${army.id} not activated`).toBe(true);
+            if (!activations[army.id])
+              expect(claimed && excused.has(army.id), `T3 ${army.id} not activated`).toBe(true);
           }
         }
       }),

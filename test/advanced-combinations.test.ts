@@ -26,7 +26,16 @@ import { tempDir } from "./support/tmp.js";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLOCK = () => new Date("2026-01-01T00:00:00.000Z");
 const TURNS = 3;
-const RULES: ReadonlyArray<keyof AdvancedRules> = ["mobilised", "fogOfWar", "scouting", "terrainCosts", "homeBase", "commanders", "offTableSupport", "warChest"];
+const RULES: ReadonlyArray<keyof AdvancedRules> = [
+  "mobilised",
+  "fogOfWar",
+  "scouting",
+  "terrainCosts",
+  "homeBase",
+  "commanders",
+  "offTableSupport",
+  "warChest",
+];
 
 const allAs = (on: boolean): AdvancedRules => Object.fromEntries(RULES.map((rule) => [rule, on]));
 
@@ -37,7 +46,10 @@ async function playWith(campaign: string, advanced: AdvancedRules, seed: number)
   try {
     const created = await engine.create(setupCommands(setup).map((step) => step.command));
     expect(created.ok, JSON.stringify(created)).toBe(true);
-    const table = new Table(engine, setup.campaign, { secrets: new MemorySecrets(), random: sequenceRandomHex(`combinations-${seed}`) });
+    const table = new Table(engine, setup.campaign, {
+      secrets: new MemorySecrets(),
+      random: sequenceRandomHex(`combinations-${seed}`),
+    });
     // playCampaign throws on the first refused command: every command the commanders give must be legal.
     const live = await playCampaign(table, () => {}, TURNS);
     expect(live.status === "finished" || live.turn > TURNS, `stopped in turn ${live.turn}`).toBe(true);
@@ -53,10 +65,24 @@ async function playWith(campaign: string, advanced: AdvancedRules, seed: number)
 
 describe("A1-A8 cherry-picked", () => {
   it("A1 A2 A3 A4 A5 A6 A7 A8 any combination of the advanced rules plays legally, audits clean and replays to the live state", async () => {
-    const rules = fc.record(Object.fromEntries(RULES.map((rule) => [rule, fc.boolean()])) as Record<keyof AdvancedRules, fc.Arbitrary<boolean>>);
+    const rules = fc.record(
+      Object.fromEntries(RULES.map((rule) => [rule, fc.boolean()])) as Record<
+        keyof AdvancedRules,
+        fc.Arbitrary<boolean>
+      >,
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("emberfall", "ashfall"), rules, fc.nat(1000), (campaign, advanced, seed) => playWith(campaign, advanced, seed)),
-      { numRuns: 30, examples: [["emberfall", allAs(true), 1], ["emberfall", allAs(false), 2], ["ashfall", allAs(true), 3]] },
+      fc.asyncProperty(fc.constantFrom("emberfall", "ashfall"), rules, fc.nat(1000), (campaign, advanced, seed) =>
+        playWith(campaign, advanced, seed),
+      ),
+      {
+        numRuns: 30,
+        examples: [
+          ["emberfall", allAs(true), 1],
+          ["emberfall", allAs(false), 2],
+          ["ashfall", allAs(true), 3],
+        ],
+      },
     );
   }, 600_000);
 });

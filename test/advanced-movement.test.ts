@@ -35,7 +35,15 @@ const road = (terrain: TerrainSquare["terrain"]): TerrainSquare => ({ terrain, r
 
 describe("A4 terrain costs", () => {
   it("A4 the seed's worked example: 8 Charge points spent through plains, hills, river, road, road over mountains, city, hills leave 7, 5, 3, 3, 2, 1, 0", () => {
-    const squares = [plain("plains"), plain("hills"), plain("river"), road("plains"), road("mountains"), plain("city"), plain("hills")];
+    const squares = [
+      plain("plains"),
+      plain("hills"),
+      plain("river"),
+      road("plains"),
+      road("mountains"),
+      plain("city"),
+      plain("hills"),
+    ];
     expect(pointsLeft(8, squares)).toEqual([7, 5, 3, 3, 2, 1, 0]);
     expect(stepsPaid(pointsLeft(8, squares))).toBe(7);
     expect(stepsPaid(pointsLeft(8, [...squares, plain("plains")]))).toBe(7);
@@ -53,7 +61,9 @@ describe("A4 terrain costs", () => {
   });
 
   it("A4 forest and river cost 2, mountains 3, plains 1; the second hills square of a move costs 1", () => {
-    expect(pointsLeft(10, [plain("forest"), plain("river"), plain("mountains"), plain("plains")])).toEqual([8, 6, 3, 2]);
+    expect(pointsLeft(10, [plain("forest"), plain("river"), plain("mountains"), plain("plains")])).toEqual([
+      8, 6, 3, 2,
+    ]);
     expect(pointsLeft(10, [plain("hills"), plain("plains"), plain("hills"), plain("hills")])).toEqual([8, 7, 6, 5]);
   });
 
@@ -75,33 +85,48 @@ describe("A4 terrain costs", () => {
 
   it("A4 a path's cost is monotone in its prefix: points left never rise, a prefix costs what it cost inside the path, each square 0 to 3", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(terrainSquare, { maxLength: 12 }), fc.nat(12), (allowance, squares, cut) => {
-        const left = pointsLeft(allowance, squares);
-        const prefix = squares.slice(0, cut);
-        expect(pointsLeft(allowance, prefix)).toEqual(left.slice(0, cut));
-        expect(stepsPaid(pointsLeft(allowance, prefix))).toBeLessThanOrEqual(stepsPaid(left));
-        left.forEach((points, i) => {
-          const cost = (i === 0 ? allowance : left[i - 1]!) - points;
-          expect(cost).toBeGreaterThanOrEqual(0);
-          expect(cost).toBeLessThanOrEqual(3);
-        });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(terrainSquare, { maxLength: 12 }),
+        fc.nat(12),
+        (allowance, squares, cut) => {
+          const left = pointsLeft(allowance, squares);
+          const prefix = squares.slice(0, cut);
+          expect(pointsLeft(allowance, prefix)).toEqual(left.slice(0, cut));
+          expect(stepsPaid(pointsLeft(allowance, prefix))).toBeLessThanOrEqual(stepsPaid(left));
+          left.forEach((points, i) => {
+            const cost = (i === 0 ? allowance : left[i - 1]!) - points;
+            expect(cost).toBeGreaterThanOrEqual(0);
+            expect(cost).toBeLessThanOrEqual(3);
+          });
+        },
+      ),
     );
   });
 
   it("A4 off: every square costs one point, so the steps an allowance pays are the old step count", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { maxLength: 20 }), (allowance, path) => {
-        const paid = stepsPaid(pointsLeftOnPath(ONE_A_SQUARE, allowance, path as Square[]));
-        expect(paid).toBe(Math.min(path.length, allowance));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { maxLength: 20 }),
+        (allowance, path) => {
+          const paid = stepsPaid(pointsLeftOnPath(ONE_A_SQUARE, allowance, path as Square[]));
+          expect(paid).toBe(Math.min(path.length, allowance));
+        },
+      ),
     );
   });
 });
 
 // ---------- the move search (S7 ruling, the demo's path finding) ----------
 
-function surroundingsOf(width: number, height: number, friends: Square[], enemies: Square[][], battles: Square[]): Surroundings {
+function surroundingsOf(
+  width: number,
+  height: number,
+  friends: Square[],
+  enemies: Square[][],
+  battles: Square[],
+): Surroundings {
   const army = (id: string) => ({ id }) as ArmyState;
   return {
     width,
@@ -121,7 +146,12 @@ function breadthFirst(around: Surroundings, from: Square, maxSteps: number) {
   for (let step = 0; step < maxSteps; step++) {
     const next: typeof frontier = [];
     for (const { at, path } of frontier) {
-      for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]] as const) {
+      for (const [dx, dy] of [
+        [0, -1],
+        [1, 0],
+        [0, 1],
+        [-1, 0],
+      ] as const) {
         const to: Square = [at[0] + dx, at[1] + dy];
         const key = squareKey(to);
         if (seen.has(key) || !onMap(around, to) || around.battles.has(key)) continue;
@@ -160,15 +190,30 @@ function layout(b: Board): { around: Surroundings; map: MapDefinition } {
   const enemies = b.enemies.filter(([at]) => claim(at)).map(([at, n]) => Array.from({ length: n }, () => at));
   const battles = b.battles.filter(claim);
   const roads = [...new Map(b.roads.map((at) => [squareKey(at), at])).values()];
-  return { around: surroundingsOf(W, H, friends, enemies, battles), map: { width: W, height: H, terrain: b.terrain, roads } };
+  return {
+    around: surroundingsOf(W, H, friends, enemies, battles),
+    map: { width: W, height: H, terrain: b.terrain, roads },
+  };
 }
 
 /** Whether a path breaks none of M1-M4 and its allowance pays for it. */
-function legal(around: Surroundings, from: Square, path: readonly Square[], allowance: number, pricing: StepPricing): boolean {
+function legal(
+  around: Surroundings,
+  from: Square,
+  path: readonly Square[],
+  allowance: number,
+  pricing: StepPricing,
+): boolean {
   let previous = from;
   for (const [i, step] of path.entries()) {
     const key = squareKey(step);
-    if (!onMap(around, step) || !orthogonallyAdjacent(previous, step) || key === squareKey(from) || around.battles.has(key)) return false;
+    if (
+      !onMap(around, step) ||
+      !orthogonallyAdjacent(previous, step) ||
+      key === squareKey(from) ||
+      around.battles.has(key)
+    )
+      return false;
     if (around.enemies.has(key) && (i < path.length - 1 || around.enemies.get(key)!.length > 1)) return false;
     previous = step;
   }
@@ -203,7 +248,8 @@ describe("the move search", () => {
         for (const [dx, dy] of steps) path.push([(x += dx), (y += dy)]);
         if (!legal(around, b.from, path, allowance, pricing)) return;
         const end = squareKey(path[path.length - 1]!);
-        if (around.enemies.has(end)) expect(found.attacks.some((a) => squareKey(a.path[a.path.length - 1]!) === end)).toBe(true);
+        if (around.enemies.has(end))
+          expect(found.attacks.some((a) => squareKey(a.path[a.path.length - 1]!) === end)).toBe(true);
         else if (!around.friends.has(end)) expect(found.ends.has(end)).toBe(true);
       }),
     );
@@ -223,9 +269,20 @@ describe("the move search", () => {
 
   it("S7 A4 a stacked army whose only ways off are friends on mountains cannot leave with 2 points, though it could by squares", () => {
     const map: MapDefinition = { width: 3, height: 3, terrain: ["pmp", "mpp", "ppp"], roads: [] };
-    const around = surroundingsOf(3, 3, [[1, 0], [0, 1]], [], []);
+    const around = surroundingsOf(
+      3,
+      3,
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      [],
+      [],
+    );
     expect(canLeave(around, [0, 0], 2)).toBe(true);
-    expect(canLeave(around, [0, 0], 2, stepPricing({ map, options: { advanced: { terrainCosts: true } } }))).toBe(false);
+    expect(canLeave(around, [0, 0], 2, stepPricing({ map, options: { advanced: { terrainCosts: true } } }))).toBe(
+      false,
+    );
   });
 
   it("A4 checkPath refuses a Charge the terrain does not pay for, naming A4, and not by counting squares", () => {
@@ -233,10 +290,35 @@ describe("the move search", () => {
     const around = surroundingsOf(6, 1, [], [], []);
     const pricing = stepPricing({ map, options: { advanced: { terrainCosts: true } } });
     // Road over forest free, then four plains: 5 squares for Charge's 4 points at rate 2.
-    expect(() => checkPath(around, [0, 0], [[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]], 2, pricing)).not.toThrow();
+    expect(() =>
+      checkPath(
+        around,
+        [0, 0],
+        [
+          [1, 0],
+          [2, 0],
+          [3, 0],
+          [4, 0],
+          [5, 0],
+        ],
+        2,
+        pricing,
+      ),
+    ).not.toThrow();
     const refusal = (() => {
       try {
-        checkPath(around, [1, 0], [[2, 0], [3, 0], [4, 0], [5, 0]], 1, pricing);
+        checkPath(
+          around,
+          [1, 0],
+          [
+            [2, 0],
+            [3, 0],
+            [4, 0],
+            [5, 0],
+          ],
+          1,
+          pricing,
+        );
       } catch (error) {
         return (error as Refused).refusal;
       }
@@ -289,7 +371,6 @@ describe("A1 mobilised", () => {
   });
 });
 
-
 // ---------- the demo under A1 and A4 ----------
 
 describe("the demo's commanders with terrain costs", () => {
@@ -300,11 +381,18 @@ describe("the demo's commanders with terrain costs", () => {
     const checked = checkSetupFile(raw);
     if (!checked.ok) throw new Error(checked.message);
     const setup = checked.setup as SetupFile & { catalogue: Catalogue };
-    const engine = await Engine.open(await tempDir("epicwar-a4-demo-"), { clock: () => new Date("2026-01-01T00:00:00.000Z") });
+    const engine = await Engine.open(await tempDir("epicwar-a4-demo-"), {
+      clock: () => new Date("2026-01-01T00:00:00.000Z"),
+    });
     try {
       expect((await engine.create(setupCommands(setup).map((step) => step.command))).ok).toBe(true);
       const parties = new Set([HOST, ...setup.players.map((p) => p.id)]);
-      const table = new Table(engine, setup.campaign, { parties, secrets: new MemorySecrets(), random: sequenceRandomHex("a4-demo"), chores: true });
+      const table = new Table(engine, setup.campaign, {
+        parties,
+        secrets: new MemorySecrets(),
+        random: sequenceRandomHex("a4-demo"),
+        chores: true,
+      });
       const state = await playCampaign(table, () => {}, 3);
       const events = (await engine.store.readAll(setup.campaign)).map(toCurrent);
       expect(events.filter((e) => e.type === "ArmyMoved").length).toBeGreaterThan(0);

@@ -13,7 +13,14 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HOST } from "../events/common.js";
 import { catalogue, type DomainEvent, type StoredEvent, type EventData } from "../events/index.js";
-import { auditCampaign, PENDING_SEED, VERDICTS, type AuditReport, type Finding, type Verdict } from "../replays/audit.js";
+import {
+  auditCampaign,
+  PENDING_SEED,
+  VERDICTS,
+  type AuditReport,
+  type Finding,
+  type Verdict,
+} from "../replays/audit.js";
 import { auditStream, loadAuditInput } from "../replays/audit-load.js";
 import { renderAudit } from "../replays/audit-text.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";
@@ -49,13 +56,18 @@ function forged<T extends DomainEvent["type"]>(type: T, data: EventData<T>, acto
 }
 
 type Written = ReturnType<typeof forged>;
-const rewritten = (event: StoredEvent): Written => ({ type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data } as Written);
+const rewritten = (event: StoredEvent): Written =>
+  ({ type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data }) as Written;
 
 /**
  * A host rewrites a campaign's log: the honest events, edited by `edit`, written into a fresh store and chained anew,
  * as a host with the folder could. Returns the audit of the new log and where each event landed.
  */
-async function rewrite(campaign: string, honest: readonly StoredEvent[], edit: (events: Written[]) => Written[]): Promise<AuditReport> {
+async function rewrite(
+  campaign: string,
+  honest: readonly StoredEvent[],
+  edit: (events: Written[]) => Written[],
+): Promise<AuditReport> {
   const store = await EventStore.open(join(await tempDir("epicwar-audit-forged-"), "db"));
   try {
     let seq = 0;
@@ -83,7 +95,11 @@ function sameTotal([a, b]: [number, number]): [number, number] {
 }
 
 /** Inserts `added` before events[at]; the seq of the first added event is at + 1. */
-const insert = (events: Written[], at: number, ...added: Written[]): Written[] => [...events.slice(0, at), ...added, ...events.slice(at)];
+const insert = (events: Written[], at: number, ...added: Written[]): Written[] => [
+  ...events.slice(0, at),
+  ...added,
+  ...events.slice(at),
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -98,7 +114,10 @@ describe("the audit of an honest advanced campaign", () => {
       if (!created.ok) throw new Error(JSON.stringify(created.refusal));
       let counter = 0;
       // A label whose seeds bring a titan battle (A8 damage and repairs) into the two turns played.
-      const random = (bytes: number) => sha256Hex(`audit-advanced-3-${counter++}`).repeat(2).slice(0, bytes * 2);
+      const random = (bytes: number) =>
+        sha256Hex(`audit-advanced-3-${counter++}`)
+          .repeat(2)
+          .slice(0, bytes * 2);
       await playCampaign(new Table(engine, setup.campaign, { secrets: new MemorySecrets(), random }), () => {}, 2);
       honest = await engine.store.readAll(setup.campaign);
       report = auditCampaign(await loadAuditInput(engine.store, setup.campaign));
@@ -110,8 +129,13 @@ describe("the audit of an honest advanced campaign", () => {
   it("A1 A4 A5 A6 A7 A8 every advanced option on, played honestly: income, purchases, commanders and moves all recompute", () => {
     expect(report.findings, renderAudit(report).join("\n")).toEqual([]);
     const types = new Set(honest.map((e) => e.type));
-    for (const type of ["WarChestIncomeRecorded", "CommanderAppointed", "CommanderKilled", "ArmyMoved"]) expect(types, type).toContain(type);
-    expect(honest.some((e) => ["FormationsPurchased", "SupportPurchased", "DefencesPurchased", "ArmyPurchased"].includes(e.type))).toBe(true);
+    for (const type of ["WarChestIncomeRecorded", "CommanderAppointed", "CommanderKilled", "ArmyMoved"])
+      expect(types, type).toContain(type);
+    expect(
+      honest.some((e) =>
+        ["FormationsPurchased", "SupportPurchased", "DefencesPurchased", "ArmyPurchased"].includes(e.type),
+      ),
+    ).toBe(true);
   });
 
   const firstIncome = (events: Written[]) => indexOf(events, (e) => e.type === "WarChestIncomeRecorded");
@@ -122,7 +146,16 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       at = firstIncome(events);
       const data = incomeOf(events, at);
-      events[at] = { ...events[at]!, data: { ...data, total: data.total + 500, change: data.change + 500, earned: data.earned + 500, balance: data.balance + 500 } };
+      events[at] = {
+        ...events[at]!,
+        data: {
+          ...data,
+          total: data.total + 500,
+          change: data.change + 500,
+          earned: data.earned + 500,
+          balance: data.balance + 500,
+        },
+      };
       return events;
     });
     const finding = expectFinding(forgedReport, VERDICTS.incomeMismatch, "A8", at + 1);
@@ -136,7 +169,10 @@ describe("the audit of an honest advanced campaign", () => {
       const at = firstIncome(events);
       const player = incomeOf(events, at).player;
       const kept = events.filter((_, i) => i !== at);
-      finished = indexOf(kept, (e) => e.type === "EndPhaseFinished" && (e.data as { player: string }).player === player);
+      finished = indexOf(
+        kept,
+        (e) => e.type === "EndPhaseFinished" && (e.data as { player: string }).player === player,
+      );
       return kept;
     });
     expectFinding(forgedReport, VERDICTS.incomeMismatch, "A8", finished + 1);
@@ -155,9 +191,19 @@ describe("the audit of an honest advanced campaign", () => {
     const buy = (points: number) => (events: Written[]) => {
       const end = endPhase(events);
       at = end.at;
-      const home = events.find((e) => e.type === "HomeBasePlaced" && (e.data as EventData<"HomeBasePlaced">).player === end.player)!.data as EventData<"HomeBasePlaced">;
+      const home = events.find(
+        (e) => e.type === "HomeBasePlaced" && (e.data as EventData<"HomeBasePlaced">).player === end.player,
+      )!.data as EventData<"HomeBasePlaced">;
       square = home.at;
-      return insert(events, at, forged("DefencesPurchased", { turn: end.turn, player: end.player, at: square, points: points === 0 ? end.balance + 50 : points }, end.player));
+      return insert(
+        events,
+        at,
+        forged(
+          "DefencesPurchased",
+          { turn: end.turn, player: end.player, at: square, points: points === 0 ? end.balance + 50 : points },
+          end.player,
+        ),
+      );
     };
     const over = await rewrite("emberfall", honest, buy(0));
     const finding = expectFinding(over, VERDICTS.overspent, "A8", at + 1);
@@ -171,13 +217,34 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       const end = endPhase(events);
       at = end.at;
-      const enemy = events.find((e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).player !== end.player)!.data as EventData<"ArmyRegistered">;
+      const enemy = events.find(
+        (e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).player !== end.player,
+      )!.data as EventData<"ArmyRegistered">;
       const formation = enemy.formations[0]!;
-      return insert(events, at, forged("FormationsPurchased", { turn: end.turn, player: end.player, army: enemy.army, formations: [{ ...formation, id: "bought" }], cost: 1 }, end.player));
+      return insert(
+        events,
+        at,
+        forged(
+          "FormationsPurchased",
+          {
+            turn: end.turn,
+            player: end.player,
+            army: enemy.army,
+            formations: [{ ...formation, id: "bought" }],
+            cost: 1,
+          },
+          end.player,
+        ),
+      );
     });
     const seq = at + 1;
     const findings = forgedReport.findings.filter((f) => f.seqs[0] === seq);
-    expect(findings.map((f) => [f.verdict, f.rule])).toEqual(expect.arrayContaining([[VERDICTS.priceMismatch, "A8"], [VERDICTS.misplaced, "A8"]]));
+    expect(findings.map((f) => [f.verdict, f.rule])).toEqual(
+      expect.arrayContaining([
+        [VERDICTS.priceMismatch, "A8"],
+        [VERDICTS.misplaced, "A8"],
+      ]),
+    );
   });
 
   it("A5 spending while the enemy holds the home base is reported", async () => {
@@ -185,12 +252,25 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       const end = endPhase(events);
       at = end.at;
-      const enemyArmy = events.find((e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).player !== end.player)!.data as EventData<"ArmyRegistered">;
+      const enemyArmy = events.find(
+        (e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).player !== end.player,
+      )!.data as EventData<"ArmyRegistered">;
       return insert(
         events,
         at,
-        forged("ObjectiveCaptured", { turn: end.turn, objective: end.player, kind: "homeBase", by: enemyArmy.player, army: enemyArmy.army, how: "moved" }),
-        forged("SupportPurchased", { turn: end.turn, player: end.player, item: "blind-forged", kind: "blind", cost: 50, paidFrom: "warChest" }, end.player),
+        forged("ObjectiveCaptured", {
+          turn: end.turn,
+          objective: end.player,
+          kind: "homeBase",
+          by: enemyArmy.player,
+          army: enemyArmy.army,
+          how: "moved",
+        }),
+        forged(
+          "SupportPurchased",
+          { turn: end.turn, player: end.player, item: "blind-forged", kind: "blind", cost: 50, paidFrom: "warChest" },
+          end.player,
+        ),
       );
     });
     expectFinding(forgedReport, VERDICTS.spentWhenClosed, "A5", at + 2);
@@ -201,7 +281,15 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       const end = endPhase(events);
       at = end.at;
-      return insert(events, at, forged("SupportPurchased", { turn: end.turn, player: end.player, item: "vortex-forged", kind: "vortex", cost: 30, paidFrom: "warChest" }, end.player));
+      return insert(
+        events,
+        at,
+        forged(
+          "SupportPurchased",
+          { turn: end.turn, player: end.player, item: "vortex-forged", kind: "vortex", cost: 30, paidFrom: "warChest" },
+          end.player,
+        ),
+      );
     });
     const finding = expectFinding(forgedReport, VERDICTS.priceMismatch, "A7", at + 1);
     expect(finding.detail).toContain("the price list says 300");
@@ -213,9 +301,14 @@ describe("the audit of an honest advanced campaign", () => {
     const hidden = await rewrite("emberfall", honest, (events) => {
       const killed = indexOf(events, (e) => e.type === "CommanderKilled");
       const battle = (events[killed]!.data as EventData<"CommanderKilled">).battle;
-      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === battle);
+      resolved = indexOf(
+        events,
+        (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === battle,
+      );
       const kept = events.filter((_, i) => i !== killed);
-      next = kept.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
+      next = kept.findIndex(
+        (e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type),
+      );
       return kept;
     });
     const death = expectFinding(hidden, VERDICTS.commanderMismatch, "A6", resolved + 1);
@@ -226,9 +319,23 @@ describe("the audit of an honest advanced campaign", () => {
     const unearned = await rewrite("emberfall", honest, (events) => {
       const killed = indexOf(events, (e) => e.type === "CommanderKilled");
       const data = events[killed]!.data as EventData<"CommanderKilled">;
-      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === data.battle);
+      resolved = indexOf(
+        events,
+        (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === data.battle,
+      );
       promoted = killed;
-      return insert(events, killed, forged("CommanderPromoted", { turn: data.turn, army: data.army, player: data.player, battle: data.battle, commander: data.commander, level: 2 }));
+      return insert(
+        events,
+        killed,
+        forged("CommanderPromoted", {
+          turn: data.turn,
+          army: data.army,
+          player: data.player,
+          battle: data.battle,
+          commander: data.commander,
+          level: 2,
+        }),
+      );
     });
     const promotion = expectFinding(unearned, VERDICTS.commanderMismatch, "A6", promoted + 1);
     expect(promotion.detail).toContain("killed it");
@@ -236,12 +343,23 @@ describe("the audit of an honest advanced campaign", () => {
 
   /** The battle where a side called in support, and the index of its BattleResolved. */
   function supportBattle(events: Written[]) {
-    const at = indexOf(events, (e) => e.type === "BattleResolved" && ["attacker", "defender"].some((role) => (e.data as EventData<"BattleResolved">).result[role as "attacker"].support?.length));
+    const at = indexOf(
+      events,
+      (e) =>
+        e.type === "BattleResolved" &&
+        ["attacker", "defender"].some(
+          (role) => (e.data as EventData<"BattleResolved">).result[role as "attacker"].support?.length,
+        ),
+    );
     const data = events[at]!.data as EventData<"BattleResolved">;
     const role = data.result.attacker.support?.length ? "attacker" : "defender";
     return { at, data, role, use: data.result[role]!.support![0]! } as const;
   }
-  const withSupport = (data: EventData<"BattleResolved">, role: "attacker" | "defender", support: EventData<"BattleResolved">["result"]["attacker"]["support"]) => ({
+  const withSupport = (
+    data: EventData<"BattleResolved">,
+    role: "attacker" | "defender",
+    support: EventData<"BattleResolved">["result"]["attacker"]["support"],
+  ) => ({
     ...data,
     result: { ...data.result, [role]: { ...data.result[role], support } },
   });
@@ -251,13 +369,19 @@ describe("the audit of an honest advanced campaign", () => {
     const forgedReport = await rewrite("emberfall", honest, (events) => {
       const battle = supportBattle(events);
       at = battle.at;
-      const support = [{ ...battle.use, turns: [1, 2] }, { item: "ghost-barrage", turns: [1] }];
+      const support = [
+        { ...battle.use, turns: [1, 2] },
+        { item: "ghost-barrage", turns: [1] },
+      ];
       events[at] = { ...events[at]!, data: withSupport(battle.data, battle.role, support) };
       return events;
     });
     const findings = forgedReport.findings.filter((f) => f.verdict === VERDICTS.supportMisused && f.seqs[0] === at + 1);
     expect(findings.map((f) => f.rule)).toEqual(["A7", "A7"]);
-    expect(findings.map((f) => f.detail)).toEqual([expect.stringContaining("a one-shot weapon, yet"), expect.stringContaining(`"ghost-barrage" in battle`)]);
+    expect(findings.map((f) => f.detail)).toEqual([
+      expect.stringContaining("a one-shot weapon, yet"),
+      expect.stringContaining(`"ghost-barrage" in battle`),
+    ]);
   });
 
   it("A7 an item called in again after it was used up is reported", async () => {
@@ -270,8 +394,17 @@ describe("the audit of an honest advanced campaign", () => {
       const player = (events.find((e) => e.type === "SupportExpended")!.data as EventData<"SupportExpended">).player;
       again = events.findIndex((e, i) => i > first && e.type === "BattleResolved");
       const next = events[again]!.data as EventData<"BattleResolved">;
-      const started = events.find((e) => e.type === "BattleStarted" && (e.data as EventData<"BattleStarted">).battle === next.battle)!.data as EventData<"BattleStarted">;
-      const role = (events.find((e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).army === started.attacker)!.data as EventData<"ArmyRegistered">).player === player ? "attacker" : "defender";
+      const started = events.find(
+        (e) => e.type === "BattleStarted" && (e.data as EventData<"BattleStarted">).battle === next.battle,
+      )!.data as EventData<"BattleStarted">;
+      const role =
+        (
+          events.find(
+            (e) => e.type === "ArmyRegistered" && (e.data as EventData<"ArmyRegistered">).army === started.attacker,
+          )!.data as EventData<"ArmyRegistered">
+        ).player === player
+          ? "attacker"
+          : "defender";
       events[again] = { ...events[again]!, data: withSupport(next, role, [{ item: battle.use.item, turns: [1] }]) };
       return events;
     });
@@ -286,7 +419,9 @@ describe("the audit of an honest advanced campaign", () => {
     const kept = await rewrite("emberfall", honest, (events) => {
       resolved = supportBattle(events).at;
       const rest = events.filter((e) => e.type !== "SupportExpended");
-      closing = rest.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
+      closing = rest.findIndex(
+        (e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type),
+      );
       return rest;
     });
     const unstruck = expectFinding(kept, VERDICTS.supportRosterMismatch, "A7", resolved + 1);
@@ -298,9 +433,15 @@ describe("the audit of an honest advanced campaign", () => {
       // The host strikes a side's newly bought item off its roster before it was ever called in.
       const bought = indexOf(events, (e) => e.type === "SupportPurchased");
       const data = events[bought]!.data as EventData<"SupportPurchased">;
-      const battle = (events.filter((e, i) => i < bought && e.type === "BattleResolved").pop()!.data as EventData<"BattleResolved">).battle;
+      const battle = (
+        events.filter((e, i) => i < bought && e.type === "BattleResolved").pop()!.data as EventData<"BattleResolved">
+      ).battle;
       struck = bought + 1;
-      return insert(events, struck, forged("SupportExpended", { turn: data.turn, battle, player: data.player, items: [data.item] }));
+      return insert(
+        events,
+        struck,
+        forged("SupportExpended", { turn: data.turn, battle, player: data.player, items: [data.item] }),
+      );
     });
     const finding = expectFinding(robbed, VERDICTS.supportRosterMismatch, "A7", struck + 1);
     expect(finding.detail).toContain("did not call it in battle");
@@ -313,7 +454,9 @@ describe("the audit of an honest advanced campaign", () => {
     const inflated = await rewrite("emberfall", honest, (events) => {
       at = carriedAt(events);
       const data = events[at]!.data as EventData<"TitanDamageCarried">;
-      const damage = Object.fromEntries(Object.entries(data.damage).map(([titan, d]) => [titan, { ...d, shields: d.shields + 2 }]));
+      const damage = Object.fromEntries(
+        Object.entries(data.damage).map(([titan, d]) => [titan, { ...d, shields: d.shields + 2 }]),
+      );
       events[at] = { ...events[at]!, data: { ...data, damage } };
       return events;
     });
@@ -326,9 +469,17 @@ describe("the audit of an honest advanced campaign", () => {
     let repaired = 0;
     const dropped = await rewrite("emberfall", honest, (events) => {
       at = carriedAt(events);
-      resolved = indexOf(events, (e) => e.type === "BattleResolved" && (e.data as EventData<"BattleResolved">).battle === (events[at]!.data as EventData<"TitanDamageCarried">).battle);
+      resolved = indexOf(
+        events,
+        (e) =>
+          e.type === "BattleResolved" &&
+          (e.data as EventData<"BattleResolved">).battle ===
+            (events[at]!.data as EventData<"TitanDamageCarried">).battle,
+      );
       const rest = events.filter((_, i) => i !== at);
-      closing = rest.findIndex((e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type));
+      closing = rest.findIndex(
+        (e, i) => i > resolved && ["BattleResolved", "EndPhaseFinished", "TurnEnded"].includes(e.type),
+      );
       repaired = indexOf(rest, (e) => e.type === "TitanRepaired");
       return rest;
     });
@@ -362,7 +513,12 @@ async function golden(fixture: string, patch: unknown = {}) {
   const created = await engine.create(setupCommands(setup).map((step) => step.command));
   if (!created.ok) throw new Error(JSON.stringify(created.refusal));
   const parties = new Set([HOST, ...setup.players.map((p) => p.id)]);
-  const table = new Table(engine, setup.campaign, { parties, secrets: new MemorySecrets(), random: sequenceRandomHex("audit"), chores: true });
+  const table = new Table(engine, setup.campaign, {
+    parties,
+    secrets: new MemorySecrets(),
+    random: sequenceRandomHex("audit"),
+    chores: true,
+  });
   await table.takeChores();
   const must = async (command: Record<string, unknown>) => {
     const outcome = await table.submit(command);
@@ -377,7 +533,8 @@ async function golden(fixture: string, patch: unknown = {}) {
   const audit = () => auditStream(engine.store, setup.campaign);
   const winner = async () => (await engine.state(setup.campaign)).turnState!.initiativeWinner!;
   /** The last stored event of a type (the table's chores write some after a command's own events). */
-  const last = async (type: DomainEvent["type"]) => (await engine.store.readAll(setup.campaign)).filter((e) => e.type === type).pop()!;
+  const last = async (type: DomainEvent["type"]) =>
+    (await engine.store.readAll(setup.campaign)).filter((e) => e.type === type).pop()!;
   return { engine, must, append, audit, winner, last };
 }
 
@@ -386,7 +543,18 @@ describe("A4 the audit measures moves by terrain costs", () => {
     const game = await golden("advanced-movement.json");
     try {
       await game.must({ actor: await game.winner(), type: "ChooseFirst", first: "red" });
-      await game.must({ actor: "red", type: "ActivateArmy", army: "g2k", order: "advance", path: [[12, 1], [13, 1], [14, 1], [15, 1]] });
+      await game.must({
+        actor: "red",
+        type: "ActivateArmy",
+        army: "g2k",
+        order: "advance",
+        path: [
+          [12, 1],
+          [13, 1],
+          [14, 1],
+          [15, 1],
+        ],
+      });
       await game.must({ actor: "red", type: "RevealOrder", army: "g2k" });
       const legal = (await game.audit()).turns[0]!.armies.find((a) => a.army === "g2k")!;
       expect(legal).toMatchObject({ squares: 4, allowed: 4, status: "ok", verdicts: ["ok"] });
@@ -398,7 +566,19 @@ describe("A4 the audit measures moves by terrain costs", () => {
     const over = await golden("advanced-movement.json");
     try {
       await over.must({ actor: await over.winner(), type: "ChooseFirst", first: "red" });
-      await over.must({ actor: "red", type: "ActivateArmy", army: "g2k", order: "advance", path: [[12, 1], [13, 1], [14, 1], [15, 1], [15, 2]] });
+      await over.must({
+        actor: "red",
+        type: "ActivateArmy",
+        army: "g2k",
+        order: "advance",
+        path: [
+          [12, 1],
+          [13, 1],
+          [14, 1],
+          [15, 1],
+          [15, 2],
+        ],
+      });
       const revealed = await over.must({ actor: "red", type: "RevealOrder", army: "g2k" });
       expect(revealed.find((e) => e.type === "OrderViolated")?.data).toMatchObject({ rule: "A4" });
       const report = await over.audit();
@@ -440,7 +620,11 @@ describe("A3 the audit checks scouting", () => {
       await bluffed.must({ actor: "blue", type: "AnswerScouting", scouting: "t1s1", firstFire: false });
       const roll = await bluffed.last("ScoutingRolled");
       expect(roll.data).toMatchObject({ band: "scoutWins" });
-      const stated = await bluffed.append("ArmySizeStated", { turn: 1, scouting: "t1s1", army: "b1", player: "blue", points: 2751 }, "blue");
+      const stated = await bluffed.append(
+        "ArmySizeStated",
+        { turn: 1, scouting: "t1s1", army: "b1", player: "blue", points: 2751 },
+        "blue",
+      );
       const finding = expectFinding(await bluffed.audit(), VERDICTS.scoutingBluff, "A3", stated.seq);
       expect(finding.seqs).toEqual([stated.seq, roll.seq]);
       expect(finding.detail).toContain("its true size was 1,750");
@@ -453,7 +637,11 @@ describe("A3 the audit checks scouting", () => {
   it("A3 a First Fire bonus claimed without revealing First Fire is reported", async () => {
     const game = await rolled();
     try {
-      const answered = await game.append("ScoutingAnswered", { turn: 1, scouting: "t1s1", army: "b1", player: "blue", bonus: 2 }, "blue");
+      const answered = await game.append(
+        "ScoutingAnswered",
+        { turn: 1, scouting: "t1s1", army: "b1", player: "blue", bonus: 2 },
+        "blue",
+      );
       expectFinding(await game.audit(), VERDICTS.bonusUnrevealed, "A3", answered.seq);
     } finally {
       await game.engine.close();
@@ -468,7 +656,16 @@ describe("A3 the audit checks scouting", () => {
       const report = await game.audit();
       const listed = report.turns[0]!.rolls;
       expect(listed.map((r) => r.kind)).toEqual(["initiative", "scouting"]);
-      expect(listed[1]).toMatchObject({ kind: "scouting", seq: roll.seq, scouting: "t1s1", army: "r1", target: "b1", status: "pending", verdict: PENDING_SEED, recomputed: null });
+      expect(listed[1]).toMatchObject({
+        kind: "scouting",
+        seq: roll.seq,
+        scouting: "t1s1",
+        army: "r1",
+        target: "b1",
+        status: "pending",
+        verdict: PENDING_SEED,
+        recomputed: null,
+      });
       expect(report).toMatchObject({ ok: true, pending: 3 });
       const text = renderAudit(report).join("\n");
       expect(text).toContain(`roll seq ${roll.seq}: scouting t1s1 (r1 scouts b1), dice `);
@@ -508,14 +705,19 @@ describe("A3 the audit checks scouting", () => {
       at = indexOf(events, (e) => e.type === "ScoutingRolled");
       ended = indexOf(events, (e) => e.type === "TurnEnded");
       const data = events[at]!.data as EventData<"ScoutingRolled">;
-      const rounds = data.rounds.map((round, i) => (i === data.rounds.length - 1 ? { ...round, scout: sameTotal(round.scout) } : round));
+      const rounds = data.rounds.map((round, i) =>
+        i === data.rounds.length - 1 ? { ...round, scout: sameTotal(round.scout) } : round,
+      );
       events[at] = { ...events[at]!, data: { ...data, rounds } };
       return events;
     });
     const finding = expectFinding(forgedReport, VERDICTS.scoutingMismatch, "A3", at + 1);
     expect(finding.seqs).toEqual([at + 1, ended + 1]);
     expect(finding.detail).toContain("but the seeds give");
-    expect(forgedReport.turns[0]!.rolls.find((r) => r.kind === "scouting")).toMatchObject({ status: "failed", verdict: VERDICTS.scoutingMismatch });
+    expect(forgedReport.turns[0]!.rolls.find((r) => r.kind === "scouting")).toMatchObject({
+      status: "failed",
+      verdict: VERDICTS.scoutingMismatch,
+    });
   });
 
   it("A3 a second scouting roll naming dice already drawn does not recompute", async () => {

@@ -40,7 +40,10 @@ const V = DERIVED_VERDICTS;
 /** Repeatable "random" bytes: seeds and salts are the same on every run. */
 const counter = (label: string) => {
   let n = 0;
-  return (bytes: number) => sha256Hex(`${label}-${n++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+  return (bytes: number) =>
+    sha256Hex(`${label}-${n++}`)
+      .repeat(Math.ceil(bytes / 32))
+      .slice(0, bytes * 2);
 };
 
 const win = (vp: number, loserVp: number): BattleResult => ({
@@ -62,8 +65,10 @@ async function scriptedWar(): Promise<StoredEvent[]> {
       const outcome = await table.submit(command);
       if (!outcome.ok) throw new Error(`${JSON.stringify(command)} refused: ${describeRefusal(outcome.refusal)}`);
     };
-    const blueOpens = async () => play({ actor: (await table.state()).turnState!.initiativeWinner!, type: "ChooseFirst", first: "blue" });
-    const activate = (army: string, order: string, path: number[][] = []) => play({ actor: army.startsWith("r") ? "red" : "blue", type: "ActivateArmy", army, order, path });
+    const blueOpens = async () =>
+      play({ actor: (await table.state()).turnState!.initiativeWinner!, type: "ChooseFirst", first: "blue" });
+    const activate = (army: string, order: string, path: number[][] = []) =>
+      play({ actor: army.startsWith("r") ? "red" : "blue", type: "ActivateArmy", army, order, path });
     const battle = async (id: string, result: BattleResult) => {
       await play({ actor: "red", type: "ReportBattleResult", battle: id, result });
       await play({ actor: "blue", type: "ConfirmBattleResult", battle: id });
@@ -75,7 +80,11 @@ async function scriptedWar(): Promise<StoredEvent[]> {
 
     await blueOpens();
     await activate("b1", "firstFire");
-    await activate("r1", "advance", [[1, 1], [1, 2], [1, 3]]);
+    await activate("r1", "advance", [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ]);
     await activate("b2", "firstFire");
     await activate("r2", "advance", [[6, 0]]);
     await battle("t1b1", win(40, 10));
@@ -83,7 +92,13 @@ async function scriptedWar(): Promise<StoredEvent[]> {
 
     await blueOpens();
     await activate("b2", "firstFire");
-    await activate("r1", "charge", [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]]);
+    await activate("r1", "charge", [
+      [2, 3],
+      [3, 3],
+      [4, 3],
+      [5, 3],
+      [6, 3],
+    ]);
     await activate("r2", "firstFire");
     await battle("t2b1", win(60, 5));
     await endPhase();
@@ -95,7 +110,13 @@ async function scriptedWar(): Promise<StoredEvent[]> {
   }
 }
 
-const written = (event: StoredEvent): NewEvent => ({ type: event.type, version: event.version, at: event.at, actor: event.actor, data: structuredClone(event.data) });
+const written = (event: StoredEvent): NewEvent => ({
+  type: event.type,
+  version: event.version,
+  at: event.at,
+  actor: event.actor,
+  data: structuredClone(event.data),
+});
 
 /**
  * A host with the folder rewrites the log: the honest events, edited in place by `edit`, sealed again one after the
@@ -108,7 +129,10 @@ async function rewritten(honest: readonly StoredEvent[], edit: (events: NewEvent
   try {
     await store.append(honest[0]!.stream, 0, events);
     const report = await auditStream(store, honest[0]!.stream);
-    expect(report.chain, "the rewritten chain verifies: only the rules can tell").toMatchObject({ ok: true, events: events.length });
+    expect(report.chain, "the rewritten chain verifies: only the rules can tell").toMatchObject({
+      ok: true,
+      events: events.length,
+    });
     return report;
   } finally {
     await store.close();
@@ -116,16 +140,23 @@ async function rewritten(honest: readonly StoredEvent[], edit: (events: NewEvent
 }
 
 /** The index of the nth event of `type` (matching `where`); its seq is the index + 1 while nothing is inserted before it. */
-function indexOf(events: readonly NewEvent[], type: string, where: (data: never) => boolean = () => true, nth = 0): number {
+function indexOf(
+  events: readonly NewEvent[],
+  type: string,
+  where: (data: never) => boolean = () => true,
+  nth = 0,
+): number {
   const found = events.flatMap((event, index) => (event.type === type && where(event.data as never) ? [index] : []));
   if (found[nth] === undefined) throw new Error(`no ${type} #${nth} in the log`);
   return found[nth]!;
 }
 
-const dataAt = <T extends DomainEvent["type"]>(events: readonly NewEvent[], index: number, _type: T) => events[index]!.data as EventData<T>;
+const dataAt = <T extends DomainEvent["type"]>(events: readonly NewEvent[], index: number, _type: T) =>
+  events[index]!.data as EventData<T>;
 
 /** Every derived-audit finding of the report. */
-const derivedFindings = (report: AuditReport) => report.findings.filter((f) => (Object.values(V) as string[]).includes(f.verdict));
+const derivedFindings = (report: AuditReport) =>
+  report.findings.filter((f) => (Object.values(V) as string[]).includes(f.verdict));
 
 /** The one finding of `verdict` about event `seq` (its main seq), naming `rule`; the report is not ok. */
 function expectFinding(report: AuditReport, verdict: Verdict, rule: string, seq: number): Finding {
@@ -155,7 +186,15 @@ describe("the audit recomputes what the rules derive", () => {
 
   it("S4 B5 B6 E1 E2 E4 the scripted war, untouched, audits clean; rewritten unchanged it still does", async () => {
     const types = honest.map((e) => e.type);
-    for (const type of ["ObjectiveCaptured", "BattleResolved", "ArmyRouted", "ArmyOccupied", "TransitArrived", "CampaignFinished"]) expect(types).toContain(type);
+    for (const type of [
+      "ObjectiveCaptured",
+      "BattleResolved",
+      "ArmyRouted",
+      "ArmyOccupied",
+      "TransitArrived",
+      "CampaignFinished",
+    ])
+      expect(types).toContain(type);
     const report = await rewritten(honest, () => {});
     expect(report.findings, renderAudit(report).join("\n")).toEqual([]);
   });
@@ -197,7 +236,9 @@ describe("the audit recomputes what the rules derive", () => {
       at = indexOf(events, "CampaignFinished");
       dataAt(events, at, "CampaignFinished").winner = "blue";
     });
-    expect(expectFinding(report, V.derivedMismatch, "E2", at + 1).detail).toContain('winner "blue" where the rules give "red"');
+    expect(expectFinding(report, V.derivedMismatch, "E2", at + 1).detail).toContain(
+      'winner "blue" where the rules give "red"',
+    );
   });
 
   it("E2 a changed turn of the win does not recompute", async () => {
@@ -214,7 +255,10 @@ describe("the audit recomputes what the rules derive", () => {
     let appended = 0;
     const report = await rewritten(honest, (events) => {
       first = indexOf(events, "CampaignFinished");
-      events.push({ ...written(honest[first]!), data: { ...dataAt(events, first, "CampaignFinished"), winner: "blue" } });
+      events.push({
+        ...written(honest[first]!),
+        data: { ...dataAt(events, first, "CampaignFinished"), winner: "blue" },
+      });
       appended = events.length - 1;
     });
     const finding = expectFinding(report, V.afterFinish, "E2", appended + 1);
@@ -228,7 +272,9 @@ describe("the audit recomputes what the rules derive", () => {
       events.splice(indexOf(events, "CampaignFinished"), 1);
       ended = indexOf(events, "TurnEnded", (d: EventData<"TurnEnded">) => d.turn === 2);
     });
-    expect(expectFinding(report, V.derivedMissing, "E2", ended + 1).detail).toContain("the rules derive CampaignFinished");
+    expect(expectFinding(report, V.derivedMissing, "E2", ended + 1).detail).toContain(
+      "the rules derive CampaignFinished",
+    );
   });
 
   it("E1 a changed capture (another COM than the one moved onto) does not recompute", async () => {
@@ -236,7 +282,9 @@ describe("the audit recomputes what the rules derive", () => {
     const report = await rewritten(honest, (events) => {
       at = indexOf(events, "ObjectiveCaptured", (d: EventData<"ObjectiveCaptured">) => d.how === "moved");
       const data = dataAt(events, at, "ObjectiveCaptured");
-      const other = honest.flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as EventData<"ObjectivePlaced">).objective] : [])).find((id) => id !== data.objective)!;
+      const other = honest
+        .flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as EventData<"ObjectivePlaced">).objective] : []))
+        .find((id) => id !== data.objective)!;
       data.objective = other;
     });
     expect(expectFinding(report, V.derivedMismatch, "E1", at + 1).detail).toContain("objective");
@@ -245,7 +293,10 @@ describe("the audit recomputes what the rules derive", () => {
   it("B6 a capture by battle left out is a derived event missing, named at the battle's result", async () => {
     let resolved = 0;
     const report = await rewritten(honest, (events) => {
-      events.splice(indexOf(events, "ObjectiveCaptured", (d: EventData<"ObjectiveCaptured">) => d.how === "battle"), 1);
+      events.splice(
+        indexOf(events, "ObjectiveCaptured", (d: EventData<"ObjectiveCaptured">) => d.how === "battle"),
+        1,
+      );
       resolved = indexOf(events, "BattleResolved", (d: EventData<"BattleResolved">) => d.battle === "t2b1");
     });
     expect(expectFinding(report, V.derivedMissing, "B6", resolved + 1).detail).toContain("ObjectiveCaptured");
@@ -300,9 +351,14 @@ describe("the audit recomputes what the rules derive", () => {
       activated = indexOf(events, "ArmyActivated", (d: EventData<"ArmyActivated">) => d.army === "r2");
       const moved = indexOf(events, "ArmyMoved", (d: EventData<"ArmyMoved">) => d.army === "r2");
       const captured = events[indexOf(events, "ObjectiveCaptured")]!;
-      const other = honest.flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as EventData<"ObjectivePlaced">).objective] : [])).find((id) => id !== (captured.data as EventData<"ObjectiveCaptured">).objective)!;
+      const other = honest
+        .flatMap((e) => (e.type === "ObjectivePlaced" ? [(e.data as EventData<"ObjectivePlaced">).objective] : []))
+        .find((id) => id !== (captured.data as EventData<"ObjectiveCaptured">).objective)!;
       slipped = moved + 2;
-      events.splice(slipped, 0, { ...captured, data: { ...(captured.data as EventData<"ObjectiveCaptured">), objective: other } });
+      events.splice(slipped, 0, {
+        ...captured,
+        data: { ...(captured.data as EventData<"ObjectiveCaptured">), objective: other },
+      });
     });
     // Named with the activation whose decision it follows.
     expect(expectFinding(report, V.derivedUnexpected, "E1", slipped + 1).seqs).toEqual([slipped + 1, activated + 1]);
@@ -316,7 +372,11 @@ describe("the demos audit clean", () => {
       const setup = await loadSetupFile(join(ROOT, "examples", file));
       const created = await engine.create(setupCommands(setup).map((step) => step.command));
       if (!created.ok) throw new Error(describeRefusal(created.refusal));
-      await playCampaign(new Table(engine, setup.campaign, { secrets: new MemorySecrets(), random: counter(file) }), () => {}, turns);
+      await playCampaign(
+        new Table(engine, setup.campaign, { secrets: new MemorySecrets(), random: counter(file) }),
+        () => {},
+        turns,
+      );
       return auditCampaign(await loadAuditInput(engine.store, setup.campaign));
     } finally {
       await engine.close();

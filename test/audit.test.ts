@@ -39,7 +39,14 @@ function specDie(campaign: string, turn: number, hostSeed: string, playerSeeds: 
   }
 }
 
-function specInitiative(campaign: string, turn: number, hostSeed: string, seeds: Record<string, string>, players: string[], firstDie: number) {
+function specInitiative(
+  campaign: string,
+  turn: number,
+  hostSeed: string,
+  seeds: Record<string, string>,
+  players: string[],
+  firstDie: number,
+) {
   const rounds: Array<Record<string, number>> = [];
   let die = firstDie;
   const ordered = players.map((p) => seeds[p]!);
@@ -57,8 +64,12 @@ describe("D1 the dice follow docs/fair-dice.md", () => {
   const seeds = (turn: number) => ({ campaign: "example", turn, hostSeed: HOST, playerSeeds: SEEDS });
 
   it("D1 the page's test vectors: commitment, digests, faces and initiative", () => {
-    expect(createHash("sha256").update(HOST).digest("hex")).toBe("3138bb9bc78df27c473ecfd1410f7bd45ebac1f59cf3ff9cfe4db77aab7aedd3");
-    const digest = createHmac("sha256", HOST).update(`epicwar-die|example|1|0|${SEEDS.join("|")}|0`).digest("hex");
+    expect(createHash("sha256").update(HOST).digest("hex")).toBe(
+      "3138bb9bc78df27c473ecfd1410f7bd45ebac1f59cf3ff9cfe4db77aab7aedd3",
+    );
+    const digest = createHmac("sha256", HOST)
+      .update(`epicwar-die|example|1|0|${SEEDS.join("|")}|0`)
+      .digest("hex");
     expect(digest.startsWith("5433037de0287fe8")).toBe(true);
     const faces = [0, 1, 2, 3, 4, 5].map((i) => specDie("example", 1, HOST, SEEDS, i));
     expect(faces).toEqual([1, 6, 6, 6, 4, 6]);
@@ -82,7 +93,10 @@ describe("D1 the dice follow docs/fair-dice.md", () => {
   it("D1 rejection sampling: over many dice every face comes up about equally often", () => {
     const counts = [0, 0, 0, 0, 0, 0];
     for (let i = 0; i < 6000; i++) counts[rollDie(seeds(3), i) - 1]!++;
-    for (const count of counts) expect(count).toBeGreaterThan(850), expect(count).toBeLessThan(1150);
+    for (const count of counts) {
+      expect(count).toBeGreaterThan(850);
+      expect(count).toBeLessThan(1150);
+    }
   });
 });
 
@@ -96,7 +110,10 @@ async function playedDemo(turns: number): Promise<{ input: AuditInput; report: A
     const created = await engine.create(setupCommands(setup).map((step) => step.command));
     if (!created.ok) throw new Error(JSON.stringify(created.refusal));
     let counter = 0;
-    const random = (bytes: number) => sha256Hex(`audit-demo-${counter++}`).repeat(2).slice(0, bytes * 2);
+    const random = (bytes: number) =>
+      sha256Hex(`audit-demo-${counter++}`)
+        .repeat(2)
+        .slice(0, bytes * 2);
     const table = new Table(engine, setup.campaign, { secrets: new MemorySecrets(), random });
     await playCampaign(table, () => {}, turns);
     const input = await loadAuditInput(engine.store, setup.campaign);
@@ -123,9 +140,15 @@ describe("the audit of an honest campaign", () => {
     for (const turn of report.turns.slice(0, 3)) {
       expect(turn).toMatchObject({ state: "ended", hostSeedStatus: "ok", findings: [] });
       expect(turn.armies.length).toBeGreaterThan(0);
-      for (const army of turn.armies) expect(army, `${army.army} in turn ${turn.turn}`).toMatchObject({ status: "ok", verdicts: ["ok"] });
+      for (const army of turn.armies)
+        expect(army, `${army.army} in turn ${turn.turn}`).toMatchObject({ status: "ok", verdicts: ["ok"] });
     }
-    expect(report.turns.slice(0, 3).flatMap((t) => t.armies).some((a) => a.squares > 0)).toBe(true);
+    expect(
+      report.turns
+        .slice(0, 3)
+        .flatMap((t) => t.armies)
+        .some((a) => a.squares > 0),
+    ).toBe(true);
   });
 
   it("D1 every roll of an ended turn recomputes, and agrees with the page's own dice", () => {
@@ -144,8 +167,17 @@ describe("the audit of an honest campaign", () => {
 
   it("D1 T5 the turn under way shows pending items, not failures", () => {
     const open = demo.report.turns[3]!;
-    expect(open).toMatchObject({ state: "under way", hostSeed: null, hostSeedStatus: "pending", hostSeedVerdict: "pending: host seed not yet revealed" });
-    expect(open.rolls[0]).toMatchObject({ status: "pending", verdict: "pending: host seed not yet revealed", recomputed: null });
+    expect(open).toMatchObject({
+      state: "under way",
+      hostSeed: null,
+      hostSeedStatus: "pending",
+      hostSeedVerdict: "pending: host seed not yet revealed",
+    });
+    expect(open.rolls[0]).toMatchObject({
+      status: "pending",
+      verdict: "pending: host seed not yet revealed",
+      recomputed: null,
+    });
     expect(demo.report.pending).toBeGreaterThan(0);
   });
 
@@ -188,13 +220,22 @@ describe("the audit of a branch", () => {
       const setup = await loadSetupFile(ASHFALL);
       await engine.create(setupCommands(setup).map((step) => step.command));
       let counter = 0;
-      const random = (bytes: number) => sha256Hex(`audit-branch-${counter++}`).repeat(2).slice(0, bytes * 2);
+      const random = (bytes: number) =>
+        sha256Hex(`audit-branch-${counter++}`)
+          .repeat(2)
+          .slice(0, bytes * 2);
       await playCampaign(new Table(engine, "ashfall", { secrets: new MemorySecrets(), random }), () => {}, 1);
       const main = auditCampaign(await loadAuditInput(engine.store, "ashfall"));
       const fork = main.turns[1]!.firstSeq; // turn 2's TurnStarted
       await engine.store.createBranch("ashfall.what-if", "ashfall", fork);
       const branch = auditCampaign(await loadAuditInput(engine.store, "ashfall.what-if"));
-      expect(branch).toMatchObject({ campaign: "ashfall", stream: "ashfall.what-if", events: fork, ok: true, chain: { ok: true, events: fork } });
+      expect(branch).toMatchObject({
+        campaign: "ashfall",
+        stream: "ashfall.what-if",
+        events: fork,
+        ok: true,
+        chain: { ok: true, events: fork },
+      });
       expect(branch.turns.map((t) => [t.turn, t.state])).toEqual([
         [1, "ended"],
         [2, "under way"],
@@ -273,7 +314,11 @@ describe("epicwar audit", () => {
 
     const brokenJson = await cli(["audit", "--db", db, "--json", "--turn", "3"]);
     expect(brokenJson.code, show(brokenJson)).toBe(2);
-    expect(JSON.parse(brokenJson.stdout)).toMatchObject({ ok: false, chain: { ok: false, seq: activated, problem: "hash" }, turnFilter: 3 });
+    expect(JSON.parse(brokenJson.stdout)).toMatchObject({
+      ok: false,
+      chain: { ok: false, seq: activated, problem: "hash" },
+      turnFilter: 3,
+    });
   });
 
   it("exits 0 on a running campaign, its open turn pending; refuses a bad --turn in one line", async () => {

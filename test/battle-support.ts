@@ -93,7 +93,15 @@ export class Scenario {
     const current = state.armies[army]!;
     this.emit({
       type: "ArmyActivated",
-      data: { turn: state.turn, army, player: current.player, commitment: COMMITMENT, rate: current.moveRate, engaged: false, stacked: false },
+      data: {
+        turn: state.turn,
+        army,
+        player: current.player,
+        commitment: COMMITMENT,
+        rate: current.moveRate,
+        engaged: false,
+        stacked: false,
+      },
     });
     if (path.length > 0) this.emit({ type: "ArmyMoved", data: { turn: state.turn, army, from: current.at!, path } });
     this.pendingOrders.set(army, order);
@@ -104,10 +112,17 @@ export class Scenario {
   attack(army: string, order: Order, path: Square[], battle?: string): this {
     const at = path[path.length - 1]!;
     const from = path.length > 1 ? path[path.length - 2]! : this.state.armies[army]!.at!;
-    const defender = Object.values(this.state.armies).find((a) => a.status === "active" && a.at && a.at[0] === at[0] && a.at[1] === at[1])!;
+    const defender = Object.values(this.state.armies).find(
+      (a) => a.status === "active" && a.at && a.at[0] === at[0] && a.at[1] === at[1],
+    )!;
     this.activate(army, order, path);
-    const id = battle ?? `t${this.state.turn}b${Object.values(this.state.battles).filter((b) => b.turn === this.state.turn).length + 1}`;
-    this.emit({ type: "BattleStarted", data: { turn: this.state.turn, battle: id, at, attacker: army, defender: defender.id, attackerFrom: from } });
+    const id =
+      battle ??
+      `t${this.state.turn}b${Object.values(this.state.battles).filter((b) => b.turn === this.state.turn).length + 1}`;
+    this.emit({
+      type: "BattleStarted",
+      data: { turn: this.state.turn, battle: id, at, attacker: army, defender: defender.id, attackerFrom: from },
+    });
     this.reveal(army, defender.id);
     return this;
   }
@@ -133,7 +148,11 @@ export class Scenario {
   /** battle-ready.json's one battle of a turn: r1 advances on b1 at (1,3); b1, b2 and r2 on First Fire. */
   r1AttacksB1(): this {
     return this.activate("b1", "firstFire")
-      .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]])
+      .attack("r1", "advance", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
       .activate("b2", "firstFire")
       .activate("r2", "firstFire")
       .endActionPhase();
@@ -142,7 +161,11 @@ export class Scenario {
   // ---------- the Battle phase and the End phase, as commands ----------
 
   /** Reports a result by `by` and confirms it by the other player; returns the confirmation's events. */
-  fight(battle: string, result: Partial<BattleResult> & { outcome: BattleResult["outcome"] }, by?: string): DomainEvent[] {
+  fight(
+    battle: string,
+    result: Partial<BattleResult> & { outcome: BattleResult["outcome"] },
+    by?: string,
+  ): DomainEvent[] {
     const b = this.state.battles[battle]!;
     const reporter = by ?? b.attacker.player;
     const confirmer = reporter === b.attacker.player ? b.defender.player : b.attacker.player;
@@ -152,7 +175,8 @@ export class Scenario {
 
   finishEndPhase(): this {
     for (const player of this.state.setup!.players) {
-      if (!this.state.turnState!.endPhaseDone.includes(player.id)) this.run({ type: "FinishEndPhase", actor: player.id });
+      if (!this.state.turnState!.endPhaseDone.includes(player.id))
+        this.run({ type: "FinishEndPhase", actor: player.id });
     }
     return this;
   }
@@ -165,20 +189,24 @@ export class Scenario {
   quietTurn(orders: Record<string, Order> = {}): this {
     this.startTurn();
     for (const army of Object.values(this.state.armies)) {
-      if (army.status === "active" && army.at && army.sinceTurn <= this.state.turn) this.activate(army.id, orders[army.id] ?? "firstFire");
+      if (army.status === "active" && army.at && army.sinceTurn <= this.state.turn)
+        this.activate(army.id, orders[army.id] ?? "firstFire");
     }
     return this.endActionPhase();
   }
 }
 
-export const side = (vp: number, losses: Record<string, UnitCounts> = {}, routed: Record<string, UnitCounts> = {}) => ({ vp, losses, routed });
+export const side = (vp: number, losses: Record<string, UnitCounts> = {}, routed: Record<string, UnitCounts> = {}) => ({
+  vp,
+  losses,
+  routed,
+});
 
 export function sideResult(result: Partial<BattleResult> & { outcome: BattleResult["outcome"] }): BattleResult {
   return { outcome: result.outcome, attacker: result.attacker ?? side(0), defender: result.defender ?? side(0) };
 }
 
 export const types = (events: readonly DomainEvent[]): string[] => events.map((e) => e.type);
-
 
 export function eventOf<T extends DomainEvent["type"]>(events: readonly DomainEvent[], type: T): EventData<T> {
   const event = events.find((e) => e.type === type);

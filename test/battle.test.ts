@@ -18,9 +18,18 @@ function twoBattles(orders: { r1?: Order; b1?: Order; r2?: Order; b2?: Order } =
   return new Scenario()
     .startTurn()
     .activate("b1", orders.b1 ?? "firstFire")
-    .attack("r1", orders.r1 ?? "advance", [[1, 1], [1, 2], [1, 3]])
+    .attack("r1", orders.r1 ?? "advance", [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ])
     .activate("b2", orders.b2 ?? "firstFire")
-    .attack("r2", orders.r2 ?? "charge", [[7, 1], [7, 2], [6, 2], [6, 3]])
+    .attack("r2", orders.r2 ?? "charge", [
+      [7, 1],
+      [7, 2],
+      [6, 2],
+      [6, 3],
+    ])
     .endActionPhase();
 }
 
@@ -29,7 +38,12 @@ function oneBattle(): Scenario {
   return new Scenario().startTurn().r1AttacksB1();
 }
 
-const report = (actor: string, battle: string, result: Parameters<typeof sideResult>[0]) => ({ type: "ReportBattleResult", actor, battle, result: sideResult(result) });
+const report = (actor: string, battle: string, result: Parameters<typeof sideResult>[0]) => ({
+  type: "ReportBattleResult",
+  actor,
+  battle,
+  result: sideResult(result),
+});
 
 describe("B1 battle order", () => {
   it("B1 results may be reported and confirmed out of the order the battles started: the confirmation is the players' agreement", () => {
@@ -49,14 +63,58 @@ describe("B1 battle order", () => {
 
 describe("B2 engagement, from the orders on the battle sheet", () => {
   const rows: Array<[Order, Order, Partial<ReturnType<typeof engagement>>]> = [
-    ["advance", "firstFire", { initiative: { side: "defender", turns: [1] }, forwardCm: { attacker: 0, defender: 15 }, deploysFirst: null }],
-    ["advance", "advance", { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" }],
-    ["advance", "charge", { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null }],
-    ["advance", "fortify", { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: "defender" }],
-    ["charge", "firstFire", { initiative: { side: "defender", turns: [1, 2] }, forwardCm: { attacker: 0, defender: 25 }, deploysFirst: "attacker" }],
-    ["charge", "advance", { initiative: { side: "defender", turns: [1] }, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: "attacker" }],
-    ["charge", "charge", { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" }],
-    ["charge", "fortify", { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 15, defender: 0 }, deploysFirst: null }],
+    [
+      "advance",
+      "firstFire",
+      { initiative: { side: "defender", turns: [1] }, forwardCm: { attacker: 0, defender: 15 }, deploysFirst: null },
+    ],
+    [
+      "advance",
+      "advance",
+      { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" },
+    ],
+    [
+      "advance",
+      "charge",
+      { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null },
+    ],
+    [
+      "advance",
+      "fortify",
+      {
+        initiative: { side: "attacker", turns: [1] },
+        forwardCm: { attacker: 0, defender: 0 },
+        deploysFirst: "defender",
+      },
+    ],
+    [
+      "charge",
+      "firstFire",
+      {
+        initiative: { side: "defender", turns: [1, 2] },
+        forwardCm: { attacker: 0, defender: 25 },
+        deploysFirst: "attacker",
+      },
+    ],
+    [
+      "charge",
+      "advance",
+      {
+        initiative: { side: "defender", turns: [1] },
+        forwardCm: { attacker: 0, defender: 0 },
+        deploysFirst: "attacker",
+      },
+    ],
+    [
+      "charge",
+      "charge",
+      { initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null, effect: "standard battle" },
+    ],
+    [
+      "charge",
+      "fortify",
+      { initiative: { side: "attacker", turns: [1] }, forwardCm: { attacker: 15, defender: 0 }, deploysFirst: null },
+    ],
   ];
   for (const [attacker, defender, expected] of rows) {
     it(`B2 ${attacker} attacks ${defender}`, () => {
@@ -70,7 +128,14 @@ describe("B2 engagement, from the orders on the battle sheet", () => {
 
 describe("B3 battle size", () => {
   it("B3 the seed's example: a 5,000-point army attacks a 2,000-point one: average 3,500, won at 45 VPs", () => {
-    const s = new Scenario("end-ready.json").startTurn().activate("b2", "firstFire").attack("r1", "charge", [[4, 1], [4, 2], [4, 3]]);
+    const s = new Scenario("end-ready.json")
+      .startTurn()
+      .activate("b2", "firstFire")
+      .attack("r1", "charge", [
+        [4, 1],
+        [4, 2],
+        [4, 3],
+      ]);
     const battle = s.state.battles["t1b1"]!;
     expect([battle.attacker.points, battle.defender.points]).toEqual([5000, 2000]);
     expect(battle.averagePoints).toBe(3500);
@@ -78,13 +143,28 @@ describe("B3 battle size", () => {
   });
 
   it("B3 the size is the average of both armies' points when the battle started: 5,000 and 1,700 average 3,350, won at 45 VPs", () => {
-    const s = new Scenario("end-ready.json").startTurn().activate("b1", "firstFire").attack("r1", "charge", [[1, 1], [1, 2], [1, 3]]);
+    const s = new Scenario("end-ready.json")
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "charge", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ]);
     expect(s.state.battles["t1b1"]!.averagePoints).toBe(3350);
     expect(s.state.battles["t1b1"]!.vpTarget).toBe(45);
   });
 
   it("B3 default table VP = 10 x ceil(average / 1,000) + 5: up to 1,000 -> 15, 4,000 -> 45, 4,001 -> 55", () => {
-    const rows: Array<[number, number]> = [[875, 15], [1000, 15], [1000.5, 25], [3500, 45], [4000, 45], [4001, 55], [10000, 105]];
+    const rows: Array<[number, number]> = [
+      [875, 15],
+      [1000, 15],
+      [1000.5, 25],
+      [3500, 45],
+      [4000, 45],
+      [4001, 55],
+      [10000, 105],
+    ];
     for (const [average, vp] of rows) expect([average, vpTarget(average)]).toEqual([average, vp]);
   });
 
@@ -96,13 +176,21 @@ describe("B3 battle size", () => {
     const small = new Scenario("battle-ready.json", { options: { vpTable } })
       .startTurn()
       .activate("b1", "firstFire")
-      .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]]);
+      .attack("r1", "advance", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ]);
     expect(small.state.battles["t1b1"]!.averagePoints).toBe(1750);
     expect(small.state.battles["t1b1"]!.vpTarget).toBe(20);
     const large = new Scenario("end-ready.json", { options: { vpTable } })
       .startTurn()
       .activate("b2", "firstFire")
-      .attack("r1", "charge", [[4, 1], [4, 2], [4, 3]]);
+      .attack("r1", "charge", [
+        [4, 1],
+        [4, 2],
+        [4, 3],
+      ]);
     expect(large.state.battles["t1b1"]!.averagePoints).toBe(3500);
     expect(large.state.battles["t1b1"]!.vpTarget).toBe(30);
   });
@@ -111,14 +199,35 @@ describe("B3 battle size", () => {
 describe("B4 result", () => {
   it("B4 a player of the battle reports; the opponent confirms: the battle is resolved with the result as entered", () => {
     const s = oneBattle();
-    const result = sideResult({ outcome: "attacker", attacker: side(40, { line: { "rifle-stand": 2 } }), defender: side(12, { armour: { "battle-tank": 5 } }, { line: { "rifle-stand": 3 } }) });
+    const result = sideResult({
+      outcome: "attacker",
+      attacker: side(40, { line: { "rifle-stand": 2 } }),
+      defender: side(12, { armour: { "battle-tank": 5 } }, { line: { "rifle-stand": 3 } }),
+    });
     const reported = s.run({ type: "ReportBattleResult", actor: "blue", battle: "t1b1", result });
     expect(reported).toEqual([{ type: "BattleResultReported", data: { turn: 1, battle: "t1b1", by: "blue", result } }]);
     expect(s.state.battles["t1b1"]).toMatchObject({ status: "reported", report: { by: "blue", result } });
     const events = s.run({ type: "ConfirmBattleResult", actor: "red", battle: "t1b1" });
-    expect(eventOf(events, "BattleResolved")).toEqual({ turn: 1, battle: "t1b1", result, winner: "red", overwhelming: true, cvps: { red: 43, blue: 12 } });
-    expect(s.state.battles["t1b1"]).toMatchObject({ status: "resolved", result, winner: "red", overwhelming: true, report: null });
-    expect(s.state.armies["r1"]!.formations.find((f) => f.id === "line")!.units).toEqual({ "command-stand": 1, "rifle-stand": 4, carrier: 4 });
+    expect(eventOf(events, "BattleResolved")).toEqual({
+      turn: 1,
+      battle: "t1b1",
+      result,
+      winner: "red",
+      overwhelming: true,
+      cvps: { red: 43, blue: 12 },
+    });
+    expect(s.state.battles["t1b1"]).toMatchObject({
+      status: "resolved",
+      result,
+      winner: "red",
+      overwhelming: true,
+      report: null,
+    });
+    expect(s.state.armies["r1"]!.formations.find((f) => f.id === "line")!.units).toEqual({
+      "command-stand": 1,
+      "rifle-stand": 4,
+      carrier: 4,
+    });
     expect(s.state.armies["r1"]!.battles).toBe(1);
     expect(s.state.armies["b1"]!.battles).toBe(1);
   });
@@ -127,25 +236,46 @@ describe("B4 result", () => {
     const s = oneBattle();
     s.refused(report("host", "t1b1", { outcome: "draw" }), { field: "actor" });
     s.refused(report("red", "t1b9", { outcome: "draw" }), { field: "battle", message: 'no battle "t1b9"' });
-    const early = new Scenario().startTurn().activate("b1", "firstFire").attack("r1", "advance", [[1, 1], [1, 2], [1, 3]]);
+    const early = new Scenario()
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "advance", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ]);
     early.refused(report("red", "t1b1", { outcome: "draw" }), { rule: "T1", message: "Battle phase" });
   });
 
   it("B4 a reported result must be confirmed or rejected before another report", () => {
     const s = oneBattle();
     s.run(report("red", "t1b1", { outcome: "draw" }));
-    s.refused(report("blue", "t1b1", { outcome: "defender" }), { rule: "B4", message: "must be confirmed or rejected first" });
-    s.refused(report("red", "t1b1", { outcome: "attacker" }), { rule: "B4", message: "must be confirmed or rejected first" });
+    s.refused(report("blue", "t1b1", { outcome: "defender" }), {
+      rule: "B4",
+      message: "must be confirmed or rejected first",
+    });
+    s.refused(report("red", "t1b1", { outcome: "attacker" }), {
+      rule: "B4",
+      message: "must be confirmed or rejected first",
+    });
   });
 
   it("B4 the reporter cannot confirm or reject its own report; a rejection lets the result be reported again", () => {
     const s = oneBattle();
     s.run(report("red", "t1b1", { outcome: "attacker" }));
-    s.refused({ type: "ConfirmBattleResult", actor: "red", battle: "t1b1" }, { field: "actor", message: "the opponent confirms or rejects it" });
+    s.refused(
+      { type: "ConfirmBattleResult", actor: "red", battle: "t1b1" },
+      { field: "actor", message: "the opponent confirms or rejects it" },
+    );
     s.refused({ type: "RejectBattleResult", actor: "red", battle: "t1b1" }, { field: "actor" });
-    expect(s.run({ type: "RejectBattleResult", actor: "blue", battle: "t1b1" })).toEqual([{ type: "BattleResultRejected", data: { turn: 1, battle: "t1b1", by: "blue" } }]);
+    expect(s.run({ type: "RejectBattleResult", actor: "blue", battle: "t1b1" })).toEqual([
+      { type: "BattleResultRejected", data: { turn: 1, battle: "t1b1", by: "blue" } },
+    ]);
     expect(s.state.battles["t1b1"]).toMatchObject({ status: "pending", report: null });
-    s.refused({ type: "ConfirmBattleResult", actor: "blue", battle: "t1b1" }, { rule: "B4", message: "no result has been reported" });
+    s.refused(
+      { type: "ConfirmBattleResult", actor: "blue", battle: "t1b1" },
+      { rule: "B4", message: "no result has been reported" },
+    );
     s.run(report("blue", "t1b1", { outcome: "draw" }));
     s.run({ type: "ConfirmBattleResult", actor: "red", battle: "t1b1" });
     expect(s.state.battles["t1b1"]!.result!.outcome).toBe("draw");
@@ -155,7 +285,10 @@ describe("B4 result", () => {
     const s = twoBattles();
     s.fight("t1b1", { outcome: "attacker" });
     s.refused(report("blue", "t1b1", { outcome: "defender" }), { rule: "B4", message: "already resolved" });
-    s.refused({ type: "ConfirmBattleResult", actor: "blue", battle: "t1b1" }, { rule: "B4", message: "already resolved" });
+    s.refused(
+      { type: "ConfirmBattleResult", actor: "blue", battle: "t1b1" },
+      { rule: "B4", message: "already resolved" },
+    );
   });
 
   it("B4 losses larger than the units a formation has are refused", () => {
@@ -169,11 +302,22 @@ describe("B4 result", () => {
 
   it("B4 routed units are survivors: more routed than are left after losses is refused", () => {
     const s = oneBattle();
-    s.refused(report("red", "t1b1", { outcome: "attacker", defender: side(0, { line: { "rifle-stand": 4 } }, { line: { "rifle-stand": 3 } }) }), {
-      rule: "B4",
-      message: `has 2 "rifle-stand" left after losing 4: 3 cannot have routed`,
-    });
-    s.run(report("red", "t1b1", { outcome: "attacker", defender: side(0, { line: { "rifle-stand": 4 } }, { line: { "rifle-stand": 2 } }) }));
+    s.refused(
+      report("red", "t1b1", {
+        outcome: "attacker",
+        defender: side(0, { line: { "rifle-stand": 4 } }, { line: { "rifle-stand": 3 } }),
+      }),
+      {
+        rule: "B4",
+        message: `has 2 "rifle-stand" left after losing 4: 3 cannot have routed`,
+      },
+    );
+    s.run(
+      report("red", "t1b1", {
+        outcome: "attacker",
+        defender: side(0, { line: { "rifle-stand": 4 } }, { line: { "rifle-stand": 2 } }),
+      }),
+    );
   });
 
   it("B4 a formation the army does not have, or a unit type its formation does not have, is refused", () => {
@@ -192,8 +336,21 @@ describe("B4 result", () => {
     const s = oneBattle();
     s.fight("t1b1", { outcome: "attacker", attacker: side(30, { tanks: { "battle-tank": 2 } }) });
     s.finishEndPhase().endTurn();
-    s.startTurn().activate("b2", "firstFire").attack("r1", "charge", [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]]).activate("r2", "firstFire").endActionPhase();
-    s.refused(report("red", "t2b1", { outcome: "attacker", attacker: side(0, { tanks: { "battle-tank": 2 } }) }), { rule: "B4", message: "has only 1" });
+    s.startTurn()
+      .activate("b2", "firstFire")
+      .attack("r1", "charge", [
+        [2, 3],
+        [3, 3],
+        [4, 3],
+        [5, 3],
+        [6, 3],
+      ])
+      .activate("r2", "firstFire")
+      .endActionPhase();
+    s.refused(report("red", "t2b1", { outcome: "attacker", attacker: side(0, { tanks: { "battle-tank": 2 } }) }), {
+      rule: "B4",
+      message: "has only 1",
+    });
     s.run(report("red", "t2b1", { outcome: "attacker", attacker: side(0, { tanks: { "battle-tank": 1 } }) }));
   });
 });
@@ -208,7 +365,13 @@ describe("B5 aftermath", () => {
     });
     const survivors = { "command-stand": 2, "rifle-stand": 4, carrier: 4, "battle-tank": 9, outrider: 3 };
     expect(types(events)).toEqual(["BattleResolved", "ArmyRouted", "BattlePhaseEnded"]);
-    expect(eventOf(events, "ArmyRouted")).toEqual({ turn: 1, army: "r1", player: "red", battle: "t1b1", units: survivors });
+    expect(eventOf(events, "ArmyRouted")).toEqual({
+      turn: 1,
+      army: "r1",
+      player: "red",
+      battle: "t1b1",
+      units: survivors,
+    });
     expect(s.state.armies["r1"]).toMatchObject({ status: "routed", at: null, points: 0 });
     expect(s.state.ledgers["red"]!.inTransit).toEqual([{ turn: 1, units: survivors }]);
     expect(s.state.ledgers["red"]!.reserves).toEqual({});
@@ -234,7 +397,11 @@ describe("B5 aftermath", () => {
 
   it("B5 a draw: both armies survive with their losses and the attacker falls back to the square it entered from", () => {
     const s = oneBattle();
-    const events = s.fight("t1b1", { outcome: "draw", attacker: side(20, { riders: { outrider: 3 } }), defender: side(22, { tanks: { "battle-tank": 1 } }) });
+    const events = s.fight("t1b1", {
+      outcome: "draw",
+      attacker: side(20, { riders: { outrider: 3 } }),
+      defender: side(22, { tanks: { "battle-tank": 1 } }),
+    });
     expect(types(events)).toEqual(["BattleResolved", "ArmyWithdrew", "BattlePhaseEnded"]);
     expect(eventOf(events, "ArmyWithdrew")).toEqual({ turn: 1, army: "r1", battle: "t1b1", to: [1, 2] });
     expect(s.state.armies["r1"]).toMatchObject({ status: "active", at: [1, 2], points: 1600 });
@@ -245,11 +412,26 @@ describe("B5 aftermath", () => {
     const s = new Scenario()
       .startTurn()
       .activate("b1", "firstFire")
-      .attack("r1", "advance", [[1, 1], [1, 2], [1, 3]])
-      .activate("b2", "charge", [[6, 2], [5, 2], [4, 2], [3, 2], [2, 2], [1, 2]])
+      .attack("r1", "advance", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
+      .activate("b2", "charge", [
+        [6, 2],
+        [5, 2],
+        [4, 2],
+        [3, 2],
+        [2, 2],
+        [1, 2],
+      ])
       .activate("r2", "firstFire")
       .endActionPhase();
-    const events = s.fight("t1b1", { outcome: "draw", attacker: side(20, { riders: { outrider: 3 } }), defender: side(20) });
+    const events = s.fight("t1b1", {
+      outcome: "draw",
+      attacker: side(20, { riders: { outrider: 3 } }),
+      defender: side(20),
+    });
     expect(types(events)).toEqual(["BattleResolved", "ArmyRouted", "BattlePhaseEnded"]);
     expect(eventOf(events, "ArmyRouted")).toEqual({
       turn: 1,
@@ -267,14 +449,27 @@ describe("B5 aftermath", () => {
       id,
       player,
       name: `Army ${id}`,
-      formations: [{ id: "line", formation: "line-company" }, { id: "armour", formation: "armour-company" }],
+      formations: [
+        { id: "line", formation: "line-company" },
+        { id: "armour", formation: "armour-company" },
+      ],
       commander: { formation: "line", unitType: "command-stand" },
       at,
     });
-    const s = new Scenario("battle-ready.json", { armies: [army("r1", "red", [12, 0]), army("r2", "red", [11, 0]), army("b1", "blue", [12, 3]), army("b2", "blue", [1, 3])] })
+    const s = new Scenario("battle-ready.json", {
+      armies: [
+        army("r1", "red", [12, 0]),
+        army("r2", "red", [11, 0]),
+        army("b1", "blue", [12, 3]),
+        army("b2", "blue", [1, 3]),
+      ],
+    })
       .startTurn()
       .activate("r2", "advance", [[12, 0]])
-      .activate("b1", "charge", [[12, 2], [12, 1]])
+      .activate("b1", "charge", [
+        [12, 2],
+        [12, 1],
+      ])
       .attack("r1", "advance", [[12, 1]])
       .activate("b2", "firstFire")
       .endActionPhase();
@@ -291,8 +486,21 @@ describe("B6 capture", () => {
     const s = twoBattles();
     s.fight("t1b1", { outcome: "attacker" });
     const events = s.fight("t1b2", { outcome: "attacker", attacker: side(30), defender: side(10) });
-    expect(types(events)).toEqual(["BattleResolved", "ArmyRouted", "ArmyOccupied", "ObjectiveCaptured", "BattlePhaseEnded"]);
-    expect(eventOf(events, "ObjectiveCaptured")).toEqual({ turn: 1, objective: "red-com2", kind: "objective", by: "red", army: "r2", how: "battle" });
+    expect(types(events)).toEqual([
+      "BattleResolved",
+      "ArmyRouted",
+      "ArmyOccupied",
+      "ObjectiveCaptured",
+      "BattlePhaseEnded",
+    ]);
+    expect(eventOf(events, "ObjectiveCaptured")).toEqual({
+      turn: 1,
+      objective: "red-com2",
+      kind: "objective",
+      by: "red",
+      army: "r2",
+      how: "battle",
+    });
     expect(s.state.objectives["red-com2"]!.heldBy).toBe("red");
   });
 
@@ -300,7 +508,14 @@ describe("B6 capture", () => {
     const s = twoBattles();
     s.fight("t1b1", { outcome: "attacker" });
     const events = s.fight("t1b2", { outcome: "defender", attacker: side(10), defender: side(30) });
-    expect(eventOf(events, "ObjectiveCaptured")).toEqual({ turn: 1, objective: "red-com2", kind: "objective", by: "blue", army: "b2", how: "battle" });
+    expect(eventOf(events, "ObjectiveCaptured")).toEqual({
+      turn: 1,
+      objective: "red-com2",
+      kind: "objective",
+      by: "blue",
+      army: "b2",
+      how: "battle",
+    });
     expect(s.state.objectives["red-com2"]!.heldBy).toBe("blue");
   });
 
@@ -314,7 +529,10 @@ describe("B6 capture", () => {
 
   it("B6 an objective the winner's side already holds is not captured again", () => {
     const s = twoBattles();
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 1, objective: "red-com2", kind: "objective", by: "blue", army: "b2", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 1, objective: "red-com2", kind: "objective", by: "blue", army: "b2", how: "moved" },
+    });
     s.fight("t1b1", { outcome: "attacker" });
     const events = s.fight("t1b2", { outcome: "defender" });
     expect(types(events)).not.toContain("ObjectiveCaptured");
@@ -323,20 +541,71 @@ describe("B6 capture", () => {
   it("B6 E1 S4 the winning attacker on the enemy home base captures it: worth 10k CVPs to its side", () => {
     const s = new Scenario("battle-ready.json", {
       armies: [
-        { id: "r1", player: "red", name: "Raiders", formations: [{ id: "line", formation: "line-company" }, { id: "armour", formation: "armour-company" }], commander: { formation: "line", unitType: "command-stand" }, at: [14, 0] },
-        { id: "r2", player: "red", name: "Guard", formations: [{ id: "line", formation: "line-company" }, { id: "armour", formation: "armour-company" }], commander: { formation: "line", unitType: "command-stand" }, at: [1, 0] },
-        { id: "b1", player: "blue", name: "Home guard", formations: [{ id: "line", formation: "line-company" }, { id: "armour", formation: "armour-company" }], commander: { formation: "line", unitType: "command-stand" }, at: [15, 3] },
-        { id: "b2", player: "blue", name: "Screen", formations: [{ id: "line", formation: "line-company" }, { id: "armour", formation: "armour-company" }], commander: { formation: "line", unitType: "command-stand" }, at: [1, 3] },
+        {
+          id: "r1",
+          player: "red",
+          name: "Raiders",
+          formations: [
+            { id: "line", formation: "line-company" },
+            { id: "armour", formation: "armour-company" },
+          ],
+          commander: { formation: "line", unitType: "command-stand" },
+          at: [14, 0],
+        },
+        {
+          id: "r2",
+          player: "red",
+          name: "Guard",
+          formations: [
+            { id: "line", formation: "line-company" },
+            { id: "armour", formation: "armour-company" },
+          ],
+          commander: { formation: "line", unitType: "command-stand" },
+          at: [1, 0],
+        },
+        {
+          id: "b1",
+          player: "blue",
+          name: "Home guard",
+          formations: [
+            { id: "line", formation: "line-company" },
+            { id: "armour", formation: "armour-company" },
+          ],
+          commander: { formation: "line", unitType: "command-stand" },
+          at: [15, 3],
+        },
+        {
+          id: "b2",
+          player: "blue",
+          name: "Screen",
+          formations: [
+            { id: "line", formation: "line-company" },
+            { id: "armour", formation: "armour-company" },
+          ],
+          commander: { formation: "line", unitType: "command-stand" },
+          at: [1, 3],
+        },
       ],
     })
       .startTurn()
       .activate("b1", "firstFire", [[15, 2]])
-      .attack("r1", "advance", [[14, 1], [14, 2], [15, 2]])
+      .attack("r1", "advance", [
+        [14, 1],
+        [14, 2],
+        [15, 2],
+      ])
       .activate("b2", "firstFire")
       .activate("r2", "firstFire")
       .endActionPhase();
     const events = s.fight("t1b1", { outcome: "attacker", attacker: side(40), defender: side(30) });
-    expect(eventOf(events, "ObjectiveCaptured")).toEqual({ turn: 1, objective: "blue", kind: "homeBase", by: "red", army: "r1", how: "battle" });
+    expect(eventOf(events, "ObjectiveCaptured")).toEqual({
+      turn: 1,
+      objective: "blue",
+      kind: "homeBase",
+      by: "red",
+      army: "r1",
+      how: "battle",
+    });
     expect(s.state.homeBases["blue"]!.heldBy).toBe("red");
     s.finishEndPhase();
     const ended = s.endTurn();
@@ -348,14 +617,39 @@ describe("B6 capture", () => {
 describe("B7 attrition", () => {
   it("B7 an army that lost whole formations fights on: its points and move rate follow, and it acts in the next turn", () => {
     const s = oneBattle();
-    s.fight("t1b1", { outcome: "attacker", attacker: side(50, { line: { "command-stand": 1, "rifle-stand": 6, carrier: 4 }, armour: { "command-stand": 1, "battle-tank": 9 } }) });
+    s.fight("t1b1", {
+      outcome: "attacker",
+      attacker: side(50, {
+        line: { "command-stand": 1, "rifle-stand": 6, carrier: 4 },
+        armour: { "command-stand": 1, "battle-tank": 9 },
+      }),
+    });
     const r1 = s.state.armies["r1"]!;
     expect(r1).toMatchObject({ status: "active", at: [1, 3], points: 350, moveRate: 3 });
     expect(r1.formations.map((f) => f.id)).toEqual(["line", "armour", "tanks", "riders"]);
     s.finishEndPhase().endTurn();
-    s.startTurn().activate("b2", "firstFire").attack("r1", "charge", [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]]).activate("r2", "firstFire").endActionPhase();
-    expect(s.state.battles["t2b1"]).toMatchObject({ attacker: { army: "r1", points: 350 }, defender: { army: "b2", points: 1400 }, averagePoints: 875, vpTarget: 15 });
-    const events = s.fight("t2b1", { outcome: "attacker", attacker: side(15, { tanks: { "battle-tank": 1 } }), defender: side(3) });
+    s.startTurn()
+      .activate("b2", "firstFire")
+      .attack("r1", "charge", [
+        [2, 3],
+        [3, 3],
+        [4, 3],
+        [5, 3],
+        [6, 3],
+      ])
+      .activate("r2", "firstFire")
+      .endActionPhase();
+    expect(s.state.battles["t2b1"]).toMatchObject({
+      attacker: { army: "r1", points: 350 },
+      defender: { army: "b2", points: 1400 },
+      averagePoints: 875,
+      vpTarget: 15,
+    });
+    const events = s.fight("t2b1", {
+      outcome: "attacker",
+      attacker: side(15, { tanks: { "battle-tank": 1 } }),
+      defender: side(3),
+    });
     expect(eventOf(events, "BattleResolved").winner).toBe("red");
     expect(s.state.armies["r1"]!.battles).toBe(2);
   });
@@ -364,7 +658,10 @@ describe("B7 attrition", () => {
 describe("S4 awards", () => {
   const awardsFor = (outcome: "attacker" | "defender" | "draw", attackerVp: number, defenderVp: number) => {
     const s = oneBattle();
-    const resolved = eventOf(s.fight("t1b1", { outcome, attacker: side(attackerVp), defender: side(defenderVp) }), "BattleResolved");
+    const resolved = eventOf(
+      s.fight("t1b1", { outcome, attacker: side(attackerVp), defender: side(defenderVp) }),
+      "BattleResolved",
+    );
     return { winner: resolved.winner, overwhelming: resolved.overwhelming, cvps: resolved.cvps };
   };
 
@@ -401,20 +698,30 @@ describe("S4 awards", () => {
     // k = 1 here; restated from RULES.md S4, not from projections/formulas.ts.
     const s = oneBattle();
     fc.assert(
-      fc.property(fc.constantFrom("attacker" as const, "defender" as const, "draw" as const), fc.nat(200), fc.nat(200), (outcome, a, d) => {
-        const t = s.fork();
-        t.run(report("red", "t1b1", { outcome, attacker: side(a), defender: side(d) }));
-        const resolved = eventOf(t.run({ type: "ConfirmBattleResult", actor: "blue", battle: "t1b1" }), "BattleResolved");
-        if (outcome === "draw") {
-          expect(resolved).toMatchObject({ winner: null, overwhelming: false, cvps: { red: a + 1, blue: d + 1 } });
-          return;
-        }
-        const [w, l] = outcome === "attacker" ? [a, d] : [d, a];
-        const overwhelming = l === 0 ? w > 0 : w >= 1.5 * l;
-        const award = overwhelming ? 3 : 2;
-        expect(resolved.overwhelming).toBe(overwhelming);
-        expect(resolved.cvps).toEqual(outcome === "attacker" ? { red: a + award, blue: d } : { red: a, blue: d + award });
-      }),
+      fc.property(
+        fc.constantFrom("attacker" as const, "defender" as const, "draw" as const),
+        fc.nat(200),
+        fc.nat(200),
+        (outcome, a, d) => {
+          const t = s.fork();
+          t.run(report("red", "t1b1", { outcome, attacker: side(a), defender: side(d) }));
+          const resolved = eventOf(
+            t.run({ type: "ConfirmBattleResult", actor: "blue", battle: "t1b1" }),
+            "BattleResolved",
+          );
+          if (outcome === "draw") {
+            expect(resolved).toMatchObject({ winner: null, overwhelming: false, cvps: { red: a + 1, blue: d + 1 } });
+            return;
+          }
+          const [w, l] = outcome === "attacker" ? [a, d] : [d, a];
+          const overwhelming = l === 0 ? w > 0 : w >= 1.5 * l;
+          const award = overwhelming ? 3 : 2;
+          expect(resolved.overwhelming).toBe(overwhelming);
+          expect(resolved.cvps).toEqual(
+            outcome === "attacker" ? { red: a + award, blue: d } : { red: a, blue: d + award },
+          );
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -426,13 +733,44 @@ describe("E4 T1 the end of the Battle phase", () => {
     s.fight("t1b1", { outcome: "attacker", defender: side(0, { tanks: { "battle-tank": 3 } }) });
     expect(s.state.phase).toBe("end");
     expect(s.state.ledgers["blue"]!.reserves).toEqual({});
-    expect(s.state.ledgers["blue"]!.inTransit).toEqual([{ turn: 1, units: { "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9, outrider: 3 } }]);
+    expect(s.state.ledgers["blue"]!.inTransit).toEqual([
+      { turn: 1, units: { "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9, outrider: 3 } },
+    ]);
     s.finishEndPhase().endTurn();
-    s.startTurn().activate("b2", "firstFire").attack("r2", "charge", [[7, 1], [7, 2], [6, 2], [6, 3]]).activate("r1", "firstFire").endActionPhase();
+    s.startTurn()
+      .activate("b2", "firstFire")
+      .attack("r2", "charge", [
+        [7, 1],
+        [7, 2],
+        [6, 2],
+        [6, 3],
+      ])
+      .activate("r1", "firstFire")
+      .endActionPhase();
     const events = s.fight("t2b1", { outcome: "attacker" });
-    expect(types(events)).toEqual(["BattleResolved", "ArmyRouted", "ArmyOccupied", "ObjectiveCaptured", "BattlePhaseEnded", "TransitArrived"]);
-    expect(eventOf(events, "TransitArrived")).toEqual({ turn: 2, player: "blue", sentTurn: 1, units: { "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9, outrider: 3 } });
-    expect(s.state.ledgers["blue"]!.reserves).toEqual({ "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9, outrider: 3 });
-    expect(s.state.ledgers["blue"]!.inTransit).toEqual([{ turn: 2, units: { "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9 } }]);
+    expect(types(events)).toEqual([
+      "BattleResolved",
+      "ArmyRouted",
+      "ArmyOccupied",
+      "ObjectiveCaptured",
+      "BattlePhaseEnded",
+      "TransitArrived",
+    ]);
+    expect(eventOf(events, "TransitArrived")).toEqual({
+      turn: 2,
+      player: "blue",
+      sentTurn: 1,
+      units: { "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9, outrider: 3 },
+    });
+    expect(s.state.ledgers["blue"]!.reserves).toEqual({
+      "command-stand": 2,
+      "rifle-stand": 6,
+      carrier: 4,
+      "battle-tank": 9,
+      outrider: 3,
+    });
+    expect(s.state.ledgers["blue"]!.inTransit).toEqual([
+      { turn: 2, units: { "command-stand": 2, "rifle-stand": 6, carrier: 4, "battle-tank": 9 } },
+    ]);
   });
 });

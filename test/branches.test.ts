@@ -13,19 +13,47 @@ import { AppendConflictError, BranchError, canonicalJson, sha256Hex, verifyStrea
 import { orderCommitment, seedCommitment } from "../src/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
-import { CAMPAIGN, cli, copyOf, foldTo, lines, openRaw, rawKey, rawStream, secretsDirOf, show, tableAt, usePlayedAshfall } from "./replays-support.js";
+import {
+  CAMPAIGN,
+  cli,
+  copyOf,
+  foldTo,
+  lines,
+  openRaw,
+  rawKey,
+  rawStream,
+  secretsDirOf,
+  show,
+  tableAt,
+  usePlayedAshfall,
+} from "./replays-support.js";
 
 const ashfall = usePlayedAshfall();
 const { openCopy } = ashfall;
 
-const seqOf = (type: string, turn: number) => ashfall.events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
-const branch = (engine: Engine, replays: Replays, name: string, from: { seq: number } | { turn: number }, parent = CAMPAIGN, db?: string) =>
+const seqOf = (type: string, turn: number) =>
+  ashfall.events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
+const branch = (
+  engine: Engine,
+  replays: Replays,
+  name: string,
+  from: { seq: number } | { turn: number },
+  parent = CAMPAIGN,
+  db?: string,
+) =>
   createBranch(engine.store, replays, {
     campaign: CAMPAIGN,
     parent,
     from,
     name,
-    ...(db ? { secrets: { parent: new FileSecrets(secretsDirOf(db), parent), branch: new FileSecrets(secretsDirOf(db), `${CAMPAIGN}.${name}`) } } : {}),
+    ...(db
+      ? {
+          secrets: {
+            parent: new FileSecrets(secretsDirOf(db), parent),
+            branch: new FileSecrets(secretsDirOf(db), `${CAMPAIGN}.${name}`),
+          },
+        }
+      : {}),
   });
 
 describe("a branch", () => {
@@ -33,11 +61,23 @@ describe("a branch", () => {
     const { engine, db, replays } = await openCopy();
     const fork = seqOf("TurnStarted", 3);
     const { meta } = await branch(engine, replays, "what-if", { turn: 3 });
-    expect(meta).toMatchObject({ stream: "ashfall.what-if", name: "what-if", parent: CAMPAIGN, root: CAMPAIGN, forkSeq: fork, forkHash: ashfall.events[fork - 1]!.hash });
+    expect(meta).toMatchObject({
+      stream: "ashfall.what-if",
+      name: "what-if",
+      parent: CAMPAIGN,
+      root: CAMPAIGN,
+      forkSeq: fork,
+      forkHash: ashfall.events[fork - 1]!.hash,
+    });
     expect(await engine.store.head(meta.stream)).toEqual({ seq: fork, hash: ashfall.events[fork - 1]!.hash });
     expect(await engine.store.readAll(meta.stream)).toEqual(ashfall.events.slice(0, fork));
     expect(await engine.state(meta.stream)).toEqual(foldTo(ashfall.events, fork));
-    expect(await verifyStream(engine.store, meta.stream)).toEqual({ ok: true, stream: meta.stream, events: fork, headHash: ashfall.events[fork - 1]!.hash });
+    expect(await verifyStream(engine.store, meta.stream)).toEqual({
+      ok: true,
+      stream: meta.stream,
+      events: fork,
+      headHash: ashfall.events[fork - 1]!.hash,
+    });
     expect(await engine.listCampaigns()).toEqual([CAMPAIGN]);
     expect((await engine.listBranches()).map((b) => b.stream)).toEqual([meta.stream]);
     expect(await engine.store.events.keys({ gte: `${meta.stream}#`, lte: `${meta.stream}#~` }).all()).toEqual([]);
@@ -65,10 +105,14 @@ describe("a branch", () => {
     ashfall.open.splice(ashfall.open.indexOf(engine), 1);
     expect(await rawStream(db, CAMPAIGN)).toEqual(before);
     // Its own dice: each new turn on the branch has its own host seed, kept in the branch's own secrets file.
-    const hostSecrets = JSON.parse(await readFile(join(secretsDirOf(db), meta.stream, "host.json"), "utf8")) as { hostSeeds: Record<string, string> };
+    const hostSecrets = JSON.parse(await readFile(join(secretsDirOf(db), meta.stream, "host.json"), "utf8")) as {
+      hostSeeds: Record<string, string>;
+    };
     const started3 = own.find((e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3)!;
     expect(seedCommitment(hostSecrets.hostSeeds["3"]!)).toBe((started3.data as { hostSeedHash: string }).hostSeedHash);
-    expect((started3.data as { hostSeedHash: string }).hostSeedHash).not.toBe((ashfall.events[seqOf("TurnStarted", 3) - 1]!.data as { hostSeedHash: string }).hostSeedHash);
+    expect((started3.data as { hostSeedHash: string }).hostSeedHash).not.toBe(
+      (ashfall.events[seqOf("TurnStarted", 3) - 1]!.data as { hostSeedHash: string }).hostSeedHash,
+    );
   });
 
   it("of a branch reads its parent's line up to its fork, wherever in that line the fork falls", async () => {
@@ -99,7 +143,8 @@ describe("a branch", () => {
     await playCampaign(tableAt(engine, db, c.stream, "c"), () => {}, 4);
     const cLine = await engine.store.readAll(c.stream);
     expect(cLine[f2]).toMatchObject({ stream: c.stream, seq: f2 + 1, prev: bLine[f2 - 1]!.hash });
-    for (const stream of [CAMPAIGN, b.stream, c.stream, d.stream]) expect(await verifyStream(engine.store, stream)).toMatchObject({ ok: true });
+    for (const stream of [CAMPAIGN, b.stream, c.stream, d.stream])
+      expect(await verifyStream(engine.store, stream)).toMatchObject({ ok: true });
     expect((await replays.stateAtSeq(c.stream, cLine.length)).state).toEqual(foldTo(cLine, cLine.length));
     expect(await engine.store.readAll(b.stream)).toEqual(bLine);
     expect(await engine.store.events.iterator({ gte: `${b.stream}#`, lte: `${b.stream}#~` }).all()).toEqual(bBefore);
@@ -111,7 +156,9 @@ describe("a branch", () => {
     expect(foldTo(ashfall.events, ashfall.events.length).status).toBe("finished");
     const atEnd = (await branch(engine, replays, "epilogue", { seq: ashfall.events.length }, CAMPAIGN, db)).meta;
     expect(await engine.state(atEnd.stream)).toMatchObject({ status: "finished", seq: ashfall.events.length });
-    const refused = await engine.execute(atEnd.stream, [{ actor: "host", type: "StartTurn", hostSeedHash: "a".repeat(64) }]);
+    const refused = await engine.execute(atEnd.stream, [
+      { actor: "host", type: "StartTurn", hostSeedHash: "a".repeat(64) },
+    ]);
     expect(refused.ok).toBe(false);
     expect((await engine.store.head(atEnd.stream)).seq).toBe(ashfall.events.length);
     const replay = (await branch(engine, replays, "replay-3", { turn: 3 }, CAMPAIGN, db)).meta;
@@ -124,10 +171,24 @@ describe("a branch", () => {
   it("forked in the middle of a turn inherits that turn's host seed and committed orders into its own secrets", async () => {
     const { engine, db, replays } = await openCopy();
     // The point of turn 2 with the most orders committed and not yet revealed.
-    const activated = ashfall.events.filter((e) => e.type === "ArmyActivated" && (e.data as { turn: number }).turn === 2);
+    const activated = ashfall.events.filter(
+      (e) => e.type === "ArmyActivated" && (e.data as { turn: number }).turn === 2,
+    );
     const hiddenAt = (seq: number) =>
-      activated.filter((a) => a.seq <= seq && !ashfall.events.some((e) => e.seq > a.seq && e.seq <= seq && e.type === "OrderRevealed" && (e.data as { army: string }).army === (a.data as { army: string }).army));
-    const fork = activated.map((a) => a.seq).reduce((best, seq) => (hiddenAt(seq).length > hiddenAt(best).length ? seq : best));
+      activated.filter(
+        (a) =>
+          a.seq <= seq &&
+          !ashfall.events.some(
+            (e) =>
+              e.seq > a.seq &&
+              e.seq <= seq &&
+              e.type === "OrderRevealed" &&
+              (e.data as { army: string }).army === (a.data as { army: string }).army,
+          ),
+      );
+    const fork = activated
+      .map((a) => a.seq)
+      .reduce((best, seq) => (hiddenAt(seq).length > hiddenAt(best).length ? seq : best));
     const parentSecrets = await readSecrets(db, CAMPAIGN);
     const { meta, copied } = await branch(engine, replays, "mid-turn", { seq: fork }, CAMPAIGN, db);
     const own = await readSecrets(db, meta.stream);
@@ -148,7 +209,10 @@ describe("a branch", () => {
     const line = (await engine.store.readAll(meta.stream)).slice(fork);
     expect(line.filter((e) => ["RevealRejected", "OrderViolated"].includes(e.type))).toEqual([]);
     expect(line.find((e) => e.type === "ActionPhaseEnded")!.data).toMatchObject({ turn: 2, withheld: [] });
-    expect(line.find((e) => e.type === "TurnEnded")!.data).toMatchObject({ turn: 2, hostSeed: parentSecrets["host"]!.hostSeeds!["2"] });
+    expect(line.find((e) => e.type === "TurnEnded")!.data).toMatchObject({
+      turn: 2,
+      hostSeed: parentSecrets["host"]!.hostSeeds!["2"],
+    });
   });
 
   it("shares its parent's snapshots up to the fork and keeps its own after it", async () => {
@@ -189,19 +253,29 @@ describe("names and stream ids", () => {
 
   it("never collide with a campaign: a stream in use cannot become a branch, nor a branch's stream a campaign", async () => {
     const { engine, replays } = await openCopy();
-    const deployed = { type: "ArmyDeployed", version: 1, at: "2026-01-01T00:00:00Z", actor: "p1", data: { army: "a1", at: [1, 1] } };
+    const deployed = {
+      type: "ArmyDeployed",
+      version: 1,
+      at: "2026-01-01T00:00:00Z",
+      actor: "p1",
+      data: { army: "a1", at: [1, 1] },
+    };
     await engine.store.append("ashfall.taken", 0, [deployed]);
     await expect(branch(engine, replays, "taken", { turn: 2 })).rejects.toThrow(/already exists/);
     const { meta } = await branch(engine, replays, "mine", { turn: 2 });
     await expect(engine.store.append(meta.stream, 0, [deployed])).rejects.toThrow(AppendConflictError);
     await expect(engine.store.createBranch("bad#name", CAMPAIGN, 5)).rejects.toThrow(/not a valid stream name/);
-    await expect(engine.store.createBranch("ashfall.far", CAMPAIGN, ashfall.events.length + 1)).rejects.toThrow(BranchError);
+    await expect(engine.store.createBranch("ashfall.far", CAMPAIGN, ashfall.events.length + 1)).rejects.toThrow(
+      BranchError,
+    );
     await expect(engine.store.createBranch("ashfall.none", "nowhere", 1)).rejects.toThrow(/no stream nowhere/);
   });
 });
 
 describe("verify of a branch", () => {
-  async function tampered(edit: (raw: Awaited<ReturnType<typeof openRaw>>, ctx: { fork: number; own: StoredEvent[] }) => Promise<void>) {
+  async function tampered(
+    edit: (raw: Awaited<ReturnType<typeof openRaw>>, ctx: { fork: number; own: StoredEvent[] }) => Promise<void>,
+  ) {
     const { engine, db, replays } = await openCopy();
     const fork = seqOf("TurnStarted", 3);
     const { meta } = await branch(engine, replays, "t", { seq: fork }, CAMPAIGN, db);
@@ -230,7 +304,9 @@ describe("verify of a branch", () => {
       await raw.events.put(rawKey(victim.stream, victim.seq), victim.hash + edited(victim, { army: "zz" }));
     });
     expect(await verifyStream(store, stream)).toMatchObject({ ok: false, stream, seq: own[5]!.seq, problem: "hash" });
-    expect((await verifyStream(store, stream)).ok === false && "inStream" in (await verifyStream(store, stream))).toBe(false);
+    expect((await verifyStream(store, stream)).ok === false && "inStream" in (await verifyStream(store, stream))).toBe(
+      false,
+    );
     expect(await verifyStream(store, CAMPAIGN)).toMatchObject({ ok: true });
   });
 
@@ -241,13 +317,22 @@ describe("verify of a branch", () => {
       const after = ashfall.events[ashfall.events.length - 5]!;
       await raw.events.put(rawKey(CAMPAIGN, after.seq), after.hash + edited(after, { army: "zz" }));
     });
-    expect(await verifyStream(inPrefix.store, inPrefix.stream)).toMatchObject({ ok: false, seq: 41, problem: "hash", inStream: CAMPAIGN });
+    expect(await verifyStream(inPrefix.store, inPrefix.stream)).toMatchObject({
+      ok: false,
+      seq: 41,
+      problem: "hash",
+      inStream: CAMPAIGN,
+    });
     const afterFork = await tampered(async (raw) => {
       const after = ashfall.events[ashfall.events.length - 5]!;
       await raw.events.put(rawKey(CAMPAIGN, after.seq), after.hash + edited(after, { army: "zz" }));
     });
     expect(await verifyStream(afterFork.store, afterFork.stream)).toMatchObject({ ok: true });
-    expect(await verifyStream(afterFork.store, CAMPAIGN)).toMatchObject({ ok: false, seq: ashfall.events.length - 4, problem: "hash" });
+    expect(await verifyStream(afterFork.store, CAMPAIGN)).toMatchObject({
+      ok: false,
+      seq: ashfall.events.length - 4,
+      problem: "hash",
+    });
   });
 
   it("finds the parent's history rewritten and re-hashed (parent verify passes), and a deleted prefix event", async () => {
@@ -255,21 +340,39 @@ describe("verify of a branch", () => {
       let prev = ashfall.events[19]!.hash;
       for (const original of ashfall.events.slice(20)) {
         const { hash: _hash, ...envelope } = original;
-        const body = canonicalJson({ ...envelope, prev, data: original.seq === 21 ? { ...(envelope.data as object), rewritten: true } : envelope.data });
+        const body = canonicalJson({
+          ...envelope,
+          prev,
+          data: original.seq === 21 ? { ...(envelope.data as object), rewritten: true } : envelope.data,
+        });
         prev = sha256Hex(body);
         await raw.events.put(rawKey(CAMPAIGN, original.seq), prev + body);
       }
       await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: ashfall.events.length, hash: prev }));
     });
     expect(await verifyStream(rewritten.store, CAMPAIGN)).toMatchObject({ ok: true });
-    expect(await verifyStream(rewritten.store, rewritten.stream)).toMatchObject({ ok: false, seq: rewritten.fork, problem: "fork", inStream: CAMPAIGN });
+    expect(await verifyStream(rewritten.store, rewritten.stream)).toMatchObject({
+      ok: false,
+      seq: rewritten.fork,
+      problem: "fork",
+      inStream: CAMPAIGN,
+    });
     const deleted = await tampered(async (raw) => raw.events.del(rawKey(CAMPAIGN, 30)));
-    expect(await verifyStream(deleted.store, deleted.stream)).toMatchObject({ ok: false, seq: 30, problem: "missing", inStream: CAMPAIGN });
+    expect(await verifyStream(deleted.store, deleted.stream)).toMatchObject({
+      ok: false,
+      seq: 30,
+      problem: "missing",
+      inStream: CAMPAIGN,
+    });
   });
 
   it("finds its own tail cut off, and a branch record pointing at another fork hash", async () => {
     const cut = await tampered(async (raw, { own }) => raw.events.del(rawKey(own.at(-1)!.stream, own.at(-1)!.seq)));
-    expect(await verifyStream(cut.store, cut.stream)).toMatchObject({ ok: false, seq: cut.own.at(-1)!.seq, problem: "truncated" });
+    expect(await verifyStream(cut.store, cut.stream)).toMatchObject({
+      ok: false,
+      seq: cut.own.at(-1)!.seq,
+      problem: "truncated",
+    });
     const moved = await tampered(async (raw) => {
       const meta = JSON.parse((await raw.branches.get("ashfall.t"))!) as { forkHash: string };
       await raw.branches.put("ashfall.t", JSON.stringify({ ...meta, forkHash: "f".repeat(64) }));
@@ -278,11 +381,17 @@ describe("verify of a branch", () => {
   });
 });
 
-async function readSecrets(db: string, stream: string): Promise<Record<string, { hostSeeds?: Record<string, string>; orders?: Record<string, HeldOrder> }>> {
+async function readSecrets(
+  db: string,
+  stream: string,
+): Promise<Record<string, { hostSeeds?: Record<string, string>; orders?: Record<string, HeldOrder> }>> {
   const out: Record<string, never> = {};
   const { readdir } = await import("node:fs/promises");
   for (const file of await readdir(join(secretsDirOf(db), stream)).catch(() => [] as string[])) {
-    if (file.endsWith(".json")) (out as Record<string, unknown>)[file.slice(0, -5)] = JSON.parse(await readFile(join(secretsDirOf(db), stream, file), "utf8"));
+    if (file.endsWith(".json"))
+      (out as Record<string, unknown>)[file.slice(0, -5)] = JSON.parse(
+        await readFile(join(secretsDirOf(db), stream, file), "utf8"),
+      );
   }
   return out;
 }
@@ -324,14 +433,27 @@ describe("the CLI", () => {
         ["diff", "main", "main"],
       ].map(async ([command, ...rest]) => cli([command!, "--db", await copyOf(db), ...rest])),
     );
-    for (const run of [listed, listedJson, log, state, past, timeline, verified, one, diff, diffJson, same]) expect(run!.code, show(run!)).toBe(0);
+    for (const run of [listed, listedJson, log, state, past, timeline, verified, one, diff, diffJson, same])
+      expect(run!.code, show(run!)).toBe(0);
 
     const rows = lines(listed!.stdout);
     expect(rows[0]).toMatch(/^line\s+parent\s+fork\s+events\s+stream$/);
     expect(rows[1], rows.join("\n")).toMatch(new RegExp(`^main\\s+-\\s+-\\s+${ashfall.events.length}\\s+ashfall$`));
-    expect(rows.some((row) => new RegExp(`^what-if\\s+main\\s+after #${fork} \\(Turn 3 Action\\)\\s+${fork + 3} \\(3 own\\)\\s+ashfall\\.what-if$`).test(row)), rows.join("\n")).toBe(true);
-    expect(rows.some((row) => /^deeper\s+what-if\s+after #100 \(Turn \d+ (Action|Battle|End)\)/.test(row)), rows.join("\n")).toBe(true);
-    const json = JSON.parse(listedJson!.stdout) as { branches: Array<{ name: string; parent: string; forkSeq: number }> };
+    expect(
+      rows.some((row) =>
+        new RegExp(
+          `^what-if\\s+main\\s+after #${fork} \\(Turn 3 Action\\)\\s+${fork + 3} \\(3 own\\)\\s+ashfall\\.what-if$`,
+        ).test(row),
+      ),
+      rows.join("\n"),
+    ).toBe(true);
+    expect(
+      rows.some((row) => /^deeper\s+what-if\s+after #100 \(Turn \d+ (Action|Battle|End)\)/.test(row)),
+      rows.join("\n"),
+    ).toBe(true);
+    const json = JSON.parse(listedJson!.stdout) as {
+      branches: Array<{ name: string; parent: string; forkSeq: number }>;
+    };
     expect(json.branches.map((b) => [b.name, b.parent, b.forkSeq])).toEqual([
       ["what-if", "main", fork],
       ["deeper", "what-if", 100],
@@ -339,18 +461,30 @@ describe("the CLI", () => {
 
     const logged = lines(log!.stdout).map((line) => JSON.parse(line) as StoredEvent);
     expect(logged.at(-1)).toMatchObject({ stream: "ashfall.what-if", type: "InitiativeRolled" });
-    expect(logged[fork]).toMatchObject({ stream: "ashfall.what-if", seq: fork + 1, prev: ashfall.events[fork - 1]!.hash });
+    expect(logged[fork]).toMatchObject({
+      stream: "ashfall.what-if",
+      seq: fork + 1,
+      prev: ashfall.events[fork - 1]!.hash,
+    });
     expect(JSON.parse(state!.stdout)).toMatchObject({ seq: logged.length, turn: 3 });
     expect(JSON.parse(past!.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(ashfall.events, 50))));
     expect(lines(timeline!.stdout).at(-1)).toMatch(/^Turn 3 Action: initiative: /);
 
-    expect(lines(verified!.stdout).map((line) => line.split(":")[0])).toEqual(["ashfall", "ashfall.deeper", "ashfall.what-if"]);
+    expect(lines(verified!.stdout).map((line) => line.split(":")[0])).toEqual([
+      "ashfall",
+      "ashfall.deeper",
+      "ashfall.what-if",
+    ]);
     expect(one!.stdout).toMatch(/^ashfall\.what-if: intact, \d+ events/);
 
-    expect(diff!.stdout).toContain(`main: seq ${ashfall.events.length}, turn ${lastTurn} end, finished, won by ${winner}\n`);
+    expect(diff!.stdout).toContain(
+      `main: seq ${ashfall.events.length}, turn ${lastTurn} end, finished, won by ${winner}\n`,
+    );
     expect(diff!.stdout).toMatch(new RegExp(`^winner\\s+${winner}\\s+none yet$`, "m"));
     expect(diff!.stdout).toMatch(/^CVPs horde\s+\d+\s+\d+$/m);
-    expect((JSON.parse(diffJson!.stdout) as { differences: Array<{ what: string }> }).differences.map((d) => d.what)).toContain("winner");
+    expect(
+      (JSON.parse(diffJson!.stdout) as { differences: Array<{ what: string }> }).differences.map((d) => d.what),
+    ).toContain("winner");
     expect(same!.stdout).toContain("No differences");
 
     const refusals = [
@@ -362,7 +496,9 @@ describe("the CLI", () => {
       [["diff", "main", "nope"], /has no branch "nope"/],
       [["new", "--setup", "x.json", "--branch", "what-if"], /new creates a campaign's own line/],
     ] as const;
-    const refused = await Promise.all(refusals.map(async ([[command, ...rest]]) => cli([command!, "--db", await copyOf(db), ...rest])));
+    const refused = await Promise.all(
+      refusals.map(async ([[command, ...rest]]) => cli([command!, "--db", await copyOf(db), ...rest])),
+    );
     for (const [i, run] of refused.entries()) {
       expect(run.code, show(run)).toBe(1);
       expect(lines(run.stderr), show(run)).toHaveLength(1);

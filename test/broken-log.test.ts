@@ -10,7 +10,18 @@ import { Engine } from "../src/engine.js";
 import { CorruptEventError } from "../src/log/index.js";
 import { createBranch } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
-import { ASHFALL, CAMPAIGN, cli, copyOf, openRaw, rawKey, rawStream, show, usePlayedAshfall, type Run } from "./replays-support.js";
+import {
+  ASHFALL,
+  CAMPAIGN,
+  cli,
+  copyOf,
+  openRaw,
+  rawKey,
+  rawStream,
+  show,
+  usePlayedAshfall,
+  type Run,
+} from "./replays-support.js";
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -19,13 +30,20 @@ const ashfall = usePlayedAshfall();
 type Raw = Awaited<ReturnType<typeof openRaw>>;
 
 /** The seq of c1's registration; its deployment is the event after it. */
-const registered = (events: readonly StoredEvent[]) => events.find((e) => e.type === "ArmyRegistered" && (e.data as { army?: string }).army === "c1")!.seq;
+const registered = (events: readonly StoredEvent[]) =>
+  events.find((e) => e.type === "ArmyRegistered" && (e.data as { army?: string }).army === "c1")!.seq;
 
 /**
  * Three edits, each of which makes the reducers throw when the log is folded as it reads (an army deployed before or
  * without its registration), and the seq verify names for each.
  */
-const tamperings: Record<string, { broken: (events: readonly StoredEvent[]) => number; edit: (raw: Raw, events: readonly StoredEvent[]) => Promise<void> }> = {
+const tamperings: Record<
+  string,
+  {
+    broken: (events: readonly StoredEvent[]) => number;
+    edit: (raw: Raw, events: readonly StoredEvent[]) => Promise<void>;
+  }
+> = {
   "an event deleted": {
     broken: registered,
     edit: (raw, events) => raw.events.del(rawKey(CAMPAIGN, registered(events))),
@@ -58,7 +76,12 @@ async function brokenCopy(edit: (raw: Raw) => Promise<void>): Promise<string> {
   const db = await copyOf(ashfall.played);
   const engine = await Engine.open(db, { createIfMissing: false, sync: false });
   try {
-    await createBranch(engine.store, new Replays(engine.store), { campaign: CAMPAIGN, parent: CAMPAIGN, from: { turn: 2 }, name: "what-if" });
+    await createBranch(engine.store, new Replays(engine.store), {
+      campaign: CAMPAIGN,
+      parent: CAMPAIGN,
+      from: { turn: 2 },
+      name: "what-if",
+    });
   } finally {
     await engine.close();
   }
@@ -95,7 +118,10 @@ describe("the engine and the replays on a broken log", () => {
     const error = await engine.state(CAMPAIGN).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(CorruptEventError);
     expect(error).toMatchObject({ seq: last });
-    await expect(new Replays(engine.store).stateAt(CAMPAIGN, { seq: last })).rejects.toMatchObject({ name: "CorruptEventError", seq: last });
+    await expect(new Replays(engine.store).stateAt(CAMPAIGN, { seq: last })).rejects.toMatchObject({
+      name: "CorruptEventError",
+      seq: last,
+    });
   });
 
   it("an intact copy reads as before: the checks cost a broken log only", async () => {
@@ -125,7 +151,15 @@ const readers = (seq: number, commands: string): Record<string, string[]> => ({
 });
 
 describe("every reader of a broken log, through the CLI, exits 2 naming the broken seq", () => {
-  const runs = new Map<string, { run: Run; seq: number; before: Awaited<ReturnType<typeof rawStream>>; after: Awaited<ReturnType<typeof rawStream>> }>();
+  const runs = new Map<
+    string,
+    {
+      run: Run;
+      seq: number;
+      before: Awaited<ReturnType<typeof rawStream>>;
+      after: Awaited<ReturnType<typeof rawStream>>;
+    }
+  >();
 
   // Everything runs here: the copies are removed after the first test.
   beforeAll(async () => {
@@ -189,7 +223,9 @@ describe("a campaign whose head was deleted", () => {
 
   it("is still found by verify, which reports the head as truncated at seq 1", () => {
     expect(runs["verify"]!.code, show(runs["verify"]!)).toBe(2);
-    expect(runs["verify"]!.stderr).toContain("ashfall: chain broken at seq 1 (head): the head is missing (truncated to nothing)");
+    expect(runs["verify"]!.stderr).toContain(
+      "ashfall: chain broken at seq 1 (head): the head is missing (truncated to nothing)",
+    );
   });
 
   it("is not overwritten by a new campaign of the same id, nor by apply: refused naming seq 1, nothing written", () => {

@@ -29,7 +29,15 @@ import { nextActivator, unactivatedArmies } from "../src/rules/action-common.js"
 import { describeRefusal } from "../src/rules/refusal.js";
 import { setupCommands } from "../src/setup-file.js";
 import { CampaignAudit, type AuditStats } from "./support/campaign-audit.js";
-import { chance, commandsAfterFinish, illegalCommand, pick, RandomPlayer, type Gen, type Illegal } from "./support/campaign-player.js";
+import {
+  chance,
+  commandsAfterFinish,
+  illegalCommand,
+  pick,
+  RandomPlayer,
+  type Gen,
+  type Illegal,
+} from "./support/campaign-player.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { tempDir } from "./support/tmp.js";
 
@@ -71,13 +79,23 @@ const newTotals = (): Totals => ({
 /** Salts and seeds drawn from the run's own seed, so that a failing run replays exactly. */
 function seededHex(seed: number): (bytes: number) => string {
   let counter = 0;
-  return (bytes) => createHash("sha512").update(`${seed}/${counter++}`).digest("hex").slice(0, bytes * 2);
+  return (bytes) =>
+    createHash("sha512")
+      .update(`${seed}/${counter++}`)
+      .digest("hex")
+      .slice(0, bytes * 2);
 }
 
 const brief = (command: unknown) => JSON.stringify(command).slice(0, 400);
 
 /** Submits an illegal command straight to the engine: it must be refused and the log head must not move. */
-async function expectRefused(engine: Engine, campaign: string, illegal: Illegal, where: string, totals: Totals): Promise<void> {
+async function expectRefused(
+  engine: Engine,
+  campaign: string,
+  illegal: Illegal,
+  where: string,
+  totals: Totals,
+): Promise<void> {
   const head = await engine.store.head(campaign);
   const stored = await engine.store.storedHead(campaign);
   const outcome = await engine.execute(campaign, [illegal.command]);
@@ -88,31 +106,53 @@ async function expectRefused(engine: Engine, campaign: string, illegal: Illegal,
   expect(["rule", "field"], `${label}: ${describeRefusal(refusal)}`).toContain(refusal.kind);
   if (refusal.kind === "rule") {
     expect(refusal.rule, label).toMatch(/^[A-Z]\d+$/);
-    if (illegal.rules || illegal.fields) expect(illegal.rules ?? [], `${label}: refused as ${describeRefusal(refusal)}`).toContain(refusal.rule);
+    if (illegal.rules || illegal.fields)
+      expect(illegal.rules ?? [], `${label}: refused as ${describeRefusal(refusal)}`).toContain(refusal.rule);
   } else if (refusal.kind === "field") {
     expect(refusal.field, label).not.toBe("");
-    if (illegal.rules || illegal.fields) expect(illegal.fields ?? [], `${label}: refused as ${describeRefusal(refusal)}`).toContain(refusal.field);
+    if (illegal.rules || illegal.fields)
+      expect(illegal.fields ?? [], `${label}: refused as ${describeRefusal(refusal)}`).toContain(refusal.field);
   }
   expect(refusal.message.length, label).toBeGreaterThan(0);
   expect(await engine.store.head(campaign), `${label}: the head moved`).toEqual(head);
   expect(await engine.store.storedHead(campaign), `${label}: the stored head moved`).toEqual(stored);
   totals.illegal++;
-  const name = refusal.kind === "rule" ? refusal.rule : refusal.kind === "field" ? `field ${refusal.field}` : "conflict";
+  const name =
+    refusal.kind === "rule" ? refusal.rule : refusal.kind === "field" ? `field ${refusal.field}` : "conflict";
   totals.refusedByRule[name] = (totals.refusedByRule[name] ?? 0) + 1;
 }
 
 /** (g) E2: a finished campaign refuses every command, each naming E2, and its log stays as it was. */
-async function expectAllRefused(g: Gen, engine: Engine, table: Table, secrets: MemorySecrets, state: CampaignState, totals: Totals): Promise<void> {
+async function expectAllRefused(
+  g: Gen,
+  engine: Engine,
+  table: Table,
+  secrets: MemorySecrets,
+  state: CampaignState,
+  totals: Totals,
+): Promise<void> {
   const head = await engine.store.head(state.campaign!);
   for (const command of commandsAfterFinish(g, state, await secrets.hostSeed(state.turn))) {
     const outcome = await engine.execute(state.campaign!, [command]);
-    expect(outcome.ok ? "accepted" : outcome.refusal, `E2 after the campaign finished: ${brief(command)}`).toMatchObject({ kind: "rule", rule: "E2" });
+    expect(
+      outcome.ok ? "accepted" : outcome.refusal,
+      `E2 after the campaign finished: ${brief(command)}`,
+    ).toMatchObject({ kind: "rule", rule: "E2" });
     totals.afterFinish++;
   }
   // Through the players' side too: an order in the clear is committed to, then refused.
   const army = pick(g, Object.values(state.armies));
-  const viaTable = await table.submit({ actor: army.player, type: "ActivateArmy", army: army.id, order: "advance", path: [] });
-  expect(viaTable.ok ? "accepted" : viaTable.refusal, "E2 through the Table").toMatchObject({ kind: "rule", rule: "E2" });
+  const viaTable = await table.submit({
+    actor: army.player,
+    type: "ActivateArmy",
+    army: army.id,
+    order: "advance",
+    path: [],
+  });
+  expect(viaTable.ok ? "accepted" : viaTable.refusal, "E2 through the Table").toMatchObject({
+    kind: "rule",
+    rule: "E2",
+  });
   expect(await engine.store.head(state.campaign!), "E2 refusals leave the head as it was").toEqual(head);
 }
 
@@ -127,7 +167,8 @@ async function playOnce(g: Gen, options: PlayOptions, totals: Totals): Promise<v
   const engine = await Engine.open(dir, { sync: false, clock: CLOCK });
   const audit = new CampaignAudit();
   const history: string[] = [];
-  const where = () => `${fixture}, turn ${audit.state.turn} ${audit.state.phase}; last commands:\n  ${history.slice(-6).join("\n  ")}\n`;
+  const where = () =>
+    `${fixture}, turn ${audit.state.turn} ${audit.state.phase}; last commands:\n  ${history.slice(-6).join("\n  ")}\n`;
   let live: CampaignState;
   try {
     const created = await engine.create(setupCommands(setup).map((step) => step.command));
@@ -140,7 +181,8 @@ async function playOnce(g: Gen, options: PlayOptions, totals: Totals): Promise<v
     const batches: StoredEvent[][] = [];
     const collect = (events: StoredEvent[]) => void batches.push(events);
     const absorb = (label: string) => {
-      for (const batch of batches.splice(0)) audit.absorb(batch, `${where()}${label} -> ${batch.map((e) => e.type).join(", ")}`);
+      for (const batch of batches.splice(0))
+        audit.absorb(batch, `${where()}${label} -> ${batch.map((e) => e.type).join(", ")}`);
     };
     await table.takeChores(collect);
     absorb("chores");
@@ -161,10 +203,13 @@ async function playOnce(g: Gen, options: PlayOptions, totals: Totals): Promise<v
         const illegal = illegalCommand(g, state, decision);
         if (illegal) await expectRefused(engine, campaign, illegal, where(), totals);
       }
-      if (decision.intended) audit.intended.set(`${decision.intended.turn}/${decision.intended.army}`, decision.intended);
+      if (decision.intended)
+        audit.intended.set(`${decision.intended.turn}/${decision.intended.army}`, decision.intended);
       history.push(`${decision.why}: ${brief(decision.command)}`);
       const outcome = await table.submit(decision.command, collect);
-      expect(outcome.ok ? "accepted" : describeRefusal(outcome.refusal), `${where()}a legal decision was refused`).toBe("accepted");
+      expect(outcome.ok ? "accepted" : describeRefusal(outcome.refusal), `${where()}a legal decision was refused`).toBe(
+        "accepted",
+      );
       totals.commands++;
       absorb(decision.why);
     }
@@ -186,7 +231,17 @@ async function playOnce(g: Gen, options: PlayOptions, totals: Totals): Promise<v
     await fresh.close();
   }
   totals.runs++;
-  for (const name of ["batches", "battles", "draws", "violations", "captures", "reservesUsed", "finished", "turnsEnded"] as const) totals[name] += audit.stats[name];
+  for (const name of [
+    "batches",
+    "battles",
+    "draws",
+    "violations",
+    "captures",
+    "reservesUsed",
+    "finished",
+    "turnsEnded",
+  ] as const)
+    totals[name] += audit.stats[name];
 }
 
 async function run(options: PlayOptions, numRuns: number): Promise<Totals> {
@@ -201,38 +256,51 @@ async function run(options: PlayOptions, numRuns: number): Promise<Totals> {
 }
 
 describe("campaign property: random play through whole turns on a real LevelDB", () => {
-  it(
-    "T1 T2 T3 T4 T5 M1 M2 M3 M4 M5 S4 S5 S7 S8 B1 B4 B5 B6 E1 E2 E4 E5 E6 random legal play keeps the campaign valid after every command, and a fresh Engine replays the log to the live state",
-    async () => {
-      const totals = await run({ fixtures: ["ready.json", "action-close.json", "battle-ready.json", "end-ready.json"], turns: { min: 3, max: 6 }, illegal: 0, aggressive: false }, 20);
-      expect(totals.runs).toBe(20);
-      // The runs did exercise the rules: battles, End phases and recorded violations.
-      expect(totals.battles).toBeGreaterThan(0);
-      expect(totals.turnsEnded).toBeGreaterThan(0);
-      expect(totals.violations).toBeGreaterThan(0);
-    },
-    120_000,
-  );
+  it("T1 T2 T3 T4 T5 M1 M2 M3 M4 M5 S4 S5 S7 S8 B1 B4 B5 B6 E1 E2 E4 E5 E6 random legal play keeps the campaign valid after every command, and a fresh Engine replays the log to the live state", async () => {
+    const totals = await run(
+      {
+        fixtures: ["ready.json", "action-close.json", "battle-ready.json", "end-ready.json"],
+        turns: { min: 3, max: 6 },
+        illegal: 0,
+        aggressive: false,
+      },
+      20,
+    );
+    expect(totals.runs).toBe(20);
+    // The runs did exercise the rules: battles, End phases and recorded violations.
+    expect(totals.battles).toBeGreaterThan(0);
+    expect(totals.turnsEnded).toBeGreaterThan(0);
+    expect(totals.violations).toBeGreaterThan(0);
+  }, 120_000);
 
-  it(
-    "M1 M2 M3 M4 S7 T1 T2 T3 T4 T5 D1 B4 E4 E5 E6 random illegal commands between legal ones are refused naming a rule or field and leave the log head (seq and hash) as it was",
-    async () => {
-      const totals = await run({ fixtures: ["ready.json", "action-close.json", "battle-ready.json", "end-ready.json"], turns: { min: 3, max: 5 }, illegal: 45, aggressive: false }, 25);
-      expect(totals.illegal).toBeGreaterThan(100);
-      for (const rule of ["M1", "T1", "T3", "T4"]) expect(totals.refusedByRule[rule] ?? 0, `refusals naming ${rule}`).toBeGreaterThan(0);
-    },
-    120_000,
-  );
+  it("M1 M2 M3 M4 S7 T1 T2 T3 T4 T5 D1 B4 E4 E5 E6 random illegal commands between legal ones are refused naming a rule or field and leave the log head (seq and hash) as it was", async () => {
+    const totals = await run(
+      {
+        fixtures: ["ready.json", "action-close.json", "battle-ready.json", "end-ready.json"],
+        turns: { min: 3, max: 5 },
+        illegal: 45,
+        aggressive: false,
+      },
+      25,
+    );
+    expect(totals.illegal).toBeGreaterThan(100);
+    for (const rule of ["M1", "T1", "T3", "T4"])
+      expect(totals.refusedByRule[rule] ?? 0, `refusals naming ${rule}`).toBeGreaterThan(0);
+  }, 120_000);
 
-  it(
-    "E2 S3 S4 a side reaching F / 100 CVPs at the end of a turn wins, and the finished campaign refuses every command with E2, the log unchanged",
-    async () => {
-      const totals = await run({ fixtures: ["battle-ready.json", "action-close.json"], turns: { min: 8, max: 10 }, illegal: 10, aggressive: true }, 10);
-      expect(totals.finished, "aggressive runs should mostly end in a victory").toBeGreaterThan(0);
-      expect(totals.afterFinish).toBeGreaterThan(0);
-    },
-    120_000,
-  );
+  it("E2 S3 S4 a side reaching F / 100 CVPs at the end of a turn wins, and the finished campaign refuses every command with E2, the log unchanged", async () => {
+    const totals = await run(
+      {
+        fixtures: ["battle-ready.json", "action-close.json"],
+        turns: { min: 8, max: 10 },
+        illegal: 10,
+        aggressive: true,
+      },
+      10,
+    );
+    expect(totals.finished, "aggressive runs should mostly end in a victory").toBeGreaterThan(0);
+    expect(totals.afterFinish).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 /**
@@ -252,7 +320,9 @@ describe("the players' side (Table and secrets) when a command is refused or a r
     const winner = (await table.state()).turnState!.initiativeWinner!;
     const army = winner === "red" ? "r1" : "b1";
     expect((await table.submit({ actor: winner, type: "ChooseFirst", first: winner })).ok).toBe(true);
-    expect((await table.submit({ actor: winner, type: "ActivateArmy", army, order: "advance", path: [] })).ok).toBe(true);
+    expect((await table.submit({ actor: winner, type: "ActivateArmy", army, order: "advance", path: [] })).ok).toBe(
+      true,
+    );
     return { engine, secrets, table, winner, army };
   }
 
@@ -263,7 +333,10 @@ describe("the players' side (Table and secrets) when a command is refused or a r
     const watch = (events: StoredEvent[]) => {
       for (const event of events.map(toCurrent)) {
         if (event.type === "OrderRevealed") revealed[event.data.army] = event.data.order;
-        if (event.type === "RevealRejected" && ++rejected > 3) throw new Error(`the chores rejected ${event.data.army}'s reveal ${rejected} times and go on (seq ${event.seq})`);
+        if (event.type === "RevealRejected" && ++rejected > 3)
+          throw new Error(
+            `the chores rejected ${event.data.army}'s reveal ${rejected} times and go on (seq ${event.seq})`,
+          );
       }
     };
     for (;;) {
@@ -271,7 +344,14 @@ describe("the players' side (Table and secrets) when a command is refused or a r
       const next = state.phase === "action" ? nextDecisionArmy(state) : undefined;
       if (!next) return { revealed, rejected };
       try {
-        expect((await table.submit({ actor: next.player, type: "ActivateArmy", army: next.id, order: "firstFire", path: [] }, watch)).ok).toBe(true);
+        expect(
+          (
+            await table.submit(
+              { actor: next.player, type: "ActivateArmy", army: next.id, order: "firstFire", path: [] },
+              watch,
+            )
+          ).ok,
+        ).toBe(true);
       } catch (error) {
         // Stopping the protocol with a ChoreRefusedError is a fair answer to a reveal that does not match.
         if (error instanceof ChoreRefusedError) return { revealed, rejected };
@@ -318,5 +398,9 @@ describe("the players' side (Table and secrets) when a command is refused or a r
 /** The next army to activate by T3, as the random player would choose it (first in id order). */
 function nextDecisionArmy(state: CampaignState) {
   const player = nextActivator(state);
-  return player ? unactivatedArmies(state).filter((a) => a.player === player).sort((a, b) => a.id.localeCompare(b.id))[0] : undefined;
+  return player
+    ? unactivatedArmies(state)
+        .filter((a) => a.player === player)
+        .sort((a, b) => a.id.localeCompare(b.id))[0]
+    : undefined;
 }

@@ -36,7 +36,10 @@ const PLAYERS = ["red", "blue"];
 /** Repeatable "random" bytes: seeds, salts and so dice are the same on every run. */
 function counterRandom(): (bytes: number) => string {
   let counter = 0;
-  return (bytes) => sha256Hex(`cheat-${counter++}`).repeat(Math.ceil((bytes * 2) / 64)).slice(0, bytes * 2);
+  return (bytes) =>
+    sha256Hex(`cheat-${counter++}`)
+      .repeat(Math.ceil((bytes * 2) / 64))
+      .slice(0, bytes * 2);
 }
 
 const eventsOf = (db: Level<string, string>) => db.sublevel<string, string>("events", { valueEncoding: "utf8" });
@@ -116,7 +119,9 @@ class Game {
   async append<T extends DomainEvent["type"]>(actor: string, type: T, data: EventData<T>): Promise<StoredEvent> {
     const head = await this.head();
     const version = catalogue.definition(type)!.version;
-    const [stored] = await this.engine.store.append(this.campaign, head.seq, [{ type, version, at: CLOCK().toISOString(), actor, data }]);
+    const [stored] = await this.engine.store.append(this.campaign, head.seq, [
+      { type, version, at: CLOCK().toISOString(), actor, data },
+    ]);
     return stored!;
   }
 
@@ -186,7 +191,9 @@ class Game {
       const state = await this.state();
       const player = nextActivator(state);
       if (player === null) break;
-      const army = unactivatedArmies(state).filter((a) => a.player === player).sort((a, b) => a.id.localeCompare(b.id))[0]!;
+      const army = unactivatedArmies(state)
+        .filter((a) => a.player === player)
+        .sort((a, b) => a.id.localeCompare(b.id))[0]!;
       await this.activate(army.id, "firstFire");
     }
     await this.players.takeChores();
@@ -236,7 +243,8 @@ function expectClean(report: AuditReport): void {
   expect(report.ok).toBe(true);
 }
 
-const armyOf = (report: AuditReport, turn: number, army: string) => report.turns.find((t) => t.turn === turn)!.armies.find((a) => a.army === army)!;
+const armyOf = (report: AuditReport, turn: number, army: string) =>
+  report.turns.find((t) => t.turn === turn)!.armies.find((a) => a.army === army)!;
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -249,20 +257,37 @@ describe("hidden orders (T5)", () => {
     await game.activate("b1", "firstFire");
     // Having seen blue stay put, red would rather have charged: it claims Charge with its real salt.
     const held = (await game.secrets.order("red", 1, "r1"))!;
-    const [rejected] = await game.must({ actor: "red", type: "RevealOrder", army: "r1", order: "charge", salt: held.salt });
+    const [rejected] = await game.must({
+      actor: "red",
+      type: "RevealOrder",
+      army: "r1",
+      order: "charge",
+      salt: held.salt,
+    });
     expect(rejected!.type).toBe("RevealRejected");
     expect((await game.state()).turnState!.activations["r1"]!.order, "the order stays hidden").toBeNull();
 
     const report = await game.audit();
-    const finding = expectFinding(report, VERDICTS.revealMismatch, rejected!.seq, { army: "r1", player: "red", turn: 1 });
+    const finding = expectFinding(report, VERDICTS.revealMismatch, rejected!.seq, {
+      army: "r1",
+      player: "red",
+      turn: 1,
+    });
     expect(finding.seqs).toContain(activated!.seq);
-    expect(armyOf(report, 1, "r1")).toMatchObject({ status: "failed", verdicts: [VERDICTS.revealMismatch], reveal: null });
+    expect(armyOf(report, 1, "r1")).toMatchObject({
+      status: "failed",
+      verdicts: [VERDICTS.revealMismatch],
+      reveal: null,
+    });
 
     // The real order can still be revealed; the attempt stays on the record.
     const [revealed] = await game.reveal("r1");
     expect(revealed!.type).toBe("OrderRevealed");
     const after = await game.audit();
-    expect(armyOf(after, 1, "r1")).toMatchObject({ status: "failed", reveal: { seq: revealed!.seq, order: "advance" } });
+    expect(armyOf(after, 1, "r1")).toMatchObject({
+      status: "failed",
+      reveal: { seq: revealed!.seq, order: "advance" },
+    });
     expectFinding(after, VERDICTS.revealMismatch, rejected!.seq);
   });
 
@@ -274,12 +299,26 @@ describe("hidden orders (T5)", () => {
     const held = (await game.secrets.order("red", 1, "r1"))!;
     // A salt one hex digit away from the real one, with the real order: well-formed, and wrong.
     const lookalike = (held.salt[0] === "0" ? "1" : "0") + held.salt.slice(1);
-    const [rejected] = await game.must({ actor: "red", type: "RevealOrder", army: "r1", order: "firstFire", salt: lookalike });
+    const [rejected] = await game.must({
+      actor: "red",
+      type: "RevealOrder",
+      army: "r1",
+      order: "firstFire",
+      salt: lookalike,
+    });
     expect(rejected!.type).toBe("RevealRejected");
 
     // A host that wants Advance on record for red writes an OrderRevealed with the real salt and another order.
-    const forged = await game.append("red", "OrderRevealed", { turn: 1, army: "r1", order: "advance", salt: held.salt });
-    expect((await game.state()).turnState!.activations["r1"]!.order, "the engine's projection takes the forged reveal").toBe("advance");
+    const forged = await game.append("red", "OrderRevealed", {
+      turn: 1,
+      army: "r1",
+      order: "advance",
+      salt: held.salt,
+    });
+    expect(
+      (await game.state()).turnState!.activations["r1"]!.order,
+      "the engine's projection takes the forged reveal",
+    ).toBe("advance");
 
     const report = await game.audit();
     expectFinding(report, VERDICTS.revealMismatch, rejected!.seq, { army: "r1" });
@@ -301,16 +340,31 @@ describe("hidden orders (T5)", () => {
     await game.chooseFirst("red");
 
     // r1 copies its turn-1 commitment hash: the engine cannot tell, but no reveal can ever match it in turn 2.
-    const [copied] = await game.must({ actor: "red", type: "ActivateArmy", army: "r1", commitment: (oldR1.data as { commitment: string }).commitment, path: [] });
+    const [copied] = await game.must({
+      actor: "red",
+      type: "ActivateArmy",
+      army: "r1",
+      commitment: (oldR1.data as { commitment: string }).commitment,
+      path: [],
+    });
     const [replayed] = await game.must({ actor: "red", type: "RevealOrder", army: "r1", ...oldR1Secret });
     expect(replayed!.type, "the turn-1 order and salt do not open a turn-2 commitment").toBe("RevealRejected");
 
     // r2 reuses its turn-1 salt with the same order: the commitment is a different one (turn 2 is inside the hash).
     await game.activate("b1", "firstFire");
-    const [r2] = await game.must({ actor: "red", type: "ActivateArmy", army: "r2", order: oldR2Secret.order, salt: oldR2Secret.salt, path: [] });
+    const [r2] = await game.must({
+      actor: "red",
+      type: "ActivateArmy",
+      army: "r2",
+      order: oldR2Secret.order,
+      salt: oldR2Secret.salt,
+      path: [],
+    });
     const r2Old = turn1.find((e) => (e.data as { army: string }).army === "r2")!;
     expect((r2!.data as { commitment: string }).commitment).not.toBe((r2Old.data as { commitment: string }).commitment);
-    expect((r2!.data as { commitment: string }).commitment).toBe(orderCommitment({ campaign: "golden", turn: 2, army: "r2", ...oldR2Secret }));
+    expect((r2!.data as { commitment: string }).commitment).toBe(
+      orderCommitment({ campaign: "golden", turn: 2, army: "r2", ...oldR2Secret }),
+    );
 
     const report = await game.audit();
     const reused = expectFinding(report, VERDICTS.commitmentReused, copied!.seq, { army: "r1", turn: 2 });
@@ -340,7 +394,12 @@ describe("hidden orders (T5)", () => {
     await game.startTurn();
     await game.chooseFirst("red");
     const seqs: Record<string, number> = {};
-    for (const [army, order] of [["r1", "advance"], ["b1", "firstFire"], ["r2", "charge"], ["b2", "fortify"]] as const) {
+    for (const [army, order] of [
+      ["r1", "advance"],
+      ["b1", "firstFire"],
+      ["r2", "charge"],
+      ["b2", "fortify"],
+    ] as const) {
       seqs[army] = (await game.activate(army, order))[0]!.seq;
     }
     await game.reveal("b1");
@@ -423,7 +482,10 @@ describe("the stored log (hash chain)", () => {
     const game = await Game.create();
     await game.startTurn();
     await game.chooseFirst("red");
-    await game.activate("r1", "advance", [[1, 1], [1, 2]]);
+    await game.activate("r1", "advance", [
+      [1, 1],
+      [1, 2],
+    ]);
     await game.quietActionPhase();
     const seq = await game.seqOf("ArmyMoved");
     expectClean(await game.audit());
@@ -453,7 +515,11 @@ describe("the stored log (hash chain)", () => {
       expect(body).not.toBe(value.slice(64));
       await events.put(game.key(seq), sha256Hex(body) + body);
     });
-    expect(await verifyStream(game.engine.store, game.campaign)).toMatchObject({ ok: false, seq: seq + 1, problem: "link" });
+    expect(await verifyStream(game.engine.store, game.campaign)).toMatchObject({
+      ok: false,
+      seq: seq + 1,
+      problem: "link",
+    });
     expectFinding(await game.audit(), VERDICTS.chainBroken, seq + 1);
   });
 
@@ -463,7 +529,10 @@ describe("the stored log (hash chain)", () => {
     await game.tamper(async (events) => {
       let prev = (await events.get(game.key(seq - 1)))!.slice(0, 64);
       for (let n = seq; n <= total; n++) {
-        const body = JSON.parse((await events.get(game.key(n)))!.slice(64)) as { prev: string; data: { path?: Square[] } };
+        const body = JSON.parse((await events.get(game.key(n)))!.slice(64)) as {
+          prev: string;
+          data: { path?: Square[] };
+        };
         if (n === seq) body.data.path = [[1, 1]];
         body.prev = prev;
         const text = canonicalJson(body);
@@ -471,17 +540,25 @@ describe("the stored log (hash chain)", () => {
         await events.put(game.key(n), prev + text);
       }
       const db = events.db as Level<string, string>;
-      await db.sublevel<string, string>("heads", { valueEncoding: "utf8" }).put(game.campaign, JSON.stringify({ seq: total, hash: prev }));
+      await db
+        .sublevel<string, string>("heads", { valueEncoding: "utf8" })
+        .put(game.campaign, JSON.stringify({ seq: total, hash: prev }));
     });
     expect(await verifyStream(game.engine.store, game.campaign)).toMatchObject({ ok: true, events: total });
     const unaware = await game.audit();
     expect(unaware.chain.ok, "the chain alone cannot tell").toBe(true);
-    const report = await auditStream(game.engine.store, game.campaign, { heads: [{ seq: recorded.seq, hash: recorded.hash }] });
+    const report = await auditStream(game.engine.store, game.campaign, {
+      heads: [{ seq: recorded.seq, hash: recorded.hash }],
+    });
     const finding = expectFinding(report, VERDICTS.headNotFound, recorded.seq);
     expect(finding.detail).toContain("was rewritten");
     // Heads recorded before the rewritten event are still there.
     const before = (await game.events()).find((e) => e.seq === seq - 1)!;
-    expectClean(await auditStream(game.engine.store, game.campaign, { heads: [{ seq: seq - 1, hash: before.hash.slice(0, 16) }] }));
+    expectClean(
+      await auditStream(game.engine.store, game.campaign, {
+        heads: [{ seq: seq - 1, hash: before.hash.slice(0, 16) }],
+      }),
+    );
   });
 
   it("drop an event: its key deleted -> chain broken at that seq", async () => {
@@ -517,13 +594,19 @@ describe("dice (D1)", () => {
     const state = await game.state();
     expect(Object.keys(state.turnState!.playerSeeds)).toEqual(PLAYERS);
     const honest = rollInitiative(turnSeeds(state, await game.hostSeed(1)), PLAYERS, 0);
-    const forged = JSON.stringify(honest) === JSON.stringify([{ red: 6, blue: 1 }]) ? [{ red: 1, blue: 6 }] : [{ red: 6, blue: 1 }];
+    const forged =
+      JSON.stringify(honest) === JSON.stringify([{ red: 6, blue: 1 }]) ? [{ red: 1, blue: 6 }] : [{ red: 6, blue: 1 }];
     const winner = forged[0]!.red > forged[0]!.blue ? "red" : "blue";
     const roll = await game.append(HOST, "InitiativeRolled", { turn: 1, firstDie: 0, rounds: forged, winner });
 
     const during = await game.audit();
     expectClean(during);
-    expect(during.turns[0]!.rolls[0]).toMatchObject({ seq: roll.seq, status: "pending", verdict: "pending: host seed not yet revealed", recomputed: null });
+    expect(during.turns[0]!.rolls[0]).toMatchObject({
+      seq: roll.seq,
+      status: "pending",
+      verdict: "pending: host seed not yet revealed",
+      recomputed: null,
+    });
 
     await game.quietTurn(winner === "red" ? "red" : "blue");
     const ended = await game.seqOf("TurnEnded");
@@ -563,7 +646,11 @@ describe("dice (D1)", () => {
     const seeds = (await game.events()).filter((e) => e.type === "PlayerSeedGiven").map((e) => e.seq);
     expect(seeds).toHaveLength(2);
 
-    const refusal = await game.refused({ actor: HOST, type: "StartTurn", hostSeedHash: seedCommitment("ab".repeat(32)) });
+    const refusal = await game.refused({
+      actor: HOST,
+      type: "StartTurn",
+      hostSeedHash: seedCommitment("ab".repeat(32)),
+    });
     expect(refusal).toMatchObject({ kind: "rule", rule: "T1" });
     expect(refusal.message).toContain("still under way");
 
@@ -581,7 +668,10 @@ describe("dice (D1)", () => {
     const finding = expectFinding(report, VERDICTS.hostRecommitted, recommitted.seq, { turn: 1 });
     expect(finding.seqs).toEqual([recommitted.seq, started!.seq, ...seeds]);
     for (const seq of seeds) {
-      expect(findings(report, VERDICTS.seedBeforeCommit).find((f) => f.seqs[0] === seq)?.seqs).toEqual([seq, recommitted.seq]);
+      expect(findings(report, VERDICTS.seedBeforeCommit).find((f) => f.seqs[0] === seq)?.seqs).toEqual([
+        seq,
+        recommitted.seq,
+      ]);
     }
   });
 
@@ -603,19 +693,29 @@ describe("dice (D1)", () => {
       return rounds[rounds.length - 1]!.red! > rounds[rounds.length - 1]!.blue!;
     };
     const honest = (await game.secrets.playerSeed("red", 1))!;
-    const chosen = Array.from({ length: 100 }, (_, i) => sha256Hex(`grind-${i}`)).find((seed) => wins(seed) !== wins(honest))!;
+    const chosen = Array.from({ length: 100 }, (_, i) => sha256Hex(`grind-${i}`)).find(
+      (seed) => wins(seed) !== wins(honest),
+    )!;
     expect(chosen, "some seed would change the winner").toBeDefined();
 
     const given = await game.refused({ actor: "red", type: "GiveSeed", seed: chosen });
     expect(given).toMatchObject({ kind: "rule", rule: "D1" });
     expect(given.message).toContain("does not hash to red's commitment");
-    expect(await game.refused({ actor: "red", type: "CommitSeed", seed: chosen })).toMatchObject({ kind: "rule", rule: "T1" });
+    expect(await game.refused({ actor: "red", type: "CommitSeed", seed: chosen })).toMatchObject({
+      kind: "rule",
+      rule: "T1",
+    });
 
     // Written past the engine, the chosen seed is caught by the audit against red's commitment.
     const forged = await game.append("red", "PlayerSeedGiven", { turn: 1, player: "red", seed: chosen });
     const report = await game.audit();
-    const commitment = (await game.events()).find((e) => e.type === "PlayerSeedCommitted" && (e.data as { player: string }).player === "red")!;
-    expect(expectFinding(report, VERDICTS.seedCommitMismatch, forged.seq, { player: "red" }).seqs).toEqual([forged.seq, commitment.seq]);
+    const commitment = (await game.events()).find(
+      (e) => e.type === "PlayerSeedCommitted" && (e.data as { player: string }).player === "red",
+    )!;
+    expect(expectFinding(report, VERDICTS.seedCommitMismatch, forged.seq, { player: "red" }).seqs).toEqual([
+      forged.seq,
+      commitment.seq,
+    ]);
   });
 
   it("D1 a seed given with no commitment before the host committed is reported", async () => {
@@ -679,7 +779,10 @@ describe("dice (D1)", () => {
     // Everybody has seen turn 1's seed in TurnEnded; the host commits to it again for turn 2.
     const seed = await game.hostSeed(1);
     await game.players.takeChores();
-    expect(await game.refused({ actor: HOST, type: "StartTurn", hostSeed: seed })).toMatchObject({ kind: "rule", rule: "D1" });
+    expect(await game.refused({ actor: HOST, type: "StartTurn", hostSeed: seed })).toMatchObject({
+      kind: "rule",
+      rule: "D1",
+    });
     const reused = await game.append(HOST, "TurnStarted", { turn: 2, hostSeedHash: seedCommitment(seed) });
     await game.secrets.keepHostSeed(2, seed);
     await game.players.takeChores();
@@ -688,12 +791,19 @@ describe("dice (D1)", () => {
     const finding = expectFinding(report, VERDICTS.hostSeedReused, reused.seq, { turn: 2 });
     expect(finding.seqs).toEqual([reused.seq, firstStart, ended!.seq]);
     // Known at once, before the turn ends: the seed was public when the players gave theirs.
-    expect(report.turns[1]).toMatchObject({ state: "under way", hostSeedStatus: "failed", hostSeedVerdict: VERDICTS.hostSeedReused });
+    expect(report.turns[1]).toMatchObject({
+      state: "under way",
+      hostSeedStatus: "failed",
+      hostSeedVerdict: VERDICTS.hostSeedReused,
+    });
     await game.chooseFirst("red");
     await game.quietActionPhase();
     await game.finishEndPhase();
     await game.must({ actor: HOST, type: "EndTurn" });
-    expect((await game.audit()).turns[1]).toMatchObject({ hostSeedStatus: "failed", hostSeedVerdict: VERDICTS.hostSeedReused });
+    expect((await game.audit()).turns[1]).toMatchObject({
+      hostSeedStatus: "failed",
+      hostSeedVerdict: VERDICTS.hostSeedReused,
+    });
   });
 
   it("D1 the host never reveals its seed and starts the next turn past the engine: host seed never revealed", async () => {
@@ -718,8 +828,22 @@ describe("activation order (T3)", () => {
     const refusal = await game.refused({ actor: "blue", type: "ActivateArmy", army: "b1", order: "advance", path: [] });
     expect(refusal).toMatchObject({ kind: "rule", rule: "T3" });
 
-    const commitment = orderCommitment({ campaign: "golden", turn: 1, army: "b1", order: "firstFire", salt: "12".repeat(16) });
-    const forged = await game.append("blue", "ArmyActivated", { turn: 1, army: "b1", player: "blue", commitment, rate: 2, engaged: false, stacked: false });
+    const commitment = orderCommitment({
+      campaign: "golden",
+      turn: 1,
+      army: "b1",
+      order: "firstFire",
+      salt: "12".repeat(16),
+    });
+    const forged = await game.append("blue", "ArmyActivated", {
+      turn: 1,
+      army: "b1",
+      player: "blue",
+      commitment,
+      rate: 2,
+      engaged: false,
+      stacked: false,
+    });
     const chosen = await game.seqOf("FirstPlayerChosen");
     const report = await game.audit();
     const finding = expectFinding(report, VERDICTS.outOfTurn, forged.seq, { army: "b1", player: "blue" });
@@ -735,8 +859,22 @@ describe("activation order (T3)", () => {
     await game.activate("b1", "firstFire");
     const refusal = await game.refused({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [] });
     expect(refusal).toMatchObject({ kind: "rule", rule: "T3" });
-    const commitment = orderCommitment({ campaign: "golden", turn: 1, army: "r1", order: "charge", salt: "34".repeat(16) });
-    const again = await game.append("red", "ArmyActivated", { turn: 1, army: "r1", player: "red", commitment, rate: 3, engaged: false, stacked: false });
+    const commitment = orderCommitment({
+      campaign: "golden",
+      turn: 1,
+      army: "r1",
+      order: "charge",
+      salt: "34".repeat(16),
+    });
+    const again = await game.append("red", "ArmyActivated", {
+      turn: 1,
+      army: "r1",
+      player: "red",
+      commitment,
+      rate: 3,
+      engaged: false,
+      stacked: false,
+    });
     const finding = expectFinding(await game.audit(), VERDICTS.outOfTurn, again.seq, { army: "r1" });
     expect(finding.seqs).toEqual([again.seq, first!.seq]);
   });
@@ -746,7 +884,13 @@ describe("activation order (T3)", () => {
     await game.everyone.takeChores();
     await game.chooseFirst("red");
     // r1 charges b1; blue gives b1's order at once (engaged), then makes its own regular activation: two in a row.
-    await game.activate("r1", "charge", [[4, 1], [4, 2], [4, 3], [4, 4], [4, 5]]);
+    await game.activate("r1", "charge", [
+      [4, 1],
+      [4, 2],
+      [4, 3],
+      [4, 4],
+      [4, 5],
+    ]);
     await game.activate("b1", "firstFire");
     await game.players.takeChores();
     await game.activate("b2", "advance", [[9, 5]]);
@@ -781,11 +925,24 @@ describe("other forgeries the audit recomputes", () => {
     await game.startTurn();
     await game.chooseFirst("red");
     const [activated] = await game.activate("r1", "advance", [[1, 1]]);
-    const jump = await game.append("red", "ArmyMoved", { turn: 1, army: "r1", from: [1, 1], path: [[3, 3], [3, 4], [3, 5]] });
+    const jump = await game.append("red", "ArmyMoved", {
+      turn: 1,
+      army: "r1",
+      from: [1, 1],
+      path: [
+        [3, 3],
+        [3, 4],
+        [3, 5],
+      ],
+    });
     await game.reveal("r1");
     const report = await game.audit();
     expectFinding(report, VERDICTS.illegalPath, jump.seq, { army: "r1", seqs: [jump.seq, activated!.seq] });
-    expect(armyOf(report, 1, "r1")).toMatchObject({ squares: 4, allowed: 3, verdicts: [VERDICTS.illegalPath, VERDICTS.movedTooFar] });
+    expect(armyOf(report, 1, "r1")).toMatchObject({
+      squares: 4,
+      allowed: 3,
+      verdicts: [VERDICTS.illegalPath, VERDICTS.movedTooFar],
+    });
   });
 
   it("T3 a forged ArmyMoved for an army never activated: moved without being activated", async () => {
@@ -800,7 +957,13 @@ describe("other forgeries the audit recomputes", () => {
     try {
       const head = await store.head(game.campaign);
       const [moved] = await store.append(game.campaign, head.seq, [
-        { type: "ArmyMoved", version: 1, at: CLOCK().toISOString(), actor: "blue", data: { turn: 1, army: "b1", from: [2, 7], path: [[2, 6]] } },
+        {
+          type: "ArmyMoved",
+          version: 1,
+          at: CLOCK().toISOString(),
+          actor: "blue",
+          data: { turn: 1, army: "b1", from: [2, 7], path: [[2, 6]] },
+        },
       ]);
       const report = await auditStream(store, game.campaign);
       expectFinding(report, VERDICTS.movedUnactivated, moved!.seq, { army: "b1" });
@@ -823,7 +986,12 @@ describe("other forgeries the audit recomputes", () => {
     const game = await Game.create();
     await game.startTurn();
     const first = await game.seqOf("InitiativeRolled");
-    const again = await game.append(HOST, "InitiativeRolled", { turn: 1, firstDie: 2, rounds: [{ red: 6, blue: 2 }], winner: "red" });
+    const again = await game.append(HOST, "InitiativeRolled", {
+      turn: 1,
+      firstDie: 2,
+      rounds: [{ red: 6, blue: 2 }],
+      winner: "red",
+    });
     const finding = expectFinding(await game.audit(), VERDICTS.rolledTwice, again.seq);
     expect(finding.seqs).toEqual([again.seq, first]);
   });
@@ -861,11 +1029,16 @@ describe("T5 stall ruling: a player who never gives or reveals an order cannot h
     await game.startTurn();
     await game.chooseFirst("red");
     await game.activate("r1", "charge", charge);
-    expect(await game.refused({ actor: HOST, type: "CloseActionPhase" })).toMatchObject({ rule: "T3", message: expect.stringContaining("no stall was claimed") });
+    expect(await game.refused({ actor: HOST, type: "CloseActionPhase" })).toMatchObject({
+      rule: "T3",
+      message: expect.stringContaining("no stall was claimed"),
+    });
     await game.must({ actor: "red", type: "ClaimStall" });
     const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
     expect(ended!.data).toEqual({ turn: 1, withheld: ["b1"], notActivated: ["r2", "r3", "b2", "b3"] });
-    expect((await game.state()).violations.map((v) => [v.army, v.player, v.detail])).toEqual([["b1", "blue", "order never given"]]);
+    expect((await game.state()).violations.map((v) => [v.army, v.player, v.detail])).toEqual([
+      ["b1", "blue", "order never given"],
+    ]);
 
     const report = await game.audit();
     // b1 is the one army never activated; r1 could not reveal its order before b1 gave its own; the rest were held back.
@@ -882,8 +1055,14 @@ describe("T5 stall ruling: a player who never gives or reveals an order cannot h
     await game.activate("b1", "firstFire");
     await game.reveal("r1");
     // Now only blue's reveal of b1 is owed: it was not owed when red claimed.
-    expect(await game.refused({ actor: HOST, type: "CloseActionPhase" })).toMatchObject({ rule: "T3", message: expect.stringContaining("became owed after the stall claimed") });
-    expect(await game.refused({ actor: "blue", type: "ClaimStall" })).toMatchObject({ rule: "T5", message: expect.stringContaining("blue owes the reveal of b1") });
+    expect(await game.refused({ actor: HOST, type: "CloseActionPhase" })).toMatchObject({
+      rule: "T3",
+      message: expect.stringContaining("became owed after the stall claimed"),
+    });
+    expect(await game.refused({ actor: "blue", type: "ClaimStall" })).toMatchObject({
+      rule: "T5",
+      message: expect.stringContaining("blue owes the reveal of b1"),
+    });
     await game.must({ actor: "red", type: "ClaimStall" });
     const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
     expect(ended!.data).toEqual({ turn: 1, withheld: ["b1"], notActivated: ["r2", "r3", "b2", "b3"] });
@@ -899,7 +1078,11 @@ describe("T5 stall ruling: a player who never gives or reveals an order cannot h
     await game.chooseFirst("red");
     await game.activate("r1", "firstFire");
     await game.reveal("r1");
-    const closed = await game.append(HOST, "ActionPhaseEnded", { turn: 1, withheld: [], notActivated: ["r2", "r3", "b1", "b2", "b3"] });
+    const closed = await game.append(HOST, "ActionPhaseEnded", {
+      turn: 1,
+      withheld: [],
+      notActivated: ["r2", "r3", "b1", "b2", "b3"],
+    });
     const report = await game.audit();
     expect(findings(report, VERDICTS.neverActivated).map((f) => [f.army, f.seqs])).toEqual(
       ["r2", "r3", "b1", "b2", "b3"].map((army) => [army, [closed.seq]]),

@@ -9,7 +9,18 @@ import { cp, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import canonicalizeModule from "canonicalize";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, expectOneLineError, FIXTURES, nonEmptyLines, ok, parseLog, scratchDir, show, writeCommands, type Run } from "./support/campaign-cli.js";
+import {
+  cli,
+  expectOneLineError,
+  FIXTURES,
+  nonEmptyLines,
+  ok,
+  parseLog,
+  scratchDir,
+  show,
+  writeCommands,
+  type Run,
+} from "./support/campaign-cli.js";
 
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
 const READY = join(FIXTURES, "ready.json");
@@ -44,13 +55,26 @@ interface SecretsFile {
   orders?: Record<string, { order: string; salt: string }>;
 }
 
-const stateJson = async (db: string, ...more: string[]) => JSON.parse(await ok(["state", "--db", db, "--json", ...more])) as StateJson;
+const stateJson = async (db: string, ...more: string[]) =>
+  JSON.parse(await ok(["state", "--db", db, "--json", ...more])) as StateJson;
 const logJson = (db: string) => ok(["log", "--db", db, "--json"]);
-const readSecrets = async (dir: string, campaign: string, party: string) => JSON.parse(await readFile(join(dir, campaign, `${party}.json`), "utf8")) as SecretsFile;
+const readSecrets = async (dir: string, campaign: string, party: string) =>
+  JSON.parse(await readFile(join(dir, campaign, `${party}.json`), "utf8")) as SecretsFile;
 
 /** T5, restated from docs/secrets.md: SHA-256 over the canonical JSON of campaign, turn, army, order and salt. */
 const commitmentOf = (secret: { campaign: string; turn: number; army: string; order: string; salt: string }) =>
-  createHash("sha256").update(canonicalize({ campaign: secret.campaign, turn: secret.turn, army: secret.army, order: secret.order, salt: secret.salt })!, "utf8").digest("hex");
+  createHash("sha256")
+    .update(
+      canonicalize({
+        campaign: secret.campaign,
+        turn: secret.turn,
+        army: secret.army,
+        order: secret.order,
+        salt: secret.salt,
+      })!,
+      "utf8",
+    )
+    .digest("hex");
 
 /** T3 restated: players alternate from `first`; a player with no army left to activate passes to the other. */
 function nextToActivate(state: StateJson): { player: string; army: string } | undefined {
@@ -58,7 +82,14 @@ function nextToActivate(state: StateJson): { player: string; army: string } | un
   const players = state.setup.players.map((p) => p.id);
   const waiting = (player: string) =>
     Object.values(state.armies)
-      .filter((a) => a.player === player && a.status === "active" && a.at !== null && a.sinceTurn <= state.turn && !turn.activations[a.id])
+      .filter(
+        (a) =>
+          a.player === player &&
+          a.status === "active" &&
+          a.at !== null &&
+          a.sinceTurn <= state.turn &&
+          !turn.activations[a.id],
+      )
       .map((a) => a.id)
       .sort();
   const candidate = turn.lastActivator === null ? turn.first! : players.find((p) => p !== turn.lastActivator)!;
@@ -87,7 +118,9 @@ async function demoScenario() {
   const log = await logJson(db);
   // E2: commands of every phase on copies of the finished campaign, side by side (a LevelDB folder has one writer).
   const [p, q] = finished.setup.players.map((player) => player.id) as [string, string];
-  const army = Object.values(finished.armies).find((a) => a.player === p && a.status === "active") ?? Object.values(finished.armies)[0]!;
+  const army =
+    Object.values(finished.armies).find((a) => a.player === p && a.status === "active") ??
+    Object.values(finished.armies)[0]!;
   const nil = { vp: 0, losses: {}, routed: {} };
   const commands: object[] = [
     { actor: "host", type: "StartTurn" },
@@ -142,13 +175,30 @@ async function hiddenScenario() {
     const next = nextToActivate(state);
     if (!next) break;
     const order = orders[i % orders.length]!;
-    const line = await writeCommands(dir, `activate-${i}.jsonl`, [{ actor: next.player, type: "ActivateArmy", army: next.army, order, path: [] }]);
+    const line = await writeCommands(dir, `activate-${i}.jsonl`, [
+      { actor: next.player, type: "ActivateArmy", army: next.army, order, path: [] },
+    ]);
     await ok(["apply", line, "--db", db]);
     given.set(next.army, order);
   }
   const afterEvery = await logJson(db);
   const endState = await stateJson(db);
-  return { db, secrets, winner, loser, move, afterFirst, asWinner, asLoser, asLoserJson, asWinnerJson, winnerSecrets, given, afterEvery, endState };
+  return {
+    db,
+    secrets,
+    winner,
+    loser,
+    move,
+    afterFirst,
+    asWinner,
+    asLoser,
+    asLoserJson,
+    asWinnerJson,
+    winnerSecrets,
+    given,
+    afterEvery,
+    endState,
+  };
 }
 
 async function lostScenario() {
@@ -199,7 +249,9 @@ describe("demo: the bundled campaign played to a victory through the CLI", () =>
     expect(turns, "turn headings count up from 1").toEqual(turns.map((_, i) => i + 1));
     expect(out).toMatch(/battle t\d+b\d+ at \(\d+,\d+\): \S+ attacks \S+/);
     expect(out).toMatch(/battle t\d+b\d+: .*CVPs /);
-    const end = out.match(/^(.+) win the campaign in turn (\d+)\.$/m) ?? out.match(/^The campaign ends in a (draw) in turn (\d+)\.$/m);
+    const end =
+      out.match(/^(.+) win the campaign in turn (\d+)\.$/m) ??
+      out.match(/^The campaign ends in a (draw) in turn (\d+)\.$/m);
     expect(end, out).not.toBeNull();
     expect(Number(end![2])).toBe(turns[turns.length - 1]);
     const events = nonEmptyLines(log).length;
@@ -211,9 +263,16 @@ describe("demo: the bundled campaign played to a victory through the CLI", () =>
     expect(finished.result).not.toBeNull();
     const winner = finished.result!.winner;
     const named = winner === null ? "draw" : finished.setup.players.find((p) => p.id === winner)!.name;
-    expect(demo.stdout).toContain(winner === null ? `ends in a draw in turn ${finished.result!.turn}.` : `${named} win the campaign in turn ${finished.result!.turn}.`);
+    expect(demo.stdout).toContain(
+      winner === null
+        ? `ends in a draw in turn ${finished.result!.turn}.`
+        : `${named} win the campaign in turn ${finished.result!.turn}.`,
+    );
     const logged = parseLog(log);
-    expect(logged[logged.length - 1]).toMatchObject({ type: "CampaignFinished", data: { winner, turn: finished.result!.turn } });
+    expect(logged[logged.length - 1]).toMatchObject({
+      type: "CampaignFinished",
+      data: { winner, turn: finished.result!.turn },
+    });
     expect(verified.code, show(verified)).toBe(0);
     expect(verified.stdout).toMatch(/^ashfall: intact, \d+ events, head [0-9a-f]{16}$/m);
   });
@@ -246,7 +305,22 @@ describe("hidden orders through the CLI (ready.json): committed in the log, kept
   let endState: StateJson;
 
   beforeAll(async () => {
-    ({ db, secrets, winner, loser, move, afterFirst, asWinner, asLoser, asLoserJson, asWinnerJson, winnerSecrets, given, afterEvery, endState } = await scenarios.hidden);
+    ({
+      db,
+      secrets,
+      winner,
+      loser,
+      move,
+      afterFirst,
+      asWinner,
+      asLoser,
+      asLoserJson,
+      asWinnerJson,
+      winnerSecrets,
+      given,
+      afterEvery,
+      endState,
+    } = await scenarios.hidden);
   });
 
   it("T5 the log holds the commitment to the order given in the clear, never the order word nor its salt", () => {
@@ -265,7 +339,9 @@ describe("hidden orders through the CLI (ready.json): committed in the log, kept
     expect(held, JSON.stringify(winnerSecrets)).toMatchObject({ order: "advance" });
     expect(held!.salt).toMatch(/^[0-9a-f]{32,128}$/);
     expect(afterFirst, "the salt is nowhere in the log").not.toContain(held!.salt);
-    expect(activated.data["commitment"]).toBe(commitmentOf({ campaign: "golden", turn: 1, army: move.army, order: "advance", salt: held!.salt }));
+    expect(activated.data["commitment"]).toBe(
+      commitmentOf({ campaign: "golden", turn: 1, army: move.army, order: "advance", salt: held!.salt }),
+    );
   });
 
   it("T5 state --as the player shows its own hidden order; --as the opponent does not", () => {
@@ -281,7 +357,9 @@ describe("hidden orders through the CLI (ready.json): committed in the log, kept
   });
 
   it("S8 state --as the opponent --json hides the other side's commanders and shows its own", async () => {
-    const setup = JSON.parse(await readFile(READY, "utf8")) as { armies: Array<{ id: string; player: string; commander: { formation: string; unitType: string } }> };
+    const setup = JSON.parse(await readFile(READY, "utf8")) as {
+      armies: Array<{ id: string; player: string; commander: { formation: string; unitType: string } }>;
+    };
     // Hidden means: the viewer learns neither the formation nor the unit type, and sees "hidden" in their place.
     const expectHidden = (seen: unknown, army: (typeof setup.armies)[number], viewer: string) => {
       const text = JSON.stringify(seen);
@@ -295,7 +373,8 @@ describe("hidden orders through the CLI (ready.json): committed in the log, kept
         [winner, asWinnerJson],
       ] as const) {
         const seen = view.armies[army.id]!.commander;
-        if (army.player === viewer) expect(seen, `${viewer} sees its own ${army.id}'s commander`).toEqual(army.commander);
+        if (army.player === viewer)
+          expect(seen, `${viewer} sees its own ${army.id}'s commander`).toEqual(army.commander);
         else expectHidden(seen, army, viewer);
       }
     }
@@ -315,7 +394,15 @@ describe("hidden orders through the CLI (ready.json): committed in the log, kept
         const army = String(reveal.data["army"]);
         expect(reveal.data, army).toMatchObject({ turn: 1, order: given.get(army), salt: kept[`1/${army}`]!.salt });
         const activation = activations.find((e) => e.data["army"] === army)!;
-        expect(activation.data["commitment"]).toBe(commitmentOf({ campaign: "golden", turn: 1, army, order: String(reveal.data["order"]), salt: String(reveal.data["salt"]) }));
+        expect(activation.data["commitment"]).toBe(
+          commitmentOf({
+            campaign: "golden",
+            turn: 1,
+            army,
+            order: String(reveal.data["order"]),
+            salt: String(reveal.data["salt"]),
+          }),
+        );
       }
     }
     const ended = events.find((e) => e.type === "ActionPhaseEnded")!;
@@ -343,7 +430,9 @@ describe("a lost secrets file, and a machine acting as one player", () => {
     expect(kept.orders?.[`1/${army}`]).toMatchObject({ order: "charge" });
     expect(existsSync(join(dir, "B", "golden", `${player}.json`))).toBe(false);
     const file = await writeCommands(dir, "reveal.jsonl", [{ actor: player, type: "RevealOrder", army }]);
-    const message = expectOneLineError(await cli(["apply", file, "--db", db, "--secrets", join(dir, "B"), "--no-chores"]));
+    const message = expectOneLineError(
+      await cli(["apply", file, "--db", db, "--secrets", join(dir, "B"), "--no-chores"]),
+    );
     expect(message).toContain(`${file}:1:`);
     expect(message).toContain(`${player} holds no order for ${army} in turn 1`);
     expect(message).toMatch(/secrets were lost/);

@@ -30,11 +30,15 @@ describe("run(argv, io)", () => {
   it("reads `apply -` from io's stdin when it is a stream", async () => {
     const db = join(await scratchDir("epicwar-run-"), "db");
     expect((await runWith(["new", "--db", db, "--setup", READY])).code).toBe(0);
-    const state = JSON.parse((await runWith(["state", "--db", db, "--json"])).stdout) as { turnState: { initiativeWinner: string } };
+    const state = JSON.parse((await runWith(["state", "--db", db, "--json"])).stdout) as {
+      turnState: { initiativeWinner: string };
+    };
     const winner = state.turnState.initiativeWinner;
     const line = `${JSON.stringify({ actor: winner, type: "ChooseFirst", first: winner })}\n`;
     // Split in two chunks, the first ending in the middle of the line.
-    const applied = await runWith(["apply", "--db", db, "-"], { stdin: Readable.from([Buffer.from(line.slice(0, 10)), Buffer.from(line.slice(10))]) });
+    const applied = await runWith(["apply", "--db", db, "-"], {
+      stdin: Readable.from([Buffer.from(line.slice(0, 10)), Buffer.from(line.slice(10))]),
+    });
     expect(applied.code, show(applied)).toBe(0);
     expect(applied.stdout).toContain(`${winner} chooses ${winner} to activate first`);
   });
@@ -58,7 +62,10 @@ describe("run(argv, io)", () => {
     };
     const plain = await runWith(["demo", "--db", join(await scratchDir("epicwar-run-"), "db")], { stdout: failing });
     expect(plain).toEqual({ code: 3, stdout: "", stderr: "epicwar: internal error: the output is gone\n" });
-    const debug = await runWith(["demo", "--db", join(await scratchDir("epicwar-run-"), "db")], { stdout: failing, env: { EPICWAR_DEBUG: "1" } });
+    const debug = await runWith(["demo", "--db", join(await scratchDir("epicwar-run-"), "db")], {
+      stdout: failing,
+      env: { EPICWAR_DEBUG: "1" },
+    });
     expect(debug.code).toBe(3);
     expect(debug.stderr).toMatch(/^epicwar: internal error: the output is gone\nError: the output is gone\n\s+at /);
   });

@@ -44,12 +44,17 @@ async function readyCampaign(): Promise<{ dir: string; db: string; winner: strin
   const dir = await scratchDir("epicwar-smoke-");
   const db = join(dir, "db");
   await prepared(["new", "--db", db, "--setup", READY]);
-  const state = JSON.parse(await prepared(["state", "--db", db, "--json"])) as { turnState: { initiativeWinner: string } };
+  const state = JSON.parse(await prepared(["state", "--db", db, "--json"])) as {
+    turnState: { initiativeWinner: string };
+  };
   return { dir, db, winner: state.turnState.initiativeWinner };
 }
 
 /** ready.json: a first move for each side that Advance allows. */
-const FIRST_MOVE: Record<string, { army: string; path: number[][] }> = { red: { army: "r1", path: [[1, 1]] }, blue: { army: "b1", path: [[2, 6]] } };
+const FIRST_MOVE: Record<string, { army: string; path: number[][] }> = {
+  red: { army: "r1", path: [[1, 1]] },
+  blue: { army: "b1", path: [[2, 6]] },
+};
 
 describe("the epicwar bin", () => {
   it("is built, and answers --version and --help on stdout with exit 0", async () => {
@@ -68,7 +73,9 @@ describe("the epicwar bin", () => {
     expect(oneLine(option, 1)).toBe("epicwar: unknown option '--bogus' (see --help)");
     expect(option.stdout).toBe("");
     const command = await runCli(["serve", "--help"]);
-    expect(oneLine(command, 1)).toMatch(/^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, /);
+    expect(oneLine(command, 1)).toMatch(
+      /^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, /,
+    );
     expect(command.stdout).toBe("");
   });
 
@@ -88,9 +95,16 @@ describe("the epicwar bin", () => {
       const applied = await ok(["apply", "--db", db, "-"], lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
       expect(applied).toMatch(new RegExp(`${winner} chooses ${winner} to activate first`));
       const secretsFile = join(`${db}-secrets`, "golden", `${winner}.json`);
-      const secrets = JSON.parse(await readFile(secretsFile, "utf8")) as { orders: Record<string, { order: string; salt: string }> };
-      expect(secrets.orders[`1/${move.army}`]).toMatchObject({ order: "advance", salt: expect.stringMatching(/^[0-9a-f]{32,128}$/) });
-      const activated = parseLog(await ok(["log", "--db", db, "--json"])).find((event) => event.type === "ArmyActivated");
+      const secrets = JSON.parse(await readFile(secretsFile, "utf8")) as {
+        orders: Record<string, { order: string; salt: string }>;
+      };
+      expect(secrets.orders[`1/${move.army}`]).toMatchObject({
+        order: "advance",
+        salt: expect.stringMatching(/^[0-9a-f]{32,128}$/),
+      });
+      const activated = parseLog(await ok(["log", "--db", db, "--json"])).find(
+        (event) => event.type === "ArmyActivated",
+      );
       expect(activated?.data["commitment"]).toMatch(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(activated)).not.toContain("advance");
       expect(JSON.stringify(activated)).not.toContain(secrets.orders[`1/${move.army}`]!.salt);
@@ -117,7 +131,13 @@ describe("the epicwar bin", () => {
       expect(existsSync(secretsFile), "the player's seed is kept there").toBe(true);
       await writeFile(secretsFile, "null\n");
       const move = FIRST_MOVE[winner]!;
-      const input = JSON.stringify({ actor: winner, type: "ActivateArmy", army: move.army, order: "advance", path: move.path });
+      const input = JSON.stringify({
+        actor: winner,
+        type: "ActivateArmy",
+        army: move.army,
+        order: "advance",
+        path: move.path,
+      });
       const plain = await runCli(["apply", "--db", db, "-"], input);
       expect(oneLine(plain, 3)).toMatch(/^epicwar: internal error: /);
       const debug = await runCli(["apply", "--db", db, "-"], input, 30_000, { env: { EPICWAR_DEBUG: "1" } });
@@ -133,7 +153,10 @@ describe("the epicwar bin", () => {
     // More than a pipe's buffer (64 KiB), so that the writer is still writing when head has gone.
     expect((await prepared(["log", "--db", db, "--json"])).length).toBeGreaterThan(64 * 1024);
     const script = `set -o pipefail; "${process.execPath}" "${CLI}" log --db "${db}" --json | head -n 1`;
-    const { stdout, stderr } = await promisify(execFile)("bash", ["-c", script], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await promisify(execFile)("bash", ["-c", script], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(stderr).toBe("");
     expect(JSON.parse(stdout)).toMatchObject({ seq: 1, type: "CampaignCreated" });
   }, 60_000);

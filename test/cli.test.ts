@@ -53,7 +53,6 @@ async function inParallel<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
   return results;
 }
 
-
 /** Expects success and returns stdout. */
 async function ok(args: string[], input?: string): Promise<string> {
   const run = await cli(args, input);
@@ -74,7 +73,8 @@ function expectOneLineError(run: Run, code = 1): string {
   return lines[0]!;
 }
 
-const logJson = (db: string, campaign?: string) => ok(["log", "--db", db, "--json", ...(campaign ? ["--campaign", campaign] : [])]);
+const logJson = (db: string, campaign?: string) =>
+  ok(["log", "--db", db, "--json", ...(campaign ? ["--campaign", campaign] : [])]);
 
 interface LoggedEvent {
   stream: string;
@@ -96,7 +96,10 @@ interface After {
   verify: Run;
 }
 
-const after = async (db: string): Promise<After> => ({ log: await cli(["log", "--db", db, "--json"]), verify: await cli(["verify", "--db", db]) });
+const after = async (db: string): Promise<After> => ({
+  log: await cli(["log", "--db", db, "--json"]),
+  verify: await cli(["verify", "--db", db]),
+});
 
 /** The log is byte-for-byte what it was before, and verify still passes. */
 function expectUnchanged({ log, verify }: After, before: string): void {
@@ -138,6 +141,8 @@ async function restore(files: Snapshot): Promise<string> {
   return join(dir, "db");
 }
 
+// A set-up file as JSON, changed freely by each case (the CLI checks it, not the type).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type SetupJson = Record<string, any>;
 
 /** Writes a set-up file: ready.json changed by `change`, with its catalogue path made absolute. */
@@ -150,7 +155,8 @@ async function writeSetup(dir: string, name: string, change: (setup: SetupJson) 
   return path;
 }
 
-const jsonl = (lines: Array<string | object>) => lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n";
+const jsonl = (lines: Array<string | object>) =>
+  lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n";
 
 async function writeLines(dir: string, name: string, lines: Array<string | object>): Promise<string> {
   const path = join(dir, name);
@@ -243,7 +249,9 @@ describe("a campaign created from ready.json", () => {
       armies: Record<string, { player: string; points: number; at: [number, number] | null }>;
     };
     expect(state).toMatchObject({ campaign: "golden", status: "active", turn: 1, seq: total });
-    expect(Object.fromEntries(Object.entries(state.armies).map(([id, army]) => [id, [army.player, army.points, army.at]]))).toEqual({
+    expect(
+      Object.fromEntries(Object.entries(state.armies).map(([id, army]) => [id, [army.player, army.points, army.at]])),
+    ).toEqual({
       r1: ["red", 2600, [1, 0]],
       r2: ["red", 1400, [6, 0]],
       b1: ["blue", 3550, [2, 7]],
@@ -259,7 +267,17 @@ describe("a campaign created from ready.json", () => {
     let prev = GENESIS;
     lines.forEach((line, i) => {
       const event = JSON.parse(line) as LoggedEvent;
-      expect(Object.keys(event).sort()).toEqual(["actor", "at", "data", "hash", "prev", "seq", "stream", "type", "version"]);
+      expect(Object.keys(event).sort()).toEqual([
+        "actor",
+        "at",
+        "data",
+        "hash",
+        "prev",
+        "seq",
+        "stream",
+        "type",
+        "version",
+      ]);
       expect(event).toMatchObject({ stream: "golden", seq: i + 1, version: 1, prev });
       expect(event.type).toMatch(/^[A-Z][A-Za-z]+$/);
       expect(event.actor).toMatch(/^(host|red|blue)$/);
@@ -272,7 +290,12 @@ describe("a campaign created from ready.json", () => {
     });
     const events = parseLines(logLines.stdout);
     expect(events[0]).toMatchObject({ type: "CampaignCreated", actor: "host" });
-    expect(events[READY_SETUP_EVENTS - 1]).toMatchObject({ seq: READY_SETUP_EVENTS, type: "CampaignStarted", actor: "host", data: { turn: 1 } });
+    expect(events[READY_SETUP_EVENTS - 1]).toMatchObject({
+      seq: READY_SETUP_EVENTS,
+      type: "CampaignStarted",
+      actor: "host",
+      data: { turn: 1 },
+    });
   });
 
   it("log (text) prints one line per event, in seq order", () => {
@@ -288,7 +311,9 @@ describe("a campaign created from ready.json", () => {
   it("verify exits 0 and says the chain is intact", () => {
     expect(verified.code, show(verified)).toBe(0);
     expect(verified.stderr).toBe("");
-    expect(nonEmptyLines(verified.stdout)).toEqual([expect.stringMatching(new RegExp(`^golden: intact, ${total} events, head [0-9a-f]{16}$`))]);
+    expect(nonEmptyLines(verified.stdout)).toEqual([
+      expect.stringMatching(new RegExp(`^golden: intact, ${total} events, head [0-9a-f]{16}$`)),
+    ]);
   });
 
   it("creating the same campaign twice is refused: exit 1, one line on stderr, log unchanged", async () => {
@@ -312,7 +337,9 @@ describe("a campaign created from ready.json", () => {
     expect(await ok(["state", "--db", db, "--campaign", "golden"])).toContain("Golden ready set-up (golden): turn 1");
     expect(await ok(["state", "--db", db, "--campaign", "golden2"])).toContain("Golden twin (golden2): turn 1");
     const twinLog = parseLines(await logJson(db, "golden2"));
-    expect(twinLog.map((event) => `${event.stream}#${event.seq}`)).toEqual(Array.from({ length: total }, (_, i) => `golden2#${i + 1}`));
+    expect(twinLog.map((event) => `${event.stream}#${event.seq}`)).toEqual(
+      Array.from({ length: total }, (_, i) => `golden2#${i + 1}`),
+    );
 
     const verify = await cli(["verify", "--db", db]);
     expect(verify.code, show(verify)).toBe(0);
@@ -355,7 +382,9 @@ describe("a campaign created from ready.json", () => {
 describe("apply on a campaign still in set-up (blank.json)", () => {
   it("applies a JSON Lines file of valid set-up commands, one event each, in order", async () => {
     const db = await freshDb("epicwar-cli-blank-");
-    expect(await ok(["new", "--db", db, "--setup", BLANK])).toContain("0 armies, 0 objectives, 0 home bases; set-up continues");
+    expect(await ok(["new", "--db", db, "--setup", BLANK])).toContain(
+      "0 armies, 0 objectives, 0 home bases; set-up continues",
+    );
     const file = await writeLines(await tempDir("epicwar-cli-in-"), "setup.jsonl", [
       { actor: "red", type: "PlaceHomeBase", at: [6, 0] },
       "",
@@ -419,11 +448,18 @@ describe("apply on a campaign still in set-up (blank.json)", () => {
     expect(afterApply.startsWith(before)).toBe(true);
     const added = parseLines(afterApply.slice(before.length));
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ seq: 2, type: "ObjectivePlaced", actor: "blue", data: { objective: "blue-com1", at: [3, 0] } });
+    expect(added[0]).toMatchObject({
+      seq: 2,
+      type: "ObjectivePlaced",
+      actor: "blue",
+      data: { objective: "blue-com1", at: [3, 0] },
+    });
 
     // Line 3 was not applied only because apply stopped at line 2: on its own, it applies.
     const rest = await writeLines(work, "rest.jsonl", [line3]);
-    expect(nonEmptyLines(await ok(["apply", rest, "--db", db]))).toEqual(["#3 blue placed objective blue-com2 at (9,0)"]);
+    expect(nonEmptyLines(await ok(["apply", rest, "--db", db]))).toEqual([
+      "#3 blue placed objective blue-com2 at (9,0)",
+    ]);
   });
 });
 
@@ -470,8 +506,12 @@ describe("bad input: exit 1, one line on stderr and no stack trace, the log unch
       await writeFile(join(work, "broken.json"), '{"campaign": "golden", ');
       return join(work, "broken.json");
     }),
-    setupWrongField: setupFile((work) => writeSetup(work, "negative.json", (setup) => (setup["force"].maxArmyPoints = -5))),
-    setupNegativeSize: setupFile((work) => writeSetup(work, "negative-map.json", (setup) => (setup["map"].width = -12))),
+    setupWrongField: setupFile((work) =>
+      writeSetup(work, "negative.json", (setup) => (setup["force"].maxArmyPoints = -5)),
+    ),
+    setupNegativeSize: setupFile((work) =>
+      writeSetup(work, "negative-map.json", (setup) => (setup["map"].width = -12)),
+    ),
     setupHuge: setupFile((work) => writeSetup(work, "huge.json", (setup) => (setup["force"].maxArmyPoints = 1e30))),
     setupMissingCatalogue: async (work: string) => {
       const file = await writeSetup(work, "no-catalogue.json", (setup) => (setup["catalogue"] = "nowhere.json"));
@@ -638,7 +678,9 @@ describe("bad input: exit 1, one line on stderr and no stack trace, the log unch
   it("state, log and verify on a folder with no database say so (and do not make one)", async () => {
     const nowhere = join(await tempDir("epicwar-cli-none-"), "no-db-here");
     for (const command of ["state", "log", "verify"]) {
-      expect(expectOneLineError(await cli([command, "--db", nowhere]))).toBe(`epicwar: no campaign database at ${nowhere}`);
+      expect(expectOneLineError(await cli([command, "--db", nowhere]))).toBe(
+        `epicwar: no campaign database at ${nowhere}`,
+      );
     }
   });
 });
@@ -655,7 +697,9 @@ describe("--help", () => {
   const helps = new Map<string, Run>();
 
   beforeAll(async () => {
-    const runs = await inParallel([[], ...Object.keys(commands).map((command) => [command])].map((args) => () => cli([...args, "--help"])));
+    const runs = await inParallel(
+      [[], ...Object.keys(commands).map((command) => [command])].map((args) => () => cli([...args, "--help"])),
+    );
     runs.forEach((run, i) => helps.set(i === 0 ? "" : Object.keys(commands)[i - 1]!, run));
   });
 

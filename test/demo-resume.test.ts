@@ -27,7 +27,10 @@ async function killedDemo(db: string): Promise<void> {
     const setup = await loadSetupFile(ASHFALL);
     const created = await engine.create(setupCommands(setup).map((step) => step.command));
     if (!created.ok) throw new Error(JSON.stringify(created.refusal));
-    const table = new Table(engine, setup.campaign, { secrets: new FileSecrets(defaultSecretsDir(db), setup.campaign), random: sequenceRandomHex("ashfall-demo") });
+    const table = new Table(engine, setup.campaign, {
+      secrets: new FileSecrets(defaultSecretsDir(db), setup.campaign),
+      random: sequenceRandomHex("ashfall-demo"),
+    });
     await playCampaign(table, () => {}, 3);
     for (let i = 0; i < 3; i++) {
       const outcome = await table.submit(nextDecision(await table.state()));
@@ -59,7 +62,9 @@ async function expectResumed(db: string, turn: number): Promise<void> {
   const demo = await runInProcess(["demo", "--db", db]);
   expect(demo.code, show(demo)).toBe(0);
   expect(demo.stderr).toBe("");
-  expect(demo.stdout).toContain(`The demo campaign in ${db} was stopped in turn ${turn} before its end; the scripted commanders play it on to the end.`);
+  expect(demo.stdout).toContain(
+    `The demo campaign in ${db} was stopped in turn ${turn} before its end; the scripted commanders play it on to the end.`,
+  );
   expect(demo.stdout).not.toContain("already in");
   expect(demo.stdout).not.toContain("Created campaign");
 
@@ -70,7 +75,11 @@ async function expectResumed(db: string, turn: number): Promise<void> {
   const verdict = lines.at(-2);
   if (after.status === "finished") {
     const winner = after.setup.players.find((p) => p.id === after.result!.winner);
-    expect(verdict).toBe(winner ? `${winner.name} win the campaign in turn ${after.result!.turn}.` : `The campaign ends in a draw in turn ${after.result!.turn}.`);
+    expect(verdict).toBe(
+      winner
+        ? `${winner.name} win the campaign in turn ${after.result!.turn}.`
+        : `The campaign ends in a draw in turn ${after.result!.turn}.`,
+    );
   } else {
     expect(after.turn).toBeGreaterThan(30);
     expect(verdict).toBe(`No side reached ${after.setup.cvpTarget} CVPs in 30 turns.`);
@@ -87,7 +96,11 @@ async function expectResumed(db: string, turn: number): Promise<void> {
     .trimEnd()
     .split("\n")
     .map((line) => JSON.parse(line) as { data: { hostSeed?: string; seed?: string; salt?: string } })
-    .flatMap(({ data }) => [data.hostSeed, data.seed, data.salt].filter((draw): draw is string => draw !== undefined).map((draw) => draw.slice(0, 32)));
+    .flatMap(({ data }) =>
+      [data.hostSeed, data.seed, data.salt]
+        .filter((draw): draw is string => draw !== undefined)
+        .map((draw) => draw.slice(0, 32)),
+    );
   expect(draws.length).toBeGreaterThan(20);
   expect(new Set(draws).size).toBe(draws.length);
 

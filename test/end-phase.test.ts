@@ -31,7 +31,11 @@ function turnOne(): Scenario {
     attacker: side(30, { vindicators: { vindicator: 3 }, raiders: { "land-raider": 6 } }),
     defender: side(14, { predators: { predator: 3 } }),
   });
-  s.fight("t1b2", { outcome: "defender", attacker: side(8), defender: side(25, { tactical: { "tactical-stand": 2 }, assault: { "assault-stand": 3 } }) });
+  s.fight("t1b2", {
+    outcome: "defender",
+    attacker: side(8),
+    defender: side(25, { tactical: { "tactical-stand": 2 }, assault: { "assault-stand": 3 } }),
+  });
   return s;
 }
 
@@ -44,7 +48,15 @@ function turnTwo(): Scenario {
 
 describe("T1 the End phase and its commands", () => {
   it("T1 End phase commands are refused outside the End phase", () => {
-    const s = new Scenario("end-ready.json").startTurn().activate("b1", "firstFire").attack("r1", "charge", [[1, 1], [1, 2], [1, 3]]).endActionPhase();
+    const s = new Scenario("end-ready.json")
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "charge", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
+      .endActionPhase();
     s.refused({ type: "FinishEndPhase", actor: "red" }, { rule: "T1", message: "End phase" });
     s.refused({ type: "DisbandArmy", actor: "red", army: "r1" }, { rule: "T1" });
     s.refused({ type: "EndTurn", actor: "host", hostSeed: hostSeed(1) }, { rule: "T1" });
@@ -52,10 +64,21 @@ describe("T1 the End phase and its commands", () => {
 
   it("T1 each player finishes its End phase once; then the host ends the turn", () => {
     const s = turnOne();
-    s.refused({ type: "EndTurn", actor: "host", hostSeed: hostSeed(1) }, { rule: "T1", message: "red and blue have not finished the End phase of turn 1" });
-    expect(s.run({ type: "FinishEndPhase", actor: "red" })).toEqual([{ type: "EndPhaseFinished", data: { turn: 1, player: "red" } }]);
-    s.refused({ type: "FinishEndPhase", actor: "red" }, { rule: "T1", message: "red has finished its End phase of turn 1" });
-    s.refused({ type: "EndTurn", actor: "host", hostSeed: hostSeed(1) }, { rule: "T1", message: "blue has not finished" });
+    s.refused(
+      { type: "EndTurn", actor: "host", hostSeed: hostSeed(1) },
+      { rule: "T1", message: "red and blue have not finished the End phase of turn 1" },
+    );
+    expect(s.run({ type: "FinishEndPhase", actor: "red" })).toEqual([
+      { type: "EndPhaseFinished", data: { turn: 1, player: "red" } },
+    ]);
+    s.refused(
+      { type: "FinishEndPhase", actor: "red" },
+      { rule: "T1", message: "red has finished its End phase of turn 1" },
+    );
+    s.refused(
+      { type: "EndTurn", actor: "host", hostSeed: hostSeed(1) },
+      { rule: "T1", message: "blue has not finished" },
+    );
     s.run({ type: "FinishEndPhase", actor: "blue" });
     s.refused({ type: "EndTurn", actor: "red", hostSeed: hostSeed(1) }, { field: "actor", message: "only the host" });
     const events = s.endTurn();
@@ -72,7 +95,10 @@ describe("T1 the End phase and its commands", () => {
 
   it("D1 the host's seed must match the commitment it made when the turn started", () => {
     const s = turnOne().finishEndPhase();
-    s.refused({ type: "EndTurn", actor: "host", hostSeed: hostSeed(2) }, { rule: "D1", message: "the host's seed does not match its commitment" });
+    s.refused(
+      { type: "EndTurn", actor: "host", hostSeed: hostSeed(2) },
+      { rule: "D1", message: "the host's seed does not match its commitment" },
+    );
     expect(eventOf(s.endTurn(), "TurnEnded").hostSeed).toBe(hostSeed(1));
   });
 });
@@ -81,9 +107,20 @@ describe("E5 breaking down and disbanding", () => {
   it("E5 formations of an army that has fought go In Transit; the army's points follow", () => {
     const s = turnOne();
     const events = s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders"] });
-    expect(events).toEqual([{ type: "FormationsBrokenDown", data: { turn: 1, army: "r1", player: "red", formations: ["speeders"], units: { "land-speeder": 5 } } }]);
+    expect(events).toEqual([
+      {
+        type: "FormationsBrokenDown",
+        data: { turn: 1, army: "r1", player: "red", formations: ["speeders"], units: { "land-speeder": 5 } },
+      },
+    ]);
     expect(s.state.armies["r1"]!.points).toBe(4600);
-    expect(s.state.armies["r1"]!.formations.map((f) => f.id)).toEqual(["raiders", "vindicators", "terminators", "reaver", "warlord"]);
+    expect(s.state.armies["r1"]!.formations.map((f) => f.id)).toEqual([
+      "raiders",
+      "vindicators",
+      "terminators",
+      "reaver",
+      "warlord",
+    ]);
     expect(s.state.ledgers["red"]!.inTransit).toEqual([
       { turn: 1, units: R2_UNITS },
       { turn: 1, units: { "land-speeder": 5 } },
@@ -93,7 +130,10 @@ describe("E5 breaking down and disbanding", () => {
   it("E5 an army that has not fought a battle may not be broken down or disbanded", () => {
     const s = new Scenario("end-ready.json").quietTurn();
     expect(s.state.phase).toBe("end");
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders"] }, { rule: "E5", message: 'army "r1" has not fought a battle' });
+    s.refused(
+      { type: "BreakDown", actor: "red", army: "r1", formations: ["speeders"] },
+      { rule: "E5", message: 'army "r1" has not fought a battle' },
+    );
     s.refused({ type: "DisbandArmy", actor: "red", army: "r1" }, { rule: "E5", message: "has not fought" });
   });
 
@@ -101,32 +141,72 @@ describe("E5 breaking down and disbanding", () => {
     const s = turnOne();
     s.refused({ type: "BreakDown", actor: "blue", army: "r1", formations: ["speeders"] }, { field: "actor" });
     s.refused({ type: "BreakDown", actor: "red", army: "r9", formations: ["speeders"] }, { field: "army" });
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["tanks"] }, { field: "formations[0]", message: 'army "r1" has no formation "tanks"' });
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders", "speeders"] }, { field: "formations[1]" });
     s.refused(
-      { type: "BreakDown", actor: "red", army: "r1", formations: ["raiders", "speeders", "terminators", "reaver", "warlord"] },
+      { type: "BreakDown", actor: "red", army: "r1", formations: ["tanks"] },
+      { field: "formations[0]", message: 'army "r1" has no formation "tanks"' },
+    );
+    s.refused(
+      { type: "BreakDown", actor: "red", army: "r1", formations: ["speeders", "speeders"] },
+      { field: "formations[1]" },
+    );
+    s.refused(
+      {
+        type: "BreakDown",
+        actor: "red",
+        army: "r1",
+        formations: ["raiders", "speeders", "terminators", "reaver", "warlord"],
+      },
       { rule: "E5", message: "disband the whole army instead" },
     );
-    s.refused({ type: "BreakDown", actor: "red", army: "r2", formations: ["tactical"] }, { rule: "E5", message: 'army "r2" was routed' });
+    s.refused(
+      { type: "BreakDown", actor: "red", army: "r2", formations: ["tactical"] },
+      { rule: "E5", message: 'army "r2" was routed' },
+    );
   });
 
   it("E5 a company with support or special formations attached is broken down only if another company remains", () => {
     const s = turnOne();
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"] }, {
-      rule: "E5",
-      message: 'breaking down the company "raiders" would leave "speeders", "terminators" of army "r1" without a company',
-    });
+    s.refused(
+      { type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"] },
+      {
+        rule: "E5",
+        message:
+          'breaking down the company "raiders" would leave "speeders", "terminators" of army "r1" without a company',
+      },
+    );
     const events = s.run({ type: "BreakDown", actor: "blue", army: "b2", formations: ["assault"] });
     expect(events).toEqual([
-      { type: "FormationsBrokenDown", data: { turn: 1, army: "b2", player: "blue", formations: ["assault"], units: { "command-stand": 1, "assault-stand": 3, rhino: 5 } } },
+      {
+        type: "FormationsBrokenDown",
+        data: {
+          turn: 1,
+          army: "b2",
+          player: "blue",
+          formations: ["assault"],
+          units: { "command-stand": 1, "assault-stand": 3, rhino: 5 },
+        },
+      },
     ]);
   });
 
   it("E5 B7 a company already wiped out may be broken down whatever is attached: it moves no unit", () => {
-    const s = new Scenario("end-ready.json").startTurn().activate("b1", "firstFire").attack("r1", "charge", [[1, 1], [1, 2], [1, 3]]).endActionPhase();
+    const s = new Scenario("end-ready.json")
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "charge", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
+      .endActionPhase();
     s.fight("t1b1", { outcome: "attacker", attacker: side(30, { raiders: { "land-raider": 10 } }) });
     const events = s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"] });
-    expect(events).toEqual([{ type: "FormationsBrokenDown", data: { turn: 1, army: "r1", player: "red", formations: ["raiders"], units: {} } }]);
+    expect(events).toEqual([
+      {
+        type: "FormationsBrokenDown",
+        data: { turn: 1, army: "r1", player: "red", formations: ["raiders"], units: {} },
+      },
+    ]);
     expect(s.state.armies["r1"]!.points).toBe(4400);
   });
 
@@ -140,12 +220,28 @@ describe("E5 breaking down and disbanding", () => {
   it("E5 E6 the seed's example: breaking down the 600-point company of a 4,850-point army -> 4,250, a full company from the Reserves -> 5,000", () => {
     const s = turnTwo();
     expect(s.state.armies["r1"]!.points).toBe(4850);
-    const events = s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"], replacement: { id: "tactical", formation: "tactical-company" } });
+    const events = s.run({
+      type: "BreakDown",
+      actor: "red",
+      army: "r1",
+      formations: ["raiders"],
+      replacement: { id: "tactical", formation: "tactical-company" },
+    });
     expect(events).toEqual([
-      { type: "FormationsBrokenDown", data: { turn: 2, army: "r1", player: "red", formations: ["raiders"], units: { "land-raider": 4 } } },
+      {
+        type: "FormationsBrokenDown",
+        data: { turn: 2, army: "r1", player: "red", formations: ["raiders"], units: { "land-raider": 4 } },
+      },
       {
         type: "FormationReplaced",
-        data: { turn: 2, army: "r1", player: "red", replaced: "raiders", formation: { id: "tactical", formation: "tactical-company", units: TACTICAL }, units: TACTICAL },
+        data: {
+          turn: 2,
+          army: "r1",
+          player: "red",
+          replaced: "raiders",
+          formation: { id: "tactical", formation: "tactical-company", units: TACTICAL },
+          units: TACTICAL,
+        },
       },
     ]);
     expect(s.state.armies["r1"]!.points).toBe(5000);
@@ -155,30 +251,78 @@ describe("E5 breaking down and disbanding", () => {
 
   it("E5 a replacement company must be a company, new in the army, whole in the Reserves, and not in the first turn", () => {
     const one = turnOne();
-    one.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"], replacement: { id: "tactical", formation: "tactical-company" } }, {
-      rule: "E6",
-      message: "never used in the first turn",
-    });
+    one.refused(
+      {
+        type: "BreakDown",
+        actor: "red",
+        army: "r1",
+        formations: ["raiders"],
+        replacement: { id: "tactical", formation: "tactical-company" },
+      },
+      {
+        rule: "E6",
+        message: "never used in the first turn",
+      },
+    );
     const s = turnTwo();
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"], replacement: { id: "ww", formation: "whirlwind-squadron" } }, {
-      rule: "E5",
-      message: '"whirlwind-squadron" is a support formation',
-    });
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"], replacement: { id: "speeders", formation: "tactical-company" } }, {
-      field: "replacement.id",
-    });
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"], replacement: { id: "assault", formation: "assault-company" } }, {
-      rule: "E6",
-      message: "needs 6 assault-stand more than the Reserves hold",
-    });
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders"], replacement: { id: "tactical", formation: "tactical-company" } }, {
-      field: "replacement",
-    });
+    s.refused(
+      {
+        type: "BreakDown",
+        actor: "red",
+        army: "r1",
+        formations: ["raiders"],
+        replacement: { id: "ww", formation: "whirlwind-squadron" },
+      },
+      {
+        rule: "E5",
+        message: '"whirlwind-squadron" is a support formation',
+      },
+    );
+    s.refused(
+      {
+        type: "BreakDown",
+        actor: "red",
+        army: "r1",
+        formations: ["raiders"],
+        replacement: { id: "speeders", formation: "tactical-company" },
+      },
+      {
+        field: "replacement.id",
+      },
+    );
+    s.refused(
+      {
+        type: "BreakDown",
+        actor: "red",
+        army: "r1",
+        formations: ["raiders"],
+        replacement: { id: "assault", formation: "assault-company" },
+      },
+      {
+        rule: "E6",
+        message: "needs 6 assault-stand more than the Reserves hold",
+      },
+    );
+    s.refused(
+      {
+        type: "BreakDown",
+        actor: "red",
+        army: "r1",
+        formations: ["speeders"],
+        replacement: { id: "tactical", formation: "tactical-company" },
+      },
+      {
+        field: "replacement",
+      },
+    );
   });
 
   it("E5 a disbanded army leaves the map, its units go In Transit, and the objectives it took stay held (E1)", () => {
     const s = turnOne();
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 1, objective: "red-com1", kind: "objective", by: "red", army: "r1", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 1, objective: "red-com1", kind: "objective", by: "red", army: "r1", how: "moved" },
+    });
     const events = s.run({ type: "DisbandArmy", actor: "red", army: "r1" });
     const survivors = { "land-raider": 4, "land-speeder": 5, terminator: 5, reaver: 1, warlord: 1 };
     expect(events).toEqual([{ type: "ArmyDisbanded", data: { turn: 1, army: "r1", player: "red", units: survivors } }]);
@@ -191,9 +335,21 @@ describe("E5 breaking down and disbanding", () => {
   it("E5 E6 nothing more once the player has finished its End phase", () => {
     const s = turnTwo();
     s.run({ type: "FinishEndPhase", actor: "red" });
-    s.refused({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders"] }, { rule: "E5", message: "red has finished its End phase" });
+    s.refused(
+      { type: "BreakDown", actor: "red", army: "r1", formations: ["speeders"] },
+      { rule: "E5", message: "red has finished its End phase" },
+    );
     s.refused({ type: "DisbandArmy", actor: "red", army: "r1" }, { rule: "E5" });
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "ww", formation: "whirlwind-squadron" } }, { rule: "E6" });
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "vindicators",
+        with: { id: "ww", formation: "whirlwind-squadron" },
+      },
+      { rule: "E6" },
+    );
     s.run({ type: "DisbandArmy", actor: "blue", army: "b2" });
   });
 });
@@ -218,23 +374,58 @@ describe("E4 In Transit", () => {
   it("E4 units broken down in this End phase may not be used in it: they are In Transit", () => {
     const s = turnTwo();
     s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["terminators"] });
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "terms", formation: "terminator-squad" } }, {
-      rule: "E4",
-      message: "needs 5 terminator more than the Reserves hold; those units are In Transit",
-    });
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "vindicators",
+        with: { id: "terms", formation: "terminator-squad" },
+      },
+      {
+        rule: "E4",
+        message: "needs 5 terminator more than the Reserves hold; those units are In Transit",
+      },
+    );
   });
 });
 
 describe("E6 Reserves", () => {
   it("E6 the Reserves are never used in the first turn", () => {
     const s = turnOne();
-    s.refused({ type: "RaiseArmy", actor: "red", army: "r3", name: "New", formations: [{ id: "t", formation: "tactical-company" }], commander: { formation: "t", unitType: "command-stand" }, at: [2, 0] }, {
-      rule: "E6",
-      message: "never used in the first turn",
-    });
-    s.refused({ type: "ReinforceFormation", actor: "red", army: "r1", formation: "raiders" }, { rule: "E6", message: "first turn" });
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "ww", formation: "whirlwind-squadron" } }, { rule: "E6", message: "first turn" });
-    s.refused({ type: "TradeFormations", actor: "red", tradeIn: ["whirlwind-squadron"], buy: [] }, { rule: "E6", message: "first turn" });
+    s.refused(
+      {
+        type: "RaiseArmy",
+        actor: "red",
+        army: "r3",
+        name: "New",
+        formations: [{ id: "t", formation: "tactical-company" }],
+        commander: { formation: "t", unitType: "command-stand" },
+        at: [2, 0],
+      },
+      {
+        rule: "E6",
+        message: "never used in the first turn",
+      },
+    );
+    s.refused(
+      { type: "ReinforceFormation", actor: "red", army: "r1", formation: "raiders" },
+      { rule: "E6", message: "first turn" },
+    );
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "vindicators",
+        with: { id: "ww", formation: "whirlwind-squadron" },
+      },
+      { rule: "E6", message: "first turn" },
+    );
+    s.refused(
+      { type: "TradeFormations", actor: "red", tradeIn: ["whirlwind-squadron"], buy: [] },
+      { rule: "E6", message: "first turn" },
+    );
   });
 
   const raise = (overrides: Record<string, unknown> = {}) => ({
@@ -274,39 +465,93 @@ describe("E6 Reserves", () => {
         },
       },
     ]);
-    expect(s.state.armies["r3"]).toMatchObject({ status: "active", at: [2, 0], points: 1100, moveRate: 3, battles: 0, sinceTurn: 3 });
+    expect(s.state.armies["r3"]).toMatchObject({
+      status: "active",
+      at: [2, 0],
+      points: 1100,
+      moveRate: 3,
+      battles: 0,
+      sinceTurn: 3,
+    });
     expect(s.state.ledgers["red"]!.reserves).toEqual({});
   });
 
   it("E6a every formation at full strength from the Reserves, counting all formations together", () => {
     const s = turnTwo();
-    s.refused(raise({ formations: [{ id: "tactical", formation: "tactical-company" }, { id: "t2", formation: "tactical-company" }] }), {
-      rule: "E6",
-      message: "needs 1 command-stand, 6 tactical-stand, 5 rhino more than the Reserves hold",
-    });
-    s.refused(raise({ formations: [{ id: "tactical", formation: "tactical-company" }, { id: "raiders", formation: "land-raider-company" }] }), {
-      rule: "E6",
-      message: "needs 10 land-raider",
-    });
-    s.refused(raise({ formations: [{ id: "tactical", formation: "tactical-company" }, { id: "x", formation: "no-such" }] }), { rule: "S8" });
+    s.refused(
+      raise({
+        formations: [
+          { id: "tactical", formation: "tactical-company" },
+          { id: "t2", formation: "tactical-company" },
+        ],
+      }),
+      {
+        rule: "E6",
+        message: "needs 1 command-stand, 6 tactical-stand, 5 rhino more than the Reserves hold",
+      },
+    );
+    s.refused(
+      raise({
+        formations: [
+          { id: "tactical", formation: "tactical-company" },
+          { id: "raiders", formation: "land-raider-company" },
+        ],
+      }),
+      {
+        rule: "E6",
+        message: "needs 10 land-raider",
+      },
+    );
+    s.refused(
+      raise({
+        formations: [
+          { id: "tactical", formation: "tactical-company" },
+          { id: "x", formation: "no-such" },
+        ],
+      }),
+      { rule: "S8" },
+    );
   });
 
   it("E6a S2 S8 a new army is 1,000 to M points and has its commander among its units; its id is new", () => {
     const s = turnTwo();
-    s.refused(raise({ formations: [{ id: "whirlwinds", formation: "whirlwind-squadron" }, { id: "predators", formation: "predator-squadron" }], commander: { formation: "predators", unitType: "predator" } }), {
-      rule: "S2",
-      message: 'army "r3" is 350 points',
+    s.refused(
+      raise({
+        formations: [
+          { id: "whirlwinds", formation: "whirlwind-squadron" },
+          { id: "predators", formation: "predator-squadron" },
+        ],
+        commander: { formation: "predators", unitType: "predator" },
+      }),
+      {
+        rule: "S2",
+        message: 'army "r3" is 350 points',
+      },
+    );
+    s.refused(raise({ commander: { formation: "whirlwinds", unitType: "command-stand" } }), {
+      rule: "S8",
+      message: '"whirlwinds" has no "command-stand"',
     });
-    s.refused(raise({ commander: { formation: "whirlwinds", unitType: "command-stand" } }), { rule: "S8", message: '"whirlwinds" has no "command-stand"' });
     s.refused(raise({ army: "r1" }), { field: "army", message: 'army "r1" already exists' });
-    s.refused(raise({ formations: [{ id: "tactical", formation: "tactical-company" }, { id: "tactical", formation: "whirlwind-squadron" }] }), { field: "formations[1].id" });
+    s.refused(
+      raise({
+        formations: [
+          { id: "tactical", formation: "tactical-company" },
+          { id: "tactical", formation: "whirlwind-squadron" },
+        ],
+      }),
+      { field: "formations[1].id" },
+    );
   });
 
   it("E6a S2 with a set army size, a new army must be exactly that size", () => {
     // The fixture's armies differ in size, so the option is set on the state itself rather than in the set-up.
     const s = turnTwo();
     s.state = { ...s.state, setup: { ...s.state.setup!, options: { armySize: 1000 } } };
-    s.refused(raise(), { rule: "S2", message: "army \"r3\" is 1,100 points: this campaign's armies are all exactly 1,000" });
+    s.refused(raise(), {
+      rule: "S2",
+      message: 'army "r3" is 1,100 points: this campaign\'s armies are all exactly 1,000',
+    });
   });
 
   it("E6a S7 on its owner's base line, on an empty square, or on its home base, where armies may stack", () => {
@@ -321,7 +566,14 @@ describe("E6 Reserves", () => {
   it("E6a S7 a base-line square holding an army is refused", () => {
     const s = turnOne();
     s.finishEndPhase().endTurn();
-    s.startTurn().activate("b2", "advance", [[4, 2], [4, 1], [4, 0]]).activate("r1", "firstFire").endActionPhase();
+    s.startTurn()
+      .activate("b2", "advance", [
+        [4, 2],
+        [4, 1],
+        [4, 0],
+      ])
+      .activate("r1", "firstFire")
+      .endActionPhase();
     s.refused(raise({ at: [4, 0] }), { rule: "S7", message: '(4,0) already holds army "b2"' });
     s.run(raise({ at: [5, 0] }));
   });
@@ -329,89 +581,202 @@ describe("E6 Reserves", () => {
   it("E6b a depleted formation is brought back to exactly full strength from the Reserves", () => {
     const s = turnTwo();
     const events = s.run({ type: "ReinforceFormation", actor: "blue", army: "b2", formation: "tactical" });
-    expect(events).toEqual([{ type: "FormationReinforced", data: { turn: 2, army: "b2", player: "blue", formation: "tactical", units: { "tactical-stand": 2 } } }]);
+    expect(events).toEqual([
+      {
+        type: "FormationReinforced",
+        data: { turn: 2, army: "b2", player: "blue", formation: "tactical", units: { "tactical-stand": 2 } },
+      },
+    ]);
     expect(s.state.armies["b2"]!.formations.find((f) => f.id === "tactical")!.units).toEqual(TACTICAL);
     expect(s.state.ledgers["blue"]!.reserves).toMatchObject({ "tactical-stand": 4 });
   });
 
   it("E6b all or nothing: Reserves short of any missing unit are refused", () => {
     const s = turnTwo();
-    s.refused({ type: "ReinforceFormation", actor: "blue", army: "b2", formation: "assault" }, { rule: "E6", message: "needs 3 assault-stand more than the Reserves hold" });
-    s.refused({ type: "ReinforceFormation", actor: "red", army: "r1", formation: "raiders" }, { rule: "E6", message: "needs 6 land-raider" });
+    s.refused(
+      { type: "ReinforceFormation", actor: "blue", army: "b2", formation: "assault" },
+      { rule: "E6", message: "needs 3 assault-stand more than the Reserves hold" },
+    );
+    s.refused(
+      { type: "ReinforceFormation", actor: "red", army: "r1", formation: "raiders" },
+      { rule: "E6", message: "needs 6 land-raider" },
+    );
   });
 
   it("E6b a formation at full strength, or wiped out, is not reinforced", () => {
     const s = turnTwo();
-    s.refused({ type: "ReinforceFormation", actor: "red", army: "r1", formation: "speeders" }, { rule: "E6", message: "is at full strength" });
-    s.refused({ type: "ReinforceFormation", actor: "red", army: "r1", formation: "vindicators" }, { rule: "E6", message: "was wiped out" });
+    s.refused(
+      { type: "ReinforceFormation", actor: "red", army: "r1", formation: "speeders" },
+      { rule: "E6", message: "is at full strength" },
+    );
+    s.refused(
+      { type: "ReinforceFormation", actor: "red", army: "r1", formation: "vindicators" },
+      { rule: "E6", message: "was wiped out" },
+    );
     s.refused({ type: "ReinforceFormation", actor: "red", army: "r1", formation: "nope" }, { field: "formation" });
   });
 
   it("E6c the seed's example: a 4,850-point army replaces its wiped-out 150-point squadron with three 150-point units -> 5,000", () => {
     const s = turnTwo();
-    const events = s.run({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "whirlwinds", formation: "whirlwind-squadron" } });
+    const events = s.run({
+      type: "ReplaceFormation",
+      actor: "red",
+      army: "r1",
+      formation: "vindicators",
+      with: { id: "whirlwinds", formation: "whirlwind-squadron" },
+    });
     expect(events).toEqual([
       {
         type: "FormationReplaced",
-        data: { turn: 2, army: "r1", player: "red", replaced: "vindicators", formation: { id: "whirlwinds", formation: "whirlwind-squadron", units: { whirlwind: 3 } }, units: { whirlwind: 3 } },
+        data: {
+          turn: 2,
+          army: "r1",
+          player: "red",
+          replaced: "vindicators",
+          formation: { id: "whirlwinds", formation: "whirlwind-squadron", units: { whirlwind: 3 } },
+          units: { whirlwind: 3 },
+        },
       },
     ]);
     expect(s.state.armies["r1"]!.points).toBe(5000);
-    expect(s.state.armies["r1"]!.formations.map((f) => f.id)).toEqual(["raiders", "speeders", "terminators", "reaver", "warlord", "whirlwinds"]);
+    expect(s.state.armies["r1"]!.formations.map((f) => f.id)).toEqual([
+      "raiders",
+      "speeders",
+      "terminators",
+      "reaver",
+      "warlord",
+      "whirlwinds",
+    ]);
     expect(s.state.ledgers["red"]!.reserves).toEqual({ ...TACTICAL, predator: 3 });
   });
 
   it("E6c the seed's example: a 200-point squadron may not replace it: 5,050 > M", () => {
     const s = turnTwo();
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "predators", formation: "predator-squadron" } }, {
-      rule: "E6",
-      message: 'would make army "r1" 5,050 points, over M = 5,000',
-    });
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "vindicators",
+        with: { id: "predators", formation: "predator-squadron" },
+      },
+      {
+        rule: "E6",
+        message: 'would make army "r1" 5,050 points, over M = 5,000',
+      },
+    );
   });
 
   it("E6c only a wiped-out formation, by a different formation, under a new id", () => {
     const s = turnTwo();
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "raiders", with: { id: "ww", formation: "whirlwind-squadron" } }, {
-      rule: "E6",
-      message: "still has 4 land-raider",
-    });
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "v2", formation: "vindicator-squadron" } }, {
-      rule: "E6",
-      message: "replaced by a different formation",
-    });
-    s.refused({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id: "speeders", formation: "whirlwind-squadron" } }, { field: "with.id" });
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "raiders",
+        with: { id: "ww", formation: "whirlwind-squadron" },
+      },
+      {
+        rule: "E6",
+        message: "still has 4 land-raider",
+      },
+    );
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "vindicators",
+        with: { id: "v2", formation: "vindicator-squadron" },
+      },
+      {
+        rule: "E6",
+        message: "replaced by a different formation",
+      },
+    );
+    s.refused(
+      {
+        type: "ReplaceFormation",
+        actor: "red",
+        army: "r1",
+        formation: "vindicators",
+        with: { id: "speeders", formation: "whirlwind-squadron" },
+      },
+      { field: "with.id" },
+    );
   });
 
   it("E6d the seed's example: a Land Raider company and a Vindicator squadron traded in for 750 points buy an Assault company, in the Reserves at once", () => {
     const s = turnTwo();
-    const events = s.run({ type: "TradeFormations", actor: "blue", tradeIn: ["land-raider-company", "vindicator-squadron"], buy: ["assault-company"] });
+    const events = s.run({
+      type: "TradeFormations",
+      actor: "blue",
+      tradeIn: ["land-raider-company", "vindicator-squadron"],
+      buy: ["assault-company"],
+    });
     const assault = { "command-stand": 1, "assault-stand": 6, rhino: 5 };
     expect(events).toEqual([
       {
         type: "FormationsTraded",
-        data: { turn: 2, player: "blue", tradedIn: ["land-raider-company", "vindicator-squadron"], bought: ["assault-company"], unitsOut: { "land-raider": 10, vindicator: 3 }, unitsIn: assault, points: 750 },
+        data: {
+          turn: 2,
+          player: "blue",
+          tradedIn: ["land-raider-company", "vindicator-squadron"],
+          bought: ["assault-company"],
+          unitsOut: { "land-raider": 10, vindicator: 3 },
+          unitsIn: assault,
+          points: 750,
+        },
       },
     ]);
-    expect(s.state.ledgers["blue"]!.reserves).toEqual({ "command-stand": 2, "tactical-stand": 6, rhino: 10, "assault-stand": 6 });
+    expect(s.state.ledgers["blue"]!.reserves).toEqual({
+      "command-stand": 2,
+      "tactical-stand": 6,
+      rhino: 10,
+      "assault-stand": 6,
+    });
     // At once: the bought company brings b2's Assault company back to full strength in the same End phase.
     s.run({ type: "ReinforceFormation", actor: "blue", army: "b2", formation: "assault" });
   });
 
   it("E6d leftover points are lost; buying more than was traded in is refused", () => {
     const s = turnTwo();
-    s.refused({ type: "TradeFormations", actor: "blue", tradeIn: ["land-raider-company", "vindicator-squadron"], buy: ["assault-company", "whirlwind-squadron"] }, {
-      rule: "E6",
-      message: '"assault-company", "whirlwind-squadron" cost 900 points, more than the 750 traded in',
+    s.refused(
+      {
+        type: "TradeFormations",
+        actor: "blue",
+        tradeIn: ["land-raider-company", "vindicator-squadron"],
+        buy: ["assault-company", "whirlwind-squadron"],
+      },
+      {
+        rule: "E6",
+        message: '"assault-company", "whirlwind-squadron" cost 900 points, more than the 750 traded in',
+      },
+    );
+    const events = s.run({
+      type: "TradeFormations",
+      actor: "blue",
+      tradeIn: ["land-raider-company"],
+      buy: ["whirlwind-squadron"],
     });
-    const events = s.run({ type: "TradeFormations", actor: "blue", tradeIn: ["land-raider-company"], buy: ["whirlwind-squadron"] });
     expect(eventOf(events, "FormationsTraded")).toMatchObject({ points: 600, unitsIn: { whirlwind: 3 } });
   });
 
   it("E6d only full-strength formations in the Reserves are traded in", () => {
     const s = turnTwo();
-    s.refused({ type: "TradeFormations", actor: "blue", tradeIn: ["predator-squadron"], buy: [] }, { rule: "E6", message: "needs 3 predator" });
-    s.refused({ type: "TradeFormations", actor: "blue", tradeIn: ["tactical-company", "tactical-company"], buy: [] }, { rule: "E6", message: "needs 1 command-stand, 6 tactical-stand, 5 rhino" });
-    s.refused({ type: "TradeFormations", actor: "blue", tradeIn: ["tactical-company"], buy: ["no-such"] }, { rule: "S8" });
+    s.refused(
+      { type: "TradeFormations", actor: "blue", tradeIn: ["predator-squadron"], buy: [] },
+      { rule: "E6", message: "needs 3 predator" },
+    );
+    s.refused(
+      { type: "TradeFormations", actor: "blue", tradeIn: ["tactical-company", "tactical-company"], buy: [] },
+      { rule: "E6", message: "needs 1 command-stand, 6 tactical-stand, 5 rhino" },
+    );
+    s.refused(
+      { type: "TradeFormations", actor: "blue", tradeIn: ["tactical-company"], buy: ["no-such"] },
+      { rule: "S8" },
+    );
   });
 });
 
@@ -429,20 +794,42 @@ describe("E3 defences", () => {
   it("E3 defences belong to the square: whoever holds it fights with them, the builder's enemy too", () => {
     const s = new Scenario("end-ready.json").quietTurn({ r2: "fortify" }).finishEndPhase();
     s.endTurn();
-    s.startTurn().activate("r1", "firstFire").attack("b2", "charge", [[4, 2], [4, 1], [4, 0]]).endActionPhase();
+    s.startTurn()
+      .activate("r1", "firstFire")
+      .attack("b2", "charge", [
+        [4, 2],
+        [4, 1],
+        [4, 0],
+      ])
+      .endActionPhase();
     expect(s.state.battles["t2b1"]).toMatchObject({ defender: { army: "r2" }, defences: 450 });
     s.fight("t2b1", { outcome: "attacker", attacker: side(20), defender: side(5) });
     expect(s.state.armies["b2"]!.at).toEqual([4, 0]);
     s.finishEndPhase().endTurn();
-    s.startTurn().activate("b2", "firstFire").attack("r1", "charge", [[2, 0], [3, 0], [4, 0]]).endActionPhase();
-    expect(s.state.battles["t3b1"]).toMatchObject({ attacker: { army: "r1" }, defender: { army: "b2" }, defences: 450 });
+    s.startTurn()
+      .activate("b2", "firstFire")
+      .attack("r1", "charge", [
+        [2, 0],
+        [3, 0],
+        [4, 0],
+      ])
+      .endActionPhase();
+    expect(s.state.battles["t3b1"]).toMatchObject({
+      attacker: { army: "r1" },
+      defender: { army: "b2" },
+      defences: 450,
+    });
   });
 
   it("E3 a Fortify army that was routed, or that no longer stands where it fortified, builds nothing", () => {
     const s = new Scenario("end-ready.json")
       .startTurn()
       .activate("b1", "fortify")
-      .attack("r1", "charge", [[1, 1], [1, 2], [1, 3]])
+      .attack("r1", "charge", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
       .activate("b2", "fortify")
       .activate("r2", "fortify")
       .endActionPhase();
@@ -461,7 +848,10 @@ describe("E3 defences", () => {
 describe("E2 victory", () => {
   it("E2 E1 a side's CVPs are its battle CVPs plus the objectives it holds, totalled when the turn ends", () => {
     const s = turnOne();
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 1, objective: "red-com1", kind: "objective", by: "red", army: "r1", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 1, objective: "red-com1", kind: "objective", by: "red", army: "r1", how: "moved" },
+    });
     s.finishEndPhase();
     const events = s.endTurn();
     // red: 30 VPs + 3 (30 >= 1.5 x 14) + 8 VPs + objective 5; blue: 14 + 25 + 3 (25 >= 1.5 x 8).
@@ -471,14 +861,27 @@ describe("E2 victory", () => {
   });
 
   it("E2 a side at or over the target (F / 100) at the end of the End phase wins; until then the campaign goes on", () => {
-    const s = new Scenario("end-ready.json").startTurn().activate("b1", "firstFire").attack("r1", "charge", [[1, 1], [1, 2], [1, 3]]).activate("b2", "firstFire").activate("r2", "firstFire").endActionPhase();
+    const s = new Scenario("end-ready.json")
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "charge", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
+      .activate("b2", "firstFire")
+      .activate("r2", "firstFire")
+      .endActionPhase();
     s.fight("t1b1", { outcome: "attacker", attacker: side(97), defender: side(65) });
     expect(s.state.ledgers["red"]!.battleCvps).toBe(99);
     s.finishEndPhase();
     expect(eventOf(s.endTurn(), "TurnEnded").cvps).toEqual({ red: 99, blue: 65 });
     expect(s.state.status).toBe("active");
     s.quietTurn();
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 2, objective: "red-com1", kind: "objective", by: "red", army: "r1", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 2, objective: "red-com1", kind: "objective", by: "red", army: "r1", how: "moved" },
+    });
     s.finishEndPhase();
     const events = s.endTurn();
     expect(types(events)).toEqual(["TurnEnded", "CampaignFinished"]);
@@ -497,11 +900,24 @@ describe("E2 victory", () => {
   });
 
   it("E2 a finished campaign accepts no more commands", () => {
-    const s = new Scenario("end-ready.json").startTurn().activate("b1", "firstFire").attack("r1", "charge", [[1, 1], [1, 2], [1, 3]]).activate("b2", "firstFire").activate("r2", "firstFire").endActionPhase();
+    const s = new Scenario("end-ready.json")
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "charge", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ])
+      .activate("b2", "firstFire")
+      .activate("r2", "firstFire")
+      .endActionPhase();
     s.fight("t1b1", { outcome: "attacker", attacker: side(120), defender: side(0) });
     s.finishEndPhase().endTurn();
     expect(s.state.status).toBe("finished");
-    s.refused({ type: "StartTurn", actor: "host", hostSeedHash: "0".repeat(64) }, { rule: "E2", message: "the campaign is over" });
+    s.refused(
+      { type: "StartTurn", actor: "host", hostSeedHash: "0".repeat(64) },
+      { rule: "E2", message: "the campaign is over" },
+    );
     s.refused({ type: "FinishEndPhase", actor: "red" }, { rule: "E2" });
     s.refused({ type: "DisbandArmy", actor: "red", army: "r1" }, { rule: "E2" });
   });
@@ -513,7 +929,14 @@ describe("E7 reinforced formations", () => {
     s.run({ type: "ReinforceFormation", actor: "blue", army: "b2", formation: "tactical" });
     s.finishEndPhase().endTurn();
     const redBefore = s.state.ledgers["red"]!.battleCvps;
-    s.startTurn().activate("b2", "firstFire").attack("r1", "charge", [[2, 3], [3, 3], [4, 3]]).endActionPhase();
+    s.startTurn()
+      .activate("b2", "firstFire")
+      .attack("r1", "charge", [
+        [2, 3],
+        [3, 3],
+        [4, 3],
+      ])
+      .endActionPhase();
     // b2's Tactical company, reinforced in turn 2, is broken again: red enters its VPs again.
     s.fight("t3b1", { outcome: "attacker", attacker: side(25), defender: side(20) });
     expect(s.state.ledgers["red"]!.battleCvps).toBe(redBefore + 27);
@@ -542,13 +965,23 @@ describe("E5 E6 invariants, property-based", () => {
     n0: ["f0", "f1"],
   };
   const ownerOf = (army: string) => (army.startsWith("r") || army === "n0" ? "red" : "blue");
-  const armyAndFormation = fc.constantFrom(...Object.keys(rosters)).chain((army) => fc.tuple(fc.constant(army), fc.constantFrom(...rosters[army]!)));
+  const armyAndFormation = fc
+    .constantFrom(...Object.keys(rosters))
+    .chain((army) => fc.tuple(fc.constant(army), fc.constantFrom(...rosters[army]!)));
   const armyAndFormations = fc
     .constantFrom(...Object.keys(rosters))
-    .chain((army) => fc.tuple(fc.constant(army), fc.uniqueArray(fc.constantFrom(...rosters[army]!), { minLength: 1, maxLength: 3 })));
+    .chain((army) =>
+      fc.tuple(fc.constant(army), fc.uniqueArray(fc.constantFrom(...rosters[army]!), { minLength: 1, maxLength: 3 })),
+    );
   const square = fc.constantFrom<[number, number]>([2, 0], [5, 0], [12, 0], [2, 3], [5, 3], [15, 2], [2, 1]);
   const newId = fc.constantFrom("n0", "n1");
-  const likely = fc.constantFrom("whirlwind-squadron", "predator-squadron", "tactical-company", "land-raider-company", "assault-company");
+  const likely = fc.constantFrom(
+    "whirlwind-squadron",
+    "predator-squadron",
+    "tactical-company",
+    "land-raider-company",
+    "assault-company",
+  );
   const raisable = fc.constantFrom(
     ["tactical-company", "whirlwind-squadron", "predator-squadron"],
     ["tactical-company", "land-raider-company"],
@@ -559,24 +992,36 @@ describe("E5 E6 invariants, property-based", () => {
   );
 
   const command = fc.oneof(
-    fc.record({ af: armyAndFormations, replacement: fc.option(fc.record({ id: newId, formation: likely }), { nil: undefined }) }).map(({ af: [army, formations], replacement }) => ({
-      type: "BreakDown",
+    fc
+      .record({
+        af: armyAndFormations,
+        replacement: fc.option(fc.record({ id: newId, formation: likely }), { nil: undefined }),
+      })
+      .map(({ af: [army, formations], replacement }) => ({
+        type: "BreakDown",
+        actor: ownerOf(army),
+        army,
+        formations,
+        ...(replacement ? { replacement } : {}),
+      })),
+    fc.constantFrom("r1", "b2", "r2", "n0").map((army) => ({ type: "DisbandArmy", actor: ownerOf(army), army })),
+    fc
+      .record({ army: newId, actor: fc.constantFrom("red", "blue"), formations: raisable, at: square })
+      .map(({ army, actor, formations, at }) => ({
+        type: "RaiseArmy",
+        actor,
+        army,
+        name: "Raised",
+        formations: formations.map((formation, i) => ({ id: `f${i}`, formation })),
+        commander: { formation: "f0", unitType: "command-stand" },
+        at,
+      })),
+    armyAndFormation.map(([army, formation]) => ({
+      type: "ReinforceFormation",
       actor: ownerOf(army),
       army,
-      formations,
-      ...(replacement ? { replacement } : {}),
+      formation,
     })),
-    fc.constantFrom("r1", "b2", "r2", "n0").map((army) => ({ type: "DisbandArmy", actor: ownerOf(army), army })),
-    fc.record({ army: newId, actor: fc.constantFrom("red", "blue"), formations: raisable, at: square }).map(({ army, actor, formations, at }) => ({
-      type: "RaiseArmy",
-      actor,
-      army,
-      name: "Raised",
-      formations: formations.map((formation, i) => ({ id: `f${i}`, formation })),
-      commander: { formation: "f0", unitType: "command-stand" },
-      at,
-    })),
-    armyAndFormation.map(([army, formation]) => ({ type: "ReinforceFormation", actor: ownerOf(army), army, formation })),
     fc.record({ af: armyAndFormation, id: newId, with: likely }).map(({ af: [army, formation], id, with: w }) => ({
       type: "ReplaceFormation",
       actor: ownerOf(army),
@@ -585,9 +1030,19 @@ describe("E5 E6 invariants, property-based", () => {
       with: { id, formation: w },
     })),
     // Turn 2's one wiped-out formation (r1's Vindicators) as well, so that replacing is tried where it can succeed.
-    fc.record({ id: newId, with: likely }).map(({ id, with: w }) => ({ type: "ReplaceFormation", actor: "red", army: "r1", formation: "vindicators", with: { id, formation: w } })),
+    fc.record({ id: newId, with: likely }).map(({ id, with: w }) => ({
+      type: "ReplaceFormation",
+      actor: "red",
+      army: "r1",
+      formation: "vindicators",
+      with: { id, formation: w },
+    })),
     fc
-      .record({ actor: fc.constantFrom("red", "blue"), tradeIn: fc.array(likely, { minLength: 1, maxLength: 2 }), buy: fc.array(fc.constantFrom(...catalogueIds), { maxLength: 2 }) })
+      .record({
+        actor: fc.constantFrom("red", "blue"),
+        tradeIn: fc.array(likely, { minLength: 1, maxLength: 2 }),
+        buy: fc.array(fc.constantFrom(...catalogueIds), { maxLength: 2 }),
+      })
       .map((c) => ({ type: "TradeFormations", ...c })),
   );
 
@@ -597,7 +1052,8 @@ describe("E5 E6 invariants, property-based", () => {
     const add = (counts: Record<string, number>, sign = 1) => {
       for (const [type, n] of Object.entries(counts)) units[type] = (units[type] ?? 0) + sign * n;
     };
-    for (const army of Object.values(s.state.armies)) if (army.player === player && army.status === "active") for (const f of army.formations) add(f.units);
+    for (const army of Object.values(s.state.armies))
+      if (army.player === player && army.status === "active") for (const f of army.formations) add(f.units);
     const ledger = s.state.ledgers[player]!;
     add(ledger.reserves);
     for (const batch of ledger.inTransit) add(batch.units);
@@ -630,14 +1086,23 @@ describe("E5 E6 invariants, property-based", () => {
             for (const count of Object.values(s.state.ledgers[player]!.reserves)) expect(count).toBeGreaterThan(0);
           }
           for (const event of decision.events) {
-            if (event.type === "ArmyRaised") expect(s.state.armies[event.data.army]!.points).toBeGreaterThanOrEqual(1000);
-            if (event.type === "ArmyRaised" || event.type === "FormationReplaced") expect(s.state.armies[event.data.army]!.points).toBeLessThanOrEqual(5000);
+            if (event.type === "ArmyRaised")
+              expect(s.state.armies[event.data.army]!.points).toBeGreaterThanOrEqual(1000);
+            if (event.type === "ArmyRaised" || event.type === "FormationReplaced")
+              expect(s.state.armies[event.data.army]!.points).toBeLessThanOrEqual(5000);
           }
         }
       }),
       { numRuns: 200 },
     );
     // The property is not vacuous: every kind of command was accepted in some run.
-    expect([...accepted.keys()].sort()).toEqual(["BreakDown", "DisbandArmy", "RaiseArmy", "ReinforceFormation", "ReplaceFormation", "TradeFormations"]);
+    expect([...accepted.keys()].sort()).toEqual([
+      "BreakDown",
+      "DisbandArmy",
+      "RaiseArmy",
+      "ReinforceFormation",
+      "ReplaceFormation",
+      "TradeFormations",
+    ]);
   });
 });

@@ -7,14 +7,22 @@ const RenamedV2 = defineEvent(
   2,
   Type.Object({ army: Type.String(), label: Type.String() }, { additionalProperties: false }),
   // v1 called the field "name"; v2 calls it "label".
-  { 1: (data) => { const { name, ...rest } = data as { name: string }; return { ...rest, label: name }; } },
+  {
+    1: (data) => {
+      const { name, ...rest } = data as { name: string };
+      return { ...rest, label: name };
+    },
+  },
 );
 
 describe("event catalogue", () => {
   it("names every event type in the past tense with a schema and a version", () => {
     for (const definition of EVENT_DEFINITIONS) {
       const lastWord = definition.type.match(/[A-Z][a-z]*$/)![0];
-      expect(lastWord.endsWith("ed") || ["Given", "Chosen", "Withdrew", "Down", "Built"].includes(lastWord), definition.type).toBe(true);
+      expect(
+        lastWord.endsWith("ed") || ["Given", "Chosen", "Withdrew", "Down", "Built"].includes(lastWord),
+        definition.type,
+      ).toBe(true);
       expect(definition.version).toBeGreaterThanOrEqual(1);
       expect(definition.schema.$id).toBe(`${definition.type}.v${definition.version}`);
     }
@@ -22,7 +30,10 @@ describe("event catalogue", () => {
 
   it("compiles every type's schema under ajv's strict mode (validators are compiled on a type's first check)", () => {
     for (const definition of EVENT_DEFINITIONS) {
-      expect(() => catalogue.check({ type: definition.type, version: definition.version, data: {} }), definition.type).not.toThrow();
+      expect(
+        () => catalogue.check({ type: definition.type, version: definition.version, data: {} }),
+        definition.type,
+      ).not.toThrow();
     }
   });
 
@@ -34,7 +45,9 @@ describe("event catalogue", () => {
 
   it("refuses to write anything but the current version", () => {
     const events = new EventCatalogue([RenamedV2]);
-    expect(events.check({ type: "Renamed", version: 1, data: { army: "a1", name: "x" } })).toMatchObject({ field: "version" });
+    expect(events.check({ type: "Renamed", version: 1, data: { army: "a1", name: "x" } })).toMatchObject({
+      field: "version",
+    });
     expect(events.check({ type: "Renamed", version: 2, data: { army: "a1", label: "x" } })).toBeUndefined();
   });
 

@@ -7,7 +7,15 @@ import { Engine } from "../src/engine.js";
 import { renderState } from "../src/cli/render.js";
 import { describeEvent } from "../src/words/events.js";
 import { setupCommands } from "../src/setup-file.js";
-import { HIDDEN, viewedContent, viewEvent, viewState, type Hidden, type ViewedData, type ViewedDomainEvent } from "../src/views.js";
+import {
+  HIDDEN,
+  viewedContent,
+  viewEvent,
+  viewState,
+  type Hidden,
+  type ViewedData,
+  type ViewedDomainEvent,
+} from "../src/views.js";
 import { logViewContext } from "../src/views-log.js";
 import { mergePatch } from "./golden/format.js";
 import { goldenSetup } from "./support/fixtures.js";
@@ -29,7 +37,9 @@ afterEach(async () => {
 
 async function seated(advanced: Record<string, boolean>, fixture = "battle-ready.json"): Promise<Table> {
   engine = await Engine.open(await tempDir("epicwar-fog-"));
-  const setup = mergePatch(goldenSetup(fixture), { campaign: "scout6", options: { advanced } }) as ReturnType<typeof goldenSetup>;
+  const setup = mergePatch(goldenSetup(fixture), { campaign: "scout6", options: { advanced } }) as ReturnType<
+    typeof goldenSetup
+  >;
   const created = await engine.create(setupCommands(setup).map((step) => step.command));
   expect(created.ok).toBe(true);
   const table = new Table(engine, "scout6", { secrets: new MemorySecrets(), random: sequenceRandomHex(SCOUTING_DICE) });
@@ -45,14 +55,31 @@ async function warChestEndPhase(advanced: Record<string, boolean>): Promise<Tabl
   const table = await seated({ warChest: true, ...advanced }, "advanced-war-chest.json");
   await submit(table, { actor: "red", type: "ChooseFirst", first: "blue" });
   await submit(table, { actor: "blue", type: "ActivateArmy", army: "b1", order: "firstFire", path: [] });
-  await submit(table, { actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [[2, 0], [3, 0]] });
+  await submit(table, {
+    actor: "red",
+    type: "ActivateArmy",
+    army: "r1",
+    order: "advance",
+    path: [
+      [2, 0],
+      [3, 0],
+    ],
+  });
   await submit(table, { actor: "red", type: "BuyDefences", at: [3, 0], points: 50 });
   return table;
 }
 
 /** An event of the campaign as it would stand in its log, for viewing. */
 function logged<T extends DomainEvent["type"]>(type: T, data: EventData<T>, seq: number): CurrentEvent {
-  return { stream: "scout6", seq, type, version: 1, at: "2030-01-01T00:00:00.000Z", actor: "red", data } as CurrentEvent;
+  return {
+    stream: "scout6",
+    seq,
+    type,
+    version: 1,
+    at: "2030-01-01T00:00:00.000Z",
+    actor: "red",
+    data,
+  } as CurrentEvent;
 }
 
 async function submit(table: Table, command: Record<string, unknown>): Promise<void> {
@@ -71,7 +98,13 @@ describe("A2 fog of war in the players' views", () => {
     const table = await seated({ fogOfWar: true });
     const state = await table.state();
     const red = viewState(state, "red");
-    expect(red.armies["b1"]).toMatchObject({ name: "Blue Hammer", at: [1, 3], moveRate: 3, points: HIDDEN, formations: HIDDEN });
+    expect(red.armies["b1"]).toMatchObject({
+      name: "Blue Hammer",
+      at: [1, 3],
+      moveRate: 3,
+      points: HIDDEN,
+      formations: HIDDEN,
+    });
     expect(red.armies["r1"]).toMatchObject({ points: 1750 });
     expect(red.ledgers["blue"]).toMatchObject({ reserves: HIDDEN, inTransit: HIDDEN });
     expect(red.ledgers["red"]).toMatchObject({ reserves: {}, inTransit: [] });
@@ -93,10 +126,21 @@ describe("A2 fog of war in the players' views", () => {
   it("A2 a battle's average size and VP target are hidden from both players until the Battle phase", async () => {
     const table = await seated({ fogOfWar: true });
     await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
-    await submit(table, { actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [[1, 1], [1, 2], [1, 3]] });
+    await submit(table, {
+      actor: "red",
+      type: "ActivateArmy",
+      army: "r1",
+      order: "charge",
+      path: [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ],
+    });
     const during = await table.state();
     expect(during.phase).toBe("action");
-    for (const viewer of ["red", "blue"]) expect(viewState(during, viewer).battles["t1b1"]).toMatchObject({ averagePoints: HIDDEN, vpTarget: HIDDEN });
+    for (const viewer of ["red", "blue"])
+      expect(viewState(during, viewer).battles["t1b1"]).toMatchObject({ averagePoints: HIDDEN, vpTarget: HIDDEN });
     expect(viewState(during, "host").battles["t1b1"]).toMatchObject({ averagePoints: 1750, vpTarget: 25 });
     await submit(table, { actor: "blue", type: "ActivateArmy", army: "b1", order: "firstFire", path: [] });
     await submit(table, { actor: "blue", type: "ActivateArmy", army: "b2", order: "firstFire", path: [] });
@@ -122,11 +166,30 @@ describe("A2 fog of war in the players' views", () => {
   it("A2 a battle side's points are its own player's during the Action phase, and both players' from the Battle phase", async () => {
     const table = await seated({ fogOfWar: true });
     await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
-    await submit(table, { actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [[1, 1], [1, 2], [1, 3]] });
+    await submit(table, {
+      actor: "red",
+      type: "ActivateArmy",
+      army: "r1",
+      order: "charge",
+      path: [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ],
+    });
     const during = await table.state();
-    expect(viewState(during, "blue").battles["t1b1"]).toMatchObject({ attacker: { army: "r1", points: HIDDEN }, defender: { army: "b1", points: 1750 } });
-    expect(viewState(during, "red").battles["t1b1"]).toMatchObject({ attacker: { army: "r1", points: 1750 }, defender: { army: "b1", points: HIDDEN } });
-    expect(viewState(during, "host").battles["t1b1"]).toMatchObject({ attacker: { points: 1750 }, defender: { points: 1750 } });
+    expect(viewState(during, "blue").battles["t1b1"]).toMatchObject({
+      attacker: { army: "r1", points: HIDDEN },
+      defender: { army: "b1", points: 1750 },
+    });
+    expect(viewState(during, "red").battles["t1b1"]).toMatchObject({
+      attacker: { army: "r1", points: 1750 },
+      defender: { army: "b1", points: HIDDEN },
+    });
+    expect(viewState(during, "host").battles["t1b1"]).toMatchObject({
+      attacker: { points: 1750 },
+      defender: { points: 1750 },
+    });
     // The view's type says so too: a side's points may be hidden, its army may not.
     expectTypeOf(viewState(during, "blue").battles["t1b1"]!.attacker.points).toEqualTypeOf<number | Hidden>();
     expectTypeOf(viewState(during, "blue").battles["t1b1"]!.defender.army).toEqualTypeOf<string>();
@@ -139,13 +202,24 @@ describe("A2 fog of war in the players' views", () => {
     await submit(table, { actor: "red", type: "ActivateArmy", army: "r2", order: "firstFire", path: [] });
     const fought = await table.state();
     expect(fought.phase).toBe("battle");
-    expect(viewState(fought, "blue").battles["t1b1"]).toMatchObject({ attacker: { points: 1750 }, defender: { points: 1750 } });
+    expect(viewState(fought, "blue").battles["t1b1"]).toMatchObject({
+      attacker: { points: 1750 },
+      defender: { points: 1750 },
+    });
   });
 
   /** The first event of a type in the log as the viewer sees it, whose data passes `test`. */
-  async function findViewed<T extends ViewedDomainEvent["type"]>(table: Table, viewer: string, type: T, test: (data: ViewedData<T>) => boolean) {
+  async function findViewed<T extends ViewedDomainEvent["type"]>(
+    table: Table,
+    viewer: string,
+    type: T,
+    test: (data: ViewedData<T>) => boolean,
+  ) {
     const events = (await logViews(table, viewer)).map(viewedContent);
-    const found = events.find((event): event is Extract<ViewedDomainEvent, { type: T }> & typeof event => event.type === type && test(event.data as ViewedData<T>));
+    const found = events.find(
+      (event): event is Extract<ViewedDomainEvent, { type: T }> & typeof event =>
+        event.type === type && test(event.data as ViewedData<T>),
+    );
     if (!found) throw new Error(`no ${type} in ${viewer}'s log`);
     return found;
   }
@@ -158,9 +232,17 @@ describe("A2 fog of war in the players' views", () => {
     expect(viewState(state, "red").ledgers["red"]).toMatchObject({ warChest: 50 });
     expect(renderState(viewState(state, "blue"), { viewer: "blue" })).toContain("war chest ? pts (earned 100 of ");
     expect(renderState(viewState(state, "red"), { viewer: "red" })).toContain("war chest 50 pts (earned 100 of ");
-    const redIncome = (viewer: string) => findViewed(table, viewer, "WarChestIncomeRecorded", (data) => data.player === "red");
+    const redIncome = (viewer: string) =>
+      findViewed(table, viewer, "WarChestIncomeRecorded", (data) => data.player === "red");
     const income = await redIncome("blue");
-    expect(income.data).toMatchObject({ total: 100, ceilingCut: 0, earned: 100, change: HIDDEN, floorCut: HIDDEN, balance: HIDDEN });
+    expect(income.data).toMatchObject({
+      total: 100,
+      ceilingCut: 0,
+      earned: 100,
+      change: HIDDEN,
+      floorCut: HIDDEN,
+      balance: HIDDEN,
+    });
     expect(describeEvent(income)).toBe(`red's war chest income: ${income.data.items.length} items, 100 in all`);
     const defences = await findViewed(table, "blue", "DefencesPurchased", () => true);
     expect(defences.data, "defences stand on the map in the open").toMatchObject({ player: "red", points: 50 });
@@ -176,17 +258,81 @@ describe("A2 fog of war in the players' views", () => {
     const table = await warChestEndPhase({ fogOfWar: true });
     const context = logViewContext((await engine!.store.readAll(table.campaign)).map(toCurrent));
     const seen = (event: CurrentEvent) => viewEvent(event, "blue", context);
-    const repair = seen(logged("TitanRepaired", { turn: 1, player: "red", army: "r1", formation: "warlord", shields: 2, weapons: [{ destroyed: "volcano cannon", replacement: "volcano cannon", points: 50 }], cost: 250 }, 90));
-    expect(repair.data).toEqual({ turn: 1, player: "red", army: "r1", formation: HIDDEN, shields: HIDDEN, weapons: HIDDEN, cost: HIDDEN });
+    const repair = seen(
+      logged(
+        "TitanRepaired",
+        {
+          turn: 1,
+          player: "red",
+          army: "r1",
+          formation: "warlord",
+          shields: 2,
+          weapons: [{ destroyed: "volcano cannon", replacement: "volcano cannon", points: 50 }],
+          cost: 250,
+        },
+        90,
+      ),
+    );
+    expect(repair.data).toEqual({
+      turn: 1,
+      player: "red",
+      army: "r1",
+      formation: HIDDEN,
+      shields: HIDDEN,
+      weapons: HIDDEN,
+      cost: HIDDEN,
+    });
     expect(describeEvent(viewedContent(repair))).toBe("red repairs a titan of r1 from its war chest");
-    const reserve = seen(logged("ReserveTitanRepaired", { turn: 1, player: "red", unitType: "warlord-titan", titan: 0, shields: 1, weapons: [], cost: 100 }, 91));
-    expect(reserve.data).toEqual({ turn: 1, player: "red", unitType: HIDDEN, titan: HIDDEN, shields: HIDDEN, weapons: HIDDEN, cost: HIDDEN });
+    const reserve = seen(
+      logged(
+        "ReserveTitanRepaired",
+        { turn: 1, player: "red", unitType: "warlord-titan", titan: 0, shields: 1, weapons: [], cost: 100 },
+        91,
+      ),
+    );
+    expect(reserve.data).toEqual({
+      turn: 1,
+      player: "red",
+      unitType: HIDDEN,
+      titan: HIDDEN,
+      shields: HIDDEN,
+      weapons: HIDDEN,
+      cost: HIDDEN,
+    });
     expect(describeEvent(viewedContent(reserve))).toBe("red repairs a titan in its Reserves from its war chest");
-    const level = seen(logged("CommanderAppointed", { turn: 1, army: "r1", player: "red", commander: { formation: "tactical", unitType: "command-stand" }, level: 3 }, 92));
+    const level = seen(
+      logged(
+        "CommanderAppointed",
+        {
+          turn: 1,
+          army: "r1",
+          player: "red",
+          commander: { formation: "tactical", unitType: "command-stand" },
+          level: 3,
+        },
+        92,
+      ),
+    );
     expect(level.data).toMatchObject({ level: HIDDEN, commander: HIDDEN });
     // Off-table support is called in openly at the table (A7 ruling): its price list is public.
-    const support = seen(logged("SupportPurchased", { turn: 1, player: "red", item: "guns", kind: "light-barrage", cost: 100, paidFrom: "warChest" }, 93));
+    const support = seen(
+      logged(
+        "SupportPurchased",
+        { turn: 1, player: "red", item: "guns", kind: "light-barrage", cost: 100, paidFrom: "warChest" },
+        93,
+      ),
+    );
     expect(support.data).toMatchObject({ kind: "light-barrage", cost: 100 });
-    expect(viewEvent(logged("TitanRepaired", { turn: 1, player: "red", army: "r1", formation: "warlord", shields: 2, weapons: [], cost: 200 }, 90), "red", context).data).toMatchObject({ formation: "warlord", cost: 200 });
+    expect(
+      viewEvent(
+        logged(
+          "TitanRepaired",
+          { turn: 1, player: "red", army: "r1", formation: "warlord", shields: 2, weapons: [], cost: 200 },
+          90,
+        ),
+        "red",
+        context,
+      ).data,
+    ).toMatchObject({ formation: "warlord", cost: 200 });
   });
 });

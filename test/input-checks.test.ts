@@ -18,7 +18,11 @@ const SETUP = join(EXAMPLES, "ashfall.setup.json");
 let created: string;
 let choose: object;
 /** The initiative winner's choice that concord opens, as `new`'s output names the winner. */
-const chooseConcord = (output: string) => ({ actor: /(\w+) wins$/m.exec(output)![1], type: "ChooseFirst", first: "concord" });
+const chooseConcord = (output: string) => ({
+  actor: /(\w+) wins$/m.exec(output)![1],
+  type: "ChooseFirst",
+  first: "concord",
+});
 beforeAll(async () => {
   created = join(await scratchDir("epicwar-input-"), "war");
   const made = await runInProcess(["new", "--db", created, "--setup", SETUP]);
@@ -34,7 +38,8 @@ async function freshCopy(): Promise<string> {
 }
 
 const head = async (db: string) => (await runInProcess(["verify", "--db", db])).stdout;
-const apply = (db: string, lines: object[], extra: string[] = []) => runInProcess(["apply", "--db", db, ...extra, "-"], lines.map((l) => JSON.stringify(l)).join("\n"));
+const apply = (db: string, lines: object[], extra: string[] = []) =>
+  runInProcess(["apply", "--db", db, ...extra, "-"], lines.map((l) => JSON.stringify(l)).join("\n"));
 const activate = (fields: object) => ({ actor: "concord", type: "ActivateArmy", army: "c4", path: [], ...fields });
 
 function expectRefusedUnchanged(run: Run, before: string, after: string, fragment: string): void {
@@ -52,7 +57,9 @@ describe("T4 an order is checked before it is committed", () => {
     for (const order of [7, "retreat", "CHARGE", "firstfire"]) {
       const run = await apply(db, [activate({ order })]);
       expect(run.code, show(run)).toBe(1);
-      expect(run.stderr).toContain(`order: ${JSON.stringify(order)} is not an order (T4); write one of firstFire, advance, charge, fortify`);
+      expect(run.stderr).toContain(
+        `order: ${JSON.stringify(order)} is not an order (T4); write one of firstFire, advance, charge, fortify`,
+      );
     }
     for (const salt of ["0".repeat(32), "ab", "A".repeat(32), "f".repeat(64)]) {
       const run = await apply(db, [activate({ order: "advance", salt })]);
@@ -60,7 +67,9 @@ describe("T4 an order is checked before it is committed", () => {
       expect(run.stderr).toContain("salt: must be 32 to 128 lower-case hex characters");
     }
     expect(await head(db), "the log is as it was").toBe(before);
-    const held = JSON.parse(readFileSync(join(`${db}-secrets`, "ashfall", "concord.json"), "utf8")) as { orders?: object };
+    const held = JSON.parse(readFileSync(join(`${db}-secrets`, "ashfall", "concord.json"), "utf8")) as {
+      orders?: object;
+    };
     expect(held.orders ?? {}, "no order kept for a refused line").toEqual({});
     const accepted = await apply(db, [activate({ order: "advance", salt: "0123456789abcdef0123456789abcdef" })]);
     expect(accepted.code, show(accepted)).toBe(0);
@@ -72,10 +81,18 @@ describe("only seats name secrets files", () => {
     const db = await freshCopy();
     const secrets = join(`${db}-secrets`, "ashfall");
     const filesBefore = readdirSync(secrets).sort();
-    writeFileSync(join(db, "..", "leak.json"), JSON.stringify({ orders: { "1/c4": { order: "charge", salt: "ab".repeat(16) } } }));
+    writeFileSync(
+      join(db, "..", "leak.json"),
+      JSON.stringify({ orders: { "1/c4": { order: "charge", salt: "ab".repeat(16) } } }),
+    );
     const before = await head(db);
     const run = await apply(db, [{ actor: "../../leak", type: "RevealOrder", army: "c4" }]);
-    expectRefusedUnchanged(run, before, await head(db), 'refused: actor: "../../leak" is not a player of this campaign (a command is given by host, concord, horde)');
+    expectRefusedUnchanged(
+      run,
+      before,
+      await head(db),
+      'refused: actor: "../../leak" is not a player of this campaign (a command is given by host, concord, horde)',
+    );
     expect(readdirSync(secrets).sort()).toEqual(filesBefore);
   });
 

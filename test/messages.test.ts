@@ -32,7 +32,14 @@ describe("a field given a value outside its choices names every value it accepts
 
   it("a nested choice (a battle's outcome) is named by its path", () => {
     const side = { vp: 1, losses: {}, routed: {} };
-    expect(checkCommand({ type: "ReportBattleResult", actor: "red", battle: "t1b1", result: { outcome: "nobody", attacker: side, defender: side } })).toEqual({
+    expect(
+      checkCommand({
+        type: "ReportBattleResult",
+        actor: "red",
+        battle: "t1b1",
+        result: { outcome: "nobody", attacker: side, defender: side },
+      }),
+    ).toEqual({
       ok: false,
       field: "result.outcome",
       message: "must be one of attacker, defender, draw",
@@ -42,21 +49,40 @@ describe("a field given a value outside its choices names every value it accepts
   // Every union of literals the commands and events are built from, found by shape, so that a new one is covered too.
   type Choice = TSchema & { anyOf: Array<{ const: unknown }> };
   const isChoice = (value: unknown): value is Choice =>
-    typeof value === "object" && value !== null && Array.isArray((value as { anyOf?: unknown }).anyOf) && (value as { anyOf: object[] }).anyOf.every((branch) => "const" in branch);
-  const choices = Object.entries(common as Record<string, unknown>).flatMap(([name, value]): Array<[string, Choice]> => (isChoice(value) ? [[name, value]] : []));
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as { anyOf?: unknown }).anyOf) &&
+    (value as { anyOf: object[] }).anyOf.every((branch) => "const" in branch);
+  const choices = Object.entries(common as Record<string, unknown>).flatMap(([name, value]): Array<[string, Choice]> =>
+    isChoice(value) ? [[name, value]] : [],
+  );
 
   it("every enum-like field of events/common.ts says which values it accepts", () => {
-    expect(choices.map(([name]) => name)).toEqual(expect.arrayContaining(["Order", "Edge", "BattleOutcome", "SupportKind"]));
+    expect(choices.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["Order", "Edge", "BattleOutcome", "SupportKind"]),
+    );
     const ajv = new Ajv({ strict: true, verbose: true });
     for (const [name, schema] of choices) {
       const validate = ajv.compile(Type.Object({ field: schema }));
       expect(validate({ field: "not-a-choice" }), name).toBe(false);
-      expect(describeAjvError(validate.errors, ""), name).toEqual({ field: "field", message: `must be one of ${schema.anyOf.map((branch) => String(branch.const)).join(", ")}` });
+      expect(describeAjvError(validate.errors, ""), name).toEqual({
+        field: "field",
+        message: `must be one of ${schema.anyOf.map((branch) => String(branch.const)).join(", ")}`,
+      });
     }
   });
 
   it("an unknown field is named with the fields the command has", () => {
-    expect(checkCommand({ type: "RevealOrder", actor: "red", army: "r1", order: "charge", salt: "ab".repeat(16), ordr: "charge" })).toEqual({
+    expect(
+      checkCommand({
+        type: "RevealOrder",
+        actor: "red",
+        army: "r1",
+        order: "charge",
+        salt: "ab".repeat(16),
+        ordr: "charge",
+      }),
+    ).toEqual({
       ok: false,
       field: "ordr",
       message: "is not a known field (the fields are type, actor, army, order, salt)",
@@ -66,7 +92,12 @@ describe("a field given a value outside its choices names every value it accepts
 
 describe("T5 a stall claimed where there is none says what the Action phase waits on", () => {
   it("T5 every army activated, orders hidden: the phase waits on the reveals at its end, which the host may close without", () => {
-    const s = new Scenario().startTurn().activate("r1", "advance").activate("b1", "firstFire").activate("r2", "charge").activate("b2", "fortify");
+    const s = new Scenario()
+      .startTurn()
+      .activate("r1", "advance")
+      .activate("b1", "firstFire")
+      .activate("r2", "charge")
+      .activate("b2", "fortify");
     const claim = s.decide({ actor: "red", type: "ClaimStall" });
     expect(claim.ok).toBe(false);
     if (claim.ok) return;
@@ -94,7 +125,9 @@ describe("epicwar with a command it does not have", () => {
 
   it("is an error naming the known commands, with or without --help, and as `help NAME`", () => {
     for (const args of [["serve"], ["serve", "--help"], ["--help", "serve"], ["serve", "-h"], ["help", "serve"]]) {
-      expect(unknownCommand(args, known), args.join(" ")).toBe("unknown command 'serve' (the commands are new, apply, state, help; see epicwar --help)");
+      expect(unknownCommand(args, known), args.join(" ")).toBe(
+        "unknown command 'serve' (the commands are new, apply, state, help; see epicwar --help)",
+      );
     }
   });
 
@@ -103,13 +136,24 @@ describe("epicwar with a command it does not have", () => {
       const run = await runInProcess(args);
       expect(run.code, args.join(" ")).toBe(1);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(/^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, .*timeline, help; see epicwar --help\)\n$/);
+      expect(run.stderr).toMatch(
+        /^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, .*timeline, help; see epicwar --help\)\n$/,
+      );
     }
     expect((await runInProcess(["state", "--help"])).code).toBe(0);
   });
 
   it("leaves known commands, help and the program's own options to commander", () => {
-    for (const args of [[], ["--help"], ["-V"], ["help"], ["help", "state"], ["state", "--help"], ["apply", "serve"], ["--db", "x", "state"]]) {
+    for (const args of [
+      [],
+      ["--help"],
+      ["-V"],
+      ["help"],
+      ["help", "state"],
+      ["state", "--help"],
+      ["apply", "serve"],
+      ["--db", "x", "state"],
+    ]) {
       expect(unknownCommand(args, known), args.join(" ")).toBeUndefined();
     }
   });
@@ -134,7 +178,10 @@ describe("apply says what was applied", () => {
   it("a line applied whose chore fails is reported as applied, with its events, and the lines after it are not applied", async () => {
     const { engine, seat } = await choresFail();
     const printed: string[] = [];
-    const lines = [JSON.stringify({ actor: "host", type: "StartCampaign" }), JSON.stringify({ actor: "host", type: "StartCampaign" })].join("\n");
+    const lines = [
+      JSON.stringify({ actor: "host", type: "StartCampaign" }),
+      JSON.stringify({ actor: "host", type: "StartCampaign" }),
+    ].join("\n");
     const before = await engine.store.head("golden");
     try {
       const error = await applyCommands(seat, "start.jsonl", lines, (line) => printed.push(line)).then(
@@ -162,7 +209,13 @@ describe("apply says what was applied", () => {
     const { engine, seat } = await choresFail();
     try {
       const before = await engine.store.head("golden");
-      const line = JSON.stringify({ actor: "red", type: "RevealOrder", army: "r1", order: "chrge", salt: "ab".repeat(16) });
+      const line = JSON.stringify({
+        actor: "red",
+        type: "RevealOrder",
+        army: "r1",
+        order: "chrge",
+        salt: "ab".repeat(16),
+      });
       await expect(applyCommands(seat, "reveal.jsonl", line, () => {})).rejects.toThrow(
         'reveal.jsonl:1: order: "chrge" is not an order (T4); write one of firstFire, advance, charge, fortify; nothing from this line on was applied',
       );

@@ -19,7 +19,9 @@ import { runInProcess, show, type Run } from "./support/cli.js";
 const VERIFIER = fileURLToPath(new URL("../tools/verify_log.py", import.meta.url));
 
 /** A line of `log --raw` (docs/storage.md, "The raw log"). */
-type RawLine = { kind: "event"; stream: string; seq: number; hash: string; body: string } | { kind: "head"; stream: string; seq: number; hash: string };
+type RawLine =
+  | { kind: "event"; stream: string; seq: number; hash: string; body: string }
+  | { kind: "head"; stream: string; seq: number; hash: string };
 /** A body as parsed: the envelope without its hash. */
 type Body = Omit<StoredEvent, "hash">;
 
@@ -30,9 +32,13 @@ interface RawLog {
 }
 
 function parseRaw(text: string): RawLog {
-  const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line) as RawLine);
+  const lines = text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as RawLine);
   const head = lines.pop()!;
-  if (head.kind !== "head" || lines.some((line) => line.kind !== "event")) throw new Error("a raw log is event lines, then one head line");
+  if (head.kind !== "head" || lines.some((line) => line.kind !== "event"))
+    throw new Error("a raw log is event lines, then one head line");
   const events = lines as RawLog["events"];
   return { events, head, bodies: events.map((line) => JSON.parse(line.body) as Body) };
 }
@@ -47,7 +53,13 @@ function resealed(log: RawLog, edit: (bodies: Body[]) => Body[]): string {
   const lines: RawLine[] = [];
   let prev = "0".repeat(64);
   for (const [index, body] of edit(structuredClone(log.bodies)).entries()) {
-    const { value } = sealEvent(body.stream, index + 1, prev, { type: body.type, version: body.version, at: body.at, actor: body.actor, data: body.data });
+    const { value } = sealEvent(body.stream, index + 1, prev, {
+      type: body.type,
+      version: body.version,
+      at: body.at,
+      actor: body.actor,
+      data: body.data,
+    });
     prev = value.slice(0, 64);
     lines.push({ kind: "event", stream: body.stream, seq: index + 1, hash: prev, body: value.slice(64) });
   }
@@ -57,12 +69,17 @@ function resealed(log: RawLog, edit: (bodies: Body[]) => Body[]): string {
 /** Runs the verifier on a raw log given on its standard input. */
 async function verifyRaw(raw: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = execFile("python3", [VERIFIER, "-"], { encoding: "utf8", timeout: 30_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = (error as ExecFileException | null)?.code ?? 0;
-      // A string code (ENOENT: no python3) or a kill is no answer from the verifier.
-      if (typeof code === "number" && !error?.killed) resolve({ code, stdout, stderr });
-      else reject(error);
-    });
+    const child = execFile(
+      "python3",
+      [VERIFIER, "-"],
+      { encoding: "utf8", timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = (error as ExecFileException | null)?.code ?? 0;
+        // A string code (ENOENT: no python3) or a kill is no answer from the verifier.
+        if (typeof code === "number" && !error?.killed) resolve({ code, stdout, stderr });
+        else reject(error);
+      },
+    );
     child.stdin?.end(raw);
   });
 }
@@ -86,7 +103,9 @@ function summary(run: Run) {
 /** What the verifier should have checked, counted from the log itself. */
 function held(log: RawLog) {
   const of = (...types: string[]) => log.bodies.filter((body) => types.includes(body.type)).length;
-  const firstFireAnswers = log.bodies.filter((body) => body.type === "ScoutingAnswered" && (body.data as EventData<"ScoutingAnswered">).firstFire).length;
+  const firstFireAnswers = log.bodies.filter(
+    (body) => body.type === "ScoutingAnswered" && (body.data as EventData<"ScoutingAnswered">).firstFire,
+  ).length;
   return {
     events: log.events.length,
     commitments: of("OrderRevealed", "RevealRejected", "ScoutingDeclared") + firstFireAnswers,
@@ -137,7 +156,10 @@ describe("log --raw", () => {
   it("prints each stored body verbatim with the hash stored in front of it, then the head: the bytes that were hashed", async () => {
     const json = await runInProcess(["log", "--json", "--db", basicDb]);
     expect(json.code, show(json)).toBe(0);
-    const reserialised = json.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as StoredEvent);
+    const reserialised = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as StoredEvent);
     expect(basic.events.map((line) => line.seq)).toEqual(reserialised.map((event) => event.seq));
     basic.events.forEach((line, index) => {
       const { hash, ...body } = reserialised[index]!;
@@ -147,7 +169,12 @@ describe("log --raw", () => {
       expect(canonicalJson(body)).toBe(line.body);
       expect(line.stream).toBe("ashfall");
     });
-    expect(basic.head).toEqual({ kind: "head", stream: "ashfall", seq: basic.events.length, hash: basic.events.at(-1)!.hash });
+    expect(basic.head).toEqual({
+      kind: "head",
+      stream: "ashfall",
+      seq: basic.events.length,
+      hash: basic.events.at(-1)!.hash,
+    });
   });
 
   it("of a branch: the parent's events up to the fork, then the branch's own, and the branch's head", async () => {
@@ -155,21 +182,32 @@ describe("log --raw", () => {
     const fork = await runInProcess(["branch", "--db", basicDb, "--from-seq", String(forkSeq), "--name", "raw"]);
     expect(fork.code, show(fork)).toBe(0);
     const seedHash = sha256Hex("ab".repeat(32));
-    const own = await runInProcess(["apply", "-", "--db", basicDb, "--branch", "raw", "--no-chores"], JSON.stringify({ actor: "concord", type: "CommitSeed", seedHash }));
+    const own = await runInProcess(
+      ["apply", "-", "--db", basicDb, "--branch", "raw", "--no-chores"],
+      JSON.stringify({ actor: "concord", type: "CommitSeed", seedHash }),
+    );
     expect(own.code, show(own)).toBe(0);
     const run = await runInProcess(["log", "--raw", "--db", basicDb, "--branch", "raw"]);
     expect(run.code, show(run)).toBe(0);
     const branch = parseRaw(run.stdout);
     expect(branch.events.slice(0, forkSeq)).toEqual(basic.events.slice(0, forkSeq));
     expect(branch.events.slice(forkSeq).map((line) => [line.stream, line.seq])).toEqual([["ashfall.raw", forkSeq + 1]]);
-    expect(branch.head).toEqual({ kind: "head", stream: "ashfall.raw", seq: forkSeq + 1, hash: branch.events.at(-1)!.hash });
+    expect(branch.head).toEqual({
+      kind: "head",
+      stream: "ashfall.raw",
+      seq: forkSeq + 1,
+      hash: branch.events.at(-1)!.hash,
+    });
     const verified = await verifyRaw(run.stdout);
     expect(verified.code, show(verified)).toBe(0);
     expect(summary(verified).events).toBe(forkSeq + 1);
   });
 
   it("is refused with --json or --as: it is the log as stored, not a view of it", async () => {
-    for (const [option, name] of [[["--as", "concord"], "--as"], [["--json"], "--json"]] as const) {
+    for (const [option, name] of [
+      [["--as", "concord"], "--as"],
+      [["--json"], "--json"],
+    ] as const) {
       const run = await runInProcess(["log", "--raw", ...option, "--db", basicDb]);
       expect(run.code, show(run)).toBe(1);
       expect(run.stdout).toBe("");
@@ -194,15 +232,30 @@ describe("tools/verify_log.py", () => {
 
   it("names the seq of a body changed by one byte under its old hash", async () => {
     const target = basic.events[99]!;
-    const changed = { ...target, body: target.body.replace(/"at":"(\d)/, (_all, digit: string) => `"at":"${(Number(digit) + 1) % 10}`) };
+    const changed = {
+      ...target,
+      body: target.body.replace(/"at":"(\d)/, (_all, digit: string) => `"at":"${(Number(digit) + 1) % 10}`),
+    };
     expect(changed.body).not.toBe(target.body);
     const lines = basic.events.map((line) => (line === target ? changed : line));
-    await expectFailure(rawText([...lines, basic.head]), target.seq, /stored hash is not the SHA-256 of the stored body/);
+    await expectFailure(
+      rawText([...lines, basic.head]),
+      target.seq,
+      /stored hash is not the SHA-256 of the stored body/,
+    );
   });
 
   it("names the seq of an event dropped, and of a head that is not the last event", async () => {
-    await expectFailure(rawText([...basic.events.filter((line) => line.seq !== 50), basic.head]), 51, /expected seq 50/);
-    await expectFailure(rawText([...basic.events.slice(0, -1), basic.head]), basic.head.seq, /head is not the last event/);
+    await expectFailure(
+      rawText([...basic.events.filter((line) => line.seq !== 50), basic.head]),
+      51,
+      /expected seq 50/,
+    );
+    await expectFailure(
+      rawText([...basic.events.slice(0, -1), basic.head]),
+      basic.head.seq,
+      /head is not the last event/,
+    );
   });
 
   it("names the seq of a revealed order changed and re-sealed into a chain that holds: only the commitment shows it", async () => {
@@ -239,18 +292,28 @@ describe("tools/verify_log.py", () => {
       (bodies[ended - 1]!.data as EventData<"TurnEnded">).hostSeed = "ef".repeat(32);
       return bodies;
     });
-    await expectFailure(otherHostSeed, ended, /host seed of turn 3 does not hash to the hostSeedHash of its TurnStarted/);
+    await expectFailure(
+      otherHostSeed,
+      ended,
+      /host seed of turn 3 does not hash to the hostSeedHash of its TurnStarted/,
+    );
   });
 
   it("names a player's seed commitment made a second time after the host's, or while a turn is under way", async () => {
     const commitmentOf = (bodies: Body[], turn: number) =>
-      bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === turn);
+      bodies.findIndex(
+        (body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === turn,
+      );
     const started = seqOf(basic, "TurnStarted", 1);
     const again = resealed(basic, (bodies) => {
       bodies.splice(started, 0, structuredClone(bodies[commitmentOf(bodies, 2)]!));
       return bodies;
     });
-    await expectFailure(again, started + 1, /commits to a seed for turn 2 a second time or after the turn's TurnStarted/);
+    await expectFailure(
+      again,
+      started + 1,
+      /commits to a seed for turn 2 a second time or after the turn's TurnStarted/,
+    );
 
     const ended = seqOf(basic, "TurnEnded", 1);
     const early = resealed(basic, (bodies) => {
@@ -264,12 +327,15 @@ describe("tools/verify_log.py", () => {
   it("names the TurnStarted of a turn some player had not committed to a seed for: every seed needs its commitment", async () => {
     const players = (basic.bodies[0]!.data as EventData<"CampaignCreated">).players.map((player) => player.id);
     const startedSeq = (bodies: Body[], turn: number) =>
-      bodies.findIndex((body) => body.type === "TurnStarted" && (body.data as EventData<"TurnStarted">).turn === turn) + 1;
+      bodies.findIndex((body) => body.type === "TurnStarted" && (body.data as EventData<"TurnStarted">).turn === turn) +
+      1;
     /** The demo's log without the commitments `drop` picks, and the seq of turn `turn`'s TurnStarted in it. */
     const dropping = (turn: number, drop: (data: EventData<"PlayerSeedCommitted">) => boolean) => {
       let seq = 0;
       const raw = resealed(basic, (bodies) => {
-        const kept = bodies.filter((body) => body.type !== "PlayerSeedCommitted" || !drop(body.data as EventData<"PlayerSeedCommitted">));
+        const kept = bodies.filter(
+          (body) => body.type !== "PlayerSeedCommitted" || !drop(body.data as EventData<"PlayerSeedCommitted">),
+        );
         expect(kept.length).toBeLessThan(bodies.length);
         seq = startedSeq(kept, turn);
         return kept;
@@ -277,27 +343,47 @@ describe("tools/verify_log.py", () => {
       return { raw, seq };
     };
     const none = dropping(1, () => true);
-    const run = await expectFailure(none.raw, none.seq, new RegExp(`turn 1 starts before ${players.join(", ")} committed to a seed for it`));
+    const run = await expectFailure(
+      none.raw,
+      none.seq,
+      new RegExp(`turn 1 starts before ${players.join(", ")} committed to a seed for it`),
+    );
     expect(run.stdout).toMatch(/^player seeds: \d+ checked against their PlayerSeedCommitted \(0 commitments\)$/m);
     expect(run.stdout).not.toMatch(/old protocol/);
 
     const oneTurn = dropping(3, (data) => data.turn === 3);
-    await expectFailure(oneTurn.raw, oneTurn.seq, new RegExp(`turn 3 starts before ${players.join(", ")} committed to a seed for it`));
+    await expectFailure(
+      oneTurn.raw,
+      oneTurn.seq,
+      new RegExp(`turn 3 starts before ${players.join(", ")} committed to a seed for it`),
+    );
 
     const onePlayer = dropping(3, (data) => data.turn === 3 && data.player === players[1]);
-    await expectFailure(onePlayer.raw, onePlayer.seq, new RegExp(`turn 3 starts before ${players[1]} committed to a seed for it: no PlayerSeedCommitted`));
+    await expectFailure(
+      onePlayer.raw,
+      onePlayer.seq,
+      new RegExp(`turn 3 starts before ${players[1]} committed to a seed for it: no PlayerSeedCommitted`),
+    );
 
     // A commitment for turn 3 written before turn 2 started is not in turn 3's run-up.
     const turn2 = seqOf(basic, "TurnStarted", 1);
     let player = "";
     const beforeRunUp = resealed(basic, (bodies) => {
-      const index = bodies.findIndex((body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === 3);
+      const index = bodies.findIndex(
+        (body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === 3,
+      );
       const [commitment] = bodies.splice(index, 1);
       player = (commitment!.data as EventData<"PlayerSeedCommitted">).player;
       bodies.splice(turn2 - 1, 0, commitment!);
       return bodies;
     });
-    await expectFailure(beforeRunUp, seqOf(basic, "TurnStarted", 2), new RegExp(`turn 3 starts before ${player} committed to a seed for it: no PlayerSeedCommitted since the last TurnEnded`));
+    await expectFailure(
+      beforeRunUp,
+      seqOf(basic, "TurnStarted", 2),
+      new RegExp(
+        `turn 3 starts before ${player} committed to a seed for it: no PlayerSeedCommitted since the last TurnEnded`,
+      ),
+    );
   });
 
   describe("scouting (A3)", () => {
@@ -306,29 +392,67 @@ describe("tools/verify_log.py", () => {
      * scouts an enemy army (its commitment and salt as logged), the scouted army takes no bonus, and the roll is the
      * engine's own for the turn's seeds, from the die after initiative.
      */
-    function withScouting(edit: (roll: EventData<"ScoutingRolled">) => void = () => undefined): { raw: string; rolledSeq: number } {
+    function withScouting(edit: (roll: EventData<"ScoutingRolled">) => void = () => undefined): {
+      raw: string;
+      rolledSeq: number;
+    } {
       let rolledSeq = 0;
       const raw = resealed(advanced, (bodies) => {
         const inTurn1 = <T extends DomainEvent["type"]>(type: T) =>
-          bodies.filter((body) => body.type === type && (body.data as { turn: number }).turn === 1) as Array<Body & { data: EventData<T> }>;
+          bodies.filter((body) => body.type === type && (body.data as { turn: number }).turn === 1) as Array<
+            Body & { data: EventData<T> }
+          >;
         const created = bodies[0]!.data as EventData<"CampaignCreated">;
         const players = created.players.map((player) => player.id);
         const reveal = inTurn1("OrderRevealed").find((body) => body.data.order === "advance")!;
         const activation = inTurn1("ArmyActivated").find((body) => body.data.army === reveal.data.army)!;
         const target = inTurn1("ArmyActivated").find((body) => body.data.player !== activation.data.player)!.data;
         const initiative = inTurn1("InitiativeRolled")[0]!;
-        const seeds = { campaign: created.campaign, turn: 1, hostSeed: inTurn1("TurnEnded")[0]!.data.hostSeed, playerSeeds: players.map((p) => inTurn1("PlayerSeedGiven").find((body) => body.data.player === p)!.data.seed) };
+        const seeds = {
+          campaign: created.campaign,
+          turn: 1,
+          hostSeed: inTurn1("TurnEnded")[0]!.data.hostSeed,
+          playerSeeds: players.map((p) => inTurn1("PlayerSeedGiven").find((body) => body.data.player === p)!.data.seed),
+        };
         const firstDie = initiative.data.firstDie + initiative.data.rounds.length * players.length;
         const rounds = rollScouting(seeds, firstDie, 0, 0);
         const last = rounds.at(-1)!;
         const [scoutTotal, scoutedTotal] = [last.scout[0] + last.scout[1], last.scouted[0] + last.scouted[1]];
-        const roll: EventData<"ScoutingRolled"> = { turn: 1, scouting: "t1s1", firstDie, rounds, scoutTotal, scoutedTotal, band: scoutingBand(scoutTotal, scoutedTotal)! };
+        const roll: EventData<"ScoutingRolled"> = {
+          turn: 1,
+          scouting: "t1s1",
+          firstDie,
+          rounds,
+          scoutTotal,
+          scoutedTotal,
+          band: scoutingBand(scoutTotal, scoutedTotal)!,
+        };
         edit(roll);
         const envelope = { stream: initiative.stream, seq: 0, version: 1, at: initiative.at, prev: "" };
         const { army, player, commitment } = activation.data;
         const scouting: Body[] = [
-          { ...envelope, type: "ScoutingDeclared", actor: player, data: { turn: 1, scouting: "t1s1", army, player, target: target.army, commitment, order: "advance", salt: reveal.data.salt, bonus: 0 } },
-          { ...envelope, type: "ScoutingAnswered", actor: target.player, data: { turn: 1, scouting: "t1s1", army: target.army, player: target.player, bonus: 0 } },
+          {
+            ...envelope,
+            type: "ScoutingDeclared",
+            actor: player,
+            data: {
+              turn: 1,
+              scouting: "t1s1",
+              army,
+              player,
+              target: target.army,
+              commitment,
+              order: "advance",
+              salt: reveal.data.salt,
+              bonus: 0,
+            },
+          },
+          {
+            ...envelope,
+            type: "ScoutingAnswered",
+            actor: target.player,
+            data: { turn: 1, scouting: "t1s1", army: target.army, player: target.player, bonus: 0 },
+          },
           { ...envelope, type: "ScoutingRolled", actor: "host", data: roll },
         ];
         const at = bodies.findIndex((body) => body.type === "FirstPlayerChosen");
@@ -343,7 +467,10 @@ describe("tools/verify_log.py", () => {
       const { raw } = withScouting();
       const run = await verifyRaw(raw);
       expect(run.code, show(run)).toBe(0);
-      expect(summary(run)).toMatchObject({ rolls: held(advanced).rolls + 1, commitments: held(advanced).commitments + 1 });
+      expect(summary(run)).toMatchObject({
+        rolls: held(advanced).rolls + 1,
+        commitments: held(advanced).commitments + 1,
+      });
     });
 
     it("names the seq of a scouting roll whose dice were changed and re-sealed", async () => {

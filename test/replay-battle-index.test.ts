@@ -32,7 +32,8 @@ afterAll(() => {
 });
 
 /** B1's definition of a battle's index: how many battles of its turn the campaign already had when it started. */
-const battlesOfTurnBefore = (state: CampaignState, turn: number) => Object.values(state.battles).filter((battle) => battle.turn === turn).length;
+const battlesOfTurnBefore = (state: CampaignState, turn: number) =>
+  Object.values(state.battles).filter((battle) => battle.turn === turn).length;
 
 describe("the index of each turn's battles", () => {
   it("B1 gives every battle of a played campaign the index counting all battles would, and lists each turn's battles in start order", () => {
@@ -48,25 +49,38 @@ describe("the index of each turn's battles", () => {
     }
     expect(started, "the played campaign has battles to check").toBeGreaterThan(1);
     const byTurn: Record<string, string[]> = {};
-    for (const battle of Object.values(state.battles).sort((a, b) => a.turn - b.turn || a.index - b.index)) (byTurn[battle.turn] ??= []).push(battle.id);
+    for (const battle of Object.values(state.battles).sort((a, b) => a.turn - b.turn || a.index - b.index))
+      (byTurn[battle.turn] ??= []).push(battle.id);
     expect(state.battleIdsByTurn).toEqual(byTurn);
   });
 
   it("T5 puts each revealed order on the battles of its turn, the same as looking through every battle", () => {
-    const state = evolveAll(initialState, JSON.parse(JSON.stringify(events.map(toCurrent))) as ReturnType<typeof toCurrent>[]);
+    const state = evolveAll(
+      initialState,
+      JSON.parse(JSON.stringify(events.map(toCurrent))) as ReturnType<typeof toCurrent>[],
+    );
     const revealed = new Map<string, string>();
-    for (const event of events.map(toCurrent)) if (event.type === "OrderRevealed") revealed.set(`${event.data.turn}:${event.data.army}`, event.data.order);
+    for (const event of events.map(toCurrent))
+      if (event.type === "OrderRevealed") revealed.set(`${event.data.turn}:${event.data.army}`, event.data.order);
     const battles = Object.values(state.battles);
     expect(battles.length).toBeGreaterThan(1);
     for (const battle of battles) {
-      expect(battle.attacker.order, `${battle.id} attacker`).toBe(revealed.get(`${battle.turn}:${battle.attacker.army}`) ?? null);
-      expect(battle.defender.order, `${battle.id} defender`).toBe(revealed.get(`${battle.turn}:${battle.defender.army}`) ?? null);
+      expect(battle.attacker.order, `${battle.id} attacker`).toBe(
+        revealed.get(`${battle.turn}:${battle.attacker.army}`) ?? null,
+      );
+      expect(battle.defender.order, `${battle.id} defender`).toBe(
+        revealed.get(`${battle.turn}:${battle.defender.army}`) ?? null,
+      );
     }
   });
 
   it("B1 files a battle id used again (in a log written outside the rules) under its latest turn only, without a duplicate", () => {
     const stub = (id: string, turn: number) => ({ id, turn }) as BattleState;
-    let state: CampaignState = { ...initialState, battles: { a: stub("a", 1), b: stub("b", 1) }, battleIdsByTurn: { 1: ["a", "b"] } };
+    let state: CampaignState = {
+      ...initialState,
+      battles: { a: stub("a", 1), b: stub("b", 1) },
+      battleIdsByTurn: { 1: ["a", "b"] },
+    };
     let index = -1;
     state = produce(state, (draft) => {
       index = fileBattle(draft, "b", 1);

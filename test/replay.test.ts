@@ -13,13 +13,21 @@ import { tempDir } from "./support/tmp.js";
 const setup = goldenSetup("blank.json");
 const formationIds = Object.keys(setup.catalogue.formations);
 const players = setup.players.map((p) => p.id);
-const square = fc.tuple(fc.integer({ min: 0, max: setup.map.width - 1 }), fc.integer({ min: 0, max: setup.map.height - 1 }));
+const square = fc.tuple(
+  fc.integer({ min: 0, max: setup.map.width - 1 }),
+  fc.integer({ min: 0, max: setup.map.height - 1 }),
+);
 
 /** Random set-up commands: many are refused by the rules, the accepted ones make up the log. */
 const setupCommand = fc.oneof(
   fc.record({ type: fc.constant("PlaceHomeBase"), actor: fc.constantFrom(...players), at: square }),
   fc.record({ type: fc.constant("PlaceObjective"), actor: fc.constantFrom(...players), at: square }),
-  fc.record({ type: fc.constant("DeployArmy"), actor: fc.constantFrom(...players), army: fc.constantFrom("a0", "a1", "a2", "a3"), at: square }),
+  fc.record({
+    type: fc.constant("DeployArmy"),
+    actor: fc.constantFrom(...players),
+    army: fc.constantFrom("a0", "a1", "a2", "a3"),
+    at: square,
+  }),
   fc
     .record({
       actor: fc.constantFrom(...players),
@@ -50,7 +58,10 @@ describe("replay", () => {
           const decision = decide(memory, checked.command);
           if (!decision.ok) continue;
           let seq = memory.seq;
-          memory = evolveAll(memory, decision.events.map((event) => ({ ...event, seq: ++seq })));
+          memory = evolveAll(
+            memory,
+            decision.events.map((event) => ({ ...event, seq: ++seq })),
+          );
           const outcome = await engine.execute(setup.campaign, [input]);
           expect(outcome.ok).toBe(true);
         }

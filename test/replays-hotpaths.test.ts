@@ -20,7 +20,9 @@ describe("canonicalPlainJson", () => {
     for (const text of ["\ud800", "a\udc00b", "é\u0301", "\u2028\u2029", '"\\/\b\f\n\r\t', "😀", "__proto__"]) {
       expect(canonicalPlainJson({ [text]: text, b: [text] })).toBe(canonicalJson({ [text]: text, b: [text] }));
     }
-    expect(canonicalPlainJson({ b: 1, a: undefined, c: [undefined, -0, 1e21, 0.1] })).toBe(canonicalJson({ b: 1, a: undefined, c: [undefined, -0, 1e21, 0.1] }));
+    expect(canonicalPlainJson({ b: 1, a: undefined, c: [undefined, -0, 1e21, 0.1] })).toBe(
+      canonicalJson({ b: 1, a: undefined, c: [undefined, -0, 1e21, 0.1] }),
+    );
   });
 
   it("refuses what JSON cannot hold exactly", () => {
@@ -46,7 +48,13 @@ describe("the append path", () => {
         version: 1,
         at: "2026-01-01T00:00:00.000+05:30",
         actor,
-        data: { player, army, name, formations: [{ units: { [formation]: x }, id: formation, formation }], commander: { unitType: formation, formation } },
+        data: {
+          player,
+          army,
+          name,
+          formations: [{ units: { [formation]: x }, id: formation, formation }],
+          commander: { unitType: formation, formation },
+        },
       }));
     const dir = await tempDir();
     const store = await EventStore.open(dir, { sync: false });

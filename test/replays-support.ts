@@ -33,7 +33,10 @@ export const secretsDirOf = (db: string) => `${db}-secrets`;
 
 /** A table at a stream (campaign or branch) of an open engine, acting for every party, with the CLI's secrets layout. */
 export function tableAt(engine: Engine, db: string, stream: string, label = stream): Table {
-  return new Table(engine, stream, { secrets: new FileSecrets(secretsDirOf(db), stream), random: sequenceRandomHex(label) });
+  return new Table(engine, stream, {
+    secrets: new FileSecrets(secretsDirOf(db), stream),
+    random: sequenceRandomHex(label),
+  });
 }
 
 /** Creates Ashfall in an open engine and plays it with the demo's commanders (to its end, or `maxTurns`). */
@@ -91,10 +94,16 @@ export async function openRaw(db: string) {
 }
 
 /** Every stored key and value of one stream in the events and heads sublevels: to compare a stream byte for byte. */
-export async function rawStream(db: string, stream: string): Promise<{ events: Array<[string, string]>; head: string | undefined }> {
+export async function rawStream(
+  db: string,
+  stream: string,
+): Promise<{ events: Array<[string, string]>; head: string | undefined }> {
   const raw = await openRaw(db);
   try {
-    return { events: await raw.events.iterator({ gte: `${stream}#`, lte: `${stream}#~` }).all(), head: await raw.heads.get(stream) };
+    return {
+      events: await raw.events.iterator({ gte: `${stream}#`, lte: `${stream}#~` }).all(),
+      head: await raw.heads.get(stream),
+    };
   } finally {
     await raw.level.close();
   }

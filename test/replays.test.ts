@@ -16,8 +16,10 @@ import { CAMPAIGN, cli, copyOf, foldTo, lines, show, usePlayedAshfall } from "./
 const ashfall = usePlayedAshfall();
 const { openCopy } = ashfall;
 
-const seqOf = (type: string, turn: number) => ashfall.events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
-const lastTurn = () => Math.max(...ashfall.events.filter((e) => e.type === "TurnStarted").map((e) => (e.data as { turn: number }).turn));
+const seqOf = (type: string, turn: number) =>
+  ashfall.events.find((e) => e.type === type && (e.data as { turn?: number }).turn === turn)!.seq;
+const lastTurn = () =>
+  Math.max(...ashfall.events.filter((e) => e.type === "TurnStarted").map((e) => (e.data as { turn: number }).turn));
 
 describe("the state at a point of the log", () => {
   it("is, at any seq, the fold of events 1..seq, with or without snapshots", async () => {
@@ -38,7 +40,11 @@ describe("the state at a point of the log", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     for (let turn = 1; turn <= lastTurn(); turn++) {
-      const openers = { action: seqOf("TurnStarted", turn), battle: seqOf("ActionPhaseEnded", turn), end: seqOf("BattlePhaseEnded", turn) };
+      const openers = {
+        action: seqOf("TurnStarted", turn),
+        battle: seqOf("ActionPhaseEnded", turn),
+        end: seqOf("BattlePhaseEnded", turn),
+      };
       for (const phase of PHASES) {
         const { state } = await replays.stateAt(CAMPAIGN, { turn, phase });
         expect(state.seq).toBe(openers[phase]);
@@ -54,8 +60,12 @@ describe("the state at a point of the log", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     await expect(replays.stateAt(CAMPAIGN, { turn: lastTurn() + 1 })).rejects.toThrow(ReplayError);
-    await expect(replays.stateAt(CAMPAIGN, { turn: lastTurn() + 1 })).rejects.toThrow(`the log reaches turn ${lastTurn()}`);
-    await expect(replays.stateAt(CAMPAIGN, { seq: ashfall.events.length + 1 })).rejects.toThrow(`events 1 to ${ashfall.events.length}`);
+    await expect(replays.stateAt(CAMPAIGN, { turn: lastTurn() + 1 })).rejects.toThrow(
+      `the log reaches turn ${lastTurn()}`,
+    );
+    await expect(replays.stateAt(CAMPAIGN, { seq: ashfall.events.length + 1 })).rejects.toThrow(
+      `events 1 to ${ashfall.events.length}`,
+    );
     await expect(replays.stateAt(CAMPAIGN, { seq: -1 })).rejects.toThrow(ReplayError);
   });
 
@@ -91,8 +101,13 @@ describe("stepping", () => {
   it("by activation applies one ArmyActivated and what follows it until the next activation or phase change", async () => {
     const { engine } = await openCopy();
     const cursor = await ReplayCursor.open(new Replays(engine.store), CAMPAIGN, { turn: 1 });
-    const activations = ashfall.events.filter((e) => e.type === "ArmyActivated" && e.seq > cursor.seq).map((e) => e.seq);
-    const ends = (a: number) => ashfall.events.find((e) => e.seq > a && (e.type === "ArmyActivated" || opens(e) || e.type === "CampaignFinished"))!.seq - 1;
+    const activations = ashfall.events
+      .filter((e) => e.type === "ArmyActivated" && e.seq > cursor.seq)
+      .map((e) => e.seq);
+    const ends = (a: number) =>
+      ashfall.events.find(
+        (e) => e.seq > a && (e.type === "ArmyActivated" || opens(e) || e.type === "CampaignFinished"),
+      )!.seq - 1;
     for (const activation of activations.slice(0, 20)) {
       expect(await cursor.forward("activation")).toBe(true);
       expect(cursor.seq).toBe(ends(activation));
@@ -109,7 +124,9 @@ describe("stepping", () => {
   it("by phase visits where each phase begins, in order, and back again", async () => {
     const { engine } = await openCopy();
     const cursor = await ReplayCursor.open(new Replays(engine.store), CAMPAIGN, { seq: 0 });
-    const stops = ashfall.events.filter((e) => opens(e) || e.type === "CampaignStarted" || e.type === "CampaignFinished").map((e) => e.seq);
+    const stops = ashfall.events
+      .filter((e) => opens(e) || e.type === "CampaignStarted" || e.type === "CampaignFinished")
+      .map((e) => e.seq);
     for (const stop of stops) {
       expect(await cursor.forward("phase")).toBe(true);
       expect(cursor.seq).toBe(stop);
@@ -128,15 +145,19 @@ describe("stepping", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: ashfall.events.length }), fc.constantFrom("event", "activation", "phase" as const), async (start, unit) => {
-        const forward = await replays.step(CAMPAIGN, start, unit, "forward");
-        fc.pre(forward !== undefined);
-        const back = await replays.step(CAMPAIGN, forward!, unit, "back");
-        // A step forward from the middle of a unit ends it; stepping back lands where that unit (or the next) began.
-        expect(back).toBeLessThanOrEqual(start + (unit === "event" ? 0 : forward! - start));
-        expect(back).toBeLessThan(forward!);
-        if (unit === "event") expect(back).toBe(start);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: ashfall.events.length }),
+        fc.constantFrom("event", "activation", "phase" as const),
+        async (start, unit) => {
+          const forward = await replays.step(CAMPAIGN, start, unit, "forward");
+          fc.pre(forward !== undefined);
+          const back = await replays.step(CAMPAIGN, forward!, unit, "back");
+          // A step forward from the middle of a unit ends it; stepping back lands where that unit (or the next) began.
+          expect(back).toBeLessThanOrEqual(start + (unit === "event" ? 0 : forward! - start));
+          expect(back).toBeLessThan(forward!);
+          if (unit === "event") expect(back).toBe(start);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -145,7 +166,13 @@ describe("stepping", () => {
 describe("the timeline", () => {
   async function collect(engine: Engine, fromTurn?: number): Promise<TimelineEntry[]> {
     const out: TimelineEntry[] = [];
-    for await (const batch of timeline(engine.store, new Replays(engine.store), CAMPAIGN, fromTurn === undefined ? {} : { fromTurn })) out.push(...batch);
+    for await (const batch of timeline(
+      engine.store,
+      new Replays(engine.store),
+      CAMPAIGN,
+      fromTurn === undefined ? {} : { fromTurn },
+    ))
+      out.push(...batch);
     return out;
   }
 
@@ -161,11 +188,15 @@ describe("the timeline", () => {
     const moved = ashfall.events.find((e) => e.type === "ArmyMoved" && (e.data as { turn: number }).turn === 3)!;
     const { army, from, path } = moved.data as { army: string; from: [number, number]; path: Array<[number, number]> };
     const sq = ([x, y]: [number, number]) => `(${x},${y})`;
-    expect(timelineLine(entries[moved.seq - 1]!)).toBe(`Turn 3 Action: ${army} moves ${[from, ...path].map(sq).join("->")}`);
+    expect(timelineLine(entries[moved.seq - 1]!)).toBe(
+      `Turn 3 Action: ${army} moves ${[from, ...path].map(sq).join("->")}`,
+    );
     expect(timelineLine(entries[0]!)).toMatch(/^Set-up: campaign "Ashfall/);
     // A phase's closing event belongs to the phase it closes; TurnStarted to the turn it begins.
     expect(timelineLine(entries[seqOf("ActionPhaseEnded", 2) - 1]!)).toMatch(/^Turn 2 Action: all orders are in/);
-    expect(timelineLine(entries[seqOf("BattlePhaseEnded", 2) - 1]!)).toMatch(/^Turn 2 Battle: every battle of turn 2 is fought/);
+    expect(timelineLine(entries[seqOf("BattlePhaseEnded", 2) - 1]!)).toMatch(
+      /^Turn 2 Battle: every battle of turn 2 is fought/,
+    );
     expect(timelineLine(entries[seqOf("TurnStarted", 3) - 1]!)).toMatch(/^Turn 3 Action: turn 3 begins/);
     expect(timelineLine(entries[seqOf("TurnEnded", 3) - 1]!)).toMatch(/^Turn 3 End: turn 3 ends/);
   });
@@ -173,7 +204,13 @@ describe("the timeline", () => {
   it("starts where a turn begins with fromTurn", async () => {
     const { engine } = await openCopy();
     const entries = await collect(engine, 3);
-    expect(entries[0]).toMatchObject({ seq: seqOf("TurnStarted", 3), turn: 3, phase: "action", label: "Turn 3 Action", type: "TurnStarted" });
+    expect(entries[0]).toMatchObject({
+      seq: seqOf("TurnStarted", 3),
+      turn: 3,
+      phase: "action",
+      label: "Turn 3 Action",
+      type: "TurnStarted",
+    });
     expect(entries.at(-1)!.seq).toBe(ashfall.events.length);
     await expect(collect(engine, lastTurn() + 1)).rejects.toThrow(ReplayError);
   });
@@ -185,17 +222,28 @@ describe("the CLI", () => {
     const text = await cli(["timeline", "--db", db]);
     expect(text.code, show(text)).toBe(0);
     expect(lines(text.stdout)).toHaveLength(ashfall.events.length);
-    const firstMove = ashfall.events.find((e) => e.type === "ArmyMoved")!.data as { army: string; from: [number, number] };
-    expect(text.stdout).toContain(`\nTurn 1 Action: ${firstMove.army} moves (${firstMove.from[0]},${firstMove.from[1]})->`);
+    const firstMove = ashfall.events.find((e) => e.type === "ArmyMoved")!.data as {
+      army: string;
+      from: [number, number];
+    };
+    expect(text.stdout).toContain(
+      `\nTurn 1 Action: ${firstMove.army} moves (${firstMove.from[0]},${firstMove.from[1]})->`,
+    );
     const last = lastTurn();
     const json = await cli(["timeline", "--db", db, "--from-turn", String(last), "--json"]);
     expect(json.code, show(json)).toBe(0);
     const entries = lines(json.stdout).map((line) => JSON.parse(line) as TimelineEntry);
-    expect(entries[0]).toMatchObject({ seq: seqOf("TurnStarted", last), label: `Turn ${last} Action`, type: "TurnStarted" });
+    expect(entries[0]).toMatchObject({
+      seq: seqOf("TurnStarted", last),
+      label: `Turn ${last} Action`,
+      type: "TurnStarted",
+    });
     expect(entries.every((e) => e.turn === last)).toBe(true);
     const refused = await cli(["timeline", "--db", db, "--from-turn", String(last + 5)]);
     expect(refused.code, show(refused)).toBe(1);
-    expect(refused.stderr).toContain(`epicwar: turn ${last + 5} has not begun in ashfall (the log reaches turn ${last})`);
+    expect(refused.stderr).toContain(
+      `epicwar: turn ${last + 5} has not begun in ashfall (the log reaches turn ${last})`,
+    );
   });
 
   it("shows the state at a turn and phase, or right after an event, as text and JSON", async () => {
@@ -217,7 +265,9 @@ describe("the CLI", () => {
       [["--turn", "two"], /turn number/],
     ] as const;
     // Refusals open the folder only to read it (or not at all): run them side by side, a copy each.
-    const runs = await Promise.all(refusals.map(async ([args]) => cli(["state", "--db", await copyOf(ashfall.played), ...args])));
+    const runs = await Promise.all(
+      refusals.map(async ([args]) => cli(["state", "--db", await copyOf(ashfall.played), ...args])),
+    );
     for (const [i, run] of runs.entries()) {
       expect(run.code, show(run)).toBe(1);
       expect(lines(run.stderr)).toHaveLength(1);

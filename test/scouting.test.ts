@@ -34,7 +34,10 @@ afterEach(async () => {
 
 async function seated(campaign = "scout6"): Promise<{ table: Table; secrets: MemorySecrets }> {
   engine = await Engine.open(await tempDir("epicwar-scouting-"));
-  const setup = mergePatch(goldenSetup("battle-ready.json"), { campaign, options: { advanced: { scouting: true } } }) as ReturnType<typeof goldenSetup>;
+  const setup = mergePatch(goldenSetup("battle-ready.json"), {
+    campaign,
+    options: { advanced: { scouting: true } },
+  }) as ReturnType<typeof goldenSetup>;
   const created = await engine.create(setupCommands(setup).map((step) => step.command));
   expect(created.ok).toBe(true);
   const secrets = new MemorySecrets();
@@ -53,7 +56,10 @@ function folded(state: CampaignState, command: Parameters<typeof decide>[1]): Ca
   const decision = decide(state, command);
   if (!decision.ok) throw new Error(JSON.stringify(decision.refusal));
   let seq = state.seq;
-  return evolveAll(state, decision.events.map((event) => ({ ...event, seq: ++seq })));
+  return evolveAll(
+    state,
+    decision.events.map((event) => ({ ...event, seq: ++seq })),
+  );
 }
 
 describe("A3 scouting bands", () => {
@@ -70,8 +76,15 @@ describe("A3 scouting bands", () => {
   });
 
   it("A3 B2 a scout winning by 3x takes every First Fire bonus; by 2x only the automatic initiative", () => {
-    expect(engagement("advance", "firstFire", "scoutTriple")).toMatchObject({ initiative: null, forwardCm: { attacker: 0, defender: 0 }, deploysFirst: null });
-    expect(engagement("advance", "firstFire", "scoutDouble")).toMatchObject({ initiative: null, forwardCm: { attacker: 0, defender: 15 } });
+    expect(engagement("advance", "firstFire", "scoutTriple")).toMatchObject({
+      initiative: null,
+      forwardCm: { attacker: 0, defender: 0 },
+      deploysFirst: null,
+    });
+    expect(engagement("advance", "firstFire", "scoutDouble")).toMatchObject({
+      initiative: null,
+      forwardCm: { attacker: 0, defender: 15 },
+    });
     expect(engagement("advance", "firstFire", "scoutWins")).toEqual(engagement("advance", "firstFire"));
     expect(engagement("advance", "firstFire", "scoutedWins")).toEqual(engagement("advance", "firstFire"));
   });
@@ -83,7 +96,11 @@ describe("A3 scouting bands", () => {
       deploysFirst: "attacker",
     });
     expect(engagement("advance", "firstFire", "scoutedDouble").dugIn).toBeUndefined();
-    expect(engagement("advance", "firstFire", "scoutedTriple")).toMatchObject({ forwardCm: { defender: 25 }, deploysFirst: "attacker", dugIn: true });
+    expect(engagement("advance", "firstFire", "scoutedTriple")).toMatchObject({
+      forwardCm: { defender: 25 },
+      deploysFirst: "attacker",
+      dugIn: true,
+    });
   });
 
   it("A3 the scouting bands change nothing for a defender not on First Fire", () => {
@@ -115,21 +132,47 @@ describe("A3 scouting through the engine", () => {
     await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
     await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
     const answered = folded(await table.state(), { actor: "blue", type: "AnswerScouting", scouting: "t1s1" });
-    const roll = (rounds: Array<{ scout: [number, number]; scouted: [number, number] }>) => decide(answered, { actor: HOST, type: "RollScouting", scouting: "t1s1", rounds });
-    expect(roll([{ scout: [2, 2], scouted: [3, 3] }])).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("is a tie") } });
-    expect(roll([{ scout: [2, 2], scouted: [3, 4] }, { scout: [6, 6], scouted: [1, 1] }])).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("not a tie") } });
-    expect(roll([{ scout: [2, 2], scouted: [3, 3] }, { scout: [6, 6], scouted: [1, 1] }])).toMatchObject({ ok: true });
+    const roll = (rounds: Array<{ scout: [number, number]; scouted: [number, number] }>) =>
+      decide(answered, { actor: HOST, type: "RollScouting", scouting: "t1s1", rounds });
+    expect(roll([{ scout: [2, 2], scouted: [3, 3] }])).toMatchObject({
+      ok: false,
+      refusal: { rule: "A3", message: expect.stringContaining("is a tie") },
+    });
+    expect(
+      roll([
+        { scout: [2, 2], scouted: [3, 4] },
+        { scout: [6, 6], scouted: [1, 1] },
+      ]),
+    ).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("not a tie") } });
+    expect(
+      roll([
+        { scout: [2, 2], scouted: [3, 3] },
+        { scout: [6, 6], scouted: [1, 1] },
+      ]),
+    ).toMatchObject({ ok: true });
   });
 
   it("A3 the scouted player answers once, and only the scouted player answers or states the size", async () => {
     const { table } = await seated();
     await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
     await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
-    expect(await table.submit({ actor: "red", type: "AnswerScouting", scouting: "t1s1" })).toMatchObject({ ok: false, refusal: { field: "actor" } });
-    expect(await table.submit({ actor: "blue", type: "StateArmySize", scouting: "t1s1", points: 1750 })).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("not been rolled") } });
+    expect(await table.submit({ actor: "red", type: "AnswerScouting", scouting: "t1s1" })).toMatchObject({
+      ok: false,
+      refusal: { field: "actor" },
+    });
+    expect(await table.submit({ actor: "blue", type: "StateArmySize", scouting: "t1s1", points: 1750 })).toMatchObject({
+      ok: false,
+      refusal: { rule: "A3", message: expect.stringContaining("not been rolled") },
+    });
     await submit(table, { actor: "blue", type: "AnswerScouting", scouting: "t1s1" });
-    expect(await table.submit({ actor: "blue", type: "AnswerScouting", scouting: "t1s1" })).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("already been answered") } });
-    expect(await table.submit({ actor: "red", type: "StateArmySize", scouting: "t1s1", points: 1750 })).toMatchObject({ ok: false, refusal: { field: "actor" } });
+    expect(await table.submit({ actor: "blue", type: "AnswerScouting", scouting: "t1s1" })).toMatchObject({
+      ok: false,
+      refusal: { rule: "A3", message: expect.stringContaining("already been answered") },
+    });
+    expect(await table.submit({ actor: "red", type: "StateArmySize", scouting: "t1s1", points: 1750 })).toMatchObject({
+      ok: false,
+      refusal: { field: "actor" },
+    });
   });
 
   it("A3 nobody activates while a scouting is unfinished, and the scout moves next, with the order it revealed", async () => {
@@ -137,13 +180,33 @@ describe("A3 scouting through the engine", () => {
     await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
     await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
     const activateR2 = { actor: "red", type: "ActivateArmy", army: "r2", order: "advance", path: [] };
-    expect(await table.submit(activateR2)).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("is not finished") } });
+    expect(await table.submit(activateR2)).toMatchObject({
+      ok: false,
+      refusal: { rule: "A3", message: expect.stringContaining("is not finished") },
+    });
     await submit(table, { actor: "blue", type: "AnswerScouting", scouting: "t1s1" });
     await submit(table, { actor: "blue", type: "StateArmySize", scouting: "t1s1", points: 3000 });
-    expect(await table.submit(activateR2)).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("has scouted and moves next") } });
-    await submit(table, { actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [[1, 1], [1, 2], [1, 3]] });
+    expect(await table.submit(activateR2)).toMatchObject({
+      ok: false,
+      refusal: { rule: "A3", message: expect.stringContaining("has scouted and moves next") },
+    });
+    await submit(table, {
+      actor: "red",
+      type: "ActivateArmy",
+      army: "r1",
+      order: "advance",
+      path: [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ],
+    });
     const state = await table.state();
-    expect(state.battles["t1b1"]).toMatchObject({ attacker: { army: "r1" }, defender: { army: "b1" }, scouting: "scoutedWins" });
+    expect(state.battles["t1b1"]).toMatchObject({
+      attacker: { army: "r1" },
+      defender: { army: "b1" },
+      scouting: "scoutedWins",
+    });
   });
 
   it("A3 an army scouts each enemy army once", async () => {
@@ -164,7 +227,9 @@ describe("A3 scouting through the engine", () => {
     await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
     const state = await table.state();
     for (const viewer of ["red", "blue"]) {
-      const r1 = stateOutput({ state }, viewer, await ownHeldOrders(state, viewer, secrets), false).split("\n").find((line) => /^\s+r1\s/.test(line));
+      const r1 = stateOutput({ state }, viewer, await ownHeldOrders(state, viewer, secrets), false)
+        .split("\n")
+        .find((line) => /^\s+r1\s/.test(line));
       expect(r1, viewer).toContain("Advance (made public by scouting)");
     }
   });
@@ -172,7 +237,17 @@ describe("A3 scouting through the engine", () => {
   it("A3 a scout reveals Advance: a commitment that Advance and the salt do not open is refused", async () => {
     const { table } = await seated();
     await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
-    const outcome = await table.submit({ actor: "red", type: "ScoutArmy", army: "r1", target: "b1", commitment: "ab".repeat(32), salt: "cd".repeat(16) });
-    expect(outcome).toMatchObject({ ok: false, refusal: { rule: "A3", message: expect.stringContaining("does not hash to the commitment") } });
+    const outcome = await table.submit({
+      actor: "red",
+      type: "ScoutArmy",
+      army: "r1",
+      target: "b1",
+      commitment: "ab".repeat(32),
+      salt: "cd".repeat(16),
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      refusal: { rule: "A3", message: expect.stringContaining("does not hash to the commitment") },
+    });
   });
 });

@@ -22,8 +22,13 @@ describe("FileSecrets", () => {
   it("T5 ten keeps of one file at once all land, with no temporary file left", async () => {
     const dir = await tempDir("epicwar-secrets-");
     const secrets = new FileSecrets(dir, "war");
-    await Promise.all(Array.from({ length: 10 }, (_, i) => secrets.keepOrder("red", 1, `a${i}`, { order: "advance", salt: salt(i + 1) })));
-    for (let i = 0; i < 10; i++) expect(await secrets.order("red", 1, `a${i}`)).toEqual({ order: "advance", salt: salt(i + 1) });
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        secrets.keepOrder("red", 1, `a${i}`, { order: "advance", salt: salt(i + 1) }),
+      ),
+    );
+    for (let i = 0; i < 10; i++)
+      expect(await secrets.order("red", 1, `a${i}`)).toEqual({ order: "advance", salt: salt(i + 1) });
     expect(readdirSync(join(dir, "war"))).toEqual(["red.json"]);
     expect(statSync(join(dir, "war", "red.json")).mode & 0o777).toBe(0o600);
   });
@@ -32,7 +37,9 @@ describe("FileSecrets", () => {
     const dir = await tempDir("epicwar-secrets-");
     const secrets = new FileSecrets(join(dir, "secrets"), "war");
     await expect(secrets.order("../../leak", 1, "a1")).rejects.toThrow(SecretsError);
-    await expect(secrets.keepOrder("../leak", 1, "a1", { order: "advance", salt: salt(1) })).rejects.toThrow(/not a seat/);
+    await expect(secrets.keepOrder("../leak", 1, "a1", { order: "advance", salt: salt(1) })).rejects.toThrow(
+      /not a seat/,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -44,7 +51,9 @@ describe("FileSecrets", () => {
     writeFileSync(join(dir, "war", "host.json.999999999-1.tmp"), '{"hostSeeds": {"1": "torn');
     await secrets.keepHostSeed(2, "cd".repeat(32));
     expect(readdirSync(join(dir, "war"))).toEqual(["host.json"]);
-    expect(JSON.parse(readFileSync(join(dir, "war", "host.json"), "utf8"))).toEqual({ hostSeeds: { 1: "ab".repeat(32), 2: "cd".repeat(32) } });
+    expect(JSON.parse(readFileSync(join(dir, "war", "host.json"), "utf8"))).toEqual({
+      hostSeeds: { 1: "ab".repeat(32), 2: "cd".repeat(32) },
+    });
   });
 
   it("a secrets file that is not JSON is a clear error naming it", async () => {
@@ -101,7 +110,13 @@ describe("a secret is kept before the event that commits to it", () => {
       const state = await table.state();
       const winner = state.turnState!.initiativeWinner!;
       await table.submit({ actor: winner, type: "ChooseFirst", first: "red" });
-      const activated = await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] });
+      const activated = await table.submit({
+        actor: "red",
+        type: "ActivateArmy",
+        army: "r1",
+        order: "advance",
+        path: [],
+      });
       expect(activated.ok).toBe(true);
       const events = await engine.store.readAll(table.campaign);
       const seqOf = (type: string, match: (data: Record<string, unknown>) => boolean = () => true) =>
@@ -121,7 +136,9 @@ describe("a secret is kept before the event that commits to it", () => {
     const { engine, table, secrets } = await seatedCampaign();
     try {
       await redOpens(table);
-      expect((await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] })).ok).toBe(true);
+      expect(
+        (await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] })).ok,
+      ).toBe(true);
       const held = await secrets.order("red", 1, "r1");
       const again = await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [] });
       expect(again.ok).toBe(false);
@@ -136,17 +153,31 @@ describe("a secret is kept before the event that commits to it", () => {
     try {
       await redOpens(table);
       // Off the map: refused by the rules after its secret was kept.
-      const refused = await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [[99, 99]] });
+      const refused = await table.submit({
+        actor: "red",
+        type: "ActivateArmy",
+        army: "r1",
+        order: "charge",
+        path: [[99, 99]],
+      });
       expect(refused.ok).toBe(false);
       expect(await secrets.order("red", 1, "r1")).toMatchObject({ order: "charge" });
       // The real activation of r1 replaces the orphan; an orphan of r9 is left until the turn ends.
-      expect((await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] })).ok).toBe(true);
+      expect(
+        (await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] })).ok,
+      ).toBe(true);
       const state = await table.state();
       const r1 = (await secrets.order("red", 1, "r1"))!;
-      expect(orderCommitment({ campaign: state.campaign!, turn: 1, army: "r1", ...r1 })).toBe(state.turnState!.activations["r1"]!.commitment);
+      expect(orderCommitment({ campaign: state.campaign!, turn: 1, army: "r1", ...r1 })).toBe(
+        state.turnState!.activations["r1"]!.commitment,
+      );
       await secrets.keepOrder("red", 1, "r9", { order: "fortify", salt: salt(9) });
       // The demo's commanders play the turn to its end: the host's EndTurn prunes what no activation commits to.
-      for (let next = nextDecision(await table.state()); (await table.state()).turn === 1; next = nextDecision(await table.state())) {
+      for (
+        let next = nextDecision(await table.state());
+        (await table.state()).turn === 1;
+        next = nextDecision(await table.state())
+      ) {
         const outcome = await table.submit(next!);
         if (!outcome.ok) throw new Error(JSON.stringify(outcome.refusal));
       }
@@ -162,12 +193,20 @@ describe("a player's seed", () => {
   it("D1 no host seed exists while the players commit, so none can be read to choose a seed by", async () => {
     const { engine, table, secrets } = await seatedCampaign();
     try {
-      const players = new Table(engine, table.campaign, { secrets, random: sequenceRandomHex("secrets"), parties: new Set(["red", "blue"]) });
+      const players = new Table(engine, table.campaign, {
+        secrets,
+        random: sequenceRandomHex("secrets"),
+        parties: new Set(["red", "blue"]),
+      });
       await players.takeChores();
       expect(Object.keys((await table.state()).seedCommitments).sort()).toEqual(["blue", "red"]);
       expect(await secrets.hostSeed(1)).toBeUndefined();
       expect((await table.state()).turnState).toBeNull();
-      const host = new Table(engine, table.campaign, { secrets, random: sequenceRandomHex("secrets-host"), parties: new Set([HOST]) });
+      const host = new Table(engine, table.campaign, {
+        secrets,
+        random: sequenceRandomHex("secrets-host"),
+        parties: new Set([HOST]),
+      });
       await host.takeChores();
       expect((await table.state()).turnState?.hostSeedHash).toBeDefined();
     } finally {
@@ -175,4 +214,3 @@ describe("a player's seed", () => {
     }
   });
 });
-

@@ -93,7 +93,8 @@ const markers = (state: CampaignState): Square[] => [
   ...Object.values(state.homeBases).map((h) => h.at),
 ];
 const spaced = (state: CampaignState, at: Square) => markers(state).every((other) => king(other, at) >= 3);
-const objectivesOf = (state: CampaignState, player: string) => Object.values(state.objectives).filter((o) => o.placedBy === player);
+const objectivesOf = (state: CampaignState, player: string) =>
+  Object.values(state.objectives).filter((o) => o.placedBy === player);
 
 /** What RULES.md says should happen to one set-up command: accepted or not. */
 function allowed(state: CampaignState, command: Step & { actor: string }, at: Square | undefined): boolean {
@@ -109,14 +110,22 @@ function allowed(state: CampaignState, command: Step & { actor: string }, at: Sq
         spaced(state, at!)
       );
     case "home":
-      return isPlayer(command.actor) && onMap(at!) && !state.homeBases[command.actor] && rowsIn(command.actor, at!) <= 1 && spaced(state, at!);
+      return (
+        isPlayer(command.actor) &&
+        onMap(at!) &&
+        !state.homeBases[command.actor] &&
+        rowsIn(command.actor, at!) <= 1 &&
+        spaced(state, at!)
+      );
     case "deploy":
     case "deployHome": {
       const army = Object.values(state.armies).find((a) => a.id === command.army);
       if (!isPlayer(command.actor) || !army || army.player !== command.actor || !onMap(at!)) return false;
       const home = state.homeBases[command.actor];
       if (home && same(home.at, at!)) return true;
-      const taken = Object.values(state.armies).some((other) => other.id !== army.id && other.at && same(other.at, at!));
+      const taken = Object.values(state.armies).some(
+        (other) => other.id !== army.id && other.at && same(other.at, at!),
+      );
       return rowsIn(command.actor, at!) === 0 && !taken;
     }
     case "start":
@@ -126,7 +135,8 @@ function allowed(state: CampaignState, command: Step & { actor: string }, at: Sq
           (player) =>
             state.homeBases[player] !== undefined &&
             objectivesOf(state, player).length === 4 &&
-            Object.values(state.armies).filter((a) => a.player === player && a.at !== null).length === ARMIES_PER_PLAYER,
+            Object.values(state.armies).filter((a) => a.player === player && a.at !== null).length ===
+              ARMIES_PER_PLAYER,
         )
       );
   }
@@ -135,10 +145,15 @@ function allowed(state: CampaignState, command: Step & { actor: string }, at: Sq
 /** S6 and S7 as invariants of any state the deciders let through. */
 function expectSetupInvariants(state: CampaignState): void {
   const all = markers(state);
-  all.forEach((a, i) => all.slice(i + 1).forEach((b) => expect(king(a, b), `objectives at ${a} and ${b}`).toBeGreaterThanOrEqual(3)));
+  all.forEach((a, i) =>
+    all.slice(i + 1).forEach((b) => expect(king(a, b), `objectives at ${a} and ${b}`).toBeGreaterThanOrEqual(3)),
+  );
   for (const objective of Object.values(state.objectives)) {
     expect(isPlains(objective.at), `objective ${objective.id} at ${objective.at} on plains`).toBe(false);
-    expect(inHalfOf(OPPONENT[objective.placedBy]!, objective.at), `objective ${objective.id} at ${objective.at} in the opponent's half`).toBe(true);
+    expect(
+      inHalfOf(OPPONENT[objective.placedBy]!, objective.at),
+      `objective ${objective.id} at ${objective.at} in the opponent's half`,
+    ).toBe(true);
   }
   for (const player of PLAYERS) {
     expect(objectivesOf(state, player).length).toBeLessThanOrEqual(4);
@@ -149,17 +164,25 @@ function expectSetupInvariants(state: CampaignState): void {
   for (const army of deployed) {
     const home = state.homeBases[army.player];
     const onHome = home !== undefined && same(home.at, army.at!);
-    expect(onHome || rowsIn(army.player, army.at!) === 0, `army ${army.id} at ${army.at} on its base line or home base`).toBe(true);
+    expect(
+      onHome || rowsIn(army.player, army.at!) === 0,
+      `army ${army.id} at ${army.at} on its base line or home base`,
+    ).toBe(true);
     for (const other of deployed) {
       if (other.id === army.id || !same(other.at!, army.at!)) continue;
-      expect(onHome && other.player === army.player, `armies ${army.id} and ${other.id} share ${army.at} off a home base`).toBe(true);
+      expect(
+        onHome && other.player === army.player,
+        `armies ${army.id} and ${other.id} share ${army.at} off a home base`,
+      ).toBe(true);
     }
   }
   if (state.status === "active") {
     for (const player of PLAYERS) {
       expect(state.homeBases[player]).toBeDefined();
       expect(objectivesOf(state, player)).toHaveLength(4);
-      expect(Object.values(state.armies).filter((a) => a.player === player && a.at !== null)).toHaveLength(ARMIES_PER_PLAYER);
+      expect(Object.values(state.armies).filter((a) => a.player === player && a.at !== null)).toHaveLength(
+        ARMIES_PER_PLAYER,
+      );
     }
   }
 }
@@ -212,15 +235,24 @@ const deployActor = fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, {
 const army = fc.constantFrom(...ARMY_IDS);
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant("objective" as const), actor: anyActor, at: objectiveSquare }), weight: 6 },
+  {
+    arbitrary: fc.record({ kind: fc.constant("objective" as const), actor: anyActor, at: objectiveSquare }),
+    weight: 6,
+  },
   { arbitrary: fc.record({ kind: fc.constant("home" as const), actor: anyActor, at: square }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant("deploy" as const), actor: deployActor, army, at: square }), weight: 6 },
   { arbitrary: fc.record({ kind: fc.constant("deployHome" as const), actor: deployActor, army }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant("start" as const), actor: fc.constantFrom("host", "host", "red") }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant("start" as const), actor: fc.constantFrom("host", "host", "red") }),
+    weight: 1,
+  },
 );
 
 /** The JSON command a step stands for in the given state; `at` is resolved for "deploy to my home base". */
-function toCommand(state: CampaignState, s: Step): { command: Record<string, unknown>; resolved: Step & { actor: string }; at?: Square } {
+function toCommand(
+  state: CampaignState,
+  s: Step,
+): { command: Record<string, unknown>; resolved: Step & { actor: string }; at?: Square } {
   switch (s.kind) {
     case "objective":
       return { command: { type: "PlaceObjective", actor: s.actor, at: s.at }, resolved: s, at: s.at };
@@ -292,7 +324,10 @@ describe("set-up rules, property-based (pure deciders)", () => {
       fc.property(steps, (s) =>
         play(s, ({ before, command, resolved, at, outcome }) => {
           const expected = allowed(before, resolved, at);
-          expect(outcome.ok, `${JSON.stringify(command)} -> ${outcome.ok ? "accepted" : JSON.stringify(outcome.refusal)}`).toBe(expected);
+          expect(
+            outcome.ok,
+            `${JSON.stringify(command)} -> ${outcome.ok ? "accepted" : JSON.stringify(outcome.refusal)}`,
+          ).toBe(expected);
           outcomes[outcome.ok ? "accepted" : "refused"]++;
         }),
       ),
@@ -309,8 +344,22 @@ describe("set-up rules, property-based (pure deciders)", () => {
       { kind: "home", actor: "blue", at: [4, 7] },
     ];
     const rest: Step[] = [
-      ...([[0, 0], [3, 0], [9, 0], [0, 3]] as Square[]).map((at) => ({ kind: "objective" as const, actor: "blue", at })),
-      ...([[0, 7], [7, 7], [10, 7], [3, 4]] as Square[]).map((at) => ({ kind: "objective" as const, actor: "red", at })),
+      ...(
+        [
+          [0, 0],
+          [3, 0],
+          [9, 0],
+          [0, 3],
+        ] as Square[]
+      ).map((at) => ({ kind: "objective" as const, actor: "blue", at })),
+      ...(
+        [
+          [0, 7],
+          [7, 7],
+          [10, 7],
+          [3, 4],
+        ] as Square[]
+      ).map((at) => ({ kind: "objective" as const, actor: "red", at })),
       { kind: "deploy", army: "r1", at: [1, 0] },
       { kind: "deployHome", army: "r2" },
       { kind: "deploy", army: "r3", at: [11, 0] },
@@ -322,15 +371,21 @@ describe("set-up rules, property-based (pure deciders)", () => {
     fc.assert(
       fc.property(fc.shuffledSubarray(rest, { minLength: rest.length }), steps, (order, later) => {
         let index = 0;
-        play([...homeBases, ...order, { kind: "start", actor: "host" }, ...later], ({ before, after, command, outcome }) => {
-          if (index++ < setupLength) {
-            expect(outcome.ok, `${JSON.stringify(command)} ${outcome.ok ? "" : JSON.stringify(outcome.refusal)}`).toBe(true);
-          } else {
-            expect(outcome.ok, `${JSON.stringify(command)} after the start`).toBe(false);
-            if (!outcome.ok) expectNamedRefusal(outcome.refusal, String(command["type"]), before.status);
-          }
-          if (index === setupLength) expect(after).toMatchObject({ status: "active", turn: 1, phase: "action" });
-        });
+        play(
+          [...homeBases, ...order, { kind: "start", actor: "host" }, ...later],
+          ({ before, after, command, outcome }) => {
+            if (index++ < setupLength) {
+              expect(
+                outcome.ok,
+                `${JSON.stringify(command)} ${outcome.ok ? "" : JSON.stringify(outcome.refusal)}`,
+              ).toBe(true);
+            } else {
+              expect(outcome.ok, `${JSON.stringify(command)} after the start`).toBe(false);
+              if (!outcome.ok) expectNamedRefusal(outcome.refusal, String(command["type"]), before.status);
+            }
+            if (index === setupLength) expect(after).toMatchObject({ status: "active", turn: 1, phase: "action" });
+          },
+        );
       }),
       { numRuns: 100 },
     );
@@ -354,11 +409,14 @@ describe("set-up rules, property-based (pure deciders)", () => {
   it("S2 S5 S8 every accepted roster is 1,000 to M points of full-strength catalogue formations, its commander among them, at most N per player", () => {
     const formationIds = ["f1", "f2", "f3", "f4", "f5", "f6"];
     const catalogueFormation = fc.constantFrom(...Object.keys(catalogue.formations), "heavy-company");
-    const formations = fc.uniqueArray(fc.record({ id: fc.constantFrom(...formationIds), formation: catalogueFormation }), {
-      minLength: 1,
-      maxLength: 6,
-      selector: (f) => f.id,
-    });
+    const formations = fc.uniqueArray(
+      fc.record({ id: fc.constantFrom(...formationIds), formation: catalogueFormation }),
+      {
+        minLength: 1,
+        maxLength: 6,
+        selector: (f) => f.id,
+      },
+    );
     /** Mostly a unit the roster really has, sometimes any id (S8 refusals). */
     const commanderFor = (list: Array<{ id: string; formation: string }>) =>
       fc.oneof(
@@ -367,7 +425,9 @@ describe("set-up rules, property-based (pure deciders)", () => {
           arbitrary: fc.constantFrom(...list).chain((f) =>
             fc.record({
               formation: fc.constant(f.id),
-              unitType: fc.constantFrom(...Object.keys(catalogue.formations[f.formation]?.units ?? { "rifle-stand": 1 })),
+              unitType: fc.constantFrom(
+                ...Object.keys(catalogue.formations[f.formation]?.units ?? { "rifle-stand": 1 }),
+              ),
             }),
           ),
         },
@@ -379,9 +439,9 @@ describe("set-up rules, property-based (pure deciders)", () => {
           }),
         },
       );
-    const roster = fc.record({ actor: anyActor, army: fc.constantFrom("a1", "a2", "a3", "a4", "a5"), formations }).chain((r) =>
-      commanderFor(r.formations).map((commander) => ({ ...r, commander })),
-    );
+    const roster = fc
+      .record({ actor: anyActor, army: fc.constantFrom("a1", "a2", "a3", "a4", "a5"), formations })
+      .chain((r) => commanderFor(r.formations).map((commander) => ({ ...r, commander })));
     let accepted = 0;
     const refusedBy = new Set<string>();
     fc.assert(
@@ -411,8 +471,13 @@ describe("set-up rules, property-based (pure deciders)", () => {
           expect(registered.points).toBe(points);
           expect(registered.moveRate).toBe(points <= 3000 ? 3 : points <= 5999 ? 2 : 1);
           const commander = registered.formations.find((f) => f.id === r.commander.formation);
-          expect(commander?.units[r.commander.unitType] ?? 0, "the commander is a unit of its formation").toBeGreaterThan(0);
-          expect(Object.values(campaign.state.armies).filter((a) => a.player === r.actor).length).toBeLessThanOrEqual(N);
+          expect(
+            commander?.units[r.commander.unitType] ?? 0,
+            "the commander is a unit of its formation",
+          ).toBeGreaterThan(0);
+          expect(Object.values(campaign.state.armies).filter((a) => a.player === r.actor).length).toBeLessThanOrEqual(
+            N,
+          );
         }
       }),
       RUNS,
@@ -440,7 +505,9 @@ describe("set-up rules, property-based (pure deciders)", () => {
       fc.property(mapCase, (c) => {
         const rows = c.height + c.rowDelta;
         const bad = c.badRow % rows;
-        const terrain = Array.from({ length: rows }, (_, y) => c.letter.repeat(y === bad ? Math.max(1, c.width + c.widthDelta) : c.width));
+        const terrain = Array.from({ length: rows }, (_, y) =>
+          c.letter.repeat(y === bad ? Math.max(1, c.width + c.widthDelta) : c.width),
+        );
         const campaign = new Campaign();
         const outcome = campaign.apply({
           type: "CreateCampaign",
@@ -459,7 +526,8 @@ describe("set-up rules, property-based (pure deciders)", () => {
         const northSouth = c.first === "north" || c.first === "south";
         const longEdges = c.width === c.height || northSouth === c.width > c.height;
         const roadsOk =
-          c.roads.every(([x, y]) => x < c.width && y < c.height) && new Set(c.roads.map(String)).size === c.roads.length;
+          c.roads.every(([x, y]) => x < c.width && y < c.height) &&
+          new Set(c.roads.map(String)).size === c.roads.length;
         const rowsOk = terrain.length === c.height && terrain.every((row) => row.length === c.width);
         expect(outcome.ok, JSON.stringify({ c, outcome })).toBe(rowsOk && roadsOk && opposite && longEdges);
         if (!outcome.ok) {

@@ -9,7 +9,15 @@ import type { CampaignState } from "../projections/state.js";
 import { Engine } from "../src/engine.js";
 import { verifyStream } from "../src/log/index.js";
 import { Replays } from "../replays/replayer.js";
-import { encodeSnapshot, isSnapshotPoint, REDUCER_VERSION, SNAPSHOT_EVERY, splitSnapshot, withinBudget, type SnapshotHeader } from "../replays/snapshots.js";
+import {
+  encodeSnapshot,
+  isSnapshotPoint,
+  REDUCER_VERSION,
+  SNAPSHOT_EVERY,
+  splitSnapshot,
+  withinBudget,
+  type SnapshotHeader,
+} from "../replays/snapshots.js";
 import { CAMPAIGN, cli, copyOf, foldTo, openRaw, rawKey, show, usePlayedAshfall } from "./replays-support.js";
 
 const ashfall = usePlayedAshfall();
@@ -17,7 +25,8 @@ const { openCopy } = ashfall;
 
 const turnEnds = () => ashfall.events.filter((e) => e.type === "TurnEnded").map((e) => e.seq);
 /** The ends of turns and of Action phases: where the schedule takes a snapshot besides every SNAPSHOT_EVERY events. */
-const phaseSnapshotSeqs = () => ashfall.events.filter((e) => e.type === "TurnEnded" || e.type === "ActionPhaseEnded").map((e) => e.seq);
+const phaseSnapshotSeqs = () =>
+  ashfall.events.filter((e) => e.type === "TurnEnded" || e.type === "ActionPhaseEnded").map((e) => e.seq);
 const stored = (header: SnapshotHeader, state: CampaignState) => encodeSnapshot(header, state);
 const headerAt = (seq: number, state = foldTo(ashfall.events, seq)): SnapshotHeader => ({
   v: REDUCER_VERSION,
@@ -34,15 +43,21 @@ describe("snapshots", () => {
     const replays = new Replays(engine.store);
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 1, max: ashfall.events.length }).chain((s) => fc.tuple(fc.constant(s), fc.integer({ min: s, max: ashfall.events.length }))),
+        fc
+          .integer({ min: 1, max: ashfall.events.length })
+          .chain((s) => fc.tuple(fc.constant(s), fc.integer({ min: s, max: ashfall.events.length }))),
         async ([s, t]) => {
           await replays.snapshots.clear();
-          await replays.snapshots.put([{ stream: CAMPAIGN, hash: ashfall.events[s - 1]!.hash, state: foldTo(ashfall.events, s) }]);
+          await replays.snapshots.put([
+            { stream: CAMPAIGN, hash: ashfall.events[s - 1]!.hash, state: foldTo(ashfall.events, s) },
+          ]);
           const at = await replays.stateAtSeq(CAMPAIGN, t);
           expect(at.from).toBe(s);
           expect(at.folded).toBe(t - s);
           expect(at.state).toEqual(foldTo(ashfall.events, t));
-          expect(at.state).toEqual((await new Replays(engine.store, { snapshots: false }).stateAtSeq(CAMPAIGN, t)).state);
+          expect(at.state).toEqual(
+            (await new Replays(engine.store, { snapshots: false }).stateAtSeq(CAMPAIGN, t)).state,
+          );
         },
       ),
       { numRuns: 60 },
@@ -55,13 +70,20 @@ describe("snapshots", () => {
     expect(await replays.snapshots.seqs(CAMPAIGN)).toEqual([]);
     await replays.current(CAMPAIGN);
     const scheduled = ashfall.events.filter((e) => isSnapshotPoint(e)).map((e) => e.seq);
-    const everyThousand = ashfall.events.filter((e) => e.seq % SNAPSHOT_EVERY === 0 && !phaseSnapshotSeqs().includes(e.seq)).map((e) => e.seq);
-    expect(scheduled).toEqual(phaseSnapshotSeqs().concat(everyThousand).sort((a, b) => a - b));
+    const everyThousand = ashfall.events
+      .filter((e) => e.seq % SNAPSHOT_EVERY === 0 && !phaseSnapshotSeqs().includes(e.seq))
+      .map((e) => e.seq);
+    expect(scheduled).toEqual(
+      phaseSnapshotSeqs()
+        .concat(everyThousand)
+        .sort((a, b) => a - b),
+    );
     // A scheduled point gets its snapshot when its state fits the space budget for the events since the last one
     // taken: a turn's end a few events after its Action phase's end is left out.
     const expected: number[] = [];
     for (const seq of scheduled) {
-      if (withinBudget(seq, JSON.stringify(foldTo(ashfall.events, seq)).length, seq - (expected.at(-1) ?? 0))) expected.push(seq);
+      if (withinBudget(seq, JSON.stringify(foldTo(ashfall.events, seq)).length, seq - (expected.at(-1) ?? 0)))
+        expected.push(seq);
     }
     expect(expected.length).toBeGreaterThanOrEqual(turnEnds().length);
     expect(await replays.snapshots.seqs(CAMPAIGN)).toEqual(expected);
@@ -87,9 +109,14 @@ describe("snapshots", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const [early, late] = [turnEnds()[0]!, turnEnds()[2]!];
-    await replays.snapshots.put([{ stream: CAMPAIGN, hash: ashfall.events[early - 1]!.hash, state: foldTo(ashfall.events, early) }]);
+    await replays.snapshots.put([
+      { stream: CAMPAIGN, hash: ashfall.events[early - 1]!.hash, state: foldTo(ashfall.events, early) },
+    ]);
     const wrongState = { ...foldTo(ashfall.events, late), turn: 99 };
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, late), stored({ ...headerAt(late), v: REDUCER_VERSION + 1 }, wrongState));
+    await replays.snapshots.db.put(
+      rawKey(CAMPAIGN, late),
+      stored({ ...headerAt(late), v: REDUCER_VERSION + 1 }, wrongState),
+    );
     const at = await replays.stateAtSeq(CAMPAIGN, late + 3);
     expect(at.from).toBe(early);
     expect(at.state).toEqual(foldTo(ashfall.events, late + 3));
@@ -99,14 +126,20 @@ describe("snapshots", () => {
   });
 
   it.each([
-    ["whose hash is not the hash of the event at its seq", (seq: number) => ({ ...headerAt(seq), hash: ashfall.events[seq - 2]!.hash })],
+    [
+      "whose hash is not the hash of the event at its seq",
+      (seq: number) => ({ ...headerAt(seq), hash: ashfall.events[seq - 2]!.hash }),
+    ],
     ["copied from another seq", (seq: number) => ({ ...headerAt(seq - 1), hash: ashfall.events[seq - 2]!.hash })],
     ["that says it belongs to another stream", (seq: number) => ({ ...headerAt(seq), stream: "c1" })],
   ])("a forged snapshot %s is never used", async (_, forge) => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const seq = turnEnds()[1]!;
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, seq), stored(forge(seq), { ...foldTo(ashfall.events, seq), turn: 42 }));
+    await replays.snapshots.db.put(
+      rawKey(CAMPAIGN, seq),
+      stored(forge(seq), { ...foldTo(ashfall.events, seq), turn: 42 }),
+    );
     const at = await replays.stateAtSeq(CAMPAIGN, seq + 10);
     expect(at.from).toBe(0);
     expect(at.state).toEqual(foldTo(ashfall.events, seq + 10));
@@ -117,18 +150,27 @@ describe("snapshots", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     await replays.current(CAMPAIGN);
-    const started3 = ashfall.events.find((e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3)!.seq;
+    const started3 = ashfall.events.find(
+      (e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3,
+    )!.seq;
     const ended2 = turnEnds()[1]!;
     // A snapshot right before turn 3 stamped with another event's hash, and a state that says something else.
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, ended2), stored({ ...headerAt(ended2), hash: ashfall.events[0]!.hash }, { ...foldTo(ashfall.events, ended2), turn: 42 }));
+    await replays.snapshots.db.put(
+      rawKey(CAMPAIGN, ended2),
+      stored({ ...headerAt(ended2), hash: ashfall.events[0]!.hash }, { ...foldTo(ashfall.events, ended2), turn: 42 }),
+    );
     const at = await replays.stateAt(CAMPAIGN, { turn: 3 });
     expect(at.state).toEqual(foldTo(ashfall.events, started3));
     expect(at.from).toBeLessThan(ended2);
     expect(replays.snapshots.rejected.forged).toBe(1);
     // A mark that points at another event: the careful path finds the phase and marks it again.
     await replays.snapshots.putMarks([{ stream: CAMPAIGN, turn: 3, phase: "battle", seq: started3 + 2 }]);
-    const battle3 = ashfall.events.find((e) => e.type === "ActionPhaseEnded" && (e.data as { turn: number }).turn === 3)!.seq;
-    expect((await replays.stateAt(CAMPAIGN, { turn: 3, phase: "battle" })).state).toEqual(foldTo(ashfall.events, battle3));
+    const battle3 = ashfall.events.find(
+      (e) => e.type === "ActionPhaseEnded" && (e.data as { turn: number }).turn === 3,
+    )!.seq;
+    expect((await replays.stateAt(CAMPAIGN, { turn: 3, phase: "battle" })).state).toEqual(
+      foldTo(ashfall.events, battle3),
+    );
     expect(await replays.snapshots.mark(CAMPAIGN, 3, "battle")).toBe(battle3);
   });
 

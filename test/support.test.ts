@@ -53,7 +53,9 @@ describe("A7 the price list and the funds", () => {
       stasis: 100,
       vortex: 300,
     });
-    const barrages = Object.entries(SUPPORT_PRICES).filter(([, price]) => price.use === "barrage").map(([kind]) => kind);
+    const barrages = Object.entries(SUPPORT_PRICES)
+      .filter(([, price]) => price.use === "barrage")
+      .map(([kind]) => kind);
     expect(barrages).toEqual(["light-barrage", "medium-barrage", "heavy-barrage"]);
   });
 
@@ -68,8 +70,19 @@ describe("A7 the price list and the funds", () => {
   it("A7 a purchase from the support fund records its cost and where it was paid from", () => {
     const s = quietTurnOne();
     const events = s.run({ type: "BuySupport", actor: "blue", kind: "haywire" });
-    expect(eventOf(events, "SupportPurchased")).toEqual({ turn: 1, player: "blue", item: "haywire-t1", kind: "haywire", cost: 150, paidFrom: "supportFund" });
-    expect(s.state.ledgers["blue"]).toMatchObject({ supportFund: 850, warChest: 0, artillery: [{ id: "haywire-t1", kind: "haywire", boughtTurn: 1 }] });
+    expect(eventOf(events, "SupportPurchased")).toEqual({
+      turn: 1,
+      player: "blue",
+      item: "haywire-t1",
+      kind: "haywire",
+      cost: 150,
+      paidFrom: "supportFund",
+    });
+    expect(s.state.ledgers["blue"]).toMatchObject({
+      supportFund: 850,
+      warChest: 0,
+      artillery: [{ id: "haywire-t1", kind: "haywire", boughtTurn: 1 }],
+    });
     expect(describeEvent({ type: "SupportPurchased", data: eventOf(events, "SupportPurchased") })).toBe(
       "blue buys a haywire missile (haywire-t1) for 150 points from its support fund; usable from turn 2",
     );
@@ -89,8 +102,15 @@ describe("A7 the price list and the funds", () => {
   it("A7 A5 with the war chest in play, a side whose home base the enemy holds cannot buy support", () => {
     const s = quietTurnOne({ options: { advanced: { offTableSupport: true, warChest: true, homeBase: true } } });
     const home = s.state.homeBases["red"]!;
-    s.state = { ...s.state, homeBases: { ...s.state.homeBases, red: { ...home, heldBy: "blue" } }, ledgers: { ...s.state.ledgers, red: { ...s.state.ledgers["red"]!, warChest: 500 } } };
-    s.refused({ type: "BuySupport", actor: "red", kind: "light-barrage" }, { rule: "A5", message: "until it is retaken" });
+    s.state = {
+      ...s.state,
+      homeBases: { ...s.state.homeBases, red: { ...home, heldBy: "blue" } },
+      ledgers: { ...s.state.ledgers, red: { ...s.state.ledgers["red"]!, warChest: 500 } },
+    };
+    s.refused(
+      { type: "BuySupport", actor: "red", kind: "light-barrage" },
+      { rule: "A5", message: "until it is retaken" },
+    );
   });
 });
 
@@ -128,8 +148,17 @@ describe("A7 support in a battle", () => {
     const s = boughtThenBattle();
     // Purchases happen only in End phases, after the turn's battles; this state stands for an item bought in turn 2.
     const red = s.state.ledgers["red"]!;
-    s.state = { ...s.state, ledgers: { ...s.state.ledgers, red: { ...red, artillery: [{ id: "guns", kind: "medium-barrage", boughtTurn: 2 }] } } };
-    s.refused(report([{ item: "guns", turns: [1] }]), { rule: "A7", message: "bought in turn 2: off-table support may be called in from the turn after it is bought" });
+    s.state = {
+      ...s.state,
+      ledgers: {
+        ...s.state.ledgers,
+        red: { ...red, artillery: [{ id: "guns", kind: "medium-barrage", boughtTurn: 2 }] },
+      },
+    };
+    s.refused(report([{ item: "guns", turns: [1] }]), {
+      rule: "A7",
+      message: "bought in turn 2: off-table support may be called in from the turn after it is bought",
+    });
   });
 
   it("A7 the confirmation checks the roster again: an item gone since the report is refused", () => {
@@ -137,7 +166,10 @@ describe("A7 support in a battle", () => {
     s.run(report([{ item: "guns", turns: [1] }]));
     const red = s.state.ledgers["red"]!;
     s.state = { ...s.state, ledgers: { ...s.state.ledgers, red: { ...red, artillery: [] } } };
-    s.refused({ type: "ConfirmBattleResult", actor: "blue", battle: "t2b1" }, { rule: "A7", message: "red has no \"guns\"" });
+    s.refused(
+      { type: "ConfirmBattleResult", actor: "blue", battle: "t2b1" },
+      { rule: "A7", message: 'red has no "guns"' },
+    );
   });
 });
 
@@ -146,7 +178,9 @@ describe("A7 the battle sheet", () => {
     const s = quietTurnOne();
     s.run({ type: "BuySupport", actor: "red", kind: "light-barrage", item: "guns" });
     s.run({ type: "BuySupport", actor: "blue", kind: "blind", item: "smoke" });
-    expect(renderState(viewState(s.state, "red"), { viewer: "red" })).toContain("support fund 900 pts; artillery roster: light barrage (guns) from turn 2");
+    expect(renderState(viewState(s.state, "red"), { viewer: "red" })).toContain(
+      "support fund 900 pts; artillery roster: light barrage (guns) from turn 2",
+    );
     battleInTurnTwo(s);
     const before = renderState(viewState(s.state, "blue"), { viewer: "blue" });
     expect(before).toContain("attacker (red) may call in: light barrage (guns)");
@@ -159,7 +193,14 @@ describe("A7 the battle sheet", () => {
   });
 
   it("A7 a campaign without off-table support shows no support on its sheets", () => {
-    const s = new Scenario("battle-ready.json").startTurn().activate("b1", "firstFire").attack("r1", "advance", [[1, 1], [1, 2], [1, 3]]);
+    const s = new Scenario("battle-ready.json")
+      .startTurn()
+      .activate("b1", "firstFire")
+      .attack("r1", "advance", [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ]);
     const text = renderState(viewState(s.state, "red"), { viewer: "red" });
     expect(text).toContain("t1b1");
     expect(text).not.toContain("artillery roster");

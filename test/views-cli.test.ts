@@ -24,11 +24,18 @@ async function ok(args: string[], input?: string): Promise<string> {
 }
 
 type Commander = { formation: string; unitType: string };
-type SetupArmy = { id: string; player: string; formations: Array<{ id: string; formation: string }>; commander: Commander };
+type SetupArmy = {
+  id: string;
+  player: string;
+  formations: Array<{ id: string; formation: string }>;
+  commander: Commander;
+};
 
 /** Every way JSON (compact or pretty-printed) can write this commander. */
 const commanderPattern = (c: Commander) =>
-  new RegExp(`"formation":\\s*"${c.formation}",\\s*"unitType":\\s*"${c.unitType}"|"unitType":\\s*"${c.unitType}",\\s*"formation":\\s*"${c.formation}"`);
+  new RegExp(
+    `"formation":\\s*"${c.formation}",\\s*"unitType":\\s*"${c.unitType}"|"unitType":\\s*"${c.unitType}",\\s*"formation":\\s*"${c.formation}"`,
+  );
 
 let db: string;
 let commanders: Record<string, Commander & { player: string }>;
@@ -41,7 +48,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 beforeAll(async () => {
   // One database for the whole file (the apply test goes last and writes to it): removed after all tests.
   dir = await mkdtemp(join(tmpdir(), "epicwar-views-cli-"));
-  const setup = JSON.parse(await readFile(join(FIXTURES, "ready.json"), "utf8")) as { catalogue: unknown; armies: SetupArmy[] };
+  const setup = JSON.parse(await readFile(join(FIXTURES, "ready.json"), "utf8")) as {
+    catalogue: unknown;
+    armies: SetupArmy[];
+  };
   setup.catalogue = JSON.parse(await readFile(join(FIXTURES, setup.catalogue as string), "utf8"));
   commanders = {};
   for (const army of setup.armies) {
@@ -80,7 +90,15 @@ describe("S8 the CLI shows a player only what it may see", () => {
       else expect(blue).toMatch(commanderPattern(c));
     }
     // The same events, one a line, in order; red's registrations say what was hidden; no chain hashes in a view.
-    const viewed = lines(blue).map((line) => JSON.parse(line) as { seq: number; type: string; data: { army?: string; player?: string; commander?: unknown }; redacted?: string[] });
+    const viewed = lines(blue).map(
+      (line) =>
+        JSON.parse(line) as {
+          seq: number;
+          type: string;
+          data: { army?: string; player?: string; commander?: unknown };
+          redacted?: string[];
+        },
+    );
     expect(viewed.map((e) => e.seq)).toEqual(lines(all).map((_, i) => i + 1));
     for (const event of viewed) {
       expect(event).not.toHaveProperty("hash");
@@ -112,10 +130,15 @@ describe("S8 the CLI shows a player only what it may see", () => {
 
   it("S8 state --as blue --json never holds red's commanders, while state --json does", () => {
     const all = JSON.parse(runs["stateAll"]!.stdout) as { armies: Record<string, { commander: unknown }> };
-    const blue = JSON.parse(runs["stateBlueJson"]!.stdout) as { armies: Record<string, { commander: unknown }>; heldOrders: unknown };
+    const blue = JSON.parse(runs["stateBlueJson"]!.stdout) as {
+      armies: Record<string, { commander: unknown }>;
+      heldOrders: unknown;
+    };
     for (const [army, c] of Object.entries(commanders)) {
       expect(all.armies[army]!.commander).toEqual({ formation: c.formation, unitType: c.unitType });
-      expect(blue.armies[army]!.commander).toEqual(c.player === "red" ? "hidden" : { formation: c.formation, unitType: c.unitType });
+      expect(blue.armies[army]!.commander).toEqual(
+        c.player === "red" ? "hidden" : { formation: c.formation, unitType: c.unitType },
+      );
       if (c.player === "red") expect(runs["stateBlueJson"]!.stdout).not.toMatch(commanderPattern(c));
     }
     expect(blue.heldOrders).toEqual({});
@@ -138,8 +161,13 @@ describe("S8 the CLI shows a player only what it may see", () => {
   it("S8 apply --as PLAYER prints each event written as that player may see it", async () => {
     const state = JSON.parse(await ok(["state", "--db", db, "--json"])) as { turnState: { initiativeWinner: string } };
     const winner = state.turnState.initiativeWinner;
-    const out = await ok(["apply", "--db", db, "--as", winner, "-"], `${JSON.stringify({ actor: winner, type: "ChooseFirst", first: winner })}\n`);
-    expect(lines(out)).toEqual([expect.stringMatching(new RegExp(`^#\\d+ ${winner} chooses ${winner} to activate first$`))]);
+    const out = await ok(
+      ["apply", "--db", db, "--as", winner, "-"],
+      `${JSON.stringify({ actor: winner, type: "ChooseFirst", first: winner })}\n`,
+    );
+    expect(lines(out)).toEqual([
+      expect.stringMatching(new RegExp(`^#\\d+ ${winner} chooses ${winner} to activate first$`)),
+    ]);
     for (const c of Object.values(commanders)) if (c.player !== winner) expect(out).not.toMatch(commanderPattern(c));
   });
 });

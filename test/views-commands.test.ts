@@ -55,7 +55,9 @@ describe("T5 a player's view of a past moment holds only what it held then", () 
 
   it("T5 state --turn 1 --phase action --as horde shows no order of h1 before h1 was activated; after, its own; revealed, none", async () => {
     const log = await events(ashfall, "ashfall");
-    const kept = JSON.parse(await readFile(join(defaultSecretsDir(ashfall), "ashfall", "horde.json"), "utf8")) as PartySecrets;
+    const kept = JSON.parse(
+      await readFile(join(defaultSecretsDir(ashfall), "ashfall", "horde.json"), "utf8"),
+    ) as PartySecrets;
     const order = kept.orders?.["1/h1"]?.order;
     expect(order, "the demo's secrets file holds h1's order of turn 1").toBeDefined();
 
@@ -63,7 +65,9 @@ describe("T5 a player's view of a past moment holds only what it held then", () 
       showStateAt(new Seat(engine, { db: ashfall, as: "horde" }), { turn: 1, phase: "action" }, false),
     );
     expect(text).not.toContain("hidden from your opponent");
-    const start = await withEngine(ashfall, { createIfMissing: false }, (engine) => showStateAt(new Seat(engine, { db: ashfall, as: "horde" }), { turn: 1, phase: "action" }, true));
+    const start = await withEngine(ashfall, { createIfMissing: false }, (engine) =>
+      showStateAt(new Seat(engine, { db: ashfall, as: "horde" }), { turn: 1, phase: "action" }, true),
+    );
     expect((JSON.parse(start) as { heldOrders: object }).heldOrders).toEqual({});
 
     const activated = log.find((e) => e.type === "ArmyActivated" && e.data.turn === 1 && e.data.army === "h1")!;
@@ -88,24 +92,39 @@ describe("S8 A6 timeline --as shows a player only what it may see", () => {
     const horde = appointed(await lines((print) => runTimeline({ db: emberfall, as: "horde" }, print)));
     expect(all.filter((a) => a.player === "horde").length).toBeGreaterThan(0);
     expect(all.filter((a) => a.player === "concord").length).toBeGreaterThan(0);
-    for (const a of all) expect(a.named, `${a.army}'s commander in the timeline as stored`).toMatch(/^ \(.+ of .+\), Commander level \d$/);
+    for (const a of all)
+      expect(a.named, `${a.army}'s commander in the timeline as stored`).toMatch(/^ \(.+ of .+\), Commander level \d$/);
     expect(concord.map((a) => a.army)).toEqual(all.map((a) => a.army));
-    concord.forEach((a, i) => expect(a.named, `concord's view of ${a.army}`).toBe(a.player === "concord" ? all[i]!.named : ""));
-    horde.forEach((a, i) => expect(a.named, `horde's view of ${a.army}`).toBe(a.player === "horde" ? all[i]!.named : ""));
+    concord.forEach((a, i) =>
+      expect(a.named, `concord's view of ${a.army}`).toBe(a.player === "concord" ? all[i]!.named : ""),
+    );
+    horde.forEach((a, i) =>
+      expect(a.named, `horde's view of ${a.army}`).toBe(a.player === "horde" ? all[i]!.named : ""),
+    );
   });
 
   it("A6 timeline --json --as horde names no concord commander nor its level, but those killed; an unknown viewer is refused", async () => {
     const log = await events(emberfall, "emberfall");
     const state = logViewContext(log).state;
-    const entries = (await lines((print) => runTimeline({ db: emberfall, as: "horde", json: true }, print))).map((line) => JSON.parse(line) as { type: string; text: string });
-    const secret = entries.filter((e) => ["CommanderAppointed", "CommanderPromoted", "CommanderStoodDown"].includes(e.type));
-    const concords = secret.filter((e) => Object.values(state.armies).some((a) => a.player === "concord" && new RegExp(`\\b${a.id}\\b`).test(e.text)));
+    const entries = (await lines((print) => runTimeline({ db: emberfall, as: "horde", json: true }, print))).map(
+      (line) => JSON.parse(line) as { type: string; text: string },
+    );
+    const secret = entries.filter((e) =>
+      ["CommanderAppointed", "CommanderPromoted", "CommanderStoodDown"].includes(e.type),
+    );
+    const concords = secret.filter((e) =>
+      Object.values(state.armies).some((a) => a.player === "concord" && new RegExp(`\\b${a.id}\\b`).test(e.text)),
+    );
     expect(concords.length).toBeGreaterThan(0);
     for (const e of concords) expect(e.text).not.toMatch(/\(.+ of .+\)|level \d/);
     // A killed commander is public (CommanderKilled names it to both players).
-    const killed = entries.filter((e) => e.type === "CommanderKilled" && /the commander of \S+ \(.+ of .+\)/.test(e.text));
+    const killed = entries.filter(
+      (e) => e.type === "CommanderKilled" && /the commander of \S+ \(.+ of .+\)/.test(e.text),
+    );
     expect(killed.length).toBe(log.filter((e) => e.type === "CommanderKilled").length);
-    await expect(runTimeline({ db: emberfall, as: "green" }, () => {})).rejects.toThrow(/"green" is not a player of emberfall/);
+    await expect(runTimeline({ db: emberfall, as: "green" }, () => {})).rejects.toThrow(
+      /"green" is not a player of emberfall/,
+    );
   });
 });
 
@@ -126,12 +145,18 @@ describe("audit --as: the findings of the shared log, without the other side's s
   });
 
   it("A2 A6 a finding about the other side keeps its verdict and seqs; its detail goes where it is worked out from that side's secrets", async () => {
-    const input = await withEngine(emberfall, { createIfMissing: false }, (engine) => loadAuditInput(engine.store, "emberfall"));
+    const input = await withEngine(emberfall, { createIfMissing: false }, (engine) =>
+      loadAuditInput(engine.store, "emberfall"),
+    );
     const context = logViewContext(input.events);
     const registered = input.events.find((e) => e.type === "ArmyRegistered" && e.data.player === "horde")!;
-    const moved = input.events.find((e): e is Extract<typeof e, { type: "ArmyMoved" }> => e.type === "ArmyMoved" && context.state.armies[e.data.army]?.player === "horde")!;
+    const moved = input.events.find(
+      (e): e is Extract<typeof e, { type: "ArmyMoved" }> =>
+        e.type === "ArmyMoved" && context.state.armies[e.data.army]?.player === "horde",
+    )!;
     const hash = input.events[9]!.hash!;
-    const finding = (f: Partial<Finding>): Finding => ({ verdict: "ok", turn: null, seqs: [moved.seq], detail: "the detail", ...f }) as Finding;
+    const finding = (f: Partial<Finding>): Finding =>
+      ({ verdict: "ok", turn: null, seqs: [moved.seq], detail: "the detail", ...f }) as Finding;
     const findings = {
       commanders: finding({ rule: "A6", player: "horde", detail: "its level 3 commander leads armies of up to 6,000" }),
       warChest: finding({ rule: "A8", player: "horde", detail: "cost 900 but horde's war chest held 400" }),
@@ -141,14 +166,26 @@ describe("audit --as: the findings of the shared log, without the other side's s
       own: finding({ rule: "A6", player: "concord", detail: "concord's own commander" }),
       log: finding({ detail: `event 10 has hash ${hash.slice(0, 12)}..., not the recorded one` }),
     };
-    const report = { turns: [], findings: Object.values(findings), chain: { ok: true, events: 1, headHash: hash, verdict: "ok" } } as unknown as AuditReport;
-    const viewed = Object.fromEntries(Object.keys(findings).map((key, i) => [key, viewAudit(report, "concord", context, input.events).findings[i]!]));
+    const report = {
+      turns: [],
+      findings: Object.values(findings),
+      chain: { ok: true, events: 1, headHash: hash, verdict: "ok" },
+    } as unknown as AuditReport;
+    const viewed = Object.fromEntries(
+      Object.keys(findings).map((key, i) => [key, viewAudit(report, "concord", context, input.events).findings[i]!]),
+    );
     for (const key of ["commanders", "warChest", "redacted"]) {
       const f = viewed[key]!;
       expect(f.detail, key).toMatch(/^hidden: it would give away .*horde/);
-      expect(f, key).toMatchObject({ verdict: "ok", player: "horde", seqs: findings[key as keyof typeof findings].seqs, redacted: ["detail"] });
+      expect(f, key).toMatchObject({
+        verdict: "ok",
+        player: "horde",
+        seqs: findings[key as keyof typeof findings].seqs,
+        redacted: ["detail"],
+      });
     }
-    for (const key of ["scouting", "move", "own"]) expect(viewed[key], key).toEqual(findings[key as keyof typeof findings]);
+    for (const key of ["scouting", "move", "own"])
+      expect(viewed[key], key).toEqual(findings[key as keyof typeof findings]);
     expect(viewed["log"]!.detail).toBe("event 10 has hash hidden..., not the recorded one");
     expect(viewAudit(report, "host", context, input.events)).toBe(report);
     expect(viewAudit(report, "horde", context, input.events).findings[0]).toEqual(findings.commanders);
@@ -158,7 +195,12 @@ describe("audit --as: the findings of the shared log, without the other side's s
 describe("A2 diff --as: the other side's strength and reserves stay hidden under fog of war", () => {
   it("A2 diff --as horde drops the rows of concord's strength and reserves, and keeps every other row of diff", async () => {
     await runBranch({ db: emberfall, name: "alt", fromTurn: "2" }, () => {});
-    const rows = async (as?: string) => JSON.parse((await lines((print) => runDiff("main", "alt", { db: emberfall, json: true, ...(as ? { as } : {}) }, print)))[0]!).differences as Array<{ what: string; a: string; b: string }>;
+    const rows = async (as?: string) =>
+      JSON.parse(
+        (
+          await lines((print) => runDiff("main", "alt", { db: emberfall, json: true, ...(as ? { as } : {}) }, print))
+        )[0]!,
+      ).differences as Array<{ what: string; a: string; b: string }>;
     const state = logViewContext(await events(emberfall, "emberfall")).state;
     const concordOnly = (what: string) => {
       const army = /^army (\S+) strength$/.exec(what)?.[1];
@@ -175,8 +217,12 @@ describe("A2 diff --as: the other side's strength and reserves stay hidden under
 
 describe("demo --as: the account and the final state as the player sees them", () => {
   it("A6 demo --as concord, told again from the log, names no living horde commander and prints no head hash", async () => {
-    const told = await lines((print) => withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO, "concord")));
-    const asStored = await lines((print) => withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO)));
+    const told = await lines((print) =>
+      withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO, "concord")),
+    );
+    const asStored = await lines((print) =>
+      withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO)),
+    );
     expect(told.length).toBeGreaterThan(100);
     expect(asStored.some((line) => /of horde gets a commander \(/.test(line))).toBe(true);
     expect(told.some((line) => /of horde gets a commander \(/.test(line))).toBe(false);

@@ -11,7 +11,14 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Commander } from "../events/common.js";
-import { EVENT_DEFINITIONS, GENESIS_HASH, toCurrent, type CurrentEvent, type DomainEvent, type StoredEvent } from "../events/index.js";
+import {
+  EVENT_DEFINITIONS,
+  GENESIS_HASH,
+  toCurrent,
+  type CurrentEvent,
+  type DomainEvent,
+  type StoredEvent,
+} from "../events/index.js";
 import { initialState, type CampaignState } from "../projections/state.js";
 import { eventFeed } from "../src/words/events.js";
 import { logOutput, stateOutput } from "../src/cli/commands/show.js";
@@ -25,7 +32,16 @@ import { Engine } from "../src/engine.js";
 import { canonicalJson, sha256Hex } from "../src/log/hash.js";
 import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
-import { commanderKilled, EVENT_SECRETS, HIDDEN, isPlayerEvent, ownHeldOrders, viewEvent, viewState, type ViewContext } from "../src/views.js";
+import {
+  commanderKilled,
+  EVENT_SECRETS,
+  HIDDEN,
+  isPlayerEvent,
+  ownHeldOrders,
+  viewEvent,
+  viewState,
+  type ViewContext,
+} from "../src/views.js";
 import { logViewContext } from "../src/views-log.js";
 import { Scenario, side } from "./battle-support.js";
 import { goldenSetup } from "./support/fixtures.js";
@@ -61,7 +77,9 @@ function chain(events: ReadonlyArray<Logged & Partial<StoredEvent>>, stream = "g
 }
 
 const registration = (events: readonly StoredEvent[], army: string) =>
-  events.find((e) => (e.type === "ArmyRegistered" || e.type === "ArmyRaised") && (e.data as { army: string }).army === army)!;
+  events.find(
+    (e) => (e.type === "ArmyRegistered" || e.type === "ArmyRaised") && (e.data as { army: string }).army === army,
+  )!;
 
 /** Scenario with battle-ready.json: r1 (commander line/command-stand) attacks b1 (commander line/command-stand) at (1,3). */
 function oneBattle(): Scenario {
@@ -83,7 +101,10 @@ function activateWith(s: Scenario, army: string, held: HeldOrder): void {
   const { campaign, turn } = s.state;
   const current = s.state.armies[army]!;
   const commitment = orderCommitment({ campaign: campaign!, turn, army, ...held });
-  s.emit({ type: "ArmyActivated", data: { turn, army, player: current.player, commitment, rate: current.moveRate, engaged: false, stacked: false } });
+  s.emit({
+    type: "ArmyActivated",
+    data: { turn, army, player: current.player, commitment, rate: current.moveRate, engaged: false, stacked: false },
+  });
 }
 
 const B1_COMMANDER = { formation: "line", unitType: "command-stand" };
@@ -113,7 +134,9 @@ describe("S8 views: commanders known to their owner only until killed", () => {
         expect(seen.data).toMatchObject({ army, commander: HIDDEN });
         expect(seen).toMatchObject({ redacted: ["data.commander"] });
         // Everything else of the event is as logged: the roster is public (A2 is not in play).
-        expect((seen.data as { formations: unknown }).formations).toEqual((registration(log, army).data as { formations: unknown }).formations);
+        expect((seen.data as { formations: unknown }).formations).toEqual(
+          (registration(log, army).data as { formations: unknown }).formations,
+        );
       }
       // The rest of the state is the state itself.
       expect({ ...view, armies: null }).toEqual({ ...s.state, armies: null });
@@ -131,8 +154,12 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     // Why: the candidates are few (a unit type of a formation of the public roster); hashing each finds the commander.
     const { hash, ...body } = event;
     const formations = (event.data as { formations: Array<{ id: string; units: Record<string, number> }> }).formations;
-    const candidates = formations.flatMap((f) => Object.keys(f.units).map((unitType) => ({ formation: f.id, unitType })));
-    const found = candidates.filter((commander) => sha256Hex(canonicalJson({ ...body, data: { ...(seen.data as object), commander } })) === hash);
+    const candidates = formations.flatMap((f) =>
+      Object.keys(f.units).map((unitType) => ({ formation: f.id, unitType })),
+    );
+    const found = candidates.filter(
+      (commander) => sha256Hex(canonicalJson({ ...body, data: { ...(seen.data as object), commander } })) === hash,
+    );
     expect(found).toEqual([B1_COMMANDER]);
     // Later hashes too: the next event's prev is this hash, and so on down the chain.
     expect(log[event.seq]!.prev).toBe(hash);
@@ -154,7 +181,11 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     const before = logViewContext(s.events);
     expect(viewEvent(registration(chain(s.events), "b1"), "red", before).data).toMatchObject({ commander: HIDDEN });
     // b1 holds its square and wins, but its line company lost its only command stand: the commander.
-    s.fight("t1b1", { outcome: "defender", attacker: side(5, { armour: { "battle-tank": 4 } }), defender: side(30, { line: { "command-stand": 1 } }) });
+    s.fight("t1b1", {
+      outcome: "defender",
+      attacker: side(5, { armour: { "battle-tank": 4 } }),
+      defender: side(30, { line: { "command-stand": 1 } }),
+    });
     expect(s.state.armies["b1"]).toMatchObject({ status: "active" });
     const log = chain(s.events);
     for (const context of [logViewContext(s.events), { state: s.state }]) {
@@ -176,7 +207,11 @@ describe("S8 views: commanders known to their owner only until killed", () => {
   it("S8 killing a unit of the commander's type in another formation, or some of several, reveals nothing", () => {
     const s = oneBattle();
     // b1's armour company has a command stand too; the commander is the one in its line company.
-    s.fight("t1b1", { outcome: "defender", attacker: side(5), defender: side(30, { armour: { "command-stand": 1 }, line: { "rifle-stand": 6 } }) });
+    s.fight("t1b1", {
+      outcome: "defender",
+      attacker: side(5),
+      defender: side(30, { armour: { "command-stand": 1 }, line: { "rifle-stand": 6 } }),
+    });
     const context = logViewContext(s.events);
     expect(context.killed?.has("b1")).toBe(false);
     expect(viewState(s.state, "red", context).armies["b1"]!.commander).toBe(HIDDEN);
@@ -184,27 +219,42 @@ describe("S8 views: commanders known to their owner only until killed", () => {
 
   it("S8 a commander killed in the battle that routed its army is revealed from the log; one that survived the rout stays hidden", () => {
     const killed = oneBattle();
-    killed.fight("t1b1", { outcome: "attacker", attacker: side(30), defender: side(5, { line: { "command-stand": 1, "rifle-stand": 3 } }) });
+    killed.fight("t1b1", {
+      outcome: "attacker",
+      attacker: side(30),
+      defender: side(5, { line: { "command-stand": 1, "rifle-stand": 3 } }),
+    });
     expect(killed.state.armies["b1"]).toMatchObject({ status: "routed" });
     const context = logViewContext(killed.events);
     expect(viewState(killed.state, "red", context).armies["b1"]!.commander).toEqual(B1_COMMANDER);
-    expect(viewEvent(registration(chain(killed.events), "b1"), "red", context).data).toMatchObject({ commander: B1_COMMANDER });
+    expect(viewEvent(registration(chain(killed.events), "b1"), "red", context).data).toMatchObject({
+      commander: B1_COMMANDER,
+    });
     // From the state alone (the routed army's units are no longer counted by formation) the view cannot tell: it hides.
     expect(viewState(killed.state, "red").armies["b1"]!.commander).toBe(HIDDEN);
 
     const survived = oneBattle();
-    survived.fight("t1b1", { outcome: "attacker", attacker: side(30), defender: side(5, { armour: { "battle-tank": 9, "command-stand": 1 } }) });
+    survived.fight("t1b1", {
+      outcome: "attacker",
+      attacker: side(30),
+      defender: side(5, { armour: { "battle-tank": 9, "command-stand": 1 } }),
+    });
     expect(survived.state.armies["b1"]).toMatchObject({ status: "routed" });
     const after = logViewContext(survived.events);
     expect(after.killed?.has("b1")).toBe(false);
     expect(viewState(survived.state, "red", after).armies["b1"]!.commander).toBe(HIDDEN);
-    expect(viewEvent(registration(chain(survived.events), "b1"), "red", after).data).toMatchObject({ commander: HIDDEN });
+    expect(viewEvent(registration(chain(survived.events), "b1"), "red", after).data).toMatchObject({
+      commander: HIDDEN,
+    });
   });
 
   it("S8 a killed commander stays known after its formation is brought back to strength (E6b)", () => {
     const s = oneBattle();
     s.fight("t1b1", { outcome: "defender", attacker: side(5), defender: side(30, { line: { "command-stand": 1 } }) });
-    s.emit({ type: "FormationReinforced", data: { turn: 1, army: "b1", player: "blue", formation: "line", units: { "command-stand": 1 } } });
+    s.emit({
+      type: "FormationReinforced",
+      data: { turn: 1, army: "b1", player: "blue", formation: "line", units: { "command-stand": 1 } },
+    });
     expect(s.state.armies["b1"]!.formations.find((f) => f.id === "line")!.units["command-stand"]).toBe(1);
     expect(viewState(s.state, "red", logViewContext(s.events)).armies["b1"]!.commander).toEqual(B1_COMMANDER);
   });
@@ -222,7 +272,9 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     expect(await ownHeldOrders(s.state, "blue", secrets)).toEqual({ b2: "fortify" });
     expect(await ownHeldOrders(s.state, "host", secrets)).toEqual({});
     expect(await ownHeldOrders(s.state, undefined, secrets)).toEqual({});
-    const json = JSON.parse(stateOutput(logViewContext(s.events), "red", await ownHeldOrders(s.state, "red", secrets), true)) as { heldOrders: unknown };
+    const json = JSON.parse(
+      stateOutput(logViewContext(s.events), "red", await ownHeldOrders(s.state, "red", secrets), true),
+    ) as { heldOrders: unknown };
     expect(json.heldOrders).toEqual({ r2: "charge" });
   });
 
@@ -241,7 +293,9 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     expect(await ownHeldOrders(beforeAny, "red", secrets), "before any activation").toEqual({});
     expect(await ownHeldOrders(s.state, "red", secrets)).toEqual({ r1: "charge" });
     s.emit({ type: "OrderRevealed", data: { turn: s.state.turn, army: "r1", order: r1.order, salt: r1.salt } });
-    expect(await ownHeldOrders(s.state, "red", secrets), "once revealed, the order is in the state, not held").toEqual({});
+    expect(await ownHeldOrders(s.state, "red", secrets), "once revealed, the order is in the state, not held").toEqual(
+      {},
+    );
   });
 
   it("S8 an army raised in the End phase (E6a) has its commander hidden from the enemy, in the event, the feed and the state", () => {
@@ -251,7 +305,9 @@ describe("S8 views: commanders known to their owner only until killed", () => {
       army: "b3",
       player: "blue",
       name: "Blue Reborn",
-      formations: [{ id: "guard", formation: "line-company", units: { "command-stand": 1, "rifle-stand": 6, carrier: 4 } }],
+      formations: [
+        { id: "guard", formation: "line-company", units: { "command-stand": 1, "rifle-stand": 6, carrier: 4 } },
+      ],
       commander: { formation: "guard", unitType: "command-stand" },
       at: [15, 2] as [number, number],
       units: { "command-stand": 1, "rifle-stand": 6, carrier: 4 },
@@ -283,7 +339,8 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     const gap = eventFeed((line) => after.push(line), "red", initialState);
     gap(log.slice(3));
     gap([]);
-    const enemyRosterHidden = (line: string) => line.replace(/^(#\d+ blue registered army .*) \(\d+ formations\)$/, "$1 (formations hidden)");
+    const enemyRosterHidden = (line: string) =>
+      line.replace(/^(#\d+ blue registered army .*) \(\d+ formations\)$/, "$1 (formations hidden)");
     expect(after.some((line, i) => line !== lines[3 + i])).toBe(true);
     expect(after).toEqual(lines.slice(3).map(enemyRosterHidden));
   });
@@ -291,7 +348,9 @@ describe("S8 views: commanders known to their owner only until killed", () => {
 
 describe("S8 the table of secrets covers every commander in the log, and refusals never read one", () => {
   it("S8 every event type whose data carries a commander is in EVENT_SECRETS", () => {
-    const carrying = EVENT_DEFINITIONS.filter((d) => "commander" in ((d.schema as { properties?: object }).properties ?? {})).map((d) => d.type);
+    const carrying = EVENT_DEFINITIONS.filter(
+      (d) => "commander" in ((d.schema as { properties?: object }).properties ?? {}),
+    ).map((d) => d.type);
     expect(carrying.sort()).toEqual(Object.keys(EVENT_SECRETS).sort());
   });
 
@@ -299,8 +358,11 @@ describe("S8 the table of secrets covers every commander in the log, and refusal
     const dir = join(ROOT, "src", "rules");
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
       const source = readFileSync(join(dir, file), "utf8");
-      const reads = [...source.matchAll(/([\w.\]\)!?]+)\.commander\b/g)].map((m) => m[1]);
-      expect(reads.filter((owner) => owner !== "command"), `${file} reads a commander`).toEqual([]);
+      const reads = [...source.matchAll(/([\w.\])!?]+)\.commander\b/g)].map((m) => m[1]);
+      expect(
+        reads.filter((owner) => owner !== "command"),
+        `${file} reads a commander`,
+      ).toEqual([]);
     }
   });
 });
@@ -326,7 +388,10 @@ class RecordingSecrets extends MemorySecrets {
 const commanderFormationId = (army: string) => `cmd-${army}-7f3a`;
 
 /** Renames the commander's formation of an army (of a set-up file, or a RaiseArmy) to its unique id. */
-function uniqueCommander<C extends { formations: Array<{ id: string }>; commander: Commander }>(army: string, roster: C): C {
+function uniqueCommander<C extends { formations: Array<{ id: string }>; commander: Commander }>(
+  army: string,
+  roster: C,
+): C {
   const id = commanderFormationId(army);
   return {
     ...roster,
@@ -348,7 +413,9 @@ const commanderTokens = (c: Commander): RegExp[] => {
  * counts by formation through registrations, battle losses, reinforcements, replacements and break-downs; a commander
  * dies when a BattleResolved leaves no unit of its type in its formation.
  */
-function commanderFates(events: readonly CurrentEvent[]): Map<string, { player: string; commander: Commander; killed: boolean }> {
+function commanderFates(
+  events: readonly CurrentEvent[],
+): Map<string, { player: string; commander: Commander; killed: boolean }> {
   const fates = new Map<string, { player: string; commander: Commander; killed: boolean }>();
   const counts = new Map<string, Map<string, Record<string, number>>>();
   const battles = new Map<string, [string, string]>();
@@ -430,12 +497,18 @@ function swapCommanders(log: readonly StoredEvent[], enemy: string): StoredEvent
   let changed = false;
   for (const [army, fate] of fates) {
     if (fate.player !== enemy || fate.killed) continue;
-    const index = swapped.findIndex((e) => (e.type === "ArmyRegistered" || e.type === "ArmyRaised") && e.data.army === army);
+    const index = swapped.findIndex(
+      (e) => (e.type === "ArmyRegistered" || e.type === "ArmyRaised") && e.data.army === army,
+    );
     const event = swapped[index] as Extract<CurrentEvent, { type: "ArmyRegistered" | "ArmyRaised" }>;
-    const candidates = event.data.formations.flatMap((f) => Object.keys(f.units).map((unitType) => ({ formation: f.id, unitType })));
+    const candidates = event.data.formations.flatMap((f) =>
+      Object.keys(f.units).map((unitType) => ({ formation: f.id, unitType })),
+    );
     for (const commander of candidates) {
       if (commander.formation === fate.commander.formation && commander.unitType === fate.commander.unitType) continue;
-      const trial = swapped.map((e, i) => (i === index ? ({ ...event, data: { ...event.data, commander } } as CurrentEvent) : e));
+      const trial = swapped.map((e, i) =>
+        i === index ? ({ ...event, data: { ...event.data, commander } } as CurrentEvent) : e,
+      );
       if (commanderFates(trial).get(army)!.killed) continue;
       swapped = trial;
       changed = true;
@@ -450,7 +523,16 @@ function swapCommanders(log: readonly StoredEvent[], enemy: string): StoredEvent
  * war chest that paid for it). Searched for by name, so that a number that merely equals some army's points (a VP
  * count, a square) is no false alarm.
  */
-const POINTS_FIELDS = new Set(["points", "averagePoints", "vpTarget", "cost", "balance", "change", "floorCut", "warChest"]);
+const POINTS_FIELDS = new Set([
+  "points",
+  "averagePoints",
+  "vpTarget",
+  "cost",
+  "balance",
+  "change",
+  "floorCut",
+  "warChest",
+]);
 
 /** Every points field in a JSON value not shown HIDDEN, by path; a part HIDDEN whole is not entered. */
 function shownPointsFields(value: unknown, path: string[] = []): string[][] {
@@ -467,7 +549,12 @@ function shownPointsFields(value: unknown, path: string[] = []): string[][] {
  * phase of its turn), its own side's before.
  */
 function statePointsShown(state: CampaignState, viewer: string, [part, key, side]: string[]): boolean {
-  if (part === "setup" || (part === "armies" && state.armies[key!]?.player === viewer) || (part === "ledgers" && key === viewer)) return true;
+  if (
+    part === "setup" ||
+    (part === "armies" && state.armies[key!]?.player === viewer) ||
+    (part === "ledgers" && key === viewer)
+  )
+    return true;
   if (part !== "battles") return false;
   const battle = state.battles[key!]!;
   if (battle.turn < state.turn || state.phase !== "action") return true;
@@ -478,15 +565,31 @@ function statePointsShown(state: CampaignState, viewer: string, [part, key, side
  * A2: the event types whose points are public under fog of war: the set-up, a size stated to a scout (A3), defences
  * that stand on the map, off-table support from the price list (A7), and what a battle fought on the table shows.
  */
-const PUBLIC_POINTS_EVENTS = new Set(["CampaignCreated", "ArmySizeStated", "DefencesBuilt", "DefencesPurchased", "SupportPurchased", "BattleResultReported", "BattleResolved", "TitanDamageCarried"]);
+const PUBLIC_POINTS_EVENTS = new Set([
+  "CampaignCreated",
+  "ArmySizeStated",
+  "DefencesBuilt",
+  "DefencesPurchased",
+  "SupportPurchased",
+  "BattleResultReported",
+  "BattleResolved",
+  "TitanDamageCarried",
+]);
 
 /**
  * A2: under fog of war, no points field of the viewer's state view or log shows a number that is not its own or public
  * (so no enemy army's points, nor a sum they could be worked out from); the state's text shows each enemy army as "?".
  */
-function expectNoEnemyPoints(state: CampaignState, viewer: string, out: Pick<Outputs, "stateJson" | "stateText" | "logJson">): void {
+function expectNoEnemyPoints(
+  state: CampaignState,
+  viewer: string,
+  out: Pick<Outputs, "stateJson" | "stateText" | "logJson">,
+): void {
   const leaks = shownPointsFields(JSON.parse(out.stateJson)).filter((path) => !statePointsShown(state, viewer, path));
-  expect(leaks.map((path) => path.join(".")), `${viewer}'s state view shows enemy points`).toEqual([]);
+  expect(
+    leaks.map((path) => path.join(".")),
+    `${viewer}'s state view shows enemy points`,
+  ).toEqual([]);
   for (const line of out.logJson.split("\n").filter((text) => text.startsWith("{"))) {
     const event = JSON.parse(line) as { seq: number; type: string; data: { player?: string } };
     if (event.data.player === viewer || PUBLIC_POINTS_EVENTS.has(event.type)) continue;
@@ -505,7 +608,9 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
   const events = log.map(toCurrent);
   const state = logViewContext(events).state;
   const fates = commanderFates(events);
-  const revealed = new Set(events.flatMap((e) => (e.type === "OrderRevealed" ? [`${e.data.turn}/${e.data.army}/${e.data.salt}`] : [])));
+  const revealed = new Set(
+    events.flatMap((e) => (e.type === "OrderRevealed" ? [`${e.data.turn}/${e.data.army}/${e.data.salt}`] : [])),
+  );
   const ended = new Set(events.flatMap((e) => (e.type === "TurnEnded" ? [e.data.turn] : [])));
   for (const [viewer, enemy] of [
     ["red", "blue"],
@@ -515,13 +620,17 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
     const all = Object.values(out).join("\n");
 
     // Never: the enemy's unrevealed salts, the host's seed before its turn ended, the enemy's living commanders.
-    for (const o of secrets.orders.filter((o) => o.player === enemy && !revealed.has(`${o.turn}/${o.army}/${o.salt}`))) {
+    for (const o of secrets.orders.filter(
+      (o) => o.player === enemy && !revealed.has(`${o.turn}/${o.army}/${o.salt}`),
+    )) {
       expect(all, `${viewer} sees ${enemy}'s hidden salt of ${o.army} turn ${o.turn}`).not.toContain(o.salt);
     }
-    for (const h of secrets.hostSeeds.filter((h) => !ended.has(h.turn))) expect(all, `${viewer} sees the host seed of turn ${h.turn}`).not.toContain(h.seed);
+    for (const h of secrets.hostSeeds.filter((h) => !ended.has(h.turn)))
+      expect(all, `${viewer} sees the host seed of turn ${h.turn}`).not.toContain(h.seed);
     for (const [army, fate] of fates) {
       if (fate.player !== enemy || fate.killed) continue;
-      for (const token of commanderTokens(fate.commander)) expect(all, `${viewer} sees ${army}'s commander`).not.toMatch(token);
+      for (const token of commanderTokens(fate.commander))
+        expect(all, `${viewer} sees ${army}'s commander`).not.toMatch(token);
       expect(all).not.toContain(`${fate.commander.unitType} of ${fate.commander.formation}`);
       expect(JSON.parse(out.stateJson).armies[army].commander).toBe(HIDDEN);
     }
@@ -530,7 +639,9 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
     for (const [army, fate] of fates) {
       const shown = fate.player === viewer || fate.killed;
       if (!shown) continue;
-      expect(JSON.parse(out.stateJson).armies[army].commander, `${viewer}'s view of ${army}'s commander`).toEqual(fate.commander);
+      expect(JSON.parse(out.stateJson).armies[army].commander, `${viewer}'s view of ${army}'s commander`).toEqual(
+        fate.commander,
+      );
       expect(out.logJson).toMatch(commanderTokens(fate.commander)[0]!);
       expect(out.stateJson).toMatch(commanderTokens(fate.commander)[0]!);
       expect(out.stateText).toContain(`${fate.commander.unitType} of ${fate.commander.formation}`);
@@ -542,7 +653,8 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
         o.player === viewer &&
         o.turn === state.turn &&
         activations[o.army]?.order === null &&
-        activations[o.army]!.commitment === orderCommitment({ campaign: state.campaign!, turn: o.turn, army: o.army, order: o.order, salt: o.salt }),
+        activations[o.army]!.commitment ===
+          orderCommitment({ campaign: state.campaign!, turn: o.turn, army: o.army, order: o.order, salt: o.salt }),
     );
     const heldOrders = (JSON.parse(out.stateJson) as { heldOrders: Record<string, string> }).heldOrders;
     expect(heldOrders).toEqual(Object.fromEntries(heldNow.map((o) => [o.army, o.order])));
@@ -552,24 +664,33 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
     // A2: under fog of war the enemy's points, roster and Reserves are never shown, in the state or the log; without
     // it they are. Move rates stay in view either way.
     const fog = state.setup!.options.advanced?.fogOfWar === true;
-    const shownState = JSON.parse(out.stateJson) as { armies: Record<string, { points: unknown; formations: unknown; moveRate: unknown }>; ledgers: Record<string, { reserves: unknown }> };
+    const shownState = JSON.parse(out.stateJson) as {
+      armies: Record<string, { points: unknown; formations: unknown; moveRate: unknown }>;
+      ledgers: Record<string, { reserves: unknown }>;
+    };
     for (const army of Object.values(state.armies).filter((a) => a.player === enemy)) {
       const shown = shownState.armies[army.id]!;
       expect(shown.moveRate).toBe(army.moveRate);
       expect(shown.points, `${viewer} sees ${army.id}'s points`).toEqual(fog ? HIDDEN : army.points);
       expect(shown.formations, `${viewer} sees ${army.id}'s roster`).toEqual(fog ? HIDDEN : army.formations);
     }
-    if (state.ledgers[enemy]) expect(shownState.ledgers[enemy]!.reserves).toEqual(fog ? HIDDEN : state.ledgers[enemy]!.reserves);
+    if (state.ledgers[enemy])
+      expect(shownState.ledgers[enemy]!.reserves).toEqual(fog ? HIDDEN : state.ledgers[enemy]!.reserves);
     if (fog) expectNoEnemyPoints(state, viewer, out);
     for (const line of out.logJson.split("\n").filter((text) => text.startsWith("{"))) {
-      const event = JSON.parse(line) as { type: string; data: { player?: string; formations?: unknown; units?: unknown } };
+      const event = JSON.parse(line) as {
+        type: string;
+        data: { player?: string; formations?: unknown; units?: unknown };
+      };
       if (!fog || event.data.player !== enemy) continue;
-      if ("formations" in event.data) expect(event.data.formations, `${viewer} sees ${event.type}.formations`).toBe(HIDDEN);
+      if ("formations" in event.data)
+        expect(event.data.formations, `${viewer} sees ${event.type}.formations`).toBe(HIDDEN);
       if ("units" in event.data) expect(event.data.units, `${viewer} sees ${event.type}.units`).toBe(HIDDEN);
     }
 
     const heldShown = JSON.parse(out.stateJson).heldOrders as Record<string, string>;
-    for (const army of Object.keys(heldShown)) expect(state.armies[army]?.player, `${viewer} is shown the held order of ${army}`).toBe(viewer);
+    for (const army of Object.keys(heldShown))
+      expect(state.armies[army]?.player, `${viewer} is shown the held order of ${army}`).toBe(viewer);
 
     // Non-interference: had the enemy other living commanders, other hidden orders and salts, and the host other
     // seeds for turns not ended, the viewer would be shown exactly the same.
@@ -577,9 +698,15 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
     const flip = { firstFire: "charge", advance: "fortify", charge: "firstFire", fortify: "advance" } as const;
     for (const o of secrets.orders) {
       const mine = o.player === viewer || revealed.has(`${o.turn}/${o.army}/${o.salt}`);
-      await otherSecrets.keepOrder(o.player, o.turn, o.army, mine ? o : { order: flip[o.order], salt: sha256Hex(o.salt).slice(0, 32) });
+      await otherSecrets.keepOrder(
+        o.player,
+        o.turn,
+        o.army,
+        mine ? o : { order: flip[o.order], salt: sha256Hex(o.salt).slice(0, 32) },
+      );
     }
-    for (const h of secrets.hostSeeds) await otherSecrets.keepHostSeed(h.turn, ended.has(h.turn) ? h.seed : sha256Hex(h.seed));
+    for (const h of secrets.hostSeeds)
+      await otherSecrets.keepHostSeed(h.turn, ended.has(h.turn) ? h.seed : sha256Hex(h.seed));
     const theirs = await outputsFor(swapCommanders(log, enemy) ?? log, viewer, otherSecrets);
     for (const key of Object.keys(out) as Array<keyof Outputs>) {
       const mine = out[key].split("\n");
@@ -598,7 +725,13 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
           { type: "ActivateArmy", actor: viewer, army: army.id, commitment: "0".repeat(64), path: [] },
           { type: "ReinforceFormation", actor: viewer, army: army.id, formation: fate.commander.formation },
           { type: "BreakDown", actor: viewer, army: army.id, formations: [fate.commander.formation] },
-          { type: "ReplaceFormation", actor: viewer, army: army.id, formation: fate.commander.formation, with: { id: "x1", formation: "line-company" } },
+          {
+            type: "ReplaceFormation",
+            actor: viewer,
+            army: army.id,
+            formation: fate.commander.formation,
+            with: { id: "x1", formation: "line-company" },
+          },
           { type: "DisbandArmy", actor: viewer, army: army.id },
         ]) {
           const outcome = await engine.execute(campaign, [probe]);
@@ -614,8 +747,18 @@ async function checkViews(engine: Engine, campaign: string, secrets: RecordingSe
 }
 
 /** Plays a campaign from a fixture (battle-ready.json) or the Ashfall example with the demo's players, checking every view at the given steps and at the end. */
-async function playAndCheck(run: { fixture: string; campaign: string; seed: number; turns: number; stops: number[]; fog?: boolean }): Promise<number> {
-  const setup = run.fixture === "ashfall" ? await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json")) : goldenSetup(run.fixture);
+async function playAndCheck(run: {
+  fixture: string;
+  campaign: string;
+  seed: number;
+  turns: number;
+  stops: number[];
+  fog?: boolean;
+}): Promise<number> {
+  const setup =
+    run.fixture === "ashfall"
+      ? await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json"))
+      : goldenSetup(run.fixture);
   setup.campaign = run.campaign;
   if (run.fog) setup.options = { ...setup.options, advanced: { ...setup.options?.advanced, fogOfWar: true } };
   setup.armies = (setup.armies ?? []).map((army) => uniqueCommander(army.id, army));
@@ -642,9 +785,15 @@ async function playAndCheck(run: { fixture: string; campaign: string; seed: numb
       if (state.status === "finished" || state.turn > run.turns) break;
       let command: PlainCommand | undefined = nextDecision(state);
       if (!command) throw new Error(`stuck at step ${step}`);
-      if (command.type === "RaiseArmy") command = uniqueCommander(String(command["army"]), command as PlainCommand & Parameters<typeof uniqueCommander>[1]);
+      if (command.type === "RaiseArmy")
+        command = uniqueCommander(
+          String(command["army"]),
+          command as PlainCommand & Parameters<typeof uniqueCommander>[1],
+        );
       const outcome = await table.submit(command);
-      expect(outcome.ok, `${command.type} by ${command.actor}: ${JSON.stringify(!outcome.ok && outcome.refusal)}`).toBe(true);
+      expect(outcome.ok, `${command.type} by ${command.actor}: ${JSON.stringify(!outcome.ok && outcome.refusal)}`).toBe(
+        true,
+      );
     }
     await checkViews(engine, run.campaign, secrets, false);
     // VIEWS_STATS=1 prints what each random campaign went through (battles, routs, kills, raised armies).
@@ -652,7 +801,18 @@ async function playAndCheck(run: { fixture: string; campaign: string; seed: numb
       const events = (await engine.store.readAll(run.campaign)).map(toCurrent);
       const fates = [...commanderFates(events).values()];
       const count = (type: string) => events.filter((e) => e.type === type).length;
-      console.log(JSON.stringify({ run, step, events: events.length, battles: count("BattleResolved"), routed: count("ArmyRouted"), raised: count("ArmyRaised"), killed: fates.filter((f) => f.killed).length, armies: fates.length }));
+      console.log(
+        JSON.stringify({
+          run,
+          step,
+          events: events.length,
+          battles: count("BattleResolved"),
+          routed: count("ArmyRouted"),
+          raised: count("ArmyRaised"),
+          killed: fates.filter((f) => f.killed).length,
+          armies: fates.length,
+        }),
+      );
     }
     return step;
   } finally {
@@ -695,7 +855,11 @@ describe("A2 under fog of war with every advanced rule on, no view shows the ene
       const players = setup.players.map((p) => p.id);
       const seen = new Set<string>();
       let checked = 0;
-      for (let state = await table.state(); state.status !== "finished" && state.turn <= 4; state = await table.state()) {
+      for (
+        let state = await table.state();
+        state.status !== "finished" && state.turn <= 4;
+        state = await table.state()
+      ) {
         // Once in every phase of every turn, and with the battles of the turn started but not yet on the table.
         const moment = `${state.turn}/${state.phase}/${Object.values(state.battles).some((b) => b.turn === state.turn)}`;
         if (!seen.has(moment)) {
@@ -708,13 +872,17 @@ describe("A2 under fog of war with every advanced rule on, no view shows the ene
             // Not over-eager: a player's own war chest and armies' points are shown.
             const own = JSON.parse(out.stateJson) as CampaignState;
             expect(own.ledgers[viewer]!.warChest).toBe(state.ledgers[viewer]!.warChest);
-            for (const army of Object.values(state.armies).filter((a) => a.player === viewer)) expect(own.armies[army.id]!.points).toBe(army.points);
+            for (const army of Object.values(state.armies).filter((a) => a.player === viewer))
+              expect(own.armies[army.id]!.points).toBe(army.points);
           }
         }
         const command = nextDecision(state);
         if (!command) throw new Error(`stuck in turn ${state.turn}, ${state.phase} phase`);
         const outcome = await table.submit(command);
-        expect(outcome.ok, `${command.type} by ${command.actor}: ${JSON.stringify(!outcome.ok && outcome.refusal)}`).toBe(true);
+        expect(
+          outcome.ok,
+          `${command.type} by ${command.actor}: ${JSON.stringify(!outcome.ok && outcome.refusal)}`,
+        ).toBe(true);
       }
       expect(checked).toBeGreaterThan(8);
     } finally {

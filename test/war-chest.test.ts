@@ -61,8 +61,17 @@ describe("A8 war chest income", () => {
     const s = battles();
     s.fight("t1b1", { outcome: "attacker", attacker: side(20), defender: side(15) });
     s.fight("t1b2", { outcome: "draw", attacker: side(10), defender: side(10) });
-    const nearCeiling = { ...s.state, ledgers: { ...s.state.ledgers, red: { ...s.state.ledgers["red"]!, warChest: 0, warChestEarned: 1900 } } };
-    expect(incomeOf(warChestIncome(nearCeiling, 1), "red")).toMatchObject({ total: 150, change: 100, ceilingCut: 50, earned: 100, balance: 100 });
+    const nearCeiling = {
+      ...s.state,
+      ledgers: { ...s.state.ledgers, red: { ...s.state.ledgers["red"]!, warChest: 0, warChestEarned: 1900 } },
+    };
+    expect(incomeOf(warChestIncome(nearCeiling, 1), "red")).toMatchObject({
+      total: 150,
+      change: 100,
+      ceilingCut: 50,
+      earned: 100,
+      balance: 100,
+    });
   });
 
   it("A8 a deduction stops at a balance of 0 and records what it could not take", () => {
@@ -85,7 +94,11 @@ describe("A8 war chest income", () => {
 describe("A8 titan damage and repairs", () => {
   function damaged(patch: unknown = WAR_CHEST): { s: Scenario; events: DomainEvent[] } {
     const s = battles(patch);
-    const events = s.fight("t1b1", { outcome: "attacker", attacker: { ...side(30), titanDamage: WARLORD_DAMAGE }, defender: side(14) });
+    const events = s.fight("t1b1", {
+      outcome: "attacker",
+      attacker: { ...side(30), titanDamage: WARLORD_DAMAGE },
+      defender: side(14),
+    });
     s.fight("t1b2", { outcome: "draw", attacker: side(10), defender: side(10) });
     return { s, events };
   }
@@ -100,9 +113,18 @@ describe("A8 titan damage and repairs", () => {
     const { s } = damaged();
     expect(s.state.armies["r1"]!.titanDamage).toEqual(WARLORD_DAMAGE);
     s.run({ type: "RepairTitan", actor: "red", army: "r1", formation: "warlord", shields: 1, weapons: [] });
-    expect(s.state.armies["r1"]!.titanDamage).toEqual({ warlord: { shields: 1, weapons: WARLORD_DAMAGE.warlord.weapons } });
+    expect(s.state.armies["r1"]!.titanDamage).toEqual({
+      warlord: { shields: 1, weapons: WARLORD_DAMAGE.warlord.weapons },
+    });
     fund(s, "red", 100);
-    s.run({ type: "RepairTitan", actor: "red", army: "r1", formation: "warlord", shields: 1, weapons: [{ destroyed: "volcano-cannon", replacement: { name: "plasma-annihilator", points: 150 } }] });
+    s.run({
+      type: "RepairTitan",
+      actor: "red",
+      army: "r1",
+      formation: "warlord",
+      shields: 1,
+      weapons: [{ destroyed: "volcano-cannon", replacement: { name: "plasma-annihilator", points: 150 } }],
+    });
     expect(s.state.armies["r1"]!.titanDamage).toBeUndefined();
     // 150 (win 100 + draw 50) + 100 - 100 - (100 + 150 for a different weapon at its full cost)
     expect(s.state.ledgers["red"]!.warChest).toBe(0);
@@ -110,14 +132,31 @@ describe("A8 titan damage and repairs", () => {
 
   it("A8 a titan formation with no carried damage has nothing to repair", () => {
     const { s } = damaged();
-    s.refused({ type: "RepairTitan", actor: "red", army: "r1", formation: "reaver", shields: 1, weapons: [] }, { rule: "A8", message: "carries no damage" });
+    s.refused(
+      { type: "RepairTitan", actor: "red", army: "r1", formation: "reaver", shields: 1, weapons: [] },
+      { rule: "A8", message: "carries no damage" },
+    );
   });
 
   it("A8 B4 titan damage must name a titan formation of the side", () => {
     const s = battles();
-    s.run({ type: "ReportBattleResult", actor: "red", battle: "t1b1", result: { outcome: "attacker", attacker: side(30), defender: side(14) } });
+    s.run({
+      type: "ReportBattleResult",
+      actor: "red",
+      battle: "t1b1",
+      result: { outcome: "attacker", attacker: side(30), defender: side(14) },
+    });
     s.refused(
-      { type: "ReportBattleResult", actor: "red", battle: "t1b2", result: { outcome: "draw", attacker: { ...side(10), titanDamage: { tactical: { shields: 1, weapons: [] } } }, defender: side(10) } },
+      {
+        type: "ReportBattleResult",
+        actor: "red",
+        battle: "t1b2",
+        result: {
+          outcome: "draw",
+          attacker: { ...side(10), titanDamage: { tactical: { shields: 1, weapons: [] } } },
+          defender: side(10),
+        },
+      },
       { rule: "B4", message: "not a titan" },
     );
   });
@@ -135,7 +174,10 @@ describe("A8 spending and A5 home base", () => {
     actor: "red",
     army: "r3",
     name: "Red Levy",
-    formations: [{ id: "tactical", formation: "tactical-company" }, { id: "speeders", formation: "land-speeder-squadron" }],
+    formations: [
+      { id: "tactical", formation: "tactical-company" },
+      { id: "speeders", formation: "land-speeder-squadron" },
+    ],
     commander: { formation: "tactical", unitType: "command-stand" },
     at,
   });
@@ -151,14 +193,23 @@ describe("A8 spending and A5 home base", () => {
   it("A8 requireWarChestSpend refuses a campaign without the war chest, naming A8", () => {
     const s = endPhase({});
     expect(() => requireWarChestSpend(s.state, "red", 0, "a light barrage")).toThrow(Refused);
-    s.refused({ type: "BuyDefences", actor: "red", at: [1, 3], points: 50 }, { rule: "A8", message: "does not play the war chest" });
+    s.refused(
+      { type: "BuyDefences", actor: "red", at: [1, 3], points: 50 },
+      { rule: "A8", message: "does not play the war chest" },
+    );
   });
 
   it("A5 a side whose home base the enemy holds may neither buy an army nor raise one until it is retaken", () => {
     const s = fund(endPhase({ options: { advanced: { warChest: true, homeBase: true } } }), "red", 1000);
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 1, objective: "red", kind: "homeBase", by: "blue", army: "b2", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 1, objective: "red", kind: "homeBase", by: "blue", army: "b2", how: "moved" },
+    });
     s.refused(army([11, 0]), { rule: "A5", message: "blue holds red's home base" });
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 1, objective: "red", kind: "homeBase", by: "red", army: "r1", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 1, objective: "red", kind: "homeBase", by: "red", army: "r1", how: "moved" },
+    });
     s.run(army([11, 0]));
   });
 
@@ -166,9 +217,23 @@ describe("A8 spending and A5 home base", () => {
     const s = endPhase({ options: { advanced: { homeBase: true } } }).finishEndPhase();
     s.endTurn();
     s.quietTurn();
-    s.emit({ type: "ObjectiveCaptured", data: { turn: 2, objective: "red", kind: "homeBase", by: "blue", army: "b2", how: "moved" } });
+    s.emit({
+      type: "ObjectiveCaptured",
+      data: { turn: 2, objective: "red", kind: "homeBase", by: "blue", army: "b2", how: "moved" },
+    });
     s.refused(
-      { type: "RaiseArmy", actor: "red", army: "r3", name: "Red Levy", formations: [{ id: "t", formation: "tactical-company" }, { id: "s", formation: "land-speeder-squadron" }], commander: { formation: "t", unitType: "command-stand" }, at: [11, 0] },
+      {
+        type: "RaiseArmy",
+        actor: "red",
+        army: "r3",
+        name: "Red Levy",
+        formations: [
+          { id: "t", formation: "tactical-company" },
+          { id: "s", formation: "land-speeder-squadron" },
+        ],
+        commander: { formation: "t", unitType: "command-stand" },
+        at: [11, 0],
+      },
       { rule: "A5", message: "may not raise new armies" },
     );
   });
@@ -178,7 +243,11 @@ describe("A8 titan damage off the map: In Transit and the Reserves", () => {
   /** Turn 1: r1 loses t1b1 with its Warlord damaged (or destroyed too) and is routed; r2 wins t1b2. */
   function routed(losses: Record<string, Record<string, number>> = {}, patch: unknown = WAR_CHEST): Scenario {
     const s = battles(patch);
-    s.fight("t1b1", { outcome: "defender", attacker: { ...side(20, losses), titanDamage: WARLORD_DAMAGE }, defender: side(25) });
+    s.fight("t1b1", {
+      outcome: "defender",
+      attacker: { ...side(20, losses), titanDamage: WARLORD_DAMAGE },
+      defender: side(25),
+    });
     s.fight("t1b2", { outcome: "attacker", attacker: side(20), defender: side(15) });
     return s;
   }
@@ -205,7 +274,11 @@ describe("A8 titan damage off the map: In Transit and the Reserves", () => {
 
   it("A8 E5 a damaged titan broken down goes In Transit with its damage", () => {
     const s = battles();
-    s.fight("t1b1", { outcome: "attacker", attacker: { ...side(30), titanDamage: WARLORD_DAMAGE }, defender: side(14) });
+    s.fight("t1b1", {
+      outcome: "attacker",
+      attacker: { ...side(30), titanDamage: WARLORD_DAMAGE },
+      defender: side(14),
+    });
     s.fight("t1b2", { outcome: "draw", attacker: side(10), defender: side(10) });
     s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["warlord"] });
     expect(s.state.armies["r1"]!.titanDamage).toBeUndefined();
@@ -217,9 +290,19 @@ describe("A8 titan damage off the map: In Transit and the Reserves", () => {
     s.finishEndPhase().endTurn();
     s.quietTurn();
     fund(s, "red", 1000);
-    s.refused({ type: "RepairReserveTitan", actor: "red", unitType: "warlord", titan: 0, shields: 3, weapons: [] }, { rule: "A8", message: "has 2 shields/fields down" });
+    s.refused(
+      { type: "RepairReserveTitan", actor: "red", unitType: "warlord", titan: 0, shields: 3, weapons: [] },
+      { rule: "A8", message: "has 2 shields/fields down" },
+    );
     const before = s.state.ledgers["red"]!.warChest;
-    s.run({ type: "RepairReserveTitan", actor: "red", unitType: "warlord", titan: 0, shields: 2, weapons: [{ destroyed: "volcano-cannon" }] });
+    s.run({
+      type: "RepairReserveTitan",
+      actor: "red",
+      unitType: "warlord",
+      titan: 0,
+      shields: 2,
+      weapons: [{ destroyed: "volcano-cannon" }],
+    });
     expect(s.state.ledgers["red"]!.damagedTitans).toBeUndefined();
     expect(s.state.ledgers["red"]!.warChest).toBe(before - 250);
   });
@@ -231,10 +314,14 @@ describe("A8 titan damage off the map: In Transit and the Reserves", () => {
     const army = { titanDamage: undefined } as unknown as ArmyState;
     const pooled = produce(ledger, (draft) => addDamagedTitans(draft, { warlord: [light, heavy] }));
     expect(pooled.damagedTitans).toEqual({ warlord: [heavy, light] });
-    const [left, raised] = produce([pooled, army] as const, ([pool, titanArmy]) => takeDamagedTitans(pool, titanArmy, "titan", { warlord: 1 }));
+    const [left, raised] = produce([pooled, army] as const, ([pool, titanArmy]) =>
+      takeDamagedTitans(pool, titanArmy, "titan", { warlord: 1 }),
+    );
     expect(raised.titanDamage).toEqual({ titan: heavy });
     expect(left.damagedTitans).toEqual({ warlord: [light] });
-    const [, both] = produce([pooled, army] as const, ([pool, titanArmy]) => takeDamagedTitans(pool, titanArmy, "titans", { warlord: 2 }));
+    const [, both] = produce([pooled, army] as const, ([pool, titanArmy]) =>
+      takeDamagedTitans(pool, titanArmy, "titans", { warlord: 2 }),
+    );
     expect(both.titanDamage).toEqual({ titans: { shields: 1, weapons: heavy.weapons } });
   });
 });

@@ -18,5 +18,11 @@ export const EXIT = { refused: 1, broken: 2, internal: 3 } as const;
 
 /** Whether the CLI reports an error as it is (one line and its own exit code) rather than as an internal error. */
 export function isKnownError(error: unknown): boolean {
-  return error instanceof CliError || error instanceof InputError || error instanceof SecretsError || error instanceof StoreOpenError || error instanceof CorruptEventError;
+  return (
+    error instanceof CliError ||
+    error instanceof InputError ||
+    error instanceof SecretsError ||
+    error instanceof StoreOpenError ||
+    error instanceof CorruptEventError
+  );
 }

@@ -17,5 +17,8 @@ process.exitCode = await run(process.argv.slice(2), {
   },
   env: process.env,
   clock: () => new Date(),
-  columns: { stdout: process.stdout.isTTY ? process.stdout.columns : undefined, stderr: process.stderr.isTTY ? process.stderr.columns : undefined },
+  columns: {
+    stdout: process.stdout.isTTY ? process.stdout.columns : undefined,
+    stderr: process.stderr.isTTY ? process.stderr.columns : undefined,
+  },
 });

@@ -14,7 +14,10 @@ const ROLES = ["attacker", "defender"] as const;
  * The battle sheet's support lines: before the result, what each side may call in (bought before the battle's turn);
  * once resolved, what each side called in and when.
  */
-export function battleSupportLines(state: CampaignView, battle: Pick<ViewedEntry<"battles">, "attacker" | "defender" | "status" | "result" | "turn">): string[] {
+export function battleSupportLines(
+  state: CampaignView,
+  battle: Pick<ViewedEntry<"battles">, "attacker" | "defender" | "status" | "result" | "turn">,
+): string[] {
   if (!state.setup || !advancedRule(state.setup.options, "offTableSupport")) return [];
   return ROLES.map((role) => {
     const player = battle[role].player;
@@ -36,7 +39,10 @@ export function artilleryLines(state: CampaignView, player: string): string[] {
   if (!state.setup || !advancedRule(state.setup.options, "offTableSupport")) return [];
   const ledger = state.ledgers[player];
   if (!ledger) return [];
-  const roster = ledger.artillery.map((item) => `${itemName(item)} from turn ${item.boughtTurn + 1}`).join(", ") || "empty";
-  const fund = advancedRule(state.setup.options, "warChest") ? "" : `support fund ${ledger.supportFund.toLocaleString("en")} pts; `;
+  const roster =
+    ledger.artillery.map((item) => `${itemName(item)} from turn ${item.boughtTurn + 1}`).join(", ") || "empty";
+  const fund = advancedRule(state.setup.options, "warChest")
+    ? ""
+    : `support fund ${ledger.supportFund.toLocaleString("en")} pts; `;
   return [`  ${fund}artillery roster: ${roster}`];
 }

@@ -25,5 +25,7 @@ export function warChestLines(state: CampaignView, player: string): string[] {
   if (!state.setup || !ledger || !advancedRule(state.setup.options, "warChest")) return [];
   // Under fog of war (A2) the enemy's balance is HIDDEN: it would tell what its purchases cost.
   const balance = ledger.warChest === HIDDEN ? "?" : ledger.warChest.toLocaleString("en");
-  return [`  war chest ${balance} pts (earned ${ledger.warChestEarned.toLocaleString("en")} of ${warChestCeiling(state.setup.force.total).toLocaleString("en")})`];
+  return [
+    `  war chest ${balance} pts (earned ${ledger.warChestEarned.toLocaleString("en")} of ${warChestCeiling(state.setup.force.total).toLocaleString("en")})`,
+  ];
 }

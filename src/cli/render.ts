@@ -38,12 +38,18 @@ export function renderMap(state: CampaignView): string {
     homes.some((h) => sameSquare(h.at, square)) ? "H" : objectives.some((o) => sameSquare(o.at, square)) ? "*" : " ";
   const header = "     " + Array.from({ length: map.width }, (_, x) => String(x).padEnd(5)).join("");
   const rows = map.terrain.map((row, y) => {
-    const cells = Array.from(row, (letter, x) => `${letter === "p" ? "." : letter}${site([x, y])}${roads.has(String([x, y])) ? "=" : " "}${army([x, y])}`);
+    const cells = Array.from(
+      row,
+      (letter, x) =>
+        `${letter === "p" ? "." : letter}${site([x, y])}${roads.has(String([x, y])) ? "=" : " "}${army([x, y])}`,
+    );
     return `${String(y).padStart(3)}  ${cells.join("")}`;
   });
   const legend =
     "terrain: . plains, f forest, h hills, m mountains, r river, t town, c city; = road; " +
-    `${Object.entries(marks).map(([id, mark]) => `${mark} ${id} army (a number: stacked)`).join(", ")}; H home base; * objective`;
+    `${Object.entries(marks)
+      .map(([id, mark]) => `${mark} ${id} army (a number: stacked)`)
+      .join(", ")}; H home base; * objective`;
   return [header, ...rows, legend].join("\n");
 }
 
@@ -55,14 +61,18 @@ function renderBattle(state: CampaignView, battle: ViewedEntry<"battles">): stri
     `  ${battle.id} at ${sq(battle.at)} (${terrain}${state.setup!.map.roads.some((r) => sameSquare(r, battle.at)) ? ", road" : ""}): ${side(battle.attacker)} attacks ${side(battle.defender)}`,
     `     ${battle.vpTarget === HIDDEN ? "size and VPs to win hidden by fog of war until the Battle phase" : `average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win`}${battle.defences ? `, ${n(battle.defences)} pts of defences for the defender` : ""}`,
   ];
-  if (battle.attacker.order && battle.defender.order) lines.push(`     engagement: ${engagement(battle.attacker.order, battle.defender.order, battle.scouting).effect}`);
+  if (battle.attacker.order && battle.defender.order)
+    lines.push(`     engagement: ${engagement(battle.attacker.order, battle.defender.order, battle.scouting).effect}`);
   if (battle.status === "resolved") {
-    lines.push(`     result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`);
+    lines.push(
+      `     result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`,
+    );
   } else if (battle.report) {
     lines.push(`     reported by ${battle.report.by}: ${battle.report.result.outcome}, awaiting confirmation`);
   }
   lines.push(...battleSupportLines(state, battle));
-  for (const side of [battle.attacker, battle.defender]) lines.push(...titanDamageLines(state.armies[side.army] ?? { id: side.army }, "     "));
+  for (const side of [battle.attacker, battle.defender])
+    lines.push(...titanDamageLines(state.armies[side.army] ?? { id: side.army }, "     "));
   return lines;
 }
 
@@ -92,7 +102,9 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
   ];
   const activations = state.turnState?.activations ?? {};
   for (const player of setup.players) {
-    lines.push(`${player.name} (${player.id}), base line ${player.baseLine}${view.viewer === player.id ? " (you)" : ""}:`);
+    lines.push(
+      `${player.name} (${player.id}), base line ${player.baseLine}${view.viewer === player.id ? " (you)" : ""}:`,
+    );
     const home = state.homeBases[player.id];
     if (home) lines.push(`  home base ${sq(home.at)}${home.heldBy !== player.id ? `, held by ${home.heldBy}` : ""}`);
     for (const army of Object.values(state.armies).filter((a) => a.player === player.id)) {
@@ -104,23 +116,34 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
         : pledged && (!activation || activation.commitment === pledged.commitment)
           ? `${ORDER_NAMES[pledged.order]} (made public by scouting)`
           : view.heldOrders?.[army.id]
-          ? `${ORDER_NAMES[view.heldOrders[army.id]!]} (hidden from your opponent)`
-          : activation
-            ? "activated, order hidden"
-            : "";
+            ? `${ORDER_NAMES[view.heldOrders[army.id]!]} (hidden from your opponent)`
+            : activation
+              ? "activated, order hidden"
+              : "";
       const where = army.status === "active" ? (army.at ? sq(army.at) : "not deployed") : army.status;
-      lines.push(`  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${where.padEnd(9)} ${order}`.trimEnd());
+      lines.push(
+        `  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${where.padEnd(9)} ${order}`.trimEnd(),
+      );
       lines.push(...titanDamageLines(army, `  ${"".padEnd(12)} `));
       // A player's view names the commanders it knows (S8): its own, and the enemy's once killed.
       if (view.viewer !== undefined && army.commander !== HIDDEN) {
         const known = `${army.commander.unitType} of ${army.commander.formation}`;
-        lines.push(`  ${"".padEnd(12)} ${army.player === view.viewer ? `commander: ${known}` : `commander (killed): ${known}`}`);
+        lines.push(
+          `  ${"".padEnd(12)} ${army.player === view.viewer ? `commander: ${known}` : `commander (killed): ${known}`}`,
+        );
       }
     }
     const ledger = state.ledgers[player.id];
     // A2: the enemy's Reserves and In Transit units are hidden under fog of war.
-    if (ledger && ledger.reserves !== HIDDEN && ledger.inTransit !== HIDDEN && (units(ledger.reserves) || ledger.inTransit.length)) {
-      lines.push(`  Reserves ${units(ledger.reserves)} units; In Transit ${ledger.inTransit.map((b) => `${units(b.units)} units (turn ${b.turn})`).join(", ") || "none"}`);
+    if (
+      ledger &&
+      ledger.reserves !== HIDDEN &&
+      ledger.inTransit !== HIDDEN &&
+      (units(ledger.reserves) || ledger.inTransit.length)
+    ) {
+      lines.push(
+        `  Reserves ${units(ledger.reserves)} units; In Transit ${ledger.inTransit.map((b) => `${units(b.units)} units (turn ${b.turn})`).join(", ") || "none"}`,
+      );
     }
     lines.push(...artilleryLines(state, player.id));
     lines.push(...warChestLines(state, player.id));
@@ -129,19 +152,25 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
   if (objectives.length > 0) {
     lines.push("Objectives:");
     for (const o of objectives) {
-      lines.push(`  ${o.id.padEnd(16)} ${sq(o.at).padEnd(8)} ${terrainAt(setup.map, o.at).padEnd(10)} placed by ${o.placedBy}, ${o.heldBy ? `held by ${o.heldBy}` : "not held"}`);
+      lines.push(
+        `  ${o.id.padEnd(16)} ${sq(o.at).padEnd(8)} ${terrainAt(setup.map, o.at).padEnd(10)} placed by ${o.placedBy}, ${o.heldBy ? `held by ${o.heldBy}` : "not held"}`,
+      );
     }
   }
-  const battles = Object.values(state.battles).filter((b) => b.turn === state.turn).sort((a, b) => a.index - b.index);
+  const battles = Object.values(state.battles)
+    .filter((b) => b.turn === state.turn)
+    .sort((a, b) => a.index - b.index);
   if (battles.length > 0) {
     lines.push(`Battles of turn ${state.turn}:`);
     for (const battle of battles) lines.push(...renderBattle(state, battle));
   }
   const defences = Object.entries(state.defences);
-  if (defences.length > 0) lines.push(`Defences: ${defences.map(([square, points]) => `(${square}) ${n(points)} pts`).join(", ")}`);
+  if (defences.length > 0)
+    lines.push(`Defences: ${defences.map(([square, points]) => `(${square}) ${n(points)} pts`).join(", ")}`);
   if (state.violations.length > 0) {
     lines.push("Rule breaches on record:");
-    for (const v of state.violations) lines.push(`  turn ${v.turn} ${v.player} ${v.army} ${v.rule}: ${v.detail} (event #${v.seq})`);
+    for (const v of state.violations)
+      lines.push(`  turn ${v.turn} ${v.player} ${v.army} ${v.rule}: ${v.detail} (event #${v.seq})`);
   }
   return lines.join("\n");
 }

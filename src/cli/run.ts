@@ -45,17 +45,29 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         io.stderr(`epicwar: ${known ? message : `internal error: ${message}`}\n`);
         if (!known && io.env["EPICWAR_DEBUG"]) io.stderr(`${(error as Error).stack ?? ""}\n`);
         exitCode =
-          error instanceof CliError ? error.exitCode : error instanceof CorruptEventError ? EXIT.broken : known ? EXIT.refused : EXIT.internal;
+          error instanceof CliError
+            ? error.exitCode
+            : error instanceof CorruptEventError
+              ? EXIT.broken
+              : known
+                ? EXIT.refused
+                : EXIT.internal;
       }
     };
   }
 
-  const dbOption = () => new Option("--db <dir>", "folder of the campaign database (embedded LevelDB)").default(defaultDb(io.env));
+  const dbOption = () =>
+    new Option("--db <dir>", "folder of the campaign database (embedded LevelDB)").default(defaultDb(io.env));
   const campaignOption = () => new Option("--campaign <id>", "which campaign, where the folder holds several");
 
   const program = new Command("epicwar")
-    .description("Epic War! campaign engine: every order, move, roll and result is a hash-chained event in a local log.")
-    .addHelpText("after", "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.")
+    .description(
+      "Epic War! campaign engine: every order, move, roll and result is a hash-chained event in a local log.",
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.",
+    )
     .version(packageVersion(), "-V, --version", "print the version")
     .exitOverride()
     .configureOutput({
@@ -68,15 +80,29 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       getErrHasColors: () => false,
     });
 
-  const secretsOption = () => new Option("--secrets <dir>", "folder of the parties' secrets files (hidden orders, dice seeds); default: <db>-secrets beside the database");
-  const asOption = () => new Option("--as <party>", "act (and see) only as this player, or as the host; default: every party, as at one shared machine");
-  const choresOption = () => new Option("--no-chores", "do not take protocol steps automatically (seeds, initiative, reveals, starting and ending turns)");
+  const secretsOption = () =>
+    new Option(
+      "--secrets <dir>",
+      "folder of the parties' secrets files (hidden orders, dice seeds); default: <db>-secrets beside the database",
+    );
+  const asOption = () =>
+    new Option(
+      "--as <party>",
+      "act (and see) only as this player, or as the host; default: every party, as at one shared machine",
+    );
+  const choresOption = () =>
+    new Option(
+      "--no-chores",
+      "do not take protocol steps automatically (seeds, initiative, reveals, starting and ending turns)",
+    );
 
   type SeatCliOptions = { db: string; campaign?: string; secrets?: string; as?: string; chores?: boolean };
 
   program
     .command("new")
-    .description("create a campaign from a set-up file (map, players, M and N, catalogue, armies, objectives, deployment)")
+    .description(
+      "create a campaign from a set-up file (map, players, M and N, catalogue, armies, objectives, deployment)",
+    )
     .addOption(dbOption())
     .requiredOption("--setup <file>", "the set-up file (JSON, see docs/setup-file.md)")
     .addOption(branchOption().hideHelp())
@@ -99,7 +125,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command("apply")
-    .description("apply commands from a JSON Lines file (- for stdin), one command per line with \"actor\" and \"type\"; stops at the first refused line")
+    .description(
+      'apply commands from a JSON Lines file (- for stdin), one command per line with "actor" and "type"; stops at the first refused line',
+    )
     .argument("<file>", "JSON Lines file of commands, or - for standard input")
     .addOption(dbOption())
     .addOption(campaignOption())
@@ -110,20 +138,24 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .addHelpText(
       "after",
       '\nAn order is written in the clear and kept secret by this machine: {"actor":"red","type":"ActivateArmy","army":"r1","order":"advance","path":[[1,1],[1,2]]}' +
-        '\nlogs only a commitment; the order and its salt go to red\'s secrets file and are revealed from there (docs/secrets.md).' +
+        "\nlogs only a commitment; the order and its salt go to red's secrets file and are revealed from there (docs/secrets.md)." +
         `\nAn order is one of ${ORDER_SPELLINGS.join(", ")}, spelt exactly so; a salt, if given, is 32 to 128 lower-case hex characters.` +
-        '\nA secret is on disk before the command that commits to it is logged: a crash never loses an order that was logged.',
+        "\nA secret is on disk before the command that commits to it is logged: a crash never loses an order that was logged.",
     )
     .action(
       action(async (file: string, options: SeatCliOptions) => {
         const text = await readInput(file, io.stdin);
-        await withEngine(options.db, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) => applyCommands(new Seat(engine, options), file, text, print));
+        await withEngine(options.db, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) =>
+          applyCommands(new Seat(engine, options), file, text, print),
+        );
       }),
     );
 
   program
     .command("state")
-    .description("show the campaign now (or where a turn or phase began: --turn, --phase; after an event: --seq): map, armies, objectives, CVP target and awards")
+    .description(
+      "show the campaign now (or where a turn or phase began: --turn, --phase; after an event: --seq): map, armies, objectives, CVP target and awards",
+    )
     .addOption(dbOption())
     .addOption(campaignOption())
     .option("--json", "print the projected state as JSON")
@@ -138,7 +170,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         const position = positionOf(options);
         await withEngine(options.db, { createIfMissing: false }, async (engine) => {
           const seat = new Seat(engine, options);
-          print(position ? await showStateAt(seat, position, options.json ?? false) : await showState(seat, options.json ?? false));
+          print(
+            position
+              ? await showStateAt(seat, position, options.json ?? false)
+              : await showState(seat, options.json ?? false),
+          );
           await warnIfBroken(engine, await seat.campaign());
         });
       }),
@@ -149,13 +185,27 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description("list the campaign's events in order")
     .addOption(dbOption())
     .addOption(campaignOption())
-    .option("--json", "print each event as one JSON line: the stored event parsed and written out again with a \"hash\" member (not the stored bytes; see --raw)")
-    .addOption(
-      new Option("--raw", "print the log as stored, for a verifier without this code: per event its seq, stored hash and the hashed body verbatim, then the head (docs/storage.md)").conflicts(["json", "as"]),
+    .option(
+      "--json",
+      'print each event as one JSON line: the stored event parsed and written out again with a "hash" member (not the stored bytes; see --raw)',
     )
-    .addOption(new Option("--as <player>", "show what this player may see: the other side's secrets hidden, and no chain hashes (docs/views.md)"))
+    .addOption(
+      new Option(
+        "--raw",
+        "print the log as stored, for a verifier without this code: per event its seq, stored hash and the hashed body verbatim, then the head (docs/storage.md)",
+      ).conflicts(["json", "as"]),
+    )
+    .addOption(
+      new Option(
+        "--as <player>",
+        "show what this player may see: the other side's secrets hidden, and no chain hashes (docs/views.md)",
+      ),
+    )
     .addOption(branchOption())
-    .addHelpText("after", "\nA reference verifier of a --raw log, in Python with the standard library only: tools/verify_log.py (docs/storage.md).")
+    .addHelpText(
+      "after",
+      "\nA reference verifier of a --raw log, in Python with the standard library only: tools/verify_log.py (docs/storage.md).",
+    )
     .action(
       action(async (options: { db: string; campaign?: string; json?: boolean; raw?: boolean; as?: string }) => {
         await withEngine(options.db, { createIfMissing: false }, async (engine) => {
@@ -169,7 +219,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command("verify")
-    .description("check the hash chain of a campaign (all campaigns and branches in the folder by default); exit 2 naming the first bad seq")
+    .description(
+      "check the hash chain of a campaign (all campaigns and branches in the folder by default); exit 2 naming the first bad seq",
+    )
     .addOption(dbOption())
     .addOption(campaignOption())
     .addOption(branchOption())
@@ -193,7 +245,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .addOption(viewAsOption())
     .action(
       action(async (options: { db: string; advanced?: boolean; as?: string }) => {
-        await withEngine(options.db, { clock: io.clock }, (engine) => runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as));
+        await withEngine(options.db, { clock: io.clock }, (engine) =>
+          runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as),
+        );
       }),
     );
 
@@ -204,7 +258,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command("diff")
-    .description("compare two lines of a campaign now: CVPs, objectives, armies' positions and strength, reserves, winner")
+    .description(
+      "compare two lines of a campaign now: CVPs, objectives, armies' positions and strength, reserves, winner",
+    )
     .argument("<a>", "a branch name, or main")
     .argument("<b>", "another")
     .addOption(dbOption())
@@ -212,7 +268,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--json", "print the comparison as one JSON object")
     .addOption(viewAsOption())
     .addHelpText("after", DIFF_HELP)
-    .action(action((a: string, b: string, options: { db: string; campaign?: string; json?: boolean; as?: string }) => runDiff(a, b, options, print)));
+    .action(
+      action((a: string, b: string, options: { db: string; campaign?: string; json?: boolean; as?: string }) =>
+        runDiff(a, b, options, print),
+      ),
+    );
 
   program
     .command("timeline")
@@ -223,10 +283,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--from-turn <n>", "start where this turn begins")
     .option("--json", "one JSON object per event (JSON Lines): seq, turn, phase, label, type, actor, at, text")
     .addOption(viewAsOption())
-    .action(action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }) => runTimeline(options, print)));
+    .action(
+      action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }) =>
+        runTimeline(options, print),
+      ),
+    );
 
   // An unknown command is an error even with --help, which commander would answer with the main help and exit 0.
-  const unknown = unknownCommand(argv, program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
+  const unknown = unknownCommand(
+    argv,
+    program.commands.flatMap((command) => [command.name(), ...command.aliases()]),
+  );
   if (unknown) {
     io.stderr(`epicwar: ${unknown}\n`);
     return EXIT.refused;

@@ -33,8 +33,10 @@ export class Seat {
     private readonly options: SeatOptions,
   ) {
     // An empty name would act for nobody, or put the secrets in the current folder.
-    if (options.as !== undefined && options.as.trim() === "") throw new CliError("--as needs a party: a player of the campaign, or host");
-    if (options.secrets !== undefined && options.secrets.trim() === "") throw new CliError("--secrets needs a folder name: e.g. --secrets my-war-secrets");
+    if (options.as !== undefined && options.as.trim() === "")
+      throw new CliError("--as needs a party: a player of the campaign, or host");
+    if (options.secrets !== undefined && options.secrets.trim() === "")
+      throw new CliError("--secrets needs a folder name: e.g. --secrets my-war-secrets");
     this.acting = options.as ? new Set([options.as]) : undefined;
     this.secretsDir = options.secrets ?? defaultSecretsDir(options.db);
   }
@@ -44,7 +46,11 @@ export class Seat {
   }
 
   secrets(campaign: string): FileSecrets {
-    return new FileSecrets(this.secretsDir, campaign, async () => (await this.engine.store.readAll(campaign, 1, 1))[0]?.hash);
+    return new FileSecrets(
+      this.secretsDir,
+      campaign,
+      async () => (await this.engine.store.readAll(campaign, 1, 1))[0]?.hash,
+    );
   }
 
   /**
@@ -56,7 +62,8 @@ export class Seat {
     await requireIntact(this.engine, campaign);
     const seats = [HOST, ...((await this.engine.state(campaign)).setup?.players.map((p) => p.id) ?? [])];
     const stranger = [...(this.acting ?? [])].find((party) => !seats.includes(party));
-    if (stranger !== undefined && seats.length > 1) throw new CliError(`--as "${stranger}" is not a party of ${campaign}: give one of ${seats.join(", ")}`);
+    if (stranger !== undefined && seats.length > 1)
+      throw new CliError(`--as "${stranger}" is not a party of ${campaign}: give one of ${seats.join(", ")}`);
     return new Table(this.engine, campaign, {
       ...(this.acting ? { parties: this.acting } : {}),
       secrets: this.secrets(campaign),

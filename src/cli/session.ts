@@ -9,9 +9,14 @@ import { CliError, isKnownError } from "./errors.js";
  * Opens the engine on a folder for one CLI command and always closes it. An error the CLI would call internal, on a
  * folder where a line fails verification, is reported as that line's broken log (exit 2; see blameBrokenFolder).
  */
-export async function withEngine<T>(db: string, options: EngineOptions, work: (engine: Engine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(
+  db: string,
+  options: EngineOptions,
+  work: (engine: Engine) => Promise<T>,
+): Promise<T> {
   // An empty path would put the database's files in the current folder.
-  if (db.trim() === "") throw new CliError('--db needs a folder name (an empty EPICWAR_DB gives none): e.g. --db my-war');
+  if (db.trim() === "")
+    throw new CliError("--db needs a folder name (an empty EPICWAR_DB gives none): e.g. --db my-war");
   const existed = existsSync(db);
   const heldDatabase = existsSync(join(db, "CURRENT"));
   const engine = await Engine.open(db, options);
@@ -34,7 +39,8 @@ const LEVELDB_FILE = /^(CURRENT|LOCK|LOG|LOG\.old|MANIFEST-\d+|\d+\.(log|ldb|sst
 /** Removes a database the command created: the folder too if the command made it, else only LevelDB's files. */
 async function removeDatabase(db: string, folderExisted: boolean): Promise<void> {
   if (!folderExisted) return rm(db, { recursive: true, force: true });
-  for (const name of (await readdir(db)).filter((file) => LEVELDB_FILE.test(file))) await rm(join(db, name), { force: true });
+  for (const name of (await readdir(db)).filter((file) => LEVELDB_FILE.test(file)))
+    await rm(join(db, name), { force: true });
 }
 
 /**
@@ -62,11 +68,14 @@ export async function pickCampaign(engine: Engine, db: string, named: string | u
   if (named !== undefined) {
     // A branch's stream id (what --branch resolves to) names a line of a campaign too.
     if (!campaigns.includes(named) && !(await engine.store.branch(named))) {
-      throw new CliError(`no campaign "${named}" in ${db}${campaigns.length ? ` (it holds: ${campaigns.join(", ")})` : ""}`);
+      throw new CliError(
+        `no campaign "${named}" in ${db}${campaigns.length ? ` (it holds: ${campaigns.join(", ")})` : ""}`,
+      );
     }
     return named;
   }
   if (campaigns.length === 1) return campaigns[0]!;
-  if (campaigns.length === 0) throw new CliError(`no campaign in ${db}: create one with "epicwar new --db ${db} --setup FILE"`);
+  if (campaigns.length === 0)
+    throw new CliError(`no campaign in ${db}: create one with "epicwar new --db ${db} --setup FILE"`);
   throw new CliError(`${db} holds several campaigns (${campaigns.join(", ")}): choose one with --campaign ID`);
 }

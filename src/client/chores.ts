@@ -14,7 +14,8 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
   if (turn === null || turn.hostSeed !== null) {
     // D1: every player commits to its seed before the host draws its own.
     const uncommitted = players.filter((p) => state.seedCommitments[p] === undefined);
-    if (uncommitted.length > 0) return uncommitted.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "CommitSeed" }));
+    if (uncommitted.length > 0)
+      return uncommitted.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "CommitSeed" }));
     return parties.has(HOST) ? [{ actor: HOST, type: "StartTurn" }] : [];
   }
   if (state.phase === "action") {
@@ -24,8 +25,11 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
       return parties.has(HOST) ? [{ actor: HOST, type: "RollInitiative" }] : [];
     }
     // A3: a scouting the scouted player has answered is rolled by the host.
-    const toRoll = Object.values(turn.scouting?.scoutings ?? {}).filter((s) => s.scoutedBonus !== null && s.band === null);
-    if (toRoll.length > 0) return parties.has(HOST) ? toRoll.map((s) => ({ actor: HOST, type: "RollScouting", scouting: s.id })) : [];
+    const toRoll = Object.values(turn.scouting?.scoutings ?? {}).filter(
+      (s) => s.scoutedBonus !== null && s.band === null,
+    );
+    if (toRoll.length > 0)
+      return parties.has(HOST) ? toRoll.map((s) => ({ actor: HOST, type: "RollScouting", scouting: s.id })) : [];
     return dueReveals(state, parties);
   }
   if (state.phase === "end" && players.every((p) => turn.endPhaseDone.includes(p)) && parties.has(HOST)) {
@@ -38,15 +42,23 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
 function dueReveals(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
   const turn = state.turnState!;
   // A reveal from these secrets that was already rejected this turn would only be rejected again: leave it to the player.
-  const rejected = new Set(state.violations.filter((v) => v.turn === state.turn && v.rule === "T5" && v.evidenceSeq !== null).map((v) => v.army));
-  const hidden = Object.values(turn.activations).filter((a) => a.order === null && parties.has(a.player) && !rejected.has(a.army));
+  const rejected = new Set(
+    state.violations
+      .filter((v) => v.turn === state.turn && v.rule === "T5" && v.evidenceSeq !== null)
+      .map((v) => v.army),
+  );
+  const hidden = Object.values(turn.activations).filter(
+    (a) => a.order === null && parties.has(a.player) && !rejected.has(a.army),
+  );
   // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen.
   const inBattle = new Set(
     Object.values(state.battles)
       .filter((b) => b.turn === state.turn && turn.activations[b.defender.army])
       .flatMap((b) => [b.attacker.army, b.defender.army]),
   );
-  const onMap = Object.values(state.armies).filter((a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn);
+  const onMap = Object.values(state.armies).filter(
+    (a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn,
+  );
   const allActivated = onMap.every((a) => turn.activations[a.id]);
   return hidden
     .filter((a) => allActivated || inBattle.has(a.army))

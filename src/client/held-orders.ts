@@ -7,7 +7,13 @@ import type { HeldOrder, SecretKeeper } from "./secrets.js";
 export const nothingToKeep = async () => {};
 
 /** The salt an army's order already carries this turn, if the player holds the same order for it (made public by scouting). */
-export async function heldSalt(state: CampaignState, secrets: SecretKeeper, player: string, army: string, order: Order): Promise<string | undefined> {
+export async function heldSalt(
+  state: CampaignState,
+  secrets: SecretKeeper,
+  player: string,
+  army: string,
+  order: Order,
+): Promise<string | undefined> {
   const held = await secrets.order(player, state.turn, army);
   return held?.order === order ? held.salt : undefined;
 }
@@ -21,9 +27,16 @@ export function committedOrder(state: CampaignState, army: string): string | und
  * Keeps an order unless the log already commits the army to another one this turn: the command is then refused, and
  * the secret that commitment needs must not be replaced.
  */
-export function keepOrderIfOpen(state: CampaignState, secrets: SecretKeeper, player: string, army: string, held: HeldOrder): () => Promise<void> {
+export function keepOrderIfOpen(
+  state: CampaignState,
+  secrets: SecretKeeper,
+  player: string,
+  army: string,
+  held: HeldOrder,
+): () => Promise<void> {
   const committed = committedOrder(state, army);
   const commitment = orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held });
-  return committed === undefined || committed === commitment ? () => secrets.keepOrder(player, state.turn, army, held) : nothingToKeep;
+  return committed === undefined || committed === commitment
+    ? () => secrets.keepOrder(player, state.turn, army, held)
+    : nothingToKeep;
 }
-

@@ -19,7 +19,10 @@ export const cryptoRandomHex: RandomHex = (bytes) => randomBytes(bytes).toString
  */
 export function sequenceRandomHex(label: string): RandomHex {
   let counter = 0;
-  return (bytes) => sha256Hex(`${label}-${counter++}`).repeat(Math.ceil(bytes / 32)).slice(0, bytes * 2);
+  return (bytes) =>
+    sha256Hex(`${label}-${counter++}`)
+      .repeat(Math.ceil(bytes / 32))
+      .slice(0, bytes * 2);
 }
 
 /** A command the player's side could not prepare: a secret is missing or a salt is malformed. */
@@ -70,20 +73,29 @@ export const ORDER_SPELLINGS = ["firstFire", "advance", "charge", "fortify"] as 
 function checkSalt(salt: unknown): string | undefined {
   if (salt === undefined) return undefined;
   if (typeof salt !== "string" || !/^[0-9a-f]{32,128}$/.test(salt) || /^(.)\1*$/.test(salt)) {
-    throw new PrepareError("salt: must be 32 to 128 lower-case hex characters (at least 128 random bits), not one digit repeated; leave it out and this machine draws one");
+    throw new PrepareError(
+      "salt: must be 32 to 128 lower-case hex characters (at least 128 random bits), not one digit repeated; leave it out and this machine draws one",
+    );
   }
   return salt;
 }
 
 function checkOrder(order: unknown): Order {
   if (typeof order === "string" && (ORDER_SPELLINGS as readonly string[]).includes(order)) return order as Order;
-  throw new PrepareError(`order: ${JSON.stringify(order)} is not an order (T4); write one of ${ORDER_SPELLINGS.join(", ")}`);
+  throw new PrepareError(
+    `order: ${JSON.stringify(order)} is not an order (T4); write one of ${ORDER_SPELLINGS.join(", ")}`,
+  );
 }
 
 /** Whether a turn is under way (its host seed not yet revealed): its seeds are committed and must not be replaced. */
 const turnUnderWay = (state: CampaignState) => state.turnState !== null && state.turnState.hostSeed === null;
 
-export async function prepareCommand(state: CampaignState, raw: unknown, secrets: SecretKeeper, random: RandomHex = cryptoRandomHex): Promise<Prepared> {
+export async function prepareCommand(
+  state: CampaignState,
+  raw: unknown,
+  secrets: SecretKeeper,
+  random: RandomHex = cryptoRandomHex,
+): Promise<Prepared> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return passThrough(raw);
   const input = raw as Input;
   const actor = input.actor;
@@ -96,7 +108,10 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       const { seed, ...rest } = input;
       const chosen = typeof seed === "string" ? seed : random(SEED_BYTES);
       const open = !turnUnderWay(state) && state.seedCommitments[actor] === undefined;
-      return { command: { ...rest, seedHash: seedCommitment(chosen) }, keep: open ? () => secrets.keepPlayerSeed(actor, turnToStart(state), chosen) : nothingToKeep };
+      return {
+        command: { ...rest, seedHash: seedCommitment(chosen) },
+        keep: open ? () => secrets.keepPlayerSeed(actor, turnToStart(state), chosen) : nothingToKeep,
+      };
     }
     case "StartTurn": {
       if (input["hostSeedHash"] !== undefined) return passThrough(input);
@@ -104,21 +119,29 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       const seed = typeof hostSeed === "string" ? hostSeed : random(SEED_BYTES);
       // Kept only when the engine can accept it: never before every player has committed (D1), nor during a turn.
       const open = !turnUnderWay(state) && state.setup!.players.every((p) => state.seedCommitments[p.id] !== undefined);
-      return { command: { ...rest, hostSeedHash: seedCommitment(seed) }, keep: open ? () => secrets.keepHostSeed(turnToStart(state), seed) : nothingToKeep };
+      return {
+        command: { ...rest, hostSeedHash: seedCommitment(seed) },
+        keep: open ? () => secrets.keepHostSeed(turnToStart(state), seed) : nothingToKeep,
+      };
     }
     case "GiveSeed": {
       if (input["seed"] !== undefined || !state.turnState) return passThrough(input);
       const seed = await secrets.playerSeed(actor, state.turn);
-      if (!seed) throw new PrepareError(`${actor} holds no dice seed for turn ${state.turn}: its secrets were lost (D1)`);
+      if (!seed)
+        throw new PrepareError(`${actor} holds no dice seed for turn ${state.turn}: its secrets were lost (D1)`);
       return passThrough({ ...input, seed });
     }
     case "RollInitiative": {
       if (input["rounds"] !== undefined || !state.turnState) return passThrough(input);
       const players = state.setup!.players.map((p) => p.id);
-      return passThrough({ ...input, rounds: rollInitiative(turnSeeds(state, await heldHostSeed(state, secrets)), players, state.turnState.diceUsed) });
+      return passThrough({
+        ...input,
+        rounds: rollInitiative(turnSeeds(state, await heldHostSeed(state, secrets)), players, state.turnState.diceUsed),
+      });
     }
     case "ActivateArmy": {
-      if (input["order"] === undefined && input["commitment"] === undefined) throw new PrepareError(`order: is required (T4); write one of ${ORDER_SPELLINGS.join(", ")}`);
+      if (input["order"] === undefined && input["commitment"] === undefined)
+        throw new PrepareError(`order: is required (T4); write one of ${ORDER_SPELLINGS.join(", ")}`);
       if (input["order"] === undefined) return passThrough(input);
       const { order: written, salt: given, ...rest } = input;
       const order = checkOrder(written);
@@ -128,7 +151,10 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       const pledged = await heldSalt(state, secrets, actor, army, order);
       const held = { order, salt: salt ?? pledged ?? random(SALT_BYTES) };
       return {
-        command: { ...rest, commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) },
+        command: {
+          ...rest,
+          commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
+        },
         keep: keepOrderIfOpen(state, secrets, actor, army, held),
       };
     }
@@ -139,7 +165,8 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       }
       const army = String(input["army"]);
       const held = await secrets.order(actor, state.turn, army);
-      if (!held) throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
+      if (!held)
+        throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
       return passThrough({ ...input, ...held });
     }
     case "ScoutArmy":
@@ -148,7 +175,11 @@ export async function prepareCommand(state: CampaignState, raw: unknown, secrets
       return prepareAnswerScouting(state, input, secrets, () => random(SALT_BYTES));
     case "RollScouting": {
       if (input["rounds"] !== undefined || !state.turnState) return passThrough(input);
-      const rounds = scoutingRounds(state, String(input["scouting"]), turnSeeds(state, await heldHostSeed(state, secrets)));
+      const rounds = scoutingRounds(
+        state,
+        String(input["scouting"]),
+        turnSeeds(state, await heldHostSeed(state, secrets)),
+      );
       return passThrough(rounds ? { ...input, rounds } : input);
     }
     case "EndTurn": {

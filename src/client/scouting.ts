@@ -28,7 +28,12 @@ async function openOrder(
 }
 
 /** ScoutArmy as a player writes it (army and target): the Advance order's commitment and salt filled in. */
-export async function prepareScoutArmy(state: CampaignState, input: Input, secrets: SecretKeeper, freshSalt: () => string): Promise<Prepared> {
+export async function prepareScoutArmy(
+  state: CampaignState,
+  input: Input,
+  secrets: SecretKeeper,
+  freshSalt: () => string,
+): Promise<Prepared> {
   if (input["commitment"] !== undefined) return { command: input, keep: async () => {} };
   const opened = await openOrder(state, secrets, String(input["actor"]), String(input["army"]), "advance", freshSalt);
   return { command: { ...input, ...opened.reveal }, keep: opened.keep };
@@ -38,7 +43,12 @@ export async function prepareScoutArmy(state: CampaignState, input: Input, secre
  * AnswerScouting as a player writes it (`firstFire: true` or false): with true, the scouted army's First Fire order is
  * opened from the player's secrets, or, for an army not yet activated, committed to now.
  */
-export async function prepareAnswerScouting(state: CampaignState, input: Input, secrets: SecretKeeper, freshSalt: () => string): Promise<Prepared> {
+export async function prepareAnswerScouting(
+  state: CampaignState,
+  input: Input,
+  secrets: SecretKeeper,
+  freshSalt: () => string,
+): Promise<Prepared> {
   const { firstFire, ...rest } = input;
   if (typeof firstFire === "object") return { command: input, keep: async () => {} };
   if (firstFire !== true) return { command: rest, keep: async () => {} };
@@ -49,7 +59,11 @@ export async function prepareAnswerScouting(state: CampaignState, input: Input, 
 }
 
 /** RollScouting for the host: the dice the turn's seeds give, from the next unused die. */
-export function scoutingRounds(state: CampaignState, scoutingId: string, seeds: Parameters<typeof rollScouting>[0]): ReturnType<typeof rollScouting> | undefined {
+export function scoutingRounds(
+  state: CampaignState,
+  scoutingId: string,
+  seeds: Parameters<typeof rollScouting>[0],
+): ReturnType<typeof rollScouting> | undefined {
   const scouting = state.turnState?.scouting?.scoutings[scoutingId];
   if (!scouting || scouting.scoutedBonus === null) return undefined;
   return rollScouting(seeds, state.turnState!.diceUsed, scouting.scoutBonus, scouting.scoutedBonus);

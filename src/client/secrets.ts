@@ -57,7 +57,9 @@ abstract class PartyKeeper implements SecretKeeper {
         .filter(([key, held]) => key.startsWith(`${turn}/`) && !committed(key.slice(`${turn}/`.length), held))
         .map(([key]) => key);
     if (orphaned((await this.read(player)).orders ?? {}).length === 0) return;
-    await this.update(player, (secrets) => orphaned(secrets.orders ?? {}).forEach((key) => delete secrets.orders![key]));
+    await this.update(player, (secrets) =>
+      orphaned(secrets.orders ?? {}).forEach((key) => delete secrets.orders![key]),
+    );
   }
 
   async hostSeed(turn: number) {
@@ -134,12 +136,14 @@ export class FileSecrets extends PartyKeeper {
 
   /** Only seat ids name a file, so that no party name can reach outside the campaign's folder. */
   private path(party: string): string {
-    if (!ID.test(party)) throw new SecretsError(`"${party}" is not a seat of this campaign: no secrets file is named after it`);
+    if (!ID.test(party))
+      throw new SecretsError(`"${party}" is not a seat of this campaign: no secrets file is named after it`);
     return join(this.folder(), `${party}.json`);
   }
 
   private folder(): string {
-    if (!ID.test(this.campaign)) throw new SecretsError(`"${this.campaign}" is not a campaign id: no secrets folder is named after it`);
+    if (!ID.test(this.campaign))
+      throw new SecretsError(`"${this.campaign}" is not a campaign id: no secrets folder is named after it`);
     return join(this.dir, this.campaign);
   }
 
@@ -151,12 +155,16 @@ export class FileSecrets extends PartyKeeper {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return {};
-      throw new SecretsError(`cannot read ${party}'s secrets file ${path}: ${code === "ENOTDIR" ? `${this.dir} is not a folder` : (error as Error).message}`);
+      throw new SecretsError(
+        `cannot read ${party}'s secrets file ${path}: ${code === "ENOTDIR" ? `${this.dir} is not a folder` : (error as Error).message}`,
+      );
     }
     try {
       return JSON.parse(text) as PartySecrets;
     } catch (error) {
-      throw new SecretsError(`${party}'s secrets file ${path} is not valid JSON (${(error as Error).message}); restore it from a copy`);
+      throw new SecretsError(
+        `${party}'s secrets file ${path} is not valid JSON (${(error as Error).message}); restore it from a copy`,
+      );
     }
   }
 
@@ -232,7 +240,8 @@ export class FileSecrets extends PartyKeeper {
     for (const name of await readdir(this.folder())) {
       const match = pattern.exec(name);
       const pid = Number(match?.[1] ?? 0);
-      if (match && pid !== process.pid && !(pid && isAlive(pid))) await unlink(join(this.folder(), name)).catch(() => {});
+      if (match && pid !== process.pid && !(pid && isAlive(pid)))
+        await unlink(join(this.folder(), name)).catch(() => {});
     }
   }
 }

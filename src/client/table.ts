@@ -75,8 +75,12 @@ export class Table<H extends CommandHandler = Engine> {
   private async pruneUncommittedOrders(state: CampaignState): Promise<void> {
     for (const player of state.setup?.players.map((p) => p.id) ?? []) {
       if (this.options.parties && !this.options.parties.has(player)) continue;
-      await this.options.secrets.pruneOrders(player, state.turn, (army, held) =>
-        committedOrder(state, army) === orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
+      await this.options.secrets.pruneOrders(
+        player,
+        state.turn,
+        (army, held) =>
+          committedOrder(state, army) ===
+          orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
       );
     }
   }
@@ -91,7 +95,10 @@ export class Table<H extends CommandHandler = Engine> {
       if (chores.length === 0) return;
       for (const chore of chores) {
         const outcome = await this.prepareAndExecute(chore);
-        if (!outcome.ok) throw new ChoreRefusedError(`${chore["actor"]}'s ${String(chore["type"])} was refused: ${describeRefusal(outcome.refusal)}`);
+        if (!outcome.ok)
+          throw new ChoreRefusedError(
+            `${chore["actor"]}'s ${String(chore["type"])} was refused: ${describeRefusal(outcome.refusal)}`,
+          );
         onEvents(outcome.events);
       }
     }
@@ -104,5 +111,9 @@ function notASeat(state: CampaignState, input: unknown): Refusal | undefined {
   if (!state.setup || typeof input !== "object" || input === null || actor === undefined) return undefined;
   const seats = [HOST, ...state.setup.players.map((p) => p.id)];
   if (typeof actor === "string" && seats.includes(actor)) return undefined;
-  return { kind: "field", field: "actor", message: `${JSON.stringify(actor)} is not a player of this campaign (a command is given by ${seats.join(", ")})` };
+  return {
+    kind: "field",
+    field: "actor",
+    message: `${JSON.stringify(actor)} is not a player of this campaign (a command is given by ${seats.join(", ")})`,
+  };
 }

@@ -1,11 +1,27 @@
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { Actor, BattleResult, campaignTerms, Catalogue, Commander, Id, IdRecord, Nonce, Options, Order, Sha256, Square, SupportKind } from "../../events/common.js";
+import {
+  Actor,
+  BattleResult,
+  campaignTerms,
+  Catalogue,
+  Commander,
+  Id,
+  IdRecord,
+  Nonce,
+  Options,
+  Order,
+  Sha256,
+  Square,
+  SupportKind,
+} from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
 
 /** Every command names who gives it and what it is. */
-const command = <T extends string, P extends Record<string, import("@sinclair/typebox").TSchema>>(type: T, properties: P) =>
-  Type.Object({ type: Type.Literal(type), actor: Actor, ...properties }, { additionalProperties: false });
+const command = <T extends string, P extends Record<string, import("@sinclair/typebox").TSchema>>(
+  type: T,
+  properties: P,
+) => Type.Object({ type: Type.Literal(type), actor: Actor, ...properties }, { additionalProperties: false });
 
 export const CreateCampaign = command("CreateCampaign", {
   ...campaignTerms,
@@ -17,7 +33,10 @@ export const RegisterArmy = command("RegisterArmy", {
   army: Id,
   name: Type.String({ minLength: 1, maxLength: 80 }),
   /** Formations from the catalogue, each with an id unique within the army; all start at full strength. */
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+    minItems: 1,
+    maxItems: 200,
+  }),
   commander: Type.Object({ formation: Id, unitType: Id }, { additionalProperties: false }),
 });
 
@@ -96,7 +115,10 @@ export const RollScouting = command("RollScouting", {
 });
 
 /** A3: the scouted player tells the scout its army's size, within the band the roll allows. */
-export const StateArmySize = command("StateArmySize", { scouting: Id, points: Type.Integer({ minimum: 0, maximum: 10000000 }) });
+export const StateArmySize = command("StateArmySize", {
+  scouting: Id,
+  points: Type.Integer({ minimum: 0, maximum: 10000000 }),
+});
 
 /** A player of the battle enters its result (B4). */
 export const ReportBattleResult = command("ReportBattleResult", { battle: Id, result: BattleResult });
@@ -122,7 +144,10 @@ export const DisbandArmy = command("DisbandArmy", { army: Id });
 export const RaiseArmy = command("RaiseArmy", {
   army: Id,
   name: Type.String({ minLength: 1, maxLength: 80 }),
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+    minItems: 1,
+    maxItems: 200,
+  }),
   commander: Commander,
   at: Square,
 });
@@ -153,20 +178,29 @@ export const BuySupport = command("BuySupport", {
 /** A8: buy full-strength catalogue formations from the war chest into an army on the map, keeping it within M. */
 export const BuyFormations = command("BuyFormations", {
   army: Id,
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+    minItems: 1,
+    maxItems: 200,
+  }),
 });
 
 /** A8: buy a new army of full-strength catalogue formations from the war chest, placed on or next to the home base. */
 export const BuyArmy = command("BuyArmy", {
   army: Id,
   name: Type.String({ minLength: 1, maxLength: 80 }),
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }),
+  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+    minItems: 1,
+    maxItems: 200,
+  }),
   commander: Commander,
   at: Square,
 });
 
 /** A8: buy defences from the war chest, point for point, on a square with an own army or an objective it holds. */
-export const BuyDefences = command("BuyDefences", { at: Square, points: Type.Integer({ minimum: 1, maximum: 100000 }) });
+export const BuyDefences = command("BuyDefences", {
+  at: Square,
+  points: Type.Integer({ minimum: 1, maximum: 100000 }),
+});
 
 /** A8: pay from the war chest for titan damage carried between battles. */
 export const RepairTitan = command("RepairTitan", {
@@ -181,7 +215,13 @@ export const RepairTitan = command("RepairTitan", {
       {
         destroyed: Type.String({ minLength: 1, maxLength: 80 }),
         replacement: Type.Optional(
-          Type.Object({ name: Type.String({ minLength: 1, maxLength: 80 }), points: Type.Integer({ minimum: 0, maximum: 100000 }) }, { additionalProperties: false }),
+          Type.Object(
+            {
+              name: Type.String({ minLength: 1, maxLength: 80 }),
+              points: Type.Integer({ minimum: 0, maximum: 100000 }),
+            },
+            { additionalProperties: false },
+          ),
         ),
       },
       { additionalProperties: false },
@@ -267,12 +307,16 @@ export type CommandCheck = { ok: true; command: Command } | { ok: false; field: 
 /** Schema-checks a command before any rule runs: a known type, and every field of the right shape. */
 export function checkCommand(input: unknown): CommandCheck {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return { ok: false, field: "command", message: "must be a JSON object with \"type\" and \"actor\"" };
+    return { ok: false, field: "command", message: 'must be a JSON object with "type" and "actor"' };
   }
   const type = (input as { type?: unknown }).type;
   if (typeof type !== "string") return { ok: false, field: "type", message: "is required: the command's name" };
   if (!Object.hasOwn(COMMAND_SCHEMAS, type)) {
-    return { ok: false, field: "type", message: `unknown command type "${type}" (known: ${Object.keys(COMMAND_SCHEMAS).join(", ")})` };
+    return {
+      ok: false,
+      field: "type",
+      message: `unknown command type "${type}" (known: ${Object.keys(COMMAND_SCHEMAS).join(", ")})`,
+    };
   }
   const validate = validatorOf(type as CommandType);
   if (!validate(input)) return { ok: false, ...describeAjvError(validate.errors, "") };

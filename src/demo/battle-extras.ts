@@ -31,16 +31,21 @@ export interface SideExtras {
 }
 
 /** A7: the items a side calls in: each usable one now and then, a barrage in one or more battle turns, a one-shot in one. */
-function supportCalledIn(state: CampaignState, battle: BattleState, player: string, random: () => number): SupportUse[] {
+function supportCalledIn(
+  state: CampaignState,
+  battle: BattleState,
+  player: string,
+  random: () => number,
+): SupportUse[] {
   if (!advancedRule(state.setup!.options, "offTableSupport")) return [];
-  return state.ledgers[player]!.artillery
-    .filter((item) => usableInTurn(item, battle.turn) && random() < 0.7)
-    .map((item) => {
+  return state.ledgers[player]!.artillery.filter((item) => usableInTurn(item, battle.turn) && random() < 0.7).map(
+    (item) => {
       const first = 1 + Math.floor(random() * BATTLE_TURNS);
       if (SUPPORT_PRICES[item.kind].use === "oneShot") return { item: item.id, turns: [first] };
       const turns = Array.from({ length: BATTLE_TURNS - first + 1 }, (_, i) => first + i);
       return { item: item.id, turns };
-    });
+    },
+  );
 }
 
 /** What each side of the battle calls in, and how much it helps. */
@@ -54,14 +59,21 @@ export function battleExtras(state: CampaignState, battle: BattleState): Record<
 }
 
 /** A8: now and then, a titan of the army that survived the battle comes out with shields down and a weapon lost. */
-export function titanDamage(state: CampaignState, battle: BattleState, army: ArmyState, losses: SideResult["losses"]): Record<string, TitanDamage> {
+export function titanDamage(
+  state: CampaignState,
+  battle: BattleState,
+  army: ArmyState,
+  losses: SideResult["losses"],
+): Record<string, TitanDamage> {
   if (!advancedRule(state.setup!.options, "warChest")) return {};
   const random = seededRandom(`${state.campaign}/${battle.id}/${army.id}/titans`);
   const { formations } = state.setup!.catalogue;
   const damage: Record<string, TitanDamage> = {};
   for (const formation of army.formations) {
     if (formations[formation.formation]?.kind !== "titan") continue;
-    const standing = Object.entries(formation.units).some(([type, count]) => count > (losses[formation.id]?.[type] ?? 0));
+    const standing = Object.entries(formation.units).some(
+      ([type, count]) => count > (losses[formation.id]?.[type] ?? 0),
+    );
     if (!standing || random() >= 0.4) continue;
     const shields = 1 + Math.floor(random() * 2);
     const weapons = random() < 0.5 ? [{ ...TITAN_WEAPONS[Math.floor(random() * TITAN_WEAPONS.length)]! }] : [];

@@ -12,14 +12,23 @@ function candidates(state: CampaignState, army: ArmyState): Commander[] {
   const { unitTypes } = state.setup!.catalogue;
   const hq = (type: string) => (unitTypes[type]?.abilities ?? []).some((a) => a === "hq" || a === "titan");
   return army.formations
-    .flatMap((formation) => Object.entries(formation.units).filter(([, count]) => count > 0).map(([unitType]) => ({ formation: formation.id, unitType })))
+    .flatMap((formation) =>
+      Object.entries(formation.units)
+        .filter(([, count]) => count > 0)
+        .map(([unitType]) => ({ formation: formation.id, unitType })),
+    )
     .sort((a, b) => Number(hq(b.unitType)) - Number(hq(a.unitType)));
 }
 
 function appointment(state: CampaignState, army: ArmyState): PlainCommand | undefined {
   return firstAllowed(
     state,
-    candidates(state, army).map((commander) => ({ actor: army.player, type: "AppointCommander", army: army.id, commander })),
+    candidates(state, army).map((commander) => ({
+      actor: army.player,
+      type: "AppointCommander",
+      army: army.id,
+      commander,
+    })),
   );
 }
 
@@ -33,10 +42,18 @@ function lightening(state: CampaignState, army: ArmyState): PlainCommand | undef
   for (const commander of candidates(state, army)) {
     const removable = army.formations
       .filter((f) => f.id !== commander.formation && hasUnits(f))
-      .sort((a, b) => companiesLast(a) - companiesLast(b) || catalogue[b.formation]!.points - catalogue[a.formation]!.points);
+      .sort(
+        (a, b) =>
+          companiesLast(a) - companiesLast(b) || catalogue[b.formation]!.points - catalogue[a.formation]!.points,
+      );
     const broken: string[] = [];
     for (const formation of removable) {
-      const command: PlainCommand = { actor: army.player, type: "BreakDown", army: army.id, formations: [...broken, formation.id] };
+      const command: PlainCommand = {
+        actor: army.player,
+        type: "BreakDown",
+        army: army.id,
+        formations: [...broken, formation.id],
+      };
       const after = outcomeOf(state, command);
       if (!after) continue;
       broken.push(formation.id);

@@ -15,7 +15,8 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
   const turn = state.turnState;
   if (state.status !== "active" || !turn) return undefined;
   if (state.phase === "action") {
-    if (turn.initiativeWinner && !turn.first) return { actor: turn.initiativeWinner, type: "ChooseFirst", first: turn.initiativeWinner };
+    if (turn.initiativeWinner && !turn.first)
+      return { actor: turn.initiativeWinner, type: "ChooseFirst", first: turn.initiativeWinner };
     return turn.first ? nextActivation(state) : undefined;
   }
   if (state.phase === "battle") {
@@ -24,7 +25,12 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
       .sort((a, b) => a.index - b.index)[0];
     if (!battle) return undefined;
     if (battle.status === "pending") {
-      return { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result: scriptedResult(state, battle) };
+      return {
+        actor: battle.attacker.player,
+        type: "ReportBattleResult",
+        battle: battle.id,
+        result: scriptedResult(state, battle),
+      };
     }
     const confirmer = battle.report!.by === battle.attacker.player ? battle.defender.player : battle.attacker.player;
     return { actor: confirmer, type: "ConfirmBattleResult", battle: battle.id };
@@ -37,7 +43,10 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
  * Prints events as an account of the campaign, a heading for each turn; `describe` says each in words (as stored by
  * default; a player's view of them for `demo --as`).
  */
-export function accountPrinter(print: (line: string) => void, describe: (event: CurrentEvent) => string = describeEvent): (events: StoredEvent[]) => void {
+export function accountPrinter(
+  print: (line: string) => void,
+  describe: (event: CurrentEvent) => string = describeEvent,
+): (events: StoredEvent[]) => void {
   return (events) => {
     for (const event of events.map(toCurrent)) {
       if (event.type === "TurnStarted") print(`\n== Turn ${event.data.turn} ==`);
@@ -47,7 +56,11 @@ export function accountPrinter(print: (line: string) => void, describe: (event: 
 }
 
 /** Plays the campaign at the table with the demo's scripted commanders until it is won or `maxTurns` have passed. */
-export async function playCampaign(table: Table, print: (line: string) => void, maxTurns: number): Promise<CampaignState> {
+export async function playCampaign(
+  table: Table,
+  print: (line: string) => void,
+  maxTurns: number,
+): Promise<CampaignState> {
   const account = accountPrinter(print);
   await table.takeChores(account);
   for (;;) {
@@ -56,6 +69,9 @@ export async function playCampaign(table: Table, print: (line: string) => void, 
     const command = nextDecision(state);
     if (!command) throw new Error(`the demo is stuck: the campaign waits for ${waitingFor(state)}`);
     const outcome = await table.submit(command, account);
-    if (!outcome.ok) throw new Error(`the demo's ${command.type} by ${command.actor} was refused: ${describeRefusal(outcome.refusal)}`);
+    if (!outcome.ok)
+      throw new Error(
+        `the demo's ${command.type} by ${command.actor} was refused: ${describeRefusal(outcome.refusal)}`,
+      );
   }
 }

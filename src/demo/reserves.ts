@@ -19,7 +19,11 @@ function take(pool: Record<string, number>, units: Record<string, number>): void
 }
 
 /** Full-strength formations the pool can build, largest first, while they come to at most `limit`; taken from the pool. */
-function fill(pool: Record<string, number>, formations: readonly CatalogueEntry[], limit: number): { chosen: string[]; points: number } {
+function fill(
+  pool: Record<string, number>,
+  formations: readonly CatalogueEntry[],
+  limit: number,
+): { chosen: string[]; points: number } {
   const chosen: string[] = [];
   let points = 0;
   for (const [id, formation] of formations) {
@@ -37,7 +41,11 @@ const largestFirst = (formations: CatalogueEntry[]) => formations.sort(([, a], [
 /** E6a: full-strength formations the Reserves can build, largest first, while the army stays within M. */
 function raisable(state: CampaignState, player: string): string[] {
   const { catalogue, force } = state.setup!;
-  const { chosen, points } = fill({ ...state.ledgers[player]!.reserves }, largestFirst(ownFormations(catalogue, player)), force.maxArmyPoints);
+  const { chosen, points } = fill(
+    { ...state.ledgers[player]!.reserves },
+    largestFirst(ownFormations(catalogue, player)),
+    force.maxArmyPoints,
+  );
   return points >= MIN_ARMY_POINTS ? chosen : [];
 }
 
@@ -79,7 +87,9 @@ function deploymentSquare(state: CampaignState, player: string): Square | undefi
   if (home && home.heldBy === player) return home.at;
   const { map, players } = state.setup!;
   const baseLine = players.find((p) => p.id === player)!.baseLine;
-  const occupied = Object.values(state.armies).filter((a) => a.status === "active" && a.at).map((a) => a.at!);
+  const occupied = Object.values(state.armies)
+    .filter((a) => a.status === "active" && a.at)
+    .map((a) => a.at!);
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {
       const square: Square = [x, y];
@@ -94,7 +104,11 @@ function deploymentSquare(state: CampaignState, player: string): Square | undefi
  * (A7, A8), then finish.
  */
 export function nextEndPhaseCommand(state: CampaignState, player: string): PlainCommand {
-  return leaderlessArmyCommand(state, player) ?? reservesCommand(state, player) ?? warChestCommand(state, player) ?? { actor: player, type: "FinishEndPhase" };
+  return (
+    leaderlessArmyCommand(state, player) ??
+    reservesCommand(state, player) ??
+    warChestCommand(state, player) ?? { actor: player, type: "FinishEndPhase" }
+  );
 }
 
 /** E5, E6: disband the spent, refill the depleted, replace the lost, raise new armies; nothing in turn 1. */
@@ -102,7 +116,9 @@ function reservesCommand(state: CampaignState, player: string): PlainCommand | u
   if (state.turn < 2) return undefined;
   const { catalogue, force } = state.setup!;
   const reserves = state.ledgers[player]!.reserves;
-  const armies = Object.values(state.armies).filter((a): a is ArmyState => a.player === player && a.status === "active" && a.at !== null);
+  const armies = Object.values(state.armies).filter(
+    (a): a is ArmyState => a.player === player && a.status === "active" && a.at !== null,
+  );
 
   const spent = armies.find((a) => a.battles > 0 && a.points < 1500);
   if (spent && armies.length > 3) return { actor: player, type: "DisbandArmy", army: spent.id };
@@ -111,16 +127,27 @@ function reservesCommand(state: CampaignState, player: string): PlainCommand | u
     for (const formation of army.formations) {
       const full = catalogue.formations[formation.formation]!.units;
       const missing: Record<string, number> = {};
-      for (const [type, count] of Object.entries(full)) if ((formation.units[type] ?? 0) < count) missing[type] = count - (formation.units[type] ?? 0);
+      for (const [type, count] of Object.entries(full))
+        if ((formation.units[type] ?? 0) < count) missing[type] = count - (formation.units[type] ?? 0);
       const wiped = Object.values(formation.units).every((count) => count === 0);
       if (!wiped && Object.keys(missing).length > 0 && covers(reserves, missing)) {
         return { actor: player, type: "ReinforceFormation", army: army.id, formation: formation.id };
       }
       if (wiped) {
         // The rules have the last word (A6: within what the army's commander leads).
-        const replace = (id: string): PlainCommand => ({ actor: player, type: "ReplaceFormation", army: army.id, formation: formation.id, with: { id: `${formation.id}-r${state.turn}`, formation: id } });
+        const replace = (id: string): PlainCommand => ({
+          actor: player,
+          type: "ReplaceFormation",
+          army: army.id,
+          formation: formation.id,
+          with: { id: `${formation.id}-r${state.turn}`, formation: id },
+        });
         const replacement = ownFormations(catalogue, player).find(
-          ([id, f]) => id !== formation.formation && covers(reserves, f.units) && army.points + f.points <= force.maxArmyPoints && allowed(state, replace(id)),
+          ([id, f]) =>
+            id !== formation.formation &&
+            covers(reserves, f.units) &&
+            army.points + f.points <= force.maxArmyPoints &&
+            allowed(state, replace(id)),
         );
         if (replacement) return replace(replacement[0]);
       }
@@ -132,11 +159,24 @@ function reservesCommand(state: CampaignState, player: string): PlainCommand | u
   const at = deploymentSquare(state, player);
   if (formations.length > 0 && at) {
     const roster = formations.map((formation, i) => ({ id: `f${i + 1}`, formation }));
-    const hq = roster.find((f) => Object.keys(catalogue.formations[f.formation]!.units).some((t) => catalogue.unitTypes[t]!.abilities.includes("hq"))) ?? roster[0]!;
+    const hq =
+      roster.find((f) =>
+        Object.keys(catalogue.formations[f.formation]!.units).some((t) =>
+          catalogue.unitTypes[t]!.abilities.includes("hq"),
+        ),
+      ) ?? roster[0]!;
     const unitTypes = Object.keys(catalogue.formations[hq.formation]!.units);
     const unitType = unitTypes.find((t) => catalogue.unitTypes[t]!.abilities.includes("hq")) ?? unitTypes[0]!;
     const count = Object.values(state.armies).filter((a) => a.player === player).length + 1;
-    return { actor: player, type: "RaiseArmy", army: `${player}-${count}`, name: `Reformed army ${count}`, formations: roster, commander: { formation: hq.id, unitType }, at };
+    return {
+      actor: player,
+      type: "RaiseArmy",
+      army: `${player}-${count}`,
+      name: `Reformed army ${count}`,
+      formations: roster,
+      commander: { formation: hq.id, unitType },
+      at,
+    };
   }
   return undefined;
 }

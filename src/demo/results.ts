@@ -15,7 +15,13 @@ function orderFactor(battle: BattleState, side: "attacker" | "defender"): number
 }
 
 /** Units lost and routed by one side: each formation loses a share of its units, some are wiped out. */
-function casualties(army: ArmyState, random: () => number, share: [number, number], wipeChance: number, routShare: number): Omit<SideResult, "vp"> {
+function casualties(
+  army: ArmyState,
+  random: () => number,
+  share: [number, number],
+  wipeChance: number,
+  routShare: number,
+): Omit<SideResult, "vp"> {
   const losses: SideResult["losses"] = {};
   const routed: SideResult["routed"] = {};
   for (const formation of army.formations) {
@@ -38,15 +44,20 @@ export function scriptedResult(state: CampaignState, battle: BattleState): Battl
   const attacker = state.armies[battle.attacker.army]!;
   const defender = state.armies[battle.defender.army]!;
   const extras = battleExtras(state, battle);
-  const attackerScore = attacker.points * orderFactor(battle, "attacker") * extras.attacker.edge * (0.75 + random() * 0.5);
-  const defenderScore = defender.points * orderFactor(battle, "defender") * extras.defender.edge * (0.75 + random() * 0.5);
+  const attackerScore =
+    attacker.points * orderFactor(battle, "attacker") * extras.attacker.edge * (0.75 + random() * 0.5);
+  const defenderScore =
+    defender.points * orderFactor(battle, "defender") * extras.defender.edge * (0.75 + random() * 0.5);
   const margin = Math.abs(attackerScore - defenderScore) / Math.max(attackerScore, defenderScore);
   const outcome = margin < 0.06 ? "draw" : attackerScore > defenderScore ? "attacker" : "defender";
   const target = battle.vpTarget;
   const strongVp = target + Math.floor(random() * 8);
-  const weakVp = Math.floor(target * (0.1 + 0.55 * Math.min(attackerScore, defenderScore) / Math.max(attackerScore, defenderScore)));
+  const weakVp = Math.floor(
+    target * (0.1 + (0.55 * Math.min(attackerScore, defenderScore)) / Math.max(attackerScore, defenderScore)),
+  );
   const side = (army: ArmyState, won: boolean | null): SideResult => {
-    if (won === null) return { vp: Math.floor(target * (0.5 + random() * 0.3)), ...casualties(army, random, [0.2, 0.4], 0.1, 0.1) };
+    if (won === null)
+      return { vp: Math.floor(target * (0.5 + random() * 0.3)), ...casualties(army, random, [0.2, 0.4], 0.1, 0.1) };
     return won
       ? { vp: strongVp, ...casualties(army, random, [0.1, 0.3], 0.15, 0) }
       : { vp: weakVp, ...casualties(army, random, [0.4, 0.8], 0.3, 0.5) };
@@ -55,12 +66,24 @@ export function scriptedResult(state: CampaignState, battle: BattleState): Battl
   return {
     outcome,
     attacker: withAdvanced(state, battle, attacker, side(attacker, attackerWon), extras.attacker),
-    defender: withAdvanced(state, battle, defender, side(defender, attackerWon === null ? null : !attackerWon), extras.defender),
+    defender: withAdvanced(
+      state,
+      battle,
+      defender,
+      side(defender, attackerWon === null ? null : !attackerWon),
+      extras.defender,
+    ),
   };
 }
 
 /** A7, A8: the side's result with the support it called in and the damage its titans took, when there are any. */
-function withAdvanced(state: CampaignState, battle: BattleState, army: ArmyState, result: SideResult, extras: SideExtras): SideResult {
+function withAdvanced(
+  state: CampaignState,
+  battle: BattleState,
+  army: ArmyState,
+  result: SideResult,
+  extras: SideExtras,
+): SideResult {
   const damage = titanDamage(state, battle, army, result.losses);
   return {
     ...result,

@@ -40,7 +40,14 @@ function statedSize(state: CampaignState, scouting: ScoutingState): PlainCommand
   const truth = state.armies[scouting.target]!.points;
   const margin = BLUFF_MARGIN[scouting.band!];
   const luck = roll(state, `${scouting.id}/size`);
-  const points = luck < 0.35 ? truth : luck < 0.5 ? Math.max(0, truth - margin) : luck < 0.8 ? truth + margin : truth + Math.round(margin / 2);
+  const points =
+    luck < 0.35
+      ? truth
+      : luck < 0.5
+        ? Math.max(0, truth - margin)
+        : luck < 0.8
+          ? truth + margin
+          : truth + Math.round(margin / 2);
   return { actor: scouting.targetPlayer, type: "StateArmySize", scouting: scouting.id, points };
 }
 
@@ -61,7 +68,9 @@ export function pledgedOrder(state: CampaignState, army: ArmyState): "advance" |
 
 /** Enemy armies the army could attack on Advance, nearest first. */
 function inAdvanceReach(state: CampaignState, army: ArmyState): Array<{ path: Square[]; enemy: ArmyState }> {
-  return reach(state, army, orderAllowance("advance", army.moveRate)).attacks.sort((a, b) => a.path.length - b.path.length || a.enemy.id.localeCompare(b.enemy.id));
+  return reach(state, army, orderAllowance("advance", army.moveRate)).attacks.sort(
+    (a, b) => a.path.length - b.path.length || a.enemy.id.localeCompare(b.enemy.id),
+  );
 }
 
 /**
@@ -69,7 +78,12 @@ function inAdvanceReach(state: CampaignState, army: ArmyState): Array<{ path: Sq
  * home base (S7 may send it out on Charge) goes out without scouting.
  */
 export function scoutBeforeMoving(state: CampaignState, army: ArmyState): PlainCommand | undefined {
-  if (!advancedRule(state.setup!.options, "scouting") || onOwnHomeBase(state, army) || roll(state, `${army.id}/scout`) >= 0.7) return undefined;
+  if (
+    !advancedRule(state.setup!.options, "scouting") ||
+    onOwnHomeBase(state, army) ||
+    roll(state, `${army.id}/scout`) >= 0.7
+  )
+    return undefined;
   const target = inAdvanceReach(state, army)[0];
   return target ? { actor: army.player, type: "ScoutArmy", army: army.id, target: target.enemy.id } : undefined;
 }

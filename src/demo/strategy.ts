@@ -10,8 +10,12 @@ import { attackAfterScouting, pledgedOrder, scoutBeforeMoving, scoutingReply } f
 
 /** The squares a side wants: objectives it does not hold and the enemy's home base. */
 function targetsFor(state: CampaignState, player: string): Square[] {
-  const objectives = Object.values(state.objectives).filter((o) => o.heldBy !== player).map((o) => o.at);
-  const enemyHome = Object.values(state.homeBases).filter((h) => h.player !== player && h.heldBy !== player).map((h) => h.at);
+  const objectives = Object.values(state.objectives)
+    .filter((o) => o.heldBy !== player)
+    .map((o) => o.at);
+  const enemyHome = Object.values(state.homeBases)
+    .filter((h) => h.player !== player && h.heldBy !== player)
+    .map((h) => h.at);
   return [...objectives, ...enemyHome];
 }
 
@@ -25,7 +29,10 @@ function orderFor(state: CampaignState, army: ArmyState): PlainCommand {
   const onOwnHome = Object.values(state.homeBases).some((h) => h.player === army.player && sameSquare(h.at, army.at!));
   const attack = attacks
     .filter(({ enemy }) => army.points >= 0.8 * believedPoints(state, army, enemy))
-    .sort((a, b) => a.path.length - b.path.length || believedPoints(state, army, b.enemy) - believedPoints(state, army, a.enemy))[0];
+    .sort(
+      (a, b) =>
+        a.path.length - b.path.length || believedPoints(state, army, b.enemy) - believedPoints(state, army, a.enemy),
+    )[0];
   if (attack) return activation(army, orderForPath(state, army, attack.path), attack.path);
 
   const holding = Object.values(state.objectives).some((o) => o.heldBy === army.player && sameSquare(o.at, army.at!));
@@ -37,7 +44,12 @@ function orderFor(state: CampaignState, army: ArmyState): PlainCommand {
 }
 
 /** The path that brings the army nearest a target, if it gets closer (or must leave its home base). */
-function march(state: CampaignState, army: ArmyState, paths: Iterable<Square[]>, onOwnHome: boolean): Square[] | undefined {
+function march(
+  state: CampaignState,
+  army: ArmyState,
+  paths: Iterable<Square[]>,
+  onOwnHome: boolean,
+): Square[] | undefined {
   const targets = targetsFor(state, army.player);
   let best: { path: Square[]; score: number } | undefined;
   for (const path of paths) {

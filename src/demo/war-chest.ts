@@ -32,7 +32,9 @@ function nowAndThen(state: CampaignState, player: string, what: string, odds: nu
 }
 
 const ownArmies = (state: CampaignState, player: string) =>
-  Object.values(state.armies).filter((a): a is ArmyState & { at: Square } => a.player === player && a.status === "active" && a.at !== null);
+  Object.values(state.armies).filter(
+    (a): a is ArmyState & { at: Square } => a.player === player && a.status === "active" && a.at !== null,
+  );
 
 /** A8: every titan of the player carrying damage: all of it repaired, else the shields alone, else the weapons alone. */
 function titanRepairs(state: CampaignState, player: string): PlainCommand[] {
@@ -79,7 +81,10 @@ function aroundHomeBase(state: CampaignState, player: string): Square[] {
 /** Whether the side fields fewer than N armies and, with A6, has a commander for another. */
 function wantsArmy(state: CampaignState, player: string): boolean {
   const { force, options } = state.setup!;
-  return ownArmies(state, player).length < force.armies && (!advancedRule(options, "commanders") || freeSpares(state, player).length > 0);
+  return (
+    ownArmies(state, player).length < force.armies &&
+    (!advancedRule(options, "commanders") || freeSpares(state, player).length > 0)
+  );
 }
 
 /** A8 (A6): a new army at the home base when the side wants one and the war chest pays for it. */
@@ -90,7 +95,9 @@ function newArmy(state: CampaignState, player: string): PlainCommand[] {
   const balance = state.ledgers[player]!.warChest;
   const leaders = advancedRule(options, "commanders")
     ? freeSpares(state, player).map((spare) => ({ unitType: spare.unitType, limit: commandLimit(spare.level) }))
-    : Object.entries(catalogue.unitTypes).filter(([, u]) => u.abilities.includes("hq")).map(([unitType]) => ({ unitType, limit: Infinity }));
+    : Object.entries(catalogue.unitTypes)
+        .filter(([, u]) => u.abilities.includes("hq"))
+        .map(([unitType]) => ({ unitType, limit: Infinity }));
   const count = Object.values(state.armies).filter((a) => a.player === player).length + 1;
   return leaders.flatMap(({ unitType, limit }) => {
     const chosen = armyOf(own, unitType, Math.min(limit, force.maxArmyPoints, balance));
@@ -111,13 +118,18 @@ function newArmy(state: CampaignState, player: string): PlainCommand[] {
 /** A7: one item a turn while the roster is short, the kind by the turn's luck among those the funds buy twice over. */
 function supportPurchase(state: CampaignState, player: string): PlainCommand[] {
   const ledger = state.ledgers[player]!;
-  if (ledger.artillery.some((item) => item.boughtTurn === state.turn) || ledger.artillery.length >= ROSTER_WANTED) return [];
+  if (ledger.artillery.some((item) => item.boughtTurn === state.turn) || ledger.artillery.length >= ROSTER_WANTED)
+    return [];
   const fromChest = advancedRule(state.setup!.options, "warChest");
   const funds = fromChest ? ledger.warChest : ledger.supportFund;
   // The support fund buys nothing else, so it is spent freely; war chest funds go further than a second item.
-  const affordable = (Object.keys(SUPPORT_PRICES) as SupportKind[]).filter((kind) => SUPPORT_PRICES[kind].points * (fromChest && ledger.artillery.length > 0 ? 2 : 1) <= funds);
+  const affordable = (Object.keys(SUPPORT_PRICES) as SupportKind[]).filter(
+    (kind) => SUPPORT_PRICES[kind].points * (fromChest && ledger.artillery.length > 0 ? 2 : 1) <= funds,
+  );
   if (affordable.length === 0) return [];
-  const pick = Math.floor(seededRandom(`${state.campaign}/t${state.turn}/${player}/support-kind`)() * affordable.length);
+  const pick = Math.floor(
+    seededRandom(`${state.campaign}/t${state.turn}/${player}/support-kind`)() * affordable.length,
+  );
   return [{ actor: player, type: "BuySupport", kind: affordable[pick]! }];
 }
 
@@ -129,10 +141,20 @@ function reinforcements(state: CampaignState, player: string): PlainCommand[] {
   return ownArmies(state, player)
     .filter((army) => army.battles > 0)
     .flatMap((army) => {
-      const limit = Math.min(force.maxArmyPoints, typeof army.commanderLevel === "number" ? commandLimit(army.commanderLevel) : Infinity);
+      const limit = Math.min(
+        force.maxArmyPoints,
+        typeof army.commanderLevel === "number" ? commandLimit(army.commanderLevel) : Infinity,
+      );
       const fits = own.find(([, f]) => f.points <= balance && army.points + f.points <= limit);
       if (!fits) return [];
-      return [{ actor: player, type: "BuyFormations", army: army.id, formations: [{ id: `bought-t${state.turn}-${army.formations.length + 1}`, formation: fits[0] }] }];
+      return [
+        {
+          actor: player,
+          type: "BuyFormations",
+          army: army.id,
+          formations: [{ id: `bought-t${state.turn}-${army.formations.length + 1}`, formation: fits[0] }],
+        },
+      ];
     });
 }
 

@@ -78,7 +78,12 @@ function prevAt(value: string, seq: number, streamEnding: string): number {
     if (value.charCodeAt(--at) !== 48 + (rest % 10)) return -1;
   }
   at -= SEQ.length + HASH_LENGTH;
-  if (at < HASH_LENGTH + PREV.length || !value.startsWith(SEQ, at + HASH_LENGTH) || !value.startsWith(PREV, at - PREV.length)) return -1;
+  if (
+    at < HASH_LENGTH + PREV.length ||
+    !value.startsWith(SEQ, at + HASH_LENGTH) ||
+    !value.startsWith(PREV, at - PREV.length)
+  )
+    return -1;
   return at;
 }
 
@@ -89,7 +94,8 @@ function prevAt(value: string, seq: number, streamEnding: string): number {
  */
 function keysAreSeqs(keyPrefix: string, from: number, entries: Array<[string, string]>): boolean {
   const seqKey = (seq: number) => keyPrefix + seqDigits(seq);
-  if (entries[0]![0] !== seqKey(from) || entries[entries.length - 1]![0] !== seqKey(from + entries.length - 1)) return false;
+  if (entries[0]![0] !== seqKey(from) || entries[entries.length - 1]![0] !== seqKey(from + entries.length - 1))
+    return false;
   const width = keyPrefix.length + SEQ_DIGITS;
   for (const entry of entries) {
     const key = entry[0];

@@ -10,7 +10,12 @@ export interface RangeLinks {
  * Checks one range's entries, batch after batch (checkChainBatch), and the links between its batches. Undefined when
  * anything differs. `keyPrefix` is what the stream's keys start with as read; `from` is the range's first seq.
  */
-export async function checkRange(entries: AsyncIterable<Array<[string, string]>>, keyPrefix: string, stream: string, from: number): Promise<RangeLinks | undefined> {
+export async function checkRange(
+  entries: AsyncIterable<Array<[string, string]>>,
+  keyPrefix: string,
+  stream: string,
+  from: number,
+): Promise<RangeLinks | undefined> {
   const range: RangeLinks = { next: from };
   for await (const batch of entries) {
     const links = checkChainBatch({ stream, keyPrefix, from: range.next, entries: batch });

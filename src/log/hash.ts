@@ -46,7 +46,8 @@ export function canonicalPlainJson(value: unknown): string {
         return `${out}]`;
       }
       const prototype: unknown = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) throw new NotPlainDataError("an object that is not a plain object");
+      if (prototype !== Object.prototype && prototype !== null)
+        throw new NotPlainDataError("an object that is not a plain object");
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort();
       let out = "{";

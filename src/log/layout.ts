@@ -25,7 +25,10 @@ export function streamKeyPrefix(stream: string): string {
 
 /** Key range of one stream's events, from seq `from` on. */
 export function streamRange(stream: string, from = 1, to?: number): { gte: string; lte: string } {
-  return { gte: eventKey(stream, Math.max(from, 1)), lte: to === undefined ? `${stream}${SEPARATOR}~` : eventKey(stream, to) };
+  return {
+    gte: eventKey(stream, Math.max(from, 1)),
+    lte: to === undefined ? `${stream}${SEPARATOR}~` : eventKey(stream, to),
+  };
 }
 
 /** The stream an event key belongs to. */

@@ -16,7 +16,10 @@ export const READ_BATCH_BYTES = 1 << 20;
  * A LevelDB iterator's entries in batches of READ_BATCH, each next batch asked for as soon as the last one arrives:
  * LevelDB reads it on its own thread while the caller works on the one it has. Closes the iterator when done.
  */
-export async function* readAhead<T>(iterator: { nextv(size: number): Promise<T[]>; close(): Promise<void> }): AsyncGenerator<T[]> {
+export async function* readAhead<T>(iterator: {
+  nextv(size: number): Promise<T[]>;
+  close(): Promise<void>;
+}): AsyncGenerator<T[]> {
   let next: Promise<T[]> | undefined;
   try {
     next = iterator.nextv(READ_BATCH);
@@ -56,7 +59,12 @@ export function rawEntries(
  * The root-database key range of one stream's events from seq `from` (to `to`), with the events sublevel's prefix
  * (`eventsPrefix`) and the batch byte budget: how every read of a stretch of events asks LevelDB for it.
  */
-export function eventRange(eventsPrefix: string, stream: string, from?: number, to?: number): { gte: string; lte: string; highWaterMarkBytes: number } {
+export function eventRange(
+  eventsPrefix: string,
+  stream: string,
+  from?: number,
+  to?: number,
+): { gte: string; lte: string; highWaterMarkBytes: number } {
   const { gte, lte } = streamRange(stream, from, to);
   return { gte: eventsPrefix + gte, lte: eventsPrefix + lte, highWaterMarkBytes: READ_BATCH_BYTES };
 }

@@ -15,7 +15,19 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
 import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
-import { decodeEvent, encodeEvent, eventKey, HASH_LENGTH, seqOfKey, streamKeyPrefix, streamOfKey, streamRange, type BranchMeta, type Head, type Segment } from "./layout.js";
+import {
+  decodeEvent,
+  encodeEvent,
+  eventKey,
+  HASH_LENGTH,
+  seqOfKey,
+  streamKeyPrefix,
+  streamOfKey,
+  streamRange,
+  type BranchMeta,
+  type Head,
+  type Segment,
+} from "./layout.js";
 import { SerialQueue } from "./queue.js";
 import { eventRange, rawEntries, readAhead, type ReadPoint } from "./read-ahead.js";
 
@@ -49,7 +61,14 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+
 function isDateTime(text: string): boolean {
   const match = DATE_TIME.exec(text);
   if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
   if (days === undefined || day < 1 || day > days || hour > 23 || minute > 59 || second > 60) return false;
@@ -63,10 +82,34 @@ const checkEnvelope = envelopeAjv.compile(NewEventSchema);
 const STREAM_NAME = new RegExp(Id.pattern!);
 
 /** Seals an envelope into the chain: its hash covers every field but the hash itself. */
-export function sealEvent(stream: string, seq: number, prev: string, event: NewEvent): { stored: StoredEvent; value: string } {
-  const body = canonicalJson({ stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev });
+export function sealEvent(
+  stream: string,
+  seq: number,
+  prev: string,
+  event: NewEvent,
+): { stored: StoredEvent; value: string } {
+  const body = canonicalJson({
+    stream,
+    seq,
+    type: event.type,
+    version: event.version,
+    at: event.at,
+    actor: event.actor,
+    data: event.data,
+    prev,
+  });
   const hash = sha256Hex(body);
-  const stored: StoredEvent = { stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev, hash };
+  const stored: StoredEvent = {
+    stream,
+    seq,
+    type: event.type,
+    version: event.version,
+    at: event.at,
+    actor: event.actor,
+    data: event.data,
+    prev,
+    hash,
+  };
   return { stored, value: encodeEvent(hash, body) };
 }
 
@@ -79,12 +122,27 @@ export interface CheckedEvent extends NewEvent {
  * sealEvent for a checked event: the canonical envelope is put together around the data's canonical JSON (keys in
  * RFC 8785 order: actor, at, data, prev, seq, stream, type, version), giving the same bytes as canonicalJson.
  */
-function sealChecked(stream: string, seq: number, prev: string, event: CheckedEvent): { stored: StoredEvent; value: string } {
+function sealChecked(
+  stream: string,
+  seq: number,
+  prev: string,
+  event: CheckedEvent,
+): { stored: StoredEvent; value: string } {
   const body =
     `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},"data":${event.dataJson},"prev":${JSON.stringify(prev)},` +
     `"seq":${seq},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(event.type)},"version":${event.version}}`;
   const hash = sha256Hex(body);
-  const stored: StoredEvent = { stream, seq, type: event.type, version: event.version, at: event.at, actor: event.actor, data: event.data, prev, hash };
+  const stored: StoredEvent = {
+    stream,
+    seq,
+    type: event.type,
+    version: event.version,
+    at: event.at,
+    actor: event.actor,
+    data: event.data,
+    prev,
+    hash,
+  };
   return { stored, value: encodeEvent(hash, body) };
 }
 
@@ -95,12 +153,14 @@ function sealChecked(stream: string, seq: number, prev: string, event: CheckedEv
  * does with its objects afterwards. Exported for the command handler that keeps no log (src/memory-engine.ts).
  */
 export function checkAppend(stream: string, events: readonly NewEvent[], catalogue: EventCatalogue): CheckedEvent[] {
-  if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
+  if (!STREAM_NAME.test(stream))
+    throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
   return events.map((event, index) => checkEvent(event, index, catalogue));
 }
 
 function checkEvent(original: NewEvent, index: number, catalogue: EventCatalogue): CheckedEvent {
-  if (typeof original !== "object" || original === null) throw new InvalidEventError(index, "event", "is not plain data");
+  if (typeof original !== "object" || original === null)
+    throw new InvalidEventError(index, "event", "is not plain data");
   if (!checkEnvelope(original)) {
     const problem = describeAjvError(checkEnvelope.errors, "event");
     throw new InvalidEventError(index, problem.field, problem.message);
@@ -114,7 +174,14 @@ function checkEvent(original: NewEvent, index: number, catalogue: EventCatalogue
   // The copy is read back from the canonical JSON: what append returns is what a read of the log gives, key order
   // included, and the caller's objects are not shared with it.
   const data: unknown = JSON.parse(dataJson);
-  const event: CheckedEvent = { type: original.type, version: original.version, at: original.at, actor: original.actor, data, dataJson };
+  const event: CheckedEvent = {
+    type: original.type,
+    version: original.version,
+    at: original.at,
+    actor: original.actor,
+    data,
+    dataJson,
+  };
   const problem = catalogue.check(event);
   if (problem) throw new InvalidEventError(index, problem.field, problem.message);
   return event;
@@ -142,9 +209,14 @@ class ReadOrder {
     const seq = this.next;
     if (keySeq !== seq) throw new CorruptEventError(this.stream, seq, "is missing");
     if (event.seq !== seq || event.stream !== this.stream) {
-      throw new CorruptEventError(this.stream, seq, `is missing or out of place: the event read in its place says it is ${String(event.stream)} #${String(event.seq)}`);
+      throw new CorruptEventError(
+        this.stream,
+        seq,
+        `is missing or out of place: the event read in its place says it is ${String(event.stream)} #${String(event.seq)}`,
+      );
     }
-    if (this.prev !== undefined && event.prev !== this.prev) throw new CorruptEventError(this.stream, seq, `does not link to event ${seq - 1}`);
+    if (this.prev !== undefined && event.prev !== this.prev)
+      throw new CorruptEventError(this.stream, seq, `does not link to event ${seq - 1}`);
     this.prev = event.hash;
     this.next = seq + 1;
   }
@@ -191,7 +263,8 @@ export class EventStore {
     } catch (error) {
       const { cause, message } = error as Error & { cause?: Error & { code?: string } };
       if (cause?.code === "LEVEL_LOCKED") throw new StoreOpenError(`${location} is in use by another epicwar process`);
-      if (/does not exist/.test(cause?.message ?? message)) throw new StoreOpenError(`no campaign database at ${location}`);
+      if (/does not exist/.test(cause?.message ?? message))
+        throw new StoreOpenError(`no campaign database at ${location}`);
       throw new StoreOpenError(`cannot open ${location}: ${cause?.message ?? message}`);
     }
     openHere.add(where);
@@ -294,7 +367,10 @@ export class EventStore {
     let current = stream;
     let to = Infinity;
     for (;;) {
-      if (seen.has(current)) throw new BranchError(`the branch records of ${stream} form a loop through ${current}: the folder was changed outside epicwar`);
+      if (seen.has(current))
+        throw new BranchError(
+          `the branch records of ${stream} form a loop through ${current}: the folder was changed outside epicwar`,
+        );
       seen.add(current);
       const meta = await this.branch(current);
       if (!meta) {
@@ -338,7 +414,11 @@ export class EventStore {
       throw new CorruptEventError(stream, seq);
     }
     if (event.seq !== seq || event.stream !== stored.owner) {
-      throw new CorruptEventError(stored.owner, seq, `is out of place: the event stored in its place says it is ${String(event.stream)} #${String(event.seq)}`);
+      throw new CorruptEventError(
+        stored.owner,
+        seq,
+        `is out of place: the event stored in its place says it is ${String(event.stream)} #${String(event.seq)}`,
+      );
     }
     return event;
   }
@@ -349,11 +429,23 @@ export class EventStore {
    * forkSeq + 1 and links to that hash. Refused for a stream id already in use and for a fork point the parent does
    * not have; the parent's event at the fork must match its own hash.
    */
-  async createBranch(stream: string, parent: string, forkSeq: number, options: { name?: string; sync?: boolean; created?: string } = {}): Promise<BranchMeta> {
-    if (!STREAM_NAME.test(stream)) throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
+  async createBranch(
+    stream: string,
+    parent: string,
+    forkSeq: number,
+    options: { name?: string; sync?: boolean; created?: string } = {},
+  ): Promise<BranchMeta> {
+    if (!STREAM_NAME.test(stream))
+      throw new RangeError(
+        `stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`,
+      );
     return this.queue.run(async () => {
       // Events stored under the id without a head (deleted outside the engine) take it too: they are never overwritten.
-      if ((await this.head(stream)).seq > 0 || (await this.branch(stream)) || (await this.firstStoredFrom(stream, 1)) !== undefined) {
+      if (
+        (await this.head(stream)).seq > 0 ||
+        (await this.branch(stream)) ||
+        (await this.firstStoredFrom(stream, 1)) !== undefined
+      ) {
         throw new BranchError(`${stream} already exists in this folder`);
       }
       const parentHead = await this.head(parent);
@@ -362,7 +454,8 @@ export class EventStore {
         throw new BranchError(`a branch of ${parent} forks at a seq from 1 to ${parentHead.seq}, not ${forkSeq}`);
       }
       const value = await this.valueAt(parent, forkSeq);
-      if (value === undefined || sha256Hex(value.slice(HASH_LENGTH)) !== value.slice(0, HASH_LENGTH)) throw new CorruptEventError(parent, forkSeq);
+      if (value === undefined || sha256Hex(value.slice(HASH_LENGTH)) !== value.slice(0, HASH_LENGTH))
+        throw new CorruptEventError(parent, forkSeq);
       const forkHash = value.slice(0, HASH_LENGTH);
       const parentMeta = await this.branch(parent);
       const meta: BranchMeta = {
@@ -391,7 +484,12 @@ export class EventStore {
    * head (the head was deleted or set back outside the engine) with EventExistsError, since a stored event is never
    * overwritten. Whichever, nothing is written.
    */
-  async append(stream: string, expectedSeq: number, events: readonly NewEvent[], options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
+  async append(
+    stream: string,
+    expectedSeq: number,
+    events: readonly NewEvent[],
+    options: { sync?: boolean } = {},
+  ): Promise<StoredEvent[]> {
     // Checked (and copied) before queueing, in the caller's turn: errors reject the returned promise, and a caller
     // changing its objects afterwards cannot change what was checked. Queued synchronously, so call order is kept.
     const checked = checkAppend(stream, events, this.options.catalogue);
@@ -423,7 +521,9 @@ export class EventStore {
       this.heads.set(stream, newHead);
       // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted), in
       // objects of their own: the reducers freeze what they keep, and the events returned to the caller stay its own.
-      this.live.get(stream)?.next(stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
+      this.live
+        .get(stream)
+        ?.next(stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
       return stored;
     });
   }
@@ -432,7 +532,12 @@ export class EventStore {
    * The stream's own stored key/value pairs in key order, from seq `from` (to `to`), in batches: what verify walks.
    * For a branch these are only its own events; verify walks the parent's part of its line with the parent's.
    */
-  async *rawBatches(stream: string, from = 1, to?: number, readPoint?: ReadPoint): AsyncGenerator<Array<[number, string]>> {
+  async *rawBatches(
+    stream: string,
+    from = 1,
+    to?: number,
+    readPoint?: ReadPoint,
+  ): AsyncGenerator<Array<[number, string]>> {
     for await (const entries of this.rawEntries(stream, from, to, readPoint)) {
       yield entries.map(([key, value]) => [seqOfKey(key), value] as [number, string]);
     }
@@ -550,7 +655,8 @@ export class EventStore {
             if (subscriber.closed) return;
             emit(batch);
           }
-          if (last < head.seq) throw new CorruptEventError(stream, last + 1, `is missing: the head counts ${head.seq} events`);
+          if (last < head.seq)
+            throw new CorruptEventError(stream, last + 1, `is missing: the head counts ${head.seq} events`);
           for (const batch of pending.splice(0)) emit(batch);
           catchingUp = false;
         } catch (error) {

@@ -8,10 +8,14 @@ import type { Range } from "./line-ranges.js";
 import type { EventStore } from "./store.js";
 
 function startChecker(data: CheckerData): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./chain-worker.js", import.meta.url), { workerData: data });
+  if (!import.meta.url.endsWith(".ts"))
+    return new Worker(new URL("./chain-worker.js", import.meta.url), { workerData: data });
   // Run from the TypeScript sources (under the test runner), the worker is a .ts file: it loads through tsx.
   const source = JSON.stringify(new URL("./chain-worker.ts", import.meta.url).href);
-  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${source}); });`, { eval: true, workerData: data });
+  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${source}); });`, {
+    eval: true,
+    workerData: data,
+  });
 }
 
 /** One thread per core besides this one, at most four. */
@@ -42,7 +46,13 @@ export interface ParallelCheck {
  * Not holding (or a checker failing) means only that the exact walk must give the report. `forkHashes[i]` is the
  * fork hash of the line's segment i (undefined for the first).
  */
-export async function chainHolds(store: EventStore, ranges: Range[], forkHashes: Array<string | undefined>, head: Head, options: ParallelOptions): Promise<ParallelCheck> {
+export async function chainHolds(
+  store: EventStore,
+  ranges: Range[],
+  forkHashes: Array<string | undefined>,
+  head: Head,
+  options: ParallelOptions,
+): Promise<ParallelCheck> {
   const results = new Array<Promise<RangeLinks | undefined>>(ranges.length);
   let taken = 0;
   let rangesByCheckers = 0;
@@ -66,7 +76,12 @@ export async function chainHolds(store: EventStore, ranges: Range[], forkHashes:
           const range = ranges[index]!;
           rangesByCheckers++;
           results[index] = new Promise<RangeLinks | undefined>((resolve) => (holding = resolve)).then(note);
-          const order: CheckerOrder = { index, stream: range.segment.stream, from: range.from, to: range.to === Infinity ? null : range.to };
+          const order: CheckerOrder = {
+            index,
+            stream: range.segment.stream,
+            from: range.from,
+            to: range.to === Infinity ? null : range.to,
+          };
           worker.postMessage(order);
         };
         worker.on("message", (message: CheckerMessage) => {
@@ -102,11 +117,17 @@ export async function chainHolds(store: EventStore, ranges: Range[], forkHashes:
   }
 }
 
-async function joins(ranges: Range[], results: Array<Promise<RangeLinks | undefined>>, forkHashes: Array<string | undefined>, head: Head): Promise<boolean> {
+async function joins(
+  ranges: Range[],
+  results: Array<Promise<RangeLinks | undefined>>,
+  forkHashes: Array<string | undefined>,
+  head: Head,
+): Promise<boolean> {
   let expected = 1;
   let prev = GENESIS_HASH;
   for (const [index, range] of ranges.entries()) {
-    if (range.segmentIndex > 0 && range.from === range.segment.from && forkHashes[range.segmentIndex] !== prev) return false;
+    if (range.segmentIndex > 0 && range.from === range.segment.from && forkHashes[range.segmentIndex] !== prev)
+      return false;
     const links = await results[index];
     if (!links || range.from !== expected) return false;
     // A closed range must be whole; the open end of the line may hold any number (none, for a new branch).

@@ -94,7 +94,11 @@ interface RangeWalk {
  * then the ranges are joined in order, checking the keys and links across each boundary, so the report is the one a
  * single walk from seq 1 would give: the first bad seq and its problem.
  */
-export async function verifyStream(store: EventStore, stream: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verifyStream(
+  store: EventStore,
+  stream: string,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
   // Every read of the main thread comes from one read point, so that appends made meanwhile (in this process) are not
   // seen as events after the head. The checker threads cannot share it; they read only events up to that head, which
   // no append changes.
@@ -106,7 +110,12 @@ export async function verifyStream(store: EventStore, stream: string, options: V
   }
 }
 
-async function verifyAt(store: EventStore, stream: string, options: VerifyOptions, readPoint: ReadPoint): Promise<VerifyResult> {
+async function verifyAt(
+  store: EventStore,
+  stream: string,
+  options: VerifyOptions,
+  readPoint: ReadPoint,
+): Promise<VerifyResult> {
   let segments: Segment[];
   try {
     segments = await store.line(stream);
@@ -114,7 +123,12 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     if (error instanceof BranchError) return { ok: false, stream, seq: 0, problem: "fork", message: error.message };
     throw error;
   }
-  const fail = ({ seq, problem, message, inStream }: Omit<Failure, "inStream"> & { inStream?: string }): VerifyResult => ({
+  const fail = ({
+    seq,
+    problem,
+    message,
+    inStream,
+  }: Omit<Failure, "inStream"> & { inStream?: string }): VerifyResult => ({
     ok: false,
     stream,
     seq,
@@ -123,12 +137,18 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     ...(inStream !== undefined && inStream !== stream ? { inStream } : {}),
   });
   const head = await store.storedHead(stream, readPoint);
-  const metas = await Promise.all(segments.map((segment, index) => (index > 0 ? store.branch(segment.stream) : undefined)));
+  const metas = await Promise.all(
+    segments.map((segment, index) => (index > 0 ? store.branch(segment.stream) : undefined)),
+  );
   if (options.quick ?? true) {
     const rangeEvents = options.quickRangeEvents ?? QUICK_RANGE_EVENTS;
     // Up to the head only: whether anything is stored after it is asked of the read point.
-    const quickRanges = splitLine(segments, head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents).map((range) => ({ ...range, to: Math.min(range.to, head.seq) }));
-    const checkers = head.seq >= (options.minCheckerEvents ?? MIN_CHECKER_EVENTS) ? (options.checkers ?? defaultCheckerCount()) : 0;
+    const quickRanges = splitLine(segments, head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents).map((range) => ({
+      ...range,
+      to: Math.min(range.to, head.seq),
+    }));
+    const checkers =
+      head.seq >= (options.minCheckerEvents ?? MIN_CHECKER_EVENTS) ? (options.checkers ?? defaultCheckerCount()) : 0;
     const forkHashes = metas.map((meta) => meta?.forkHash);
     const [quick, afterHead] = await Promise.all([
       chainHolds(store, quickRanges, forkHashes, head, { checkers, thisThread: options.thisThread ?? true }),
@@ -137,10 +157,26 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     ]);
     if (quick.holds && afterHead === undefined) return { ok: true, stream, events: head.seq, headHash: head.hash };
   }
-  const ranges = splitLine(segments, head.seq, options.ranges ?? VERIFY_RANGES, options.minRangeEvents ?? MIN_RANGE_EVENTS);
+  const ranges = splitLine(
+    segments,
+    head.seq,
+    options.ranges ?? VERIFY_RANGES,
+    options.minRangeEvents ?? MIN_RANGE_EVENTS,
+  );
   // A range after one that failed cannot change the report: it stops reading.
   const stop = { after: Infinity };
-  const walks = await Promise.all(ranges.map((range, index) => walkRange(store, range, range.segment.stream === stream ? "" : ` of ${range.segment.stream}`, index, stop, readPoint)));
+  const walks = await Promise.all(
+    ranges.map((range, index) =>
+      walkRange(
+        store,
+        range,
+        range.segment.stream === stream ? "" : ` of ${range.segment.stream}`,
+        index,
+        stop,
+        readPoint,
+      ),
+    ),
+  );
 
   let expected = 1;
   let prev = GENESIS_HASH;
@@ -153,18 +189,34 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
     }
     const walk = walks[index]!;
     if (walk.firstSeq === undefined) continue;
-    if (walk.firstSeq !== expected) return fail({ seq: expected, problem: "missing", message: `event ${expected}${of} is missing`, inStream: segment.stream });
+    if (walk.firstSeq !== expected)
+      return fail({
+        seq: expected,
+        problem: "missing",
+        message: `event ${expected}${of} is missing`,
+        inStream: segment.stream,
+      });
     // A problem with the first event's hash, body or order comes before its link, as in a walk from seq 1.
     if (walk.failure?.seq === walk.firstSeq) return fail(walk.failure);
     if (walk.firstPrev !== prev) {
-      return fail({ seq: walk.firstSeq, problem: "link", message: `event ${walk.firstSeq}${of} does not link to event ${walk.firstSeq - 1}`, inStream: segment.stream });
+      return fail({
+        seq: walk.firstSeq,
+        problem: "link",
+        message: `event ${walk.firstSeq}${of} does not link to event ${walk.firstSeq - 1}`,
+        inStream: segment.stream,
+      });
     }
     if (walk.failure) return fail(walk.failure);
     expected = walk.next;
     prev = walk.lastHash;
   }
   const last = expected - 1;
-  if (head.seq > last) return fail({ seq: last + 1, problem: "truncated", message: `the head says ${head.seq} events but the log ends at ${last}` });
+  if (head.seq > last)
+    return fail({
+      seq: last + 1,
+      problem: "truncated",
+      message: `the head says ${head.seq} events but the log ends at ${last}`,
+    });
   if (head.seq < last) {
     // Appends never write an event without the head that counts it, nor over a stored one: the head was cut back or
     // deleted (or events were added after it) outside the engine.
@@ -174,13 +226,26 @@ async function verifyAt(store: EventStore, stream: string, options: VerifyOption
         : `the head was truncated to ${head.seq} events (or events were added after it outside the log), but events up to ${last} are stored`;
     return fail({ seq: head.seq + 1, problem: "head", message });
   }
-  if (head.hash !== prev) return fail({ seq: last, problem: "head", message: `event ${last} does not match the hash the head recorded` });
+  if (head.hash !== prev)
+    return fail({ seq: last, problem: "head", message: `event ${last} does not match the hash the head recorded` });
   return { ok: true, stream, events: last, headHash: prev };
 }
 
 /** Where a branch's line passes from its parent's part to the next segment: all of the parent's part is there, and it ends at the fork hash. */
-function checkForkJoin(before: Segment, segment: Segment, meta: BranchMeta | undefined, expected: number, prev: string): Failure | undefined {
-  if (expected !== segment.from) return { seq: expected, problem: "missing", message: `event ${expected} of ${before.stream} is missing`, inStream: before.stream };
+function checkForkJoin(
+  before: Segment,
+  segment: Segment,
+  meta: BranchMeta | undefined,
+  expected: number,
+  prev: string,
+): Failure | undefined {
+  if (expected !== segment.from)
+    return {
+      seq: expected,
+      problem: "missing",
+      message: `event ${expected} of ${before.stream} is missing`,
+      inStream: before.stream,
+    };
   if (meta && meta.forkHash !== prev) {
     return {
       seq: segment.from - 1,
@@ -196,7 +261,14 @@ function checkForkJoin(before: Segment, segment: Segment, meta: BranchMeta | und
  * Reads one range and checks each event's key, hash, body and order, and the links inside the range. The first
  * event's key and link are left to the join, which knows the event before it.
  */
-async function walkRange(store: EventStore, range: Range, of: string, index: number, stop: { after: number }, readPoint: ReadPoint): Promise<RangeWalk> {
+async function walkRange(
+  store: EventStore,
+  range: Range,
+  of: string,
+  index: number,
+  stop: { after: number },
+  readPoint: ReadPoint,
+): Promise<RangeWalk> {
   const stream = range.segment.stream;
   const walk: RangeWalk = { next: range.from, lastHash: "" };
   const failed = (seq: number, problem: ChainProblem, message: string): RangeWalk => {
@@ -206,7 +278,12 @@ async function walkRange(store: EventStore, range: Range, of: string, index: num
   };
   let expected = range.from;
   let prev = "";
-  for await (const batch of store.rawBatches(stream, range.from, range.to === Infinity ? undefined : range.to, readPoint)) {
+  for await (const batch of store.rawBatches(
+    stream,
+    range.from,
+    range.to === Infinity ? undefined : range.to,
+    readPoint,
+  )) {
     if (index > stop.after) return walk;
     for (const [keySeq, value] of batch) {
       if (walk.firstSeq === undefined) {
@@ -217,7 +294,8 @@ async function walkRange(store: EventStore, range: Range, of: string, index: num
       }
       const hash = value.slice(0, HASH_LENGTH);
       const body = value.slice(HASH_LENGTH);
-      if (sha256Hex(body) !== hash) return failed(keySeq, "hash", `event ${keySeq}${of} does not match its hash: it was changed`);
+      if (sha256Hex(body) !== hash)
+        return failed(keySeq, "hash", `event ${keySeq}${of} does not match its hash: it was changed`);
       let envelope: { stream?: unknown; seq?: unknown; prev?: unknown };
       try {
         envelope = JSON.parse(body) as typeof envelope;
@@ -225,10 +303,15 @@ async function walkRange(store: EventStore, range: Range, of: string, index: num
         return failed(keySeq, "unreadable", `event ${keySeq}${of} is not readable JSON`);
       }
       if (envelope.seq !== keySeq || envelope.stream !== stream) {
-        return failed(keySeq, "order", `event stored at ${keySeq}${of} says it is ${String(envelope.stream)} #${String(envelope.seq)}: events were moved`);
+        return failed(
+          keySeq,
+          "order",
+          `event stored at ${keySeq}${of} says it is ${String(envelope.stream)} #${String(envelope.seq)}: events were moved`,
+        );
       }
       if (keySeq === walk.firstSeq) walk.firstPrev = envelope.prev;
-      else if (envelope.prev !== prev) return failed(keySeq, "link", `event ${keySeq}${of} does not link to event ${keySeq - 1}`);
+      else if (envelope.prev !== prev)
+        return failed(keySeq, "link", `event ${keySeq}${of} does not link to event ${keySeq - 1}`);
       prev = hash;
       expected++;
     }
@@ -253,5 +336,10 @@ export async function blameBrokenLog(store: EventStore, stream: string, error: u
     return error;
   }
   if (result.ok) return error;
-  return new CorruptEventError(result.inStream ?? stream, result.seq, `fails verification (${result.problem}: ${result.message})`, { cause: error });
+  return new CorruptEventError(
+    result.inStream ?? stream,
+    result.seq,
+    `fails verification (${result.problem}: ${result.message})`,
+    { cause: error },
+  );
 }

@@ -20,7 +20,8 @@ export function requireHostActor(actor: string): void {
 /** T1: the campaign is under way (set-up is over). */
 export function requireActive(state: CampaignState, rule = "T1"): CampaignSetup {
   const setup = requireSetup(state);
-  if (state.status !== "active") refuseRule(rule, "the campaign has not started yet: turns begin once set-up is complete");
+  if (state.status !== "active")
+    refuseRule(rule, "the campaign has not started yet: turns begin once set-up is complete");
   return setup;
 }
 
@@ -29,14 +30,16 @@ export function requireTurnUnderWay(state: CampaignState, rule = "T1"): TurnStat
   requireActive(state, rule);
   const turn = state.turnState;
   if (turn === null) refuseRule(rule, `turn ${state.turn} has not started: the host starts it first`);
-  if (turn.hostSeed !== null) refuseRule(rule, `turn ${state.turn} is over: the host starts turn ${state.turn + 1} first`);
+  if (turn.hostSeed !== null)
+    refuseRule(rule, `turn ${state.turn} is over: the host starts turn ${state.turn + 1} first`);
   return turn;
 }
 
 /** T1: the turn is in its Action phase. */
 export function requireActionPhase(state: CampaignState, rule = "T1"): TurnState {
   const turn = requireTurnUnderWay(state, rule);
-  if (state.phase !== "action") refuseRule(rule, `the Action phase of turn ${state.turn} is over (now the ${state.phase} phase)`);
+  if (state.phase !== "action")
+    refuseRule(rule, `the Action phase of turn ${state.turn} is over (now the ${state.phase} phase)`);
   return turn;
 }
 
@@ -57,10 +60,15 @@ export function unactivatedArmies(state: CampaignState): ArmyState[] {
 }
 
 /** What the battle rules below read of a battle: a player's view of the state holds these too (src/views.ts). */
-export type BattleSides = Pick<BattleState, "id" | "turn" | "index"> & { attacker: Pick<BattleState["attacker"], "army" | "player">; defender: Pick<BattleState["defender"], "army" | "player"> };
+export type BattleSides = Pick<BattleState, "id" | "turn" | "index"> & {
+  attacker: Pick<BattleState["attacker"], "army" | "player">;
+  defender: Pick<BattleState["defender"], "army" | "player">;
+};
 
 /** What the battle rules below read of the state. */
-export type BattleTurn<B extends BattleSides> = Pick<CampaignState, "turn" | "turnState"> & { battles: Record<string, B> };
+export type BattleTurn<B extends BattleSides> = Pick<CampaignState, "turn" | "turnState"> & {
+  battles: Record<string, B>;
+};
 
 /** Battles started in the current turn, in the order they started (B1). */
 export function battlesThisTurn<B extends BattleSides>(state: BattleTurn<B>): B[] {
@@ -114,5 +122,10 @@ export function nextActivator(state: CampaignState): string | null {
   if (!turn) return null;
   const remaining: Record<string, number> = {};
   for (const army of unactivatedArmies(state)) remaining[army.player] = (remaining[army.player] ?? 0) + 1;
-  return alternation({ players: setup.players.map((p) => p.id), first: turn.first, lastActivator: turn.lastActivator, remaining });
+  return alternation({
+    players: setup.players.map((p) => p.id),
+    first: turn.first,
+    lastActivator: turn.lastActivator,
+    remaining,
+  });
 }

@@ -33,9 +33,13 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
   if (turnState.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
   const army = requirePlayersArmy(state, player, command.army);
   if (!actsThisTurn(army, state.turn)) {
-    refuseRule("T3", `army "${army.id}" is not on the map (${army.status === "active" ? "not yet fielded" : army.status}): only armies on the map are activated`);
+    refuseRule(
+      "T3",
+      `army "${army.id}" is not on the map (${army.status === "active" ? "not yet fielded" : army.status}): only armies on the map are activated`,
+    );
   }
-  if (turnState.activations[army.id]) refuseRule("T3", `army "${army.id}" has already been activated this turn: each army is activated exactly once`);
+  if (turnState.activations[army.id])
+    refuseRule("T3", `army "${army.id}" has already been activated this turn: each army is activated exactly once`);
 
   const { path } = command;
   const pending = pendingDefenders(state);
@@ -44,19 +48,29 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
     // Engaged-activation ruling: a defender attacked before its own activation gives its order now, out of sequence,
     // and is pinned on its square.
     if (path.length > 0) {
-      refuseRule("M3", `army "${army.id}" was attacked at ${sq(engagedIn.at)} (battle ${engagedIn.id}) before it was activated: it is pinned there and may not move; give its order with an empty path`);
+      refuseRule(
+        "M3",
+        `army "${army.id}" was attacked at ${sq(engagedIn.at)} (battle ${engagedIn.id}) before it was activated: it is pinned there and may not move; give its order with an empty path`,
+      );
     }
   } else {
     const waiting = pending[0];
     if (waiting) {
-      refuseRule("T5", `${waiting.defender.army} must be given its order first: it is the defender of battle ${waiting.id} at ${sq(waiting.at)}${STALL_HINT}`);
+      refuseRule(
+        "T5",
+        `${waiting.defender.army} must be given its order first: it is the defender of battle ${waiting.id} at ${sq(waiting.at)}${STALL_HINT}`,
+      );
     }
     const hidden = battlesAwaitingReveal(state)[0];
     if (hidden) {
-      refuseRule("T5", `reveal the orders of battle ${hidden.id} first (${hidden.attacker.army} against ${hidden.defender.army} at ${sq(hidden.at)}): both orders are revealed when one army engages the other${STALL_HINT}`);
+      refuseRule(
+        "T5",
+        `reveal the orders of battle ${hidden.id} first (${hidden.attacker.army} against ${hidden.defender.army} at ${sq(hidden.at)}): both orders are revealed when one army engages the other${STALL_HINT}`,
+      );
     }
     const next = nextActivator(state);
-    if (next !== player.id) refuseRule("T3", `it is ${next}'s turn to activate an army, not ${player.id}'s: players alternate`);
+    if (next !== player.id)
+      refuseRule("T3", `it is ${next}'s turn to activate an army, not ${player.id}'s: players alternate`);
   }
   checkActivationAfterScouting(state, army, command.commitment, path);
 
@@ -71,12 +85,18 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
   const end = path[path.length - 1] ?? from;
 
   if (stacked && (path.length === 0 || sameSquare(end, from)) && canLeave(around, from, 2 * rate, pricing)) {
-    refuseRule("S7", `army "${army.id}" starts stacked on its home base ${sq(from)}: it must end its move off the home base, and a legal square allows it`);
+    refuseRule(
+      "S7",
+      `army "${army.id}" starts stacked on its home base ${sq(from)}: it must end its move off the home base, and a legal square allows it`,
+    );
   }
   if (path.length > 0) {
     const friends = around.friends.get(squareKey(end));
     if (friends) {
-      refuseRule("M2", `the move ends on ${sq(end)}, which holds friendly army ${friends.map((f) => f.id).join(", ")}: an army may pass through friends but not end its move on one`);
+      refuseRule(
+        "M2",
+        `the move ends on ${sq(end)}, which holds friendly army ${friends.map((f) => f.id).join(", ")}: an army may pass through friends but not end its move on one`,
+      );
     }
   }
 
@@ -84,7 +104,15 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
   const events: DomainEvent[] = [
     {
       type: "ArmyActivated",
-      data: { turn, army: army.id, player: player.id, commitment: command.commitment, rate, engaged: engagedIn !== undefined, stacked },
+      data: {
+        turn,
+        army: army.id,
+        player: player.id,
+        commitment: command.commitment,
+        rate,
+        engaged: engagedIn !== undefined,
+        stacked,
+      },
     },
   ];
   if (path.length === 0) return events;
@@ -109,7 +137,13 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
 }
 
 /** E1: the objectives and home bases an army captures by moving into or through their squares, in path order. */
-function captures(state: CampaignState, player: string, army: string, squares: readonly Square[], turn: number): DomainEvent[] {
+function captures(
+  state: CampaignState,
+  player: string,
+  army: string,
+  squares: readonly Square[],
+  turn: number,
+): DomainEvent[] {
   const events: DomainEvent[] = [];
   const held = new Map<string, string | null>();
   const take = (key: string, heldBy: string | null, objective: string, kind: "objective" | "homeBase") => {
@@ -120,7 +154,8 @@ function captures(state: CampaignState, player: string, army: string, squares: r
   };
   for (const square of squares) {
     for (const objective of Object.values(state.objectives)) {
-      if (sameSquare(objective.at, square)) take(`objective:${objective.id}`, objective.heldBy, objective.id, "objective");
+      if (sameSquare(objective.at, square))
+        take(`objective:${objective.id}`, objective.heldBy, objective.id, "objective");
     }
     for (const home of Object.values(state.homeBases)) {
       if (sameSquare(home.at, square)) take(`homeBase:${home.player}`, home.heldBy, home.player, "homeBase");

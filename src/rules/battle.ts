@@ -23,13 +23,18 @@ import { checkTitanDamage, titanDamageCarried } from "./titan-repairs.js";
 
 function requireBattlePhase(state: CampaignState): void {
   if (state.status !== "active") refuseRule("T1", "battle results are entered once the campaign has started");
-  if (state.phase !== "battle") refuseRule("T1", `battle results are entered in the Battle phase; turn ${state.turn} is in the ${state.phase} phase`);
+  if (state.phase !== "battle")
+    refuseRule(
+      "T1",
+      `battle results are entered in the Battle phase; turn ${state.turn} is in the ${state.phase} phase`,
+    );
 }
 
 function requireBattle(state: CampaignState, id: string): BattleState {
   const battle = state.battles[id];
   if (!battle) refuseField("battle", `no battle "${id}"`);
-  if (battle.turn !== state.turn) refuseRule("B4", `battle "${id}" was fought in turn ${battle.turn}; this is turn ${state.turn}`);
+  if (battle.turn !== state.turn)
+    refuseRule("B4", `battle "${id}" was fought in turn ${battle.turn}; this is turn ${state.turn}`);
   return battle;
 }
 
@@ -42,14 +47,22 @@ function requireCombatant(state: CampaignState, battle: BattleState, actor: stri
 }
 
 /** B4: one side's losses and routed units must fit the roster of its army as it stands. */
-function checkSide(state: CampaignState, side: BattleSideState, result: SideResult, role: "attacker" | "defender"): void {
+function checkSide(
+  state: CampaignState,
+  side: BattleSideState,
+  result: SideResult,
+  role: "attacker" | "defender",
+): void {
   const { catalogue } = requireSetup(state);
   const army = state.armies[side.army]!;
   const formations = new Set([...Object.keys(result.losses), ...Object.keys(result.routed)]);
   for (const formationId of formations) {
     const formation = army.formations.find((f) => f.id === formationId);
     if (!formation) refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}"`);
-    const known = new Set([...Object.keys(formation.units), ...Object.keys(catalogue.formations[formation.formation]?.units ?? {})]);
+    const known = new Set([
+      ...Object.keys(formation.units),
+      ...Object.keys(catalogue.formations[formation.formation]?.units ?? {}),
+    ]);
     const losses = result.losses[formationId] ?? {};
     const routed = result.routed[formationId] ?? {};
     for (const unitType of new Set([...Object.keys(losses), ...Object.keys(routed)])) {
@@ -60,7 +73,10 @@ function checkSide(state: CampaignState, side: BattleSideState, result: SideResu
       const fled = routed[unitType] ?? 0;
       if (lost > present) refuseRule("B4", `${where} lost ${lost} "${unitType}" but has only ${present}`);
       if (fled > present - lost) {
-        refuseRule("B4", `${where} has ${present - lost} "${unitType}" left after losing ${lost}: ${fled} cannot have routed (routed units are survivors)`);
+        refuseRule(
+          "B4",
+          `${where} has ${present - lost} "${unitType}" left after losing ${lost}: ${fled} cannot have routed (routed units are survivors)`,
+        );
       }
     }
   }
@@ -74,34 +90,52 @@ function checkResult(state: CampaignState, battle: BattleState, result: BattleRe
   checkSupportUse(state, battle, result);
 }
 
-export function decideReportBattleResult(state: CampaignState, command: CommandOf<"ReportBattleResult">): DomainEvent[] {
+export function decideReportBattleResult(
+  state: CampaignState,
+  command: CommandOf<"ReportBattleResult">,
+): DomainEvent[] {
   requireSetup(state);
   requireBattlePhase(state);
   const battle = requireBattle(state, command.battle);
   requireCombatant(state, battle, command.actor);
   if (battle.status === "resolved") refuseRule("B4", `battle "${battle.id}" is already resolved`);
   if (battle.status === "reported") {
-    refuseRule("B4", `${battle.report!.by} has already reported a result for battle "${battle.id}": it must be confirmed or rejected first`);
+    refuseRule(
+      "B4",
+      `${battle.report!.by} has already reported a result for battle "${battle.id}": it must be confirmed or rejected first`,
+    );
   }
   checkResult(state, battle, command.result);
-  return [{ type: "BattleResultReported", data: { turn: state.turn, battle: battle.id, by: command.actor, result: command.result } }];
+  return [
+    {
+      type: "BattleResultReported",
+      data: { turn: state.turn, battle: battle.id, by: command.actor, result: command.result },
+    },
+  ];
 }
 
 /** The reported result of a battle, answered by the player who did not report it. */
-function requireReportFor(state: CampaignState, command: { battle: string; actor: string }): { battle: BattleState; result: BattleResult } {
+function requireReportFor(
+  state: CampaignState,
+  command: { battle: string; actor: string },
+): { battle: BattleState; result: BattleResult } {
   requireSetup(state);
   requireBattlePhase(state);
   const battle = requireBattle(state, command.battle);
   requireCombatant(state, battle, command.actor);
   if (battle.status === "resolved") refuseRule("B4", `battle "${battle.id}" is already resolved`);
-  if (battle.status !== "reported" || !battle.report) refuseRule("B4", `no result has been reported for battle "${battle.id}" yet`);
+  if (battle.status !== "reported" || !battle.report)
+    refuseRule("B4", `no result has been reported for battle "${battle.id}" yet`);
   if (battle.report.by === command.actor) {
     refuseField("actor", `${command.actor} reported this result: the opponent confirms or rejects it`);
   }
   return { battle, result: battle.report.result };
 }
 
-export function decideRejectBattleResult(state: CampaignState, command: CommandOf<"RejectBattleResult">): DomainEvent[] {
+export function decideRejectBattleResult(
+  state: CampaignState,
+  command: CommandOf<"RejectBattleResult">,
+): DomainEvent[] {
   const { battle } = requireReportFor(state, command);
   return [{ type: "BattleResultRejected", data: { turn: state.turn, battle: battle.id, by: command.actor } }];
 }
@@ -122,7 +156,9 @@ export function battleCvps(
     };
   }
   const attackerWon = result.outcome === "attacker";
-  const [winnerVp, loserVp] = attackerWon ? [result.attacker.vp, result.defender.vp] : [result.defender.vp, result.attacker.vp];
+  const [winnerVp, loserVp] = attackerWon
+    ? [result.attacker.vp, result.defender.vp]
+    : [result.defender.vp, result.attacker.vp];
   const overwhelming = isOverwhelming(winnerVp, loserVp);
   const award = overwhelming ? awards.overwhelming : awards.win;
   return {
@@ -136,14 +172,27 @@ export function battleCvps(
 }
 
 function routed(state: CampaignState, army: ArmyState, battle: BattleState): DomainEvent {
-  return { type: "ArmyRouted", data: { turn: state.turn, army: army.id, player: army.player, battle: battle.id, units: rosterUnits(army.formations) } };
+  return {
+    type: "ArmyRouted",
+    data: {
+      turn: state.turn,
+      army: army.id,
+      player: army.player,
+      battle: battle.id,
+      units: rosterUnits(army.formations),
+    },
+  };
 }
 
 /**
  * B5 draw ruling: the attacker goes back to the square it entered from, unless that square is now occupied; an army of
  * its own side on its own home base does not bar it, since armies may stack there (S7).
  */
-function fallBackBlocked(state: CampaignState, attacker: ArmyState, to: BattleState["attacker"]["from"]): ArmyState | undefined {
+function fallBackBlocked(
+  state: CampaignState,
+  attacker: ArmyState,
+  to: BattleState["attacker"]["from"],
+): ArmyState | undefined {
   const ownHomeBase = state.homeBases[attacker.player];
   const stackable = ownHomeBase !== undefined && sameSquare(ownHomeBase.at, to);
   return Object.values(state.armies).find(
@@ -169,12 +218,23 @@ function aftermath(state: CampaignState, battle: BattleState): DomainEvent[] {
   }
   const [winner, loser] = battle.winner === attacker.player ? [attacker, defender] : [defender, attacker];
   events.push(routed(state, loser, battle));
-  if (winner === attacker) events.push({ type: "ArmyOccupied", data: { turn: state.turn, army: attacker.id, battle: battle.id, at: battle.at } });
+  if (winner === attacker)
+    events.push({
+      type: "ArmyOccupied",
+      data: { turn: state.turn, army: attacker.id, battle: battle.id, at: battle.at },
+    });
   for (const objective of Object.values(state.objectives)) {
     if (sameSquare(objective.at, battle.at) && objective.heldBy !== winner.player) {
       events.push({
         type: "ObjectiveCaptured",
-        data: { turn: state.turn, objective: objective.id, kind: "objective", by: winner.player, army: winner.id, how: "battle" },
+        data: {
+          turn: state.turn,
+          objective: objective.id,
+          kind: "objective",
+          by: winner.player,
+          army: winner.id,
+          how: "battle",
+        },
       });
     }
   }
@@ -182,25 +242,39 @@ function aftermath(state: CampaignState, battle: BattleState): DomainEvent[] {
     if (sameSquare(home.at, battle.at) && home.heldBy !== winner.player) {
       events.push({
         type: "ObjectiveCaptured",
-        data: { turn: state.turn, objective: home.player, kind: "homeBase", by: winner.player, army: winner.id, how: "battle" },
+        data: {
+          turn: state.turn,
+          objective: home.player,
+          kind: "homeBase",
+          by: winner.player,
+          army: winner.id,
+          how: "battle",
+        },
       });
     }
   }
   return events;
 }
 
-export function decideConfirmBattleResult(state: CampaignState, command: CommandOf<"ConfirmBattleResult">): DomainEvent[] {
+export function decideConfirmBattleResult(
+  state: CampaignState,
+  command: CommandOf<"ConfirmBattleResult">,
+): DomainEvent[] {
   const setup = requireSetup(state);
   const { battle, result } = requireReportFor(state, command);
   checkResult(state, battle, result);
   const { winner, overwhelming, cvps } = battleCvps(setup.awards, battle, result);
-  const events: DomainEvent[] = [{ type: "BattleResolved", data: { turn: state.turn, battle: battle.id, result, winner, overwhelming, cvps } }];
+  const events: DomainEvent[] = [
+    { type: "BattleResolved", data: { turn: state.turn, battle: battle.id, result, winner, overwhelming, cvps } },
+  ];
   events.push(...supportExpended(state, battle, result));
   events.push(...titanDamageCarried(state, battle, result));
   const resolved = predict(state, events);
   const afterBattle = aftermath(resolved, resolved.battles[battle.id]!);
   events.push(...afterBattle, ...commandersAfterBattle(resolved, resolved.battles[battle.id]!, afterBattle));
-  const unresolved = Object.values(state.battles).some((b) => b.turn === state.turn && b.id !== battle.id && b.status !== "resolved");
+  const unresolved = Object.values(state.battles).some(
+    (b) => b.turn === state.turn && b.id !== battle.id && b.status !== "resolved",
+  );
   if (!unresolved) events.push(...beginEndPhase(predict(state, events), state.turn));
   return events;
 }

@@ -23,7 +23,6 @@ const TOP_LEVEL = 5;
 /** Battles survived for each step up the chain of command. */
 const BATTLES_PER_RANK = 2;
 
-
 /** An army about to be registered or raised; its commander comes from the command. */
 interface NewArmy {
   army: string;
@@ -46,7 +45,9 @@ export function lowestLevelFor(points: number): number {
 }
 
 function describeLimit(level: number): string {
-  return level >= TOP_LEVEL ? `Commander level ${level} (any army)` : `Commander level ${level} (armies up to ${pts(commandLimit(level))} points)`;
+  return level >= TOP_LEVEL
+    ? `Commander level ${level} (any army)`
+    : `Commander level ${level} (armies up to ${pts(commandLimit(level))} points)`;
 }
 
 /** The seed's commanders are HQ units or the command crew of a titan: both start one step up the chain. */
@@ -57,7 +58,10 @@ function isHqUnit(setup: CampaignSetup, unitType: string): boolean {
 
 function requireHqUnit(setup: CampaignSetup, commander: Commander, army: string): void {
   if (!isHqUnit(setup, commander.unitType)) {
-    refuseRule("A6", `army "${army}"'s commander must be an HQ unit or a titan's command crew; "${commander.unitType}" is neither`);
+    refuseRule(
+      "A6",
+      `army "${army}"'s commander must be an HQ unit or a titan's command crew; "${commander.unitType}" is neither`,
+    );
   }
 }
 
@@ -76,27 +80,48 @@ export function firstCommander(setup: CampaignSetup, army: NewArmy, commander: C
  * E6a with A6: a new army is led by one of the player's spare commanders of the named unit type whose level covers the
  * army; the lowest such level is taken, keeping the stronger for larger armies.
  */
-export function spareCommanderFor(state: CampaignState, setup: CampaignSetup, army: NewArmy, commander: Commander): DomainEvent[] {
+export function spareCommanderFor(
+  state: CampaignState,
+  setup: CampaignSetup,
+  army: NewArmy,
+  commander: Commander,
+): DomainEvent[] {
   if (!commandersInPlay(setup)) return [];
   const spares = state.ledgers[army.player]?.spareCommanders ?? [];
   if (spares.length === 0) {
-    refuseRule("A6", `${army.player} has no spare commander to lead new army "${army.army}": a player fields only as many armies as it has commanders`);
+    refuseRule(
+      "A6",
+      `${army.player} has no spare commander to lead new army "${army.army}": a player fields only as many armies as it has commanders`,
+    );
   }
   const ofType = spares.filter((spare) => spare.unitType === commander.unitType);
   if (ofType.length === 0) {
-    refuseRule("A6", `${army.player} has no spare commander who is a "${commander.unitType}" (spares: ${spares.map(describeSpare).join(", ")})`);
+    refuseRule(
+      "A6",
+      `${army.player} has no spare commander who is a "${commander.unitType}" (spares: ${spares.map(describeSpare).join(", ")})`,
+    );
   }
   const points = armyPoints(army.formations, setup.catalogue);
   const able = ofType.filter((spare) => commandLimit(spare.level) >= points).sort((a, b) => a.level - b.level);
   const chosen = able[0];
   if (!chosen) {
     const best = Math.max(...ofType.map((spare) => spare.level));
-    refuseRule("A6", `new army "${army.army}" is ${pts(points)} points; ${army.player}'s best spare "${commander.unitType}" is ${describeLimit(best)}`);
+    refuseRule(
+      "A6",
+      `new army "${army.army}" is ${pts(points)} points; ${army.player}'s best spare "${commander.unitType}" is ${describeLimit(best)}`,
+    );
   }
   return [
     {
       type: "CommanderAppointed",
-      data: { turn: state.turn, army: army.army, player: army.player, commander, level: chosen.level, formerArmy: chosen.army },
+      data: {
+        turn: state.turn,
+        army: army.army,
+        player: army.player,
+        commander,
+        level: chosen.level,
+        formerArmy: chosen.army,
+      },
     },
   ];
 }
@@ -106,11 +131,19 @@ function describeSpare(spare: SpareCommander): string {
 }
 
 /** E5, E6 with A6: an army with a commander may not grow past what its commander can lead. */
-export function requireCommandCovers(setup: CampaignSetup, army: ArmyState, formations: readonly RosterFormation[], what: string): void {
+export function requireCommandCovers(
+  setup: CampaignSetup,
+  army: ArmyState,
+  formations: readonly RosterFormation[],
+  what: string,
+): void {
   if (!commandersInPlay(setup) || typeof army.commanderLevel !== "number") return;
   const points = armyPoints(formations, setup.catalogue);
   if (points > commandLimit(army.commanderLevel)) {
-    refuseRule("A6", `${what} would make army "${army.id}" ${pts(points)} points, more than its ${describeLimit(army.commanderLevel)} can lead`);
+    refuseRule(
+      "A6",
+      `${what} would make army "${army.id}" ${pts(points)} points, more than its ${describeLimit(army.commanderLevel)} can lead`,
+    );
   }
 }
 
@@ -119,7 +152,11 @@ export function requireCommandCovers(setup: CampaignSetup, army: ArmyState, form
  * commander is either killed (revealed), or survived and rises a level at every second battle; an army routed with its
  * commander alive (`aftermath`: the battle's B5 events) sends the commander to the spares.
  */
-export function commandersAfterBattle(state: CampaignState, battle: BattleState, aftermath: readonly DomainEvent[]): DomainEvent[] {
+export function commandersAfterBattle(
+  state: CampaignState,
+  battle: BattleState,
+  aftermath: readonly DomainEvent[],
+): DomainEvent[] {
   const setup = requireSetup(state);
   if (!commandersInPlay(setup)) return [];
   const routed = new Set(aftermath.flatMap((event) => (event.type === "ArmyRouted" ? [event.data.army] : [])));
@@ -146,7 +183,13 @@ export function commandersAfterBattle(state: CampaignState, battle: BattleState,
 /** E5 with A6: a disbanded army's living commander joins the spares. */
 export function commanderOfDisbandedArmy(state: CampaignState, army: ArmyState): DomainEvent[] {
   if (!commandersInPlay(requireSetup(state)) || typeof army.commanderLevel !== "number") return [];
-  const data = { turn: state.turn, army: army.id, player: army.player, commander: ownersCommander(army), level: army.commanderLevel };
+  const data = {
+    turn: state.turn,
+    army: army.id,
+    player: army.player,
+    commander: ownersCommander(army),
+    level: army.commanderLevel,
+  };
   return [{ type: "CommanderStoodDown", data }];
 }
 
@@ -172,11 +215,15 @@ export function decideAppointCommander(state: CampaignState, command: CommandOf<
   const formation = army.formations.find((f) => f.id === formationId);
   if (!formation) refuseField("commander.formation", `army "${army.id}" has no formation "${formationId}"`);
   if ((formation.units[unitType] ?? 0) < 1) {
-    refuseRule("A6", `a new commander must be a surviving unit of the army: formation "${formationId}" has no "${unitType}" left`);
+    refuseRule(
+      "A6",
+      `a new commander must be a surviving unit of the army: formation "${formationId}" has no "${unitType}" left`,
+    );
   }
   const rank = Math.min(rankOf(setup, army, unitType), TOP_LEVEL + 1);
   const battles = `after the army's ${army.battles} battle${army.battles === 1 ? "" : "s"}`;
-  if (rank < 2) refuseRule("A6", `"${unitType}" of "${formationId}" is ${describeRank(rank)} ${battles}, not a commander`);
+  if (rank < 2)
+    refuseRule("A6", `"${unitType}" of "${formationId}" is ${describeRank(rank)} ${battles}, not a commander`);
   const level = rank - 1;
   if (commandLimit(level) < army.points) {
     refuseRule(
@@ -184,13 +231,20 @@ export function decideAppointCommander(state: CampaignState, command: CommandOf<
       `"${unitType}" of "${formationId}" is ${describeLimit(level)} ${battles}: it cannot lead army "${army.id}" of ${pts(army.points)} points (break formations down, or disband the army)`,
     );
   }
-  return [{ type: "CommanderAppointed", data: { turn: state.turn, army: army.id, player: player.id, commander: command.commander, level } }];
+  return [
+    {
+      type: "CommanderAppointed",
+      data: { turn: state.turn, army: army.id, player: player.id, commander: command.commander, level },
+    },
+  ];
 }
 
 /** A6: a player may not finish its End phase while one of its armies on the map has no commander. */
 export function requireEveryArmyLed(state: CampaignState, player: string): void {
   if (!commandersInPlay(requireSetup(state))) return;
-  const leaderless = Object.values(state.armies).find((army) => army.player === player && army.status === "active" && army.commanderLevel === null);
+  const leaderless = Object.values(state.armies).find(
+    (army) => army.player === player && army.status === "active" && army.commanderLevel === null,
+  );
   if (leaderless) {
     refuseRule(
       "A6",

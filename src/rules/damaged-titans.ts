@@ -14,7 +14,10 @@ export function requireUndamagedForTrade(ledger: PlayerLedger, unitsOut: Readonl
     const damaged = damagedInReserves(ledger, unitType);
     const whole = (ledger.reserves[unitType] ?? 0) - damaged;
     if (damaged > 0 && count > whole) {
-      refuseRule("A8", `trading in needs ${count} undamaged "${unitType}" titan${count === 1 ? "" : "s"}, but ${damaged} of the ${ledger.reserves[unitType] ?? 0} in the Reserves carry damage: repair them first`);
+      refuseRule(
+        "A8",
+        `trading in needs ${count} undamaged "${unitType}" titan${count === 1 ? "" : "s"}, but ${damaged} of the ${ledger.reserves[unitType] ?? 0} in the Reserves carry damage: repair them first`,
+      );
     }
   }
 }

@@ -24,7 +24,12 @@ import {
   shortfall,
 } from "./reserves.js";
 import { requireEndPhase, requireEndPhasePlayer, requireOwnArmy, requireSetup } from "./guards.js";
-import { commanderOfDisbandedArmy, requireCommandCovers, requireEveryArmyLed, spareCommanderFor } from "./commanders.js";
+import {
+  commanderOfDisbandedArmy,
+  requireCommandCovers,
+  requireEveryArmyLed,
+  spareCommanderFor,
+} from "./commanders.js";
 import { requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { requireUndamagedForTrade } from "./damaged-titans.js";
 
@@ -42,7 +47,8 @@ function requireReservesTurn(state: CampaignState): void {
 }
 
 function requireFought(army: ArmyState): void {
-  if (army.battles < 1) refuseRule("E5", `army "${army.id}" has not fought a battle: only armies that have fought may be broken down`);
+  if (army.battles < 1)
+    refuseRule("E5", `army "${army.id}" has not fought a battle: only armies that have fought may be broken down`);
 }
 
 function requireRosterFormation(army: ArmyState, id: string, field: string): RosterFormation {
@@ -51,7 +57,8 @@ function requireRosterFormation(army: ArmyState, id: string, field: string): Ros
   return formation;
 }
 
-const kindOf = (setup: CampaignSetup, formation: RosterFormation) => setup.catalogue.formations[formation.formation]?.kind;
+const kindOf = (setup: CampaignSetup, formation: RosterFormation) =>
+  setup.catalogue.formations[formation.formation]?.kind;
 
 // ---------- E5 ----------
 
@@ -69,33 +76,59 @@ export function decideBreakDown(state: CampaignState, command: CommandOf<"BreakD
   });
   const kept = army.formations.filter((f) => !named.has(f.id));
   if (!kept.some(hasUnits)) {
-    refuseRule("E5", `breaking down ${command.formations.join(", ")} would leave army "${army.id}" with no units: disband the whole army instead (DisbandArmy)`);
+    refuseRule(
+      "E5",
+      `breaking down ${command.formations.join(", ")} would leave army "${army.id}" with no units: disband the whole army instead (DisbandArmy)`,
+    );
   }
 
   const events: DomainEvent[] = [
-    { type: "FormationsBrokenDown", data: { turn: state.turn, army: army.id, player: player.id, formations: brokenDown.map((f) => f.id), units: formationUnits(brokenDown) } },
+    {
+      type: "FormationsBrokenDown",
+      data: {
+        turn: state.turn,
+        army: army.id,
+        player: player.id,
+        formations: brokenDown.map((f) => f.id),
+        units: formationUnits(brokenDown),
+      },
+    },
   ];
 
   const companies = brokenDown.filter((f) => kindOf(setup, f) === "company");
   // A company already wiped out holds nothing together any more (B7): breaking down its empty record is always allowed.
   const liveCompanies = companies.filter(hasUnits);
-  const attached = kept.filter((f) => hasUnits(f) && (kindOf(setup, f) === "support" || kindOf(setup, f) === "special"));
+  const attached = kept.filter(
+    (f) => hasUnits(f) && (kindOf(setup, f) === "support" || kindOf(setup, f) === "special"),
+  );
   const companyLeft = kept.some((f) => hasUnits(f) && kindOf(setup, f) === "company");
   const { replacement } = command;
   if (replacement) {
-    if (companies.length === 0) refuseField("replacement", "a replacement takes the place of a broken-down company, and no company is broken down here");
+    if (companies.length === 0)
+      refuseField(
+        "replacement",
+        "a replacement takes the place of a broken-down company, and no company is broken down here",
+      );
     requireReservesTurn(state);
     const entry = setup.catalogue.formations[replacement.formation];
     if (!entry) refuseRule("S8", `formation "${replacement.formation}" is not in the campaign catalogue`);
-    if (entry.kind !== "company") refuseRule("E5", `a broken-down company is replaced by a company; "${replacement.formation}" is a ${entry.kind} formation`);
-    if (kept.some((f) => f.id === replacement.id)) refuseField("replacement.id", `army "${army.id}" already has a formation "${replacement.id}"`);
+    if (entry.kind !== "company")
+      refuseRule(
+        "E5",
+        `a broken-down company is replaced by a company; "${replacement.formation}" is a ${entry.kind} formation`,
+      );
+    if (kept.some((f) => f.id === replacement.id))
+      refuseField("replacement.id", `army "${army.id}" already has a formation "${replacement.id}"`);
     const units = fullStrength(setup.catalogue, replacement.formation);
     requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${replacement.formation}"`);
     const formation = { id: replacement.id, formation: replacement.formation, units };
     const replaced = (liveCompanies[0] ?? companies[0]!).id;
     requireWithinCeiling(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
     requireCommandCovers(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
-    events.push({ type: "FormationReplaced", data: { turn: state.turn, army: army.id, player: player.id, replaced, formation, units } });
+    events.push({
+      type: "FormationReplaced",
+      data: { turn: state.turn, army: army.id, player: player.id, replaced, formation, units },
+    });
   } else if (liveCompanies.length > 0 && attached.length > 0 && !companyLeft) {
     refuseRule(
       "E5",
@@ -112,7 +145,10 @@ export function decideDisbandArmy(state: CampaignState, command: CommandOf<"Disb
   const army = requireOwnArmy(state, player, command.army, "E5");
   requireFought(army);
   return [
-    { type: "ArmyDisbanded", data: { turn: state.turn, army: army.id, player: player.id, units: formationUnits(army.formations) } },
+    {
+      type: "ArmyDisbanded",
+      data: { turn: state.turn, army: army.id, player: player.id, units: formationUnits(army.formations) },
+    },
     ...commanderOfDisbandedArmy(state, army),
   ];
 }
@@ -131,35 +167,67 @@ export function decideRaiseArmy(state: CampaignState, command: CommandOf<"RaiseA
     requireHomeBaseHeld(state, player.id, "raise new armies");
     requireAtHomeBase(state, player.id, command.at, `new army "${command.army}"`);
   } else if (!onHomeBase && rowsFromEdge(setup.map, player.baseLine, command.at) !== 0) {
-    refuseRule("S7", `new armies start on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`);
+    refuseRule(
+      "S7",
+      `new armies start on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`,
+    );
   }
   requireFreeSquare(state, player.id, command.at);
 
   const units = formationUnits(formations);
   requireInReserves(ledgerOf(state, player.id), units, `army "${command.army}"`);
-  const ledBy = spareCommanderFor(state, setup, { army: command.army, player: player.id, formations }, command.commander);
+  const ledBy = spareCommanderFor(
+    state,
+    setup,
+    { army: command.army, player: player.id, formations },
+    command.commander,
+  );
   return [
     {
       type: "ArmyRaised",
-      data: { turn: state.turn, army: command.army, player: player.id, name: command.name, formations, commander: command.commander, at: command.at, units },
+      data: {
+        turn: state.turn,
+        army: command.army,
+        player: player.id,
+        name: command.name,
+        formations,
+        commander: command.commander,
+        at: command.at,
+        units,
+      },
     },
     ...ledBy,
   ];
 }
 
-export function decideReinforceFormation(state: CampaignState, command: CommandOf<"ReinforceFormation">): DomainEvent[] {
+export function decideReinforceFormation(
+  state: CampaignState,
+  command: CommandOf<"ReinforceFormation">,
+): DomainEvent[] {
   const setup = requireSetup(state);
   const player = requireEndPhasePlayer(state, command.actor, "E6", "the Reserves are used");
   requireReservesTurn(state);
   const army = requireOwnArmy(state, player, command.army, "E6");
   const formation = requireRosterFormation(army, command.formation, "formation");
   if (!hasUnits(formation)) {
-    refuseRule("E6", `formation "${formation.id}" of army "${army.id}" was wiped out: replace it with a different formation instead (ReplaceFormation)`);
+    refuseRule(
+      "E6",
+      `formation "${formation.id}" of army "${army.id}" was wiped out: replace it with a different formation instead (ReplaceFormation)`,
+    );
   }
   const missing = shortfall(formation.units, fullStrength(setup.catalogue, formation.formation));
   if (isEmpty(missing)) refuseRule("E6", `formation "${formation.id}" of army "${army.id}" is at full strength`);
-  requireInReserves(ledgerOf(state, player.id), missing, `bringing "${formation.id}" of army "${army.id}" back to full strength`);
-  return [{ type: "FormationReinforced", data: { turn: state.turn, army: army.id, player: player.id, formation: formation.id, units: missing } }];
+  requireInReserves(
+    ledgerOf(state, player.id),
+    missing,
+    `bringing "${formation.id}" of army "${army.id}" back to full strength`,
+  );
+  return [
+    {
+      type: "FormationReinforced",
+      data: { turn: state.turn, army: army.id, player: player.id, formation: formation.id, units: missing },
+    },
+  ];
 }
 
 export function decideReplaceFormation(state: CampaignState, command: CommandOf<"ReplaceFormation">): DomainEvent[] {
@@ -169,18 +237,40 @@ export function decideReplaceFormation(state: CampaignState, command: CommandOf<
   const army = requireOwnArmy(state, player, command.army, "E6");
   const lost = requireRosterFormation(army, command.formation, "formation");
   if (hasUnits(lost)) {
-    refuseRule("E6", `formation "${lost.id}" of army "${army.id}" still has ${describeUnits(lost.units)}: only a wiped-out formation may be replaced (a depleted one is reinforced)`);
+    refuseRule(
+      "E6",
+      `formation "${lost.id}" of army "${army.id}" still has ${describeUnits(lost.units)}: only a wiped-out formation may be replaced (a depleted one is reinforced)`,
+    );
   }
   const units = fullStrength(setup.catalogue, command.with.formation);
   if (command.with.formation === lost.formation) {
-    refuseRule("E6", `a wiped-out formation is replaced by a different formation; "${lost.id}" was already a "${lost.formation}"`);
+    refuseRule(
+      "E6",
+      `a wiped-out formation is replaced by a different formation; "${lost.id}" was already a "${lost.formation}"`,
+    );
   }
-  if (army.formations.some((f) => f.id === command.with.id)) refuseField("with.id", `army "${army.id}" already has a formation "${command.with.id}"`);
+  if (army.formations.some((f) => f.id === command.with.id))
+    refuseField("with.id", `army "${army.id}" already has a formation "${command.with.id}"`);
   const formation = { id: command.with.id, formation: command.with.formation, units };
-  requireWithinCeiling(setup, army, [...army.formations.filter((f) => f.id !== lost.id), formation], `replacing "${lost.id}" with "${command.with.formation}"`);
-  requireCommandCovers(setup, army, [...army.formations.filter((f) => f.id !== lost.id), formation], `replacing "${lost.id}" with "${command.with.formation}"`);
+  requireWithinCeiling(
+    setup,
+    army,
+    [...army.formations.filter((f) => f.id !== lost.id), formation],
+    `replacing "${lost.id}" with "${command.with.formation}"`,
+  );
+  requireCommandCovers(
+    setup,
+    army,
+    [...army.formations.filter((f) => f.id !== lost.id), formation],
+    `replacing "${lost.id}" with "${command.with.formation}"`,
+  );
   requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${command.with.formation}"`);
-  return [{ type: "FormationReplaced", data: { turn: state.turn, army: army.id, player: player.id, replaced: lost.id, formation, units } }];
+  return [
+    {
+      type: "FormationReplaced",
+      data: { turn: state.turn, army: army.id, player: player.id, replaced: lost.id, formation, units },
+    },
+  ];
 }
 
 export function decideTradeFormations(state: CampaignState, command: CommandOf<"TradeFormations">): DomainEvent[] {
@@ -189,15 +279,33 @@ export function decideTradeFormations(state: CampaignState, command: CommandOf<"
   requireReservesTurn(state);
   const unitsOut = fullStrengthOf(setup.catalogue, command.tradeIn);
   const unitsIn = fullStrengthOf(setup.catalogue, command.buy);
-  requireInReserves(ledgerOf(state, player.id), unitsOut, `trading in ${command.tradeIn.map((f) => `"${f}"`).join(", ")} at full strength`);
+  requireInReserves(
+    ledgerOf(state, player.id),
+    unitsOut,
+    `trading in ${command.tradeIn.map((f) => `"${f}"`).join(", ")} at full strength`,
+  );
   requireUndamagedForTrade(ledgerOf(state, player.id), unitsOut);
   const points = pointsOf(setup.catalogue, command.tradeIn);
   const cost = pointsOf(setup.catalogue, command.buy);
   if (cost > points) {
-    refuseRule("E6", `${command.buy.map((f) => `"${f}"`).join(", ")} cost ${pts(cost)} points, more than the ${pts(points)} traded in`);
+    refuseRule(
+      "E6",
+      `${command.buy.map((f) => `"${f}"`).join(", ")} cost ${pts(cost)} points, more than the ${pts(points)} traded in`,
+    );
   }
   return [
-    { type: "FormationsTraded", data: { turn: state.turn, player: player.id, tradedIn: command.tradeIn, bought: command.buy, unitsOut, unitsIn, points } },
+    {
+      type: "FormationsTraded",
+      data: {
+        turn: state.turn,
+        player: player.id,
+        tradedIn: command.tradeIn,
+        bought: command.buy,
+        unitsOut,
+        unitsIn,
+        points,
+      },
+    },
   ];
 }
 
@@ -219,7 +327,12 @@ function defencesBuilt(state: CampaignState, turn: TurnState): DomainEvent[] {
       const army = state.armies[activation.army];
       const at = activation.from!;
       if (!army || army.status !== "active" || army.at === null || !sameSquare(army.at, at)) return [];
-      return [{ type: "DefencesBuilt" as const, data: { turn: state.turn, at, army: army.id, player: army.player, points: FORTIFY_DEFENCES } }];
+      return [
+        {
+          type: "DefencesBuilt" as const,
+          data: { turn: state.turn, at, army: army.id, player: army.player, points: FORTIFY_DEFENCES },
+        },
+      ];
     });
 }
 
@@ -228,15 +341,23 @@ export function decideEndTurn(state: CampaignState, command: CommandOf<"EndTurn"
   if (command.actor !== HOST) refuseField("actor", `only the host may do this, not "${command.actor}"`);
   const turn = requireEndPhase(state, "the turn ends");
   const waiting = setup.players.filter((p) => !turn.endPhaseDone.includes(p.id));
-  if (waiting.length > 0) refuseRule("T1", `${waiting.map((p) => p.id).join(" and ")} ${waiting.length > 1 ? "have" : "has"} not finished the End phase of turn ${state.turn}`);
-  if (seedCommitment(command.hostSeed) !== turn.hostSeedHash) refuseRule("D1", "the host's seed does not match its commitment");
+  if (waiting.length > 0)
+    refuseRule(
+      "T1",
+      `${waiting.map((p) => p.id).join(" and ")} ${waiting.length > 1 ? "have" : "has"} not finished the End phase of turn ${state.turn}`,
+    );
+  if (seedCommitment(command.hostSeed) !== turn.hostSeedHash)
+    refuseRule("D1", "the host's seed does not match its commitment");
 
   const events: DomainEvent[] = defencesBuilt(state, turn);
   const cvps = cvpTotals(predict(state, events));
   events.push({ type: "TurnEnded", data: { turn: state.turn, hostSeed: command.hostSeed, cvps } });
   const reached = setup.players.filter((p) => (cvps[p.id] ?? 0) >= setup.cvpTarget);
   if (reached.length > 0) {
-    events.push({ type: "CampaignFinished", data: { turn: state.turn, winner: reached.length === 1 ? reached[0]!.id : null, cvps } });
+    events.push({
+      type: "CampaignFinished",
+      data: { turn: state.turn, winner: reached.length === 1 ? reached[0]!.id : null, cvps },
+    });
   }
   return events;
 }

@@ -10,7 +10,11 @@ export function requireSetup(state: CampaignState): CampaignSetup {
 
 export function requirePlayer(state: CampaignState, actor: string): PlayerState {
   const player = requireSetup(state).players.find((p) => p.id === actor);
-  if (!player) refuseField("actor", `"${actor}" is not a player of this campaign (the players are ${state.setup!.players.map((p) => p.id).join(", ")})`);
+  if (!player)
+    refuseField(
+      "actor",
+      `"${actor}" is not a player of this campaign (the players are ${state.setup!.players.map((p) => p.id).join(", ")})`,
+    );
   return player;
 }
 
@@ -31,8 +35,10 @@ export function requireOwnArmy(state: CampaignState, player: PlayerState, id: st
 
 export function requireEndPhase(state: CampaignState, what: string): TurnState {
   if (state.status !== "active" || !state.turnState) refuseRule("T1", `${what} only in the End phase of a turn`);
-  if (state.phase !== "end") refuseRule("T1", `${what} only in the End phase; turn ${state.turn} is in the ${state.phase} phase`);
-  if (state.turnState.hostSeed !== null) refuseRule("T1", `turn ${state.turn} has ended; ${what} in the End phase of the next turn`);
+  if (state.phase !== "end")
+    refuseRule("T1", `${what} only in the End phase; turn ${state.turn} is in the ${state.phase} phase`);
+  if (state.turnState.hostSeed !== null)
+    refuseRule("T1", `turn ${state.turn} has ended; ${what} in the End phase of the next turn`);
   return state.turnState;
 }
 
@@ -40,6 +46,7 @@ export function requireEndPhase(state: CampaignState, what: string): TurnState {
 export function requireEndPhasePlayer(state: CampaignState, actor: string, rule: string, what: string): PlayerState {
   const turn = requireEndPhase(state, what);
   const player = requirePlayer(state, actor);
-  if (turn.endPhaseDone.includes(player.id)) refuseRule(rule, `${player.id} has finished its End phase of turn ${state.turn}`);
+  if (turn.endPhaseDone.includes(player.id))
+    refuseRule(rule, `${player.id} has finished its End phase of turn ${state.turn}`);
   return player;
 }

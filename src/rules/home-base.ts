@@ -13,7 +13,10 @@ export function requireHomeBaseHeld(state: CampaignState, player: string, what: 
   if (!advancedRule(setup.options, "homeBase")) return;
   const homeBase = state.homeBases[player];
   if (homeBase && homeBase.heldBy !== player) {
-    refuseRule("A5", `${homeBase.heldBy} holds ${player}'s home base at ${sq(homeBase.at)}: ${player} may not ${what} until it is retaken`);
+    refuseRule(
+      "A5",
+      `${homeBase.heldBy} holds ${player}'s home base at ${sq(homeBase.at)}: ${player} may not ${what} until it is retaken`,
+    );
   }
 }
 
@@ -25,6 +28,9 @@ export function requireAtHomeBase(state: CampaignState, player: string, at: Squa
   const homeBase = state.homeBases[player];
   if (!homeBase) refuseRule(rule, `${player} has no home base for ${what} to arrive at`);
   if (chebyshev(homeBase.at, at) > 1) {
-    refuseRule(rule, `${what} arrives on ${player}'s home base at ${sq(homeBase.at)} or a square next to it; ${sq(at)} is neither`);
+    refuseRule(
+      rule,
+      `${what} arrives on ${player}'s home base at ${sq(homeBase.at)} or a square next to it; ${sq(at)} is neither`,
+    );
   }
 }

@@ -26,7 +26,8 @@ interface Node {
   path: Square[];
 }
 
-const nodeKey = (at: Square, soFar: MoveSoFar): string => `${squareKey(at)}|${soFar.freeSquareTaken ? 1 : 0}${soFar.hillsEntered ? 1 : 0}`;
+const nodeKey = (at: Square, soFar: MoveSoFar): string =>
+  `${squareKey(at)}|${soFar.freeSquareTaken ? 1 : 0}${soFar.hillsEntered ? 1 : 0}`;
 
 /**
  * Every square an army on Advance or Charge could reach from `from` with `allowance` points. Prices depend on the
@@ -59,7 +60,8 @@ export function searchMoves(around: Surroundings, from: Square, allowance: numbe
         const enemies = around.enemies.get(key);
         if (enemies) {
           const known = attacks.get(key);
-          if (enemies.length === 1 && (!known || total < known.spent)) attacks.set(key, { path, enemy: enemies[0]!, spent: total });
+          if (enemies.length === 1 && (!known || total < known.spent))
+            attacks.set(key, { path, enemy: enemies[0]!, spent: total });
           continue;
         }
         const next = nodeKey(to, price.soFar);

@@ -21,7 +21,13 @@ export interface CheckedPath {
  * M1-M4 and the upper bound of T4, or of A4 when terrain costs are in play: what no order could allow. Refuses with
  * the rule the path breaks; a path that ends on a friendly army is left to the caller (M2, after the S7 ruling).
  */
-export function checkPath(around: Surroundings, from: Square, path: readonly Square[], rate: number, pricing: StepPricing): CheckedPath {
+export function checkPath(
+  around: Surroundings,
+  from: Square,
+  path: readonly Square[],
+  rate: number,
+  pricing: StepPricing,
+): CheckedPath {
   const maxSteps = 2 * rate;
   // With terrain costs a free square lets a Charge cover more than 2R squares: A4 bounds it once the squares are checked.
   if (!pricing.byTerrain && path.length > maxSteps) {
@@ -43,12 +49,21 @@ export function checkPath(around: Surroundings, from: Square, path: readonly Squ
     }
     const key = squareKey(step);
     const battle = around.battles.get(key);
-    if (battle) refuseRule("M4", `step ${n} enters ${sq(step)}, where battle ${battle.id} started this turn: no further army may enter it`);
+    if (battle)
+      refuseRule(
+        "M4",
+        `step ${n} enters ${sq(step)}, where battle ${battle.id} started this turn: no further army may enter it`,
+      );
     const enemies = around.enemies.get(key) ?? [];
     if (enemies.length > 0) {
       const names = enemies.map((e) => e.id).join(", ");
-      if (n < path.length) refuseRule("M3", `step ${n} enters ${sq(step)}, held by enemy ${names}: an army cannot pass through an enemy army, entering it ends the move`);
-      if (enemies.length > 1) refuseRule("M3", `${sq(step)} holds a stack of enemy armies (${names}): an army cannot attack a stack`);
+      if (n < path.length)
+        refuseRule(
+          "M3",
+          `step ${n} enters ${sq(step)}, held by enemy ${names}: an army cannot pass through an enemy army, entering it ends the move`,
+        );
+      if (enemies.length > 1)
+        refuseRule("M3", `${sq(step)} holds a stack of enemy armies (${names}): an army cannot attack a stack`);
       defender = enemies[0]!;
     }
     previous = step;
@@ -76,6 +91,11 @@ function refuseBeyondCharge(pricing: StepPricing, path: readonly Square[], rate:
  * with `allowance` points (one a square, or by terrain under A4)? Legal end squares here are empty squares off `from`;
  * squares it could only end on by attacking are not counted, so the ruling never forces an attack.
  */
-export function canLeave(around: Surroundings, from: Square, allowance: number, pricing: StepPricing = ONE_A_SQUARE): boolean {
+export function canLeave(
+  around: Surroundings,
+  from: Square,
+  allowance: number,
+  pricing: StepPricing = ONE_A_SQUARE,
+): boolean {
   return searchMoves(around, from, allowance, pricing).ends.size > 0;
 }

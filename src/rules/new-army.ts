@@ -21,17 +21,22 @@ export interface NewArmyOrder {
   at: Square;
 }
 
-
 /**
  * S8: full-strength roster entries for catalogue formations, each id unique in the command and new to the formations
  * `taken` of the army they join.
  */
-export function fullStrengthRoster(catalogue: Catalogue, entries: NewArmyOrder["formations"], taken: readonly RosterFormation[] = []): RosterFormation[] {
+export function fullStrengthRoster(
+  catalogue: Catalogue,
+  entries: NewArmyOrder["formations"],
+  taken: readonly RosterFormation[] = [],
+): RosterFormation[] {
   const existing = new Set(taken.map((f) => f.id));
   const named = new Set<string>();
   return entries.map((entry, i) => {
-    if (existing.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is already used in this army`);
-    if (named.has(entry.id)) refuseField(`formations[${i}].id`, `formation id "${entry.id}" is used twice in this army`);
+    if (existing.has(entry.id))
+      refuseField(`formations[${i}].id`, `formation id "${entry.id}" is already used in this army`);
+    if (named.has(entry.id))
+      refuseField(`formations[${i}].id`, `formation id "${entry.id}" is used twice in this army`);
     named.add(entry.id);
     return { id: entry.id, formation: entry.formation, units: fullStrength(catalogue, entry.formation) };
   });
@@ -42,21 +47,34 @@ export function fullStrengthRoster(catalogue: Catalogue, entries: NewArmyOrder["
  * formations at full strength, a commander that is a unit of its formation, and 1,000 to M points (exactly the
  * campaign's army size when it sets one). Returns its roster.
  */
-export function requireArmyRoster(state: CampaignState, setup: CampaignSetup, command: Omit<NewArmyOrder, "at">): RosterFormation[] {
+export function requireArmyRoster(
+  state: CampaignState,
+  setup: CampaignSetup,
+  command: Omit<NewArmyOrder, "at">,
+): RosterFormation[] {
   if (state.armies[command.army]) refuseField("army", `army "${command.army}" already exists`);
   const formations = fullStrengthRoster(setup.catalogue, command.formations);
   const commander = formations.find((f) => f.id === command.commander.formation);
   if (!commander) refuseRule("S8", `the commander's formation "${command.commander.formation}" is not in this army`);
   if (!commander.units[command.commander.unitType]) {
-    refuseRule("S8", `the commander must be a unit of its formation: "${commander.id}" has no "${command.commander.unitType}"`);
+    refuseRule(
+      "S8",
+      `the commander must be a unit of its formation: "${commander.id}" has no "${command.commander.unitType}"`,
+    );
   }
   const total = armyPoints(formations, setup.catalogue);
   const { maxArmyPoints } = setup.force;
   if (total < MIN_ARMY_POINTS || total > maxArmyPoints) {
-    refuseRule("S2", `army "${command.army}" is ${pts(total)} points: each army must be 1,000 to M = ${pts(maxArmyPoints)}`);
+    refuseRule(
+      "S2",
+      `army "${command.army}" is ${pts(total)} points: each army must be 1,000 to M = ${pts(maxArmyPoints)}`,
+    );
   }
   if (setup.options.armySize !== undefined && total !== setup.options.armySize) {
-    refuseRule("S2", `army "${command.army}" is ${pts(total)} points: this campaign's armies are all exactly ${pts(setup.options.armySize)}`);
+    refuseRule(
+      "S2",
+      `army "${command.army}" is ${pts(total)} points: this campaign's armies are all exactly ${pts(setup.options.armySize)}`,
+    );
   }
   return formations;
 }
@@ -64,7 +82,8 @@ export function requireArmyRoster(state: CampaignState, setup: CampaignSetup, co
 /** A new army raised or bought in the End phase: its roster (requireArmyRoster), on a square of the map. */
 export function requireNewArmy(state: CampaignState, setup: CampaignSetup, command: NewArmyOrder): RosterFormation[] {
   const formations = requireArmyRoster(state, setup, command);
-  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
+  if (!onMap(setup.map, command.at))
+    refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
   return formations;
 }
 
@@ -73,7 +92,12 @@ export function requireFreeSquare(state: CampaignState, player: string, at: Squa
   const homeBase = state.homeBases[player];
   const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, at);
   const occupant = Object.values(state.armies).find(
-    (other) => other.status === "active" && other.at !== null && sameSquare(other.at, at) && (!onHomeBase || other.player !== player),
+    (other) =>
+      other.status === "active" &&
+      other.at !== null &&
+      sameSquare(other.at, at) &&
+      (!onHomeBase || other.player !== player),
   );
-  if (occupant) refuseRule("S7", `${sq(at)} already holds army "${occupant.id}": armies stack only on their own home base`);
+  if (occupant)
+    refuseRule("S7", `${sq(at)} already holds army "${occupant.id}": armies stack only on their own home base`);
 }

@@ -7,7 +7,10 @@ import { warChestIncome } from "./war-chest-income.js";
 /** The state as it will be once `events` are written: lets a decider see the consequences of its own events. */
 export function predict(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
   let seq = state.seq;
-  return evolveAll(state, events.map((event) => ({ ...event, seq: ++seq })));
+  return evolveAll(
+    state,
+    events.map((event) => ({ ...event, seq: ++seq })),
+  );
 }
 
 /**
@@ -33,8 +36,15 @@ export function beginEndPhase(state: CampaignState, turn: number): DomainEvent[]
 }
 
 /** T5, T1: the Action phase is over; with no battle this turn the Battle phase passes straight to the End phase. */
-export function endActionPhase(state: CampaignState, turn: number, withheld: string[], notActivated: string[] = []): DomainEvent[] {
-  const events: DomainEvent[] = [{ type: "ActionPhaseEnded", data: { turn, withheld, ...(notActivated.length > 0 ? { notActivated } : {}) } }];
+export function endActionPhase(
+  state: CampaignState,
+  turn: number,
+  withheld: string[],
+  notActivated: string[] = [],
+): DomainEvent[] {
+  const events: DomainEvent[] = [
+    { type: "ActionPhaseEnded", data: { turn, withheld, ...(notActivated.length > 0 ? { notActivated } : {}) } },
+  ];
   const battles = Object.values(state.battles).some((battle) => battle.turn === turn);
   return battles ? events : [...events, ...beginEndPhase(predict(state, events), turn)];
 }

@@ -1,6 +1,12 @@
 import type { Catalogue, RosterFormation, UnitCounts } from "../../events/common.js";
 import { addUnits, armyPoints } from "../../projections/units.js";
-import { emptyLedger, type ArmyState, type CampaignSetup, type CampaignState, type PlayerLedger } from "../../projections/state.js";
+import {
+  emptyLedger,
+  type ArmyState,
+  type CampaignSetup,
+  type CampaignState,
+  type PlayerLedger,
+} from "../../projections/state.js";
 import { pts, refuseRule } from "./refusal.js";
 
 /** Unit-pool helpers for the End phase (E4-E6): full-strength lists, shortfalls, and the checks that name them. */
@@ -60,9 +66,15 @@ export function requireInReserves(ledger: PlayerLedger, wanted: Readonly<UnitCou
   if (isEmpty(missing)) return;
   const stillMissing = shortfall(inTransitUnits(ledger), missing);
   if (isEmpty(stillMissing)) {
-    refuseRule("E4", `${what} needs ${describeUnits(missing)} more than the Reserves hold; those units are In Transit and may not be used until they join the Reserves`);
+    refuseRule(
+      "E4",
+      `${what} needs ${describeUnits(missing)} more than the Reserves hold; those units are In Transit and may not be used until they join the Reserves`,
+    );
   }
-  refuseRule("E6", `${what} needs ${describeUnits(missing)} more than the Reserves hold (Reserves: ${describeUnits(ledger.reserves)})`);
+  refuseRule(
+    "E6",
+    `${what} needs ${describeUnits(missing)} more than the Reserves hold (Reserves: ${describeUnits(ledger.reserves)})`,
+  );
 }
 
 /** The units of the named roster formations, summed by unit type. */
@@ -72,7 +84,8 @@ export function formationUnits(formations: readonly RosterFormation[]): UnitCoun
   return units;
 }
 
-export const hasUnits = (formation: RosterFormation): boolean => Object.values(formation.units).some((count) => count > 0);
+export const hasUnits = (formation: RosterFormation): boolean =>
+  Object.values(formation.units).some((count) => count > 0);
 
 /** S2, E6: the largest an army may be: the campaign's set army size when it has one, else M. */
 export function armyCeiling(setup: CampaignSetup): number {
@@ -80,7 +93,12 @@ export function armyCeiling(setup: CampaignSetup): number {
 }
 
 /** S2, E6: refuses a roster that would take the army over the ceiling. */
-export function requireWithinCeiling(setup: CampaignSetup, army: ArmyState, formations: readonly RosterFormation[], what: string): void {
+export function requireWithinCeiling(
+  setup: CampaignSetup,
+  army: ArmyState,
+  formations: readonly RosterFormation[],
+  what: string,
+): void {
   const ceiling = armyCeiling(setup);
   const points = armyPoints(formations, setup.catalogue);
   if (points > ceiling) {

@@ -19,13 +19,24 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
   const turnState = requireActionPhase(state, "T5");
   const army = state.armies[command.army];
   if (!army) refuseField("army", `no army "${command.army}"`);
-  if (army.player !== player.id) refuseField("actor", `army "${army.id}" belongs to ${army.player}, not ${player.id}: only its owner reveals its order`);
+  if (army.player !== player.id)
+    refuseField(
+      "actor",
+      `army "${army.id}" belongs to ${army.player}, not ${player.id}: only its owner reveals its order`,
+    );
   const activation = turnState.activations[army.id];
   if (!activation) refuseRule("T5", `army "${army.id}" has not been activated this turn: it has no order to reveal`);
-  if (activation.order !== null) refuseRule("T5", `army "${army.id}" has its order already revealed (${ORDER_NAMES[activation.order]}): an order is revealed once`);
+  if (activation.order !== null)
+    refuseRule(
+      "T5",
+      `army "${army.id}" has its order already revealed (${ORDER_NAMES[activation.order]}): an order is revealed once`,
+    );
   const awaiting = pendingDefenders(state).find((battle) => battle.attacker.army === army.id);
   if (awaiting) {
-    refuseRule("T5", `${awaiting.defender.army} must commit to its order before ${army.id}'s is revealed: the defender may not choose knowing the attack`);
+    refuseRule(
+      "T5",
+      `${awaiting.defender.army} must commit to its order before ${army.id}'s is revealed: the defender may not choose knowing the attack`,
+    );
   }
 
   const turn = state.turn;
@@ -46,15 +57,28 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
 }
 
 /** T4 (or A4 with terrain costs), S7 ruling: what the revealed order did not allow of the move the army made. */
-function violations(activation: ActivationState, order: CommandOf<"RevealOrder">["order"], turn: number, pricing: StepPricing): DomainEvent[] {
+function violations(
+  activation: ActivationState,
+  order: CommandOf<"RevealOrder">["order"],
+  turn: number,
+  pricing: StepPricing,
+): DomainEvent[] {
   const moved = activation.path.length;
   const evidenceSeq = activation.moveSeq ?? activation.seq;
-  const evidence = activation.moveSeq !== null ? `ArmyMoved seq ${activation.moveSeq}` : `ArmyActivated seq ${activation.seq}`;
+  const evidence =
+    activation.moveSeq !== null ? `ArmyMoved seq ${activation.moveSeq}` : `ArmyActivated seq ${activation.seq}`;
   const squares = `${moved} square${moved === 1 ? "" : "s"}`;
   const base = { turn, army: activation.army, player: activation.player, order, evidenceSeq };
   const events: DomainEvent[] = [];
   if ((order === "firstFire" || order === "fortify") && moved > 0) {
-    events.push({ type: "OrderViolated", data: { ...base, rule: "T4", detail: `moved ${squares} on ${ORDER_NAMES[order]}, which may not move (${evidence})` } });
+    events.push({
+      type: "OrderViolated",
+      data: {
+        ...base,
+        rule: "T4",
+        detail: `moved ${squares} on ${ORDER_NAMES[order]}, which may not move (${evidence})`,
+      },
+    });
   }
   if (pricing.byTerrain && (order === "advance" || order === "charge")) {
     const paid = squaresPaid(pricing, order, activation.rate, activation.path);
@@ -62,19 +86,31 @@ function violations(activation: ActivationState, order: CommandOf<"RevealOrder">
       const allowance = orderAllowance(order, activation.rate);
       events.push({
         type: "OrderViolated",
-        data: { ...base, rule: "A4", detail: `moved ${squares} on ${ORDER_NAMES[order]}, whose ${allowance} points at move rate ${activation.rate} pay for ${paid} of them at terrain costs (${evidence})` },
+        data: {
+          ...base,
+          rule: "A4",
+          detail: `moved ${squares} on ${ORDER_NAMES[order]}, whose ${allowance} points at move rate ${activation.rate} pay for ${paid} of them at terrain costs (${evidence})`,
+        },
       });
     }
   } else if (order === "advance" && moved > activation.rate) {
     events.push({
       type: "OrderViolated",
-      data: { ...base, rule: "T4", detail: `moved ${squares} on Advance, which allows at most its move rate ${activation.rate} (${evidence})` },
+      data: {
+        ...base,
+        rule: "T4",
+        detail: `moved ${squares} on Advance, which allows at most its move rate ${activation.rate} (${evidence})`,
+      },
     });
   }
   if (activation.stacked && (order === "firstFire" || order === "fortify")) {
     events.push({
       type: "OrderViolated",
-      data: { ...base, rule: "S7", detail: `began stacked on its home base and took ${ORDER_NAMES[order]}: a stacked army must take Advance or Charge (${evidence})` },
+      data: {
+        ...base,
+        rule: "S7",
+        detail: `began stacked on its home base and took ${ORDER_NAMES[order]}: a stacked army must take Advance or Charge (${evidence})`,
+      },
     });
   }
   return events;

@@ -6,7 +6,14 @@ import { BLUFF_MARGIN, scoutingBand, type ScoutingState } from "../../projection
 import type { ArmyState, CampaignState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
-import { actsThisTurn, ORDER_NAMES, nextActivator, pendingDefenders, requireActionPhase, requireHostActor } from "./action-common.js";
+import {
+  actsThisTurn,
+  ORDER_NAMES,
+  nextActivator,
+  pendingDefenders,
+  requireActionPhase,
+  requireHostActor,
+} from "./action-common.js";
 import { searchMoves } from "./move-search.js";
 import { surroundings } from "./surroundings.js";
 import { refuseField, refuseRule } from "./refusal.js";
@@ -24,7 +31,8 @@ const BONUS = 2;
 
 function requireScouting(state: CampaignState): TurnState {
   const setup = requireSetup(state);
-  if (!advancedRule(setup.options, "scouting")) refuseRule("A3", "scouting is not played in this campaign (the A3 option is off)");
+  if (!advancedRule(setup.options, "scouting"))
+    refuseRule("A3", "scouting is not played in this campaign (the A3 option is off)");
   return requireActionPhase(state);
 }
 
@@ -41,7 +49,9 @@ function requireScoutingId(turn: TurnState, id: string): ScoutingState {
 /** A3: the army has units with the scout ability. */
 export function hasScoutUnits(state: CampaignState, army: ArmyState): boolean {
   const { unitTypes } = state.setup!.catalogue;
-  return Object.entries(rosterUnits(army.formations)).some(([type, count]) => count > 0 && unitTypes[type]?.abilities.includes("scout") === true);
+  return Object.entries(rosterUnits(army.formations)).some(
+    ([type, count]) => count > 0 && unitTypes[type]?.abilities.includes("scout") === true,
+  );
 }
 
 /**
@@ -49,7 +59,12 @@ export function hasScoutUnits(state: CampaignState, army: ArmyState): boolean {
  * costs when in play) within the Advance allowance whose last step enters the target's square, which holds it alone.
  */
 export function canReachAndEngage(state: CampaignState, army: ArmyState, target: ArmyState): boolean {
-  const { attacks } = searchMoves(surroundings(state, army), army.at!, orderAllowance("advance", army.moveRate), stepPricing(state.setup!));
+  const { attacks } = searchMoves(
+    surroundings(state, army),
+    army.at!,
+    orderAllowance("advance", army.moveRate),
+    stepPricing(state.setup!),
+  );
   return attacks.some((attack) => attack.enemy.id === target.id);
 }
 
@@ -59,37 +74,75 @@ export function decideScoutArmy(state: CampaignState, command: CommandOf<"ScoutA
   const player = requirePlayer(state, command.actor);
   if (turnState.first === null) refuseRule("T2", `who activates first in turn ${state.turn} has not been chosen yet`);
   const army = requirePlayersArmy(state, player, command.army);
-  if (!actsThisTurn(army, state.turn)) refuseRule("A3", `army "${army.id}" is not on the map: only an army about to move may scout`);
+  if (!actsThisTurn(army, state.turn))
+    refuseRule("A3", `army "${army.id}" is not on the map: only an army about to move may scout`);
   if (turnState.activations[army.id]) {
-    refuseRule("A3", `army "${army.id}" has already been activated this turn: an army scouts before it moves, on its activation`);
+    refuseRule(
+      "A3",
+      `army "${army.id}" has already been activated this turn: an army scouts before it moves, on its activation`,
+    );
   }
   const unfinished = scoutingsOf(turnState).find((s) => s.statedPoints === null);
-  if (unfinished) refuseRule("A3", `scouting ${unfinished.id} (${unfinished.army} of ${unfinished.target}) is not finished: one scouting at a time`);
-  const otherScout = scoutingsOf(turnState).find((s) => s.player === player.id && s.army !== army.id && !turnState.activations[s.army]);
-  if (otherScout) refuseRule("A3", `army "${otherScout.army}" has scouted and moves next: scouting is part of that army's activation`);
+  if (unfinished)
+    refuseRule(
+      "A3",
+      `scouting ${unfinished.id} (${unfinished.army} of ${unfinished.target}) is not finished: one scouting at a time`,
+    );
+  const otherScout = scoutingsOf(turnState).find(
+    (s) => s.player === player.id && s.army !== army.id && !turnState.activations[s.army],
+  );
+  if (otherScout)
+    refuseRule(
+      "A3",
+      `army "${otherScout.army}" has scouted and moves next: scouting is part of that army's activation`,
+    );
   const defender = pendingDefenders(state)[0];
-  if (defender) refuseRule("T5", `${defender.defender.army} must be given its order first: it is the defender of battle ${defender.id}`);
+  if (defender)
+    refuseRule(
+      "T5",
+      `${defender.defender.army} must be given its order first: it is the defender of battle ${defender.id}`,
+    );
   const next = nextActivator(state);
-  if (next !== player.id) refuseRule("T3", `it is ${next}'s turn to activate an army, not ${player.id}'s: an army scouts on its own activation`);
+  if (next !== player.id)
+    refuseRule(
+      "T3",
+      `it is ${next}'s turn to activate an army, not ${player.id}'s: an army scouts on its own activation`,
+    );
 
-  const commitment = orderCommitment({ campaign: state.campaign!, turn: state.turn, army: army.id, order: "advance", salt: command.salt });
+  const commitment = orderCommitment({
+    campaign: state.campaign!,
+    turn: state.turn,
+    army: army.id,
+    order: "advance",
+    salt: command.salt,
+  });
   if (commitment !== command.commitment) {
-    refuseRule("A3", `Advance with the salt given does not hash to the commitment given: a scout must reveal the Advance order its activation commits to`);
+    refuseRule(
+      "A3",
+      `Advance with the salt given does not hash to the commitment given: a scout must reveal the Advance order its activation commits to`,
+    );
   }
   const pledge = turnState.scouting?.pledges[army.id];
   if (pledge && pledge.commitment !== command.commitment) {
-    refuseRule("A3", `army "${army.id}" already revealed another commitment this turn: every scouting of an army reveals the same order`);
+    refuseRule(
+      "A3",
+      `army "${army.id}" already revealed another commitment this turn: every scouting of an army reveals the same order`,
+    );
   }
 
   const target = state.armies[command.target];
   if (!target) refuseField("target", `no army "${command.target}"`);
-  if (target.player === player.id) refuseRule("A3", `"${target.id}" is one of ${player.id}'s own armies: only enemy armies are scouted`);
+  if (target.player === player.id)
+    refuseRule("A3", `"${target.id}" is one of ${player.id}'s own armies: only enemy armies are scouted`);
   if (target.status !== "active" || target.at === null) refuseRule("A3", `enemy army "${target.id}" is not on the map`);
   if (scoutingsOf(turnState).some((s) => s.army === army.id && s.target === target.id)) {
     refuseRule("A3", `army "${army.id}" has already scouted "${target.id}" this turn: each enemy army is scouted once`);
   }
   if (!canReachAndEngage(state, army, target)) {
-    refuseRule("A3", `army "${army.id}" could not reach and engage "${target.id}" this move: at move rate ${army.moveRate} on Advance it scouts only enemy armies it could attack`);
+    refuseRule(
+      "A3",
+      `army "${army.id}" could not reach and engage "${target.id}" this move: at move rate ${army.moveRate} on Advance it scouts only enemy armies it could attack`,
+    );
   }
 
   const scouting = `t${state.turn}s${scoutingsOf(turnState).length + 1}`;
@@ -120,24 +173,43 @@ export function decideAnswerScouting(state: CampaignState, command: CommandOf<"A
   const turnState = requireScouting(state);
   const player = requirePlayer(state, command.actor);
   const scouting = requireScoutingId(turnState, command.scouting);
-  if (scouting.targetPlayer !== player.id) refuseField("actor", `scouting ${scouting.id} is of ${scouting.targetPlayer}'s army "${scouting.target}": only its owner answers`);
+  if (scouting.targetPlayer !== player.id)
+    refuseField(
+      "actor",
+      `scouting ${scouting.id} is of ${scouting.targetPlayer}'s army "${scouting.target}": only its owner answers`,
+    );
   if (scouting.scoutedBonus !== null) refuseRule("A3", `scouting ${scouting.id} has already been answered`);
   const base = { turn: state.turn, scouting: scouting.id, army: scouting.target, player: player.id };
   const { firstFire } = command;
   if (!firstFire) return [{ type: "ScoutingAnswered", data: { ...base, bonus: 0 } }];
 
-  const opened = orderCommitment({ campaign: state.campaign!, turn: state.turn, army: scouting.target, order: "firstFire", salt: firstFire.salt });
+  const opened = orderCommitment({
+    campaign: state.campaign!,
+    turn: state.turn,
+    army: scouting.target,
+    order: "firstFire",
+    salt: firstFire.salt,
+  });
   if (opened !== firstFire.commitment) {
-    refuseRule("A3", `First Fire with the salt given does not hash to the commitment given: the +2 needs the First Fire order revealed`);
+    refuseRule(
+      "A3",
+      `First Fire with the salt given does not hash to the commitment given: the +2 needs the First Fire order revealed`,
+    );
   }
   const activation = turnState.activations[scouting.target];
   const committed = activation?.commitment ?? turnState.scouting?.pledges[scouting.target]?.commitment;
   if (committed !== undefined && committed !== firstFire.commitment) {
-    refuseRule("A3", `"${scouting.target}" committed to another order this turn: only an army on First Fire gets the +2`);
+    refuseRule(
+      "A3",
+      `"${scouting.target}" committed to another order this turn: only an army on First Fire gets the +2`,
+    );
   }
   const events: DomainEvent[] = [{ type: "ScoutingAnswered", data: { ...base, firstFire, bonus: BONUS } }];
   if (activation && activation.order === null) {
-    events.push({ type: "OrderRevealed", data: { turn: state.turn, army: scouting.target, order: "firstFire", salt: firstFire.salt } });
+    events.push({
+      type: "OrderRevealed",
+      data: { turn: state.turn, army: scouting.target, order: "firstFire", salt: firstFire.salt },
+    });
     if (activation.path.length > 0) {
       events.push({
         type: "OrderViolated",
@@ -159,7 +231,11 @@ export function decideRollScouting(state: CampaignState, command: CommandOf<"Rol
   const turnState = requireScouting(state);
   requireHostActor(command.actor);
   const scouting = requireScoutingId(turnState, command.scouting);
-  if (scouting.scoutedBonus === null) refuseRule("A3", `${scouting.targetPlayer} has not yet answered scouting ${scouting.id}: it may first reveal First Fire for +2`);
+  if (scouting.scoutedBonus === null)
+    refuseRule(
+      "A3",
+      `${scouting.targetPlayer} has not yet answered scouting ${scouting.id}: it may first reveal First Fire for +2`,
+    );
   if (scouting.band !== null) refuseRule("A3", `scouting ${scouting.id} has already been rolled`);
   const totals = command.rounds.map((round) => ({
     scout: round.scout[0] + round.scout[1] + scouting.scoutBonus,
@@ -168,8 +244,13 @@ export function decideRollScouting(state: CampaignState, command: CommandOf<"Rol
   totals.forEach((total, i) => {
     const last = i === totals.length - 1;
     const tie = total.scout === total.scouted;
-    if (!last && !tie) refuseRule("A3", `round ${i + 1} (${total.scout} against ${total.scouted}) is not a tie, so no round may follow it`);
-    if (last && tie) refuseRule("A3", `the last round (${total.scout} against ${total.scouted}) is a tie: ties are rerolled`);
+    if (!last && !tie)
+      refuseRule(
+        "A3",
+        `round ${i + 1} (${total.scout} against ${total.scouted}) is not a tie, so no round may follow it`,
+      );
+    if (last && tie)
+      refuseRule("A3", `the last round (${total.scout} against ${total.scouted}) is a tie: ties are rerolled`);
   });
   const final = totals[totals.length - 1]!;
   return [
@@ -193,9 +274,18 @@ export function decideStateArmySize(state: CampaignState, command: CommandOf<"St
   const turnState = requireScouting(state);
   const player = requirePlayer(state, command.actor);
   const scouting = requireScoutingId(turnState, command.scouting);
-  if (scouting.targetPlayer !== player.id) refuseField("actor", `scouting ${scouting.id} is of ${scouting.targetPlayer}'s army "${scouting.target}": only its owner states its size`);
-  if (scouting.band === null) refuseRule("A3", `scouting ${scouting.id} has not been rolled yet: the roll decides how far the size may be bluffed`);
-  if (scouting.statedPoints !== null) refuseRule("A3", `the size of "${scouting.target}" has already been stated for scouting ${scouting.id}`);
+  if (scouting.targetPlayer !== player.id)
+    refuseField(
+      "actor",
+      `scouting ${scouting.id} is of ${scouting.targetPlayer}'s army "${scouting.target}": only its owner states its size`,
+    );
+  if (scouting.band === null)
+    refuseRule(
+      "A3",
+      `scouting ${scouting.id} has not been rolled yet: the roll decides how far the size may be bluffed`,
+    );
+  if (scouting.statedPoints !== null)
+    refuseRule("A3", `the size of "${scouting.target}" has already been stated for scouting ${scouting.id}`);
   const margin = BLUFF_MARGIN[scouting.band];
   const truth = state.armies[scouting.target]!.points;
   if (Math.abs(command.points - truth) > margin) {
@@ -206,29 +296,58 @@ export function decideStateArmySize(state: CampaignState, command: CommandOf<"St
         : `${command.points} points is more than ${margin} from the army's true size: this roll allows a bluff of at most ${margin} either way`,
     );
   }
-  return [{ type: "ArmySizeStated", data: { turn: state.turn, scouting: scouting.id, army: scouting.target, player: player.id, points: command.points } }];
+  return [
+    {
+      type: "ArmySizeStated",
+      data: {
+        turn: state.turn,
+        scouting: scouting.id,
+        army: scouting.target,
+        player: player.id,
+        points: command.points,
+      },
+    },
+  ];
 }
 
 /**
  * A3 at activation: nobody activates while a scouting is unfinished; an army that scouted moves next; an army whose
  * order a scouting made public must be activated with that commitment, and moves as that order allows.
  */
-export function checkActivationAfterScouting(state: CampaignState, army: ArmyState, commitment: string, path: readonly Square[]): void {
+export function checkActivationAfterScouting(
+  state: CampaignState,
+  army: ArmyState,
+  commitment: string,
+  path: readonly Square[],
+): void {
   const turnState = state.turnState!;
   if (!turnState.scouting) return;
   const unfinished = scoutingsOf(turnState).find((s) => s.statedPoints === null);
-  if (unfinished) refuseRule("A3", `scouting ${unfinished.id} (${unfinished.army} of ${unfinished.target}) is not finished: the scout moves once the size is stated`);
-  const scout = scoutingsOf(turnState).find((s) => s.player === army.player && s.army !== army.id && !turnState.activations[s.army]);
-  if (scout) refuseRule("A3", `army "${scout.army}" has scouted and moves next: scouting is part of that army's activation`);
+  if (unfinished)
+    refuseRule(
+      "A3",
+      `scouting ${unfinished.id} (${unfinished.army} of ${unfinished.target}) is not finished: the scout moves once the size is stated`,
+    );
+  const scout = scoutingsOf(turnState).find(
+    (s) => s.player === army.player && s.army !== army.id && !turnState.activations[s.army],
+  );
+  if (scout)
+    refuseRule("A3", `army "${scout.army}" has scouted and moves next: scouting is part of that army's activation`);
   const pledge = turnState.scouting.pledges[army.id];
   if (!pledge) return;
   const name = ORDER_NAMES[pledge.order];
   if (pledge.commitment !== commitment) {
-    refuseRule("A3", `army "${army.id}" revealed ${name} for scouting this turn: it must be activated with that commitment`);
+    refuseRule(
+      "A3",
+      `army "${army.id}" revealed ${name} for scouting this turn: it must be activated with that commitment`,
+    );
   }
   const allowance = orderAllowance(pledge.order, army.moveRate);
   const paid = allowance === 0 ? 0 : stepsPaid(pointsLeftOnPath(stepPricing(state.setup!), allowance, path));
   if (path.length > paid) {
-    refuseRule("A3", `army "${army.id}" revealed ${name} for scouting, which at move rate ${army.moveRate} does not allow this ${path.length}-square move`);
+    refuseRule(
+      "A3",
+      `army "${army.id}" revealed ${name} for scouting, which at move rate ${army.moveRate} does not allow this ${path.length}-square move`,
+    );
   }
 }

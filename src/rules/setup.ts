@@ -1,7 +1,15 @@
 import type { Square } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
-import { chebyshev, inHalf, onMap, OPPOSITE_EDGE, rowsFromEdge, sameSquare, terrainAt } from "../../projections/grid.js";
+import {
+  chebyshev,
+  inHalf,
+  onMap,
+  OPPOSITE_EDGE,
+  rowsFromEdge,
+  sameSquare,
+  terrainAt,
+} from "../../projections/grid.js";
 import type { CampaignState, PlayerState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
@@ -31,9 +39,11 @@ export function decideCreateCampaign(state: CampaignState, command: CommandOf<"C
   const { map, players, force, catalogue } = command;
   const options = command.options ?? {};
 
-  if (map.terrain.length !== map.height) refuseRule("S1", `map.terrain has ${map.terrain.length} rows but height is ${map.height}`);
+  if (map.terrain.length !== map.height)
+    refuseRule("S1", `map.terrain has ${map.terrain.length} rows but height is ${map.height}`);
   map.terrain.forEach((row, y) => {
-    if (row.length !== map.width) refuseRule("S1", `map.terrain row ${y} has ${row.length} squares but width is ${map.width}`);
+    if (row.length !== map.width)
+      refuseRule("S1", `map.terrain row ${y} has ${row.length} squares but width is ${map.width}`);
   });
   const roads = new Set<string>();
   map.roads.forEach((road, i) => {
@@ -52,7 +62,10 @@ export function decideCreateCampaign(state: CampaignState, command: CommandOf<"C
   }
   const northSouth = first.baseLine === "north" || first.baseLine === "south";
   if (map.width !== map.height && northSouth !== map.width > map.height) {
-    refuseRule("S1", `base lines must be the long edges: on a ${map.width}x${map.height} map that is ${map.width > map.height ? "north and south" : "east and west"}`);
+    refuseRule(
+      "S1",
+      `base lines must be the long edges: on a ${map.width}x${map.height} map that is ${map.width > map.height ? "north and south" : "east and west"}`,
+    );
   }
 
   if (options.armySize !== undefined && options.armySize > force.maxArmyPoints) {
@@ -63,8 +76,16 @@ export function decideCreateCampaign(state: CampaignState, command: CommandOf<"C
     const unitTypes = Object.entries(formation.units);
     if (unitTypes.length === 0) refuseRule("S8", `catalogue formation "${id}" has no units`);
     for (const [unitType, count] of unitTypes) {
-      if (!catalogue.unitTypes[unitType]) refuseRule("S8", `catalogue formation "${id}" lists unit type "${unitType}", which the catalogue does not define`);
-      if (count < 1) refuseRule("S8", `catalogue formation "${id}" lists ${count} of "${unitType}": full strength needs at least one`);
+      if (!catalogue.unitTypes[unitType])
+        refuseRule(
+          "S8",
+          `catalogue formation "${id}" lists unit type "${unitType}", which the catalogue does not define`,
+        );
+      if (count < 1)
+        refuseRule(
+          "S8",
+          `catalogue formation "${id}" lists ${count} of "${unitType}": full strength needs at least one`,
+        );
     }
   }
 
@@ -84,7 +105,13 @@ export function decideRegisterArmy(state: CampaignState, command: CommandOf<"Reg
   const fielded = Object.values(state.armies).filter((army) => army.player === player.id).length;
   if (fielded >= setup.force.armies) refuseRule("S2", `${player.id} already has N = ${setup.force.armies} armies`);
 
-  const registered = { army: command.army, player: player.id, name: command.name, formations, commander: command.commander };
+  const registered = {
+    army: command.army,
+    player: player.id,
+    name: command.name,
+    formations,
+    commander: command.commander,
+  };
   return [{ type: "ArmyRegistered", data: registered }, ...firstCommander(setup, registered, command.commander)];
 }
 
@@ -108,7 +135,10 @@ export function decidePlaceHomeBase(state: CampaignState, command: CommandOf<"Pl
   requireOnMap(state, command.at);
   if (state.homeBases[player.id]) refuseRule("S6", `${player.id} already has a home base`);
   if (rowsFromEdge(setup.map, player.baseLine, command.at) > 1) {
-    refuseRule("S6", `a home base goes on its owner's base line (${player.baseLine}) or one row in; ${sq(command.at)} is further in`);
+    refuseRule(
+      "S6",
+      `a home base goes on its owner's base line (${player.baseLine}) or one row in; ${sq(command.at)} is further in`,
+    );
   }
   requireSpacing(state, command.at);
   return [{ type: "HomeBasePlaced", data: { player: player.id, at: command.at } }];
@@ -126,13 +156,18 @@ export function decidePlaceObjective(state: CampaignState, command: CommandOf<"P
   requireSetupPhase(state, "S6", "objectives are placed");
   requireOnMap(state, command.at);
   const placed = Object.values(state.objectives).filter((o) => o.placedBy === player.id).length;
-  if (placed >= OBJECTIVES_PER_PLAYER) refuseRule("S6", `${player.id} has already placed its ${OBJECTIVES_PER_PLAYER} objectives`);
+  if (placed >= OBJECTIVES_PER_PLAYER)
+    refuseRule("S6", `${player.id} has already placed its ${OBJECTIVES_PER_PLAYER} objectives`);
   const opponent = setup.players.find((p) => p.id !== player.id)!;
   if (!inHalf(setup.map, opponent.baseLine, command.at)) {
-    refuseRule("S6", `objectives go in the opponent's half (${opponent.id}, ${opponent.baseLine}); ${sq(command.at)} is not in it`);
+    refuseRule(
+      "S6",
+      `objectives go in the opponent's half (${opponent.id}, ${opponent.baseLine}); ${sq(command.at)} is not in it`,
+    );
   }
   const terrain = terrainAt(setup.map, command.at);
-  if (terrain === "plains") refuseRule("S6", `objectives go on terrain of some note, not plains: ${sq(command.at)} is plains`);
+  if (terrain === "plains")
+    refuseRule("S6", `objectives go on terrain of some note, not plains: ${sq(command.at)} is plains`);
   requireSpacing(state, command.at);
   const objective = command.objective ?? freeObjectiveId(state, player.id, placed + 1);
   if (state.objectives[objective]) refuseField("objective", `objective "${objective}" already exists`);
@@ -148,11 +183,17 @@ export function decideDeployArmy(state: CampaignState, command: CommandOf<"Deplo
   const homeBase = state.homeBases[player.id];
   const onHomeBase = homeBase !== undefined && sameSquare(homeBase.at, command.at);
   if (!onHomeBase && rowsFromEdge(setup.map, player.baseLine, command.at) !== 0) {
-    refuseRule("S7", `armies deploy on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`);
+    refuseRule(
+      "S7",
+      `armies deploy on their owner's base line (${player.baseLine}) or home base; ${sq(command.at)} is neither`,
+    );
   }
   if (!onHomeBase) {
-    const occupant = Object.values(state.armies).find((other) => other.id !== army.id && other.at && sameSquare(other.at, command.at));
-    if (occupant) refuseRule("S7", `${sq(command.at)} already holds army "${occupant.id}": armies stack only on a home base`);
+    const occupant = Object.values(state.armies).find(
+      (other) => other.id !== army.id && other.at && sameSquare(other.at, command.at),
+    );
+    if (occupant)
+      refuseRule("S7", `${sq(command.at)} already holds army "${occupant.id}": armies stack only on a home base`);
   }
   return [{ type: "ArmyDeployed", data: { army: army.id, at: command.at } }];
 }
@@ -164,9 +205,14 @@ export function decideStartCampaign(state: CampaignState, command: CommandOf<"St
   for (const player of setup.players) {
     if (!state.homeBases[player.id]) refuseRule("S6", `${player.id} has not placed its home base`);
     const placed = Object.values(state.objectives).filter((o) => o.placedBy === player.id).length;
-    if (placed !== OBJECTIVES_PER_PLAYER) refuseRule("S6", `${player.id} has placed ${placed} of its ${OBJECTIVES_PER_PLAYER} objectives`);
+    if (placed !== OBJECTIVES_PER_PLAYER)
+      refuseRule("S6", `${player.id} has placed ${placed} of its ${OBJECTIVES_PER_PLAYER} objectives`);
     const armies = Object.values(state.armies).filter((a) => a.player === player.id);
-    if (armies.length !== setup.force.armies) refuseRule("S2", `${player.id} has ${armies.length} armies; the campaign was agreed at N = ${setup.force.armies}`);
+    if (armies.length !== setup.force.armies)
+      refuseRule(
+        "S2",
+        `${player.id} has ${armies.length} armies; the campaign was agreed at N = ${setup.force.armies}`,
+      );
     const undeployed = armies.find((a) => a.at === null);
     if (undeployed) refuseRule("S7", `army "${undeployed.id}" of ${player.id} has not deployed`);
   }

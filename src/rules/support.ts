@@ -39,16 +39,25 @@ export function decideBuySupport(state: CampaignState, command: CommandOf<"BuySu
   const ledger = ledgerOf(state, player.id);
   const price = SUPPORT_PRICES[command.kind];
   const item = command.item ?? defaultItemId(ledger.artillery, command.kind, state.turn);
-  if (ledger.artillery.some((owned) => owned.id === item)) refuseField("item", `${player.id} already has "${item}" on its artillery roster`);
+  if (ledger.artillery.some((owned) => owned.id === item))
+    refuseField("item", `${player.id} already has "${item}" on its artillery roster`);
 
   // With the war chest in play, support is bought from it; otherwise from the support fund, which buys nothing else.
   const paidFrom = advancedRule(setup.options, "warChest") ? "warChest" : "supportFund";
   if (paidFrom === "warChest") {
     requireWarChestSpend(state, player.id, price.points, `a ${price.name}`);
   } else if (price.points > ledger.supportFund) {
-    refuseRule("A7", `a ${price.name} costs ${pts(price.points)} points and ${player.id}'s support fund holds ${pts(ledger.supportFund)}`);
+    refuseRule(
+      "A7",
+      `a ${price.name} costs ${pts(price.points)} points and ${player.id}'s support fund holds ${pts(ledger.supportFund)}`,
+    );
   }
-  return [{ type: "SupportPurchased", data: { turn: state.turn, player: player.id, item, kind: command.kind, cost: price.points, paidFrom } }];
+  return [
+    {
+      type: "SupportPurchased",
+      data: { turn: state.turn, player: player.id, item, kind: command.kind, cost: price.points, paidFrom },
+    },
+  ];
 }
 
 /** Items of `player` called in by another battle of this turn whose reported result awaits confirmation, by item id. */
@@ -65,21 +74,44 @@ function claimedElsewhere(state: CampaignState, battle: BattleState, player: str
 }
 
 /** A7: one use of a support item: on the side's roster, usable this turn, not promised to another battle, used as its kind allows. */
-function checkUse(state: CampaignState, battle: BattleState, player: string, use: SupportUse, claimed: Map<string, string>): void {
+function checkUse(
+  state: CampaignState,
+  battle: BattleState,
+  player: string,
+  use: SupportUse,
+  claimed: Map<string, string>,
+): void {
   const item = ledgerOf(state, player).artillery.find((owned) => owned.id === use.item);
-  if (!item) refuseRule("A7", `${player} has no "${use.item}" on its artillery roster: it was never bought or is already used up`);
+  if (!item)
+    refuseRule(
+      "A7",
+      `${player} has no "${use.item}" on its artillery roster: it was never bought or is already used up`,
+    );
   if (!usableInTurn(item, battle.turn)) {
-    refuseRule("A7", `"${item.id}" was bought in turn ${item.boughtTurn}: off-table support may be called in from the turn after it is bought`);
+    refuseRule(
+      "A7",
+      `"${item.id}" was bought in turn ${item.boughtTurn}: off-table support may be called in from the turn after it is bought`,
+    );
   }
   const elsewhere = claimed.get(item.id);
-  if (elsewhere) refuseRule("A7", `"${item.id}" is already called in battle "${elsewhere}", whose result awaits confirmation: an item supports one battle only`);
+  if (elsewhere)
+    refuseRule(
+      "A7",
+      `"${item.id}" is already called in battle "${elsewhere}", whose result awaits confirmation: an item supports one battle only`,
+    );
   const price = SUPPORT_PRICES[item.kind];
   if (price.use === "oneShot" && use.turns.length > 1) {
-    refuseRule("A7", `"${item.id}" is a ${price.name}, a one-shot weapon: it is called in once, not in battle turns ${use.turns.join(", ")}`);
+    refuseRule(
+      "A7",
+      `"${item.id}" is a ${price.name}, a one-shot weapon: it is called in once, not in battle turns ${use.turns.join(", ")}`,
+    );
   }
   const repeated = use.turns.find((turn, i) => use.turns.indexOf(turn) !== i);
   if (repeated !== undefined) {
-    refuseRule("A7", `"${item.id}" is a ${price.name}: it may be called in once per battle turn, and is listed twice for battle turn ${repeated}`);
+    refuseRule(
+      "A7",
+      `"${item.id}" is a ${price.name}: it may be called in once per battle turn, and is listed twice for battle turn ${repeated}`,
+    );
   }
 }
 
@@ -93,7 +125,11 @@ export function checkSupportUse(state: CampaignState, battle: BattleState, resul
     const claimed = claimedElsewhere(state, battle, player);
     const listed = new Set<string>();
     for (const use of uses) {
-      if (listed.has(use.item)) refuseRule("A7", `"${use.item}" is listed twice in the ${role}'s support: give every battle turn it was called in once`);
+      if (listed.has(use.item))
+        refuseRule(
+          "A7",
+          `"${use.item}" is listed twice in the ${role}'s support: give every battle turn it was called in once`,
+        );
       listed.add(use.item);
       checkUse(state, battle, player, use, claimed);
     }
@@ -105,6 +141,11 @@ export function supportExpended(state: CampaignState, battle: BattleState, resul
   return ROLES.flatMap((role) => {
     const items = (result[role].support ?? []).map((use) => use.item);
     if (items.length === 0) return [];
-    return [{ type: "SupportExpended" as const, data: { turn: state.turn, battle: battle.id, player: battle[role].player, items } }];
+    return [
+      {
+        type: "SupportExpended" as const,
+        data: { turn: state.turn, battle: battle.id, player: battle[role].player, items },
+      },
+    ];
   });
 }

@@ -24,7 +24,12 @@ export interface StepPrice {
   soFar: MoveSoFar;
 }
 
-const OPEN_GROUND: Record<"plains" | "forest" | "river" | "mountains", number> = { plains: 1, forest: 2, river: 2, mountains: 3 };
+const OPEN_GROUND: Record<"plains" | "forest" | "river" | "mountains", number> = {
+  plains: 1,
+  forest: 2,
+  river: 2,
+  mountains: 3,
+};
 
 /**
  * A4: the points it costs to enter a square. A road square, or a town or city, is free if the move has not yet taken
@@ -35,7 +40,8 @@ export function enterSquare(square: TerrainSquare, soFar: MoveSoFar): StepPrice 
   if (square.road || square.terrain === "town" || square.terrain === "city") {
     return soFar.freeSquareTaken ? { cost: 1, soFar } : { cost: 0, soFar: { ...soFar, freeSquareTaken: true } };
   }
-  if (square.terrain === "hills") return soFar.hillsEntered ? { cost: 1, soFar } : { cost: 2, soFar: { ...soFar, hillsEntered: true } };
+  if (square.terrain === "hills")
+    return soFar.hillsEntered ? { cost: 1, soFar } : { cost: 2, soFar: { ...soFar, hillsEntered: true } };
   return { cost: OPEN_GROUND[square.terrain], soFar };
 }
 
@@ -98,6 +104,11 @@ export function orderAllowance(order: Order, rate: number): number {
 }
 
 /** How many leading squares of a path an Advance or Charge at move rate R pays for: by count (T4) or by terrain (A4). */
-export function squaresPaid(pricing: StepPricing, order: "advance" | "charge", rate: number, path: readonly Square[]): number {
+export function squaresPaid(
+  pricing: StepPricing,
+  order: "advance" | "charge",
+  rate: number,
+  path: readonly Square[],
+): number {
   return stepsPaid(pointsLeftOnPath(pricing, orderAllowance(order, rate), path));
 }

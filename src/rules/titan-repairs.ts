@@ -21,33 +21,51 @@ export function checkTitanDamage(state: CampaignState, army: ArmyState, result: 
   const { catalogue } = requireSetup(state);
   for (const formationId of Object.keys(result.titanDamage ?? {})) {
     const formation = army.formations.find((f) => f.id === formationId);
-    if (!formation) refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}" to take titan damage`);
+    if (!formation)
+      refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}" to take titan damage`);
     const kind = catalogue.formations[formation.formation]?.kind;
-    if (kind !== "titan") refuseRule("B4", `formation "${formationId}" of the ${role}'s army "${army.id}" is a ${kind} formation, not a titan`);
+    if (kind !== "titan")
+      refuseRule(
+        "B4",
+        `formation "${formationId}" of the ${role}'s army "${army.id}" is a ${kind} formation, not a titan`,
+      );
   }
 }
 
 const damaged = (damage: TitanDamage) => damage.shields > 0 || damage.weapons.length > 0;
 
 /** A8: with the war chest in play, the damage each side's titans took stays with them (B5 repairs it only without A8). */
-export function titanDamageCarried(state: CampaignState, battle: BattleState, result: { attacker: SideResult; defender: SideResult }): DomainEvent[] {
+export function titanDamageCarried(
+  state: CampaignState,
+  battle: BattleState,
+  result: { attacker: SideResult; defender: SideResult },
+): DomainEvent[] {
   if (!advancedRule(requireSetup(state).options, "warChest")) return [];
   return [
     [battle.attacker, result.attacker],
     [battle.defender, result.defender],
   ].flatMap(([side, sideResult]) => {
-    const damage = Object.fromEntries(Object.entries((sideResult as SideResult).titanDamage ?? {}).filter(([, d]) => damaged(d)));
+    const damage = Object.fromEntries(
+      Object.entries((sideResult as SideResult).titanDamage ?? {}).filter(([, d]) => damaged(d)),
+    );
     if (Object.keys(damage).length === 0) return [];
     const { army, player } = side as BattleState["defender"];
-    return [{ type: "TitanDamageCarried" as const, data: { turn: state.turn, battle: battle.id, army, player, damage } }];
+    return [
+      { type: "TitanDamageCarried" as const, data: { turn: state.turn, battle: battle.id, army, player, damage } },
+    ];
   });
 }
 
 type RepairOrder = Pick<CommandOf<"RepairTitan">, "shields" | "weapons">;
 
 /** A8: the repairs a command asks of a titan's carried damage, each priced; refused where it asks for more than there is. */
-function priceRepairs(damage: TitanDamage, repair: RepairOrder, titan: string): { weapons: TitanRepaired["weapons"]; cost: number } {
-  if (repair.shields === 0 && repair.weapons.length === 0) refuseRule("A8", "a repair names at least one shield or weapon");
+function priceRepairs(
+  damage: TitanDamage,
+  repair: RepairOrder,
+  titan: string,
+): { weapons: TitanRepaired["weapons"]; cost: number } {
+  if (repair.shields === 0 && repair.weapons.length === 0)
+    refuseRule("A8", "a repair names at least one shield or weapon");
   if (repair.shields > damage.shields) {
     refuseRule("A8", `${titan} has ${damage.shields} shields/fields down: ${repair.shields} cannot be restored`);
   }
@@ -70,27 +88,58 @@ export function decideRepairTitan(state: CampaignState, command: CommandOf<"Repa
   const army = requireOwnArmy(state, player, command.army, "A8");
   const formation = army.formations.find((f) => f.id === command.formation);
   if (!formation) refuseField("formation", `army "${army.id}" has no formation "${command.formation}"`);
-  if (!hasUnits(formation)) refuseRule("A8", `titan "${formation.id}" of army "${army.id}" was destroyed: there is nothing left to repair`);
+  if (!hasUnits(formation))
+    refuseRule("A8", `titan "${formation.id}" of army "${army.id}" was destroyed: there is nothing left to repair`);
   const damage = army.titanDamage?.[formation.id];
   if (!damage) refuseRule("A8", `titan "${formation.id}" of army "${army.id}" carries no damage`);
   const { weapons, cost } = priceRepairs(damage, command, `titan "${formation.id}"`);
   requireWarChestSpend(state, player.id, cost, `repairs to titan "${formation.id}" of army "${army.id}"`);
-  return [{ type: "TitanRepaired", data: { turn: state.turn, player: player.id, army: army.id, formation: formation.id, shields: command.shields, weapons, cost } }];
+  return [
+    {
+      type: "TitanRepaired",
+      data: {
+        turn: state.turn,
+        player: player.id,
+        army: army.id,
+        formation: formation.id,
+        shields: command.shields,
+        weapons,
+        cost,
+      },
+    },
+  ];
 }
 
 /** A8: a titan held in the Reserves keeps its damage, and may be repaired there like one in an army. */
-export function decideRepairReserveTitan(state: CampaignState, command: CommandOf<"RepairReserveTitan">): DomainEvent[] {
+export function decideRepairReserveTitan(
+  state: CampaignState,
+  command: CommandOf<"RepairReserveTitan">,
+): DomainEvent[] {
   const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
   requireWarChestOpen(state, player.id, "titan repairs");
   const damaged = ledgerOf(state, player.id).damagedTitans?.[command.unitType] ?? [];
   const damage = damaged[command.titan];
   if (!damage) {
-    refuseRule("A8", `the Reserves hold ${damaged.length} damaged "${command.unitType}" titan${damaged.length === 1 ? "" : "s"}: there is no titan ${command.titan} of them to repair (counted from 0, the most damaged first)`);
+    refuseRule(
+      "A8",
+      `the Reserves hold ${damaged.length} damaged "${command.unitType}" titan${damaged.length === 1 ? "" : "s"}: there is no titan ${command.titan} of them to repair (counted from 0, the most damaged first)`,
+    );
   }
   const titan = `the damaged "${command.unitType}" titan ${command.titan} in the Reserves`;
   const { weapons, cost } = priceRepairs(damage, command, titan);
   requireWarChestSpend(state, player.id, cost, `repairs to ${titan}`);
   return [
-    { type: "ReserveTitanRepaired", data: { turn: state.turn, player: player.id, unitType: command.unitType, titan: command.titan, shields: command.shields, weapons, cost } },
+    {
+      type: "ReserveTitanRepaired",
+      data: {
+        turn: state.turn,
+        player: player.id,
+        unitType: command.unitType,
+        titan: command.titan,
+        shields: command.shields,
+        weapons,
+        cost,
+      },
+    },
   ];
 }

@@ -3,12 +3,7 @@ import { turnOfSeedPrint } from "../../projections/seed-prints.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";
-import {
-  requireActionPhase,
-  requireActive,
-  requireHostActor,
-  unactivatedArmies,
-} from "./action-common.js";
+import { requireActionPhase, requireActive, requireHostActor, unactivatedArmies } from "./action-common.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { endActionPhase } from "./phases.js";
 import { stalledCloseAllowed } from "./stall.js";
@@ -19,7 +14,10 @@ function requireTurnToStart(state: CampaignState): number {
   requireActive(state);
   const current = state.turnState;
   if (current !== null && current.hostSeed === null) {
-    refuseRule("T1", `turn ${state.turn} is still under way (${state.phase} phase): it must end before turn ${state.turn + 1} starts`);
+    refuseRule(
+      "T1",
+      `turn ${state.turn} is still under way (${state.phase} phase): it must end before turn ${state.turn + 1} starts`,
+    );
   }
   return current === null ? state.turn : state.turn + 1;
 }
@@ -32,7 +30,10 @@ export function decideCommitSeed(state: CampaignState, command: CommandOf<"Commi
   const player = requirePlayer(state, command.actor);
   const turn = requireTurnToStart(state);
   if (state.seedCommitments[player.id] !== undefined) {
-    refuseRule("D1", `${player.id} has already committed to its dice seed for turn ${turn}: it gives that seed once the host has committed`);
+    refuseRule(
+      "D1",
+      `${player.id} has already committed to its dice seed for turn ${turn}: it gives that seed once the host has committed`,
+    );
   }
   return [{ type: "PlayerSeedCommitted", data: { turn, player: player.id, seedHash: command.seedHash } }];
 }
@@ -44,7 +45,10 @@ export function decideStartTurn(state: CampaignState, command: CommandOf<"StartT
   const turn = requireTurnToStart(state);
   const uncommitted = setup.players.map((p) => p.id).filter((p) => state.seedCommitments[p] === undefined);
   if (uncommitted.length > 0) {
-    refuseRule("D1", `the host commits to its dice seed for turn ${turn} after every player has committed to its own (CommitSeed): ${uncommitted.join(" and ")} ${uncommitted.length === 1 ? "has" : "have"} not`);
+    refuseRule(
+      "D1",
+      `the host commits to its dice seed for turn ${turn} after every player has committed to its own (CommitSeed): ${uncommitted.join(" and ")} ${uncommitted.length === 1 ? "has" : "have"} not`,
+    );
   }
   const used = turnOfSeedPrint(state.hostSeedPrints, command.hostSeedHash);
   if (used !== null) {
@@ -58,12 +62,20 @@ export function decideStartTurn(state: CampaignState, command: CommandOf<"StartT
 export function decideGiveSeed(state: CampaignState, command: CommandOf<"GiveSeed">): DomainEvent[] {
   const player = requirePlayer(state, command.actor);
   const turn = requireActionPhase(state);
-  if (turn.playerSeeds[player.id] !== undefined) refuseRule("D1", `${player.id} has already given its dice seed for turn ${state.turn}`);
+  if (turn.playerSeeds[player.id] !== undefined)
+    refuseRule("D1", `${player.id} has already given its dice seed for turn ${state.turn}`);
   if (turn.initiativeWinner !== null) refuseRule("T2", `initiative for turn ${state.turn} has already been rolled`);
   const committed = turn.playerSeedHashes[player.id];
-  if (committed === undefined) refuseRule("D1", `${player.id} made no seed commitment before turn ${state.turn} started, so it can give no seed for it`);
+  if (committed === undefined)
+    refuseRule(
+      "D1",
+      `${player.id} made no seed commitment before turn ${state.turn} started, so it can give no seed for it`,
+    );
   if (seedCommitment(command.seed) !== committed) {
-    refuseRule("D1", `this seed does not hash to ${player.id}'s commitment for turn ${state.turn} (${committed.slice(0, 16)}...): give the seed committed to`);
+    refuseRule(
+      "D1",
+      `this seed does not hash to ${player.id}'s commitment for turn ${state.turn} (${committed.slice(0, 16)}...): give the seed committed to`,
+    );
   }
   return [{ type: "PlayerSeedGiven", data: { turn: state.turn, player: player.id, seed: command.seed } }];
 }
@@ -73,22 +85,30 @@ export function decideRollInitiative(state: CampaignState, command: CommandOf<"R
   const setup = requireSetup(state);
   requireHostActor(command.actor);
   const turn = requireActionPhase(state);
-  if (turn.initiativeWinner !== null) refuseRule("T2", `initiative for turn ${state.turn} has already been rolled: ${turn.initiativeWinner} won it`);
+  if (turn.initiativeWinner !== null)
+    refuseRule("T2", `initiative for turn ${state.turn} has already been rolled: ${turn.initiativeWinner} won it`);
   const players = setup.players.map((p) => p.id);
   const missing = players.filter((p) => turn.playerSeeds[p] === undefined);
-  if (missing.length > 0) refuseRule("T2", `initiative is rolled once both players have given their dice seeds (D1): ${missing.join(" and ")} has not`);
+  if (missing.length > 0)
+    refuseRule(
+      "T2",
+      `initiative is rolled once both players have given their dice seeds (D1): ${missing.join(" and ")} has not`,
+    );
 
   const { rounds } = command;
   rounds.forEach((round, i) => {
     const named = Object.keys(round);
     const strangers = named.filter((p) => !players.includes(p));
-    if (strangers.length > 0) refuseRule("T2", `round ${i + 1} gives a die to ${strangers.join(", ")}, who is not a player`);
+    if (strangers.length > 0)
+      refuseRule("T2", `round ${i + 1} gives a die to ${strangers.join(", ")}, who is not a player`);
     const without = players.filter((p) => round[p] === undefined);
-    if (without.length > 0) refuseRule("T2", `round ${i + 1} gives no die to ${without.join(" and ")}: each player rolls one d6 a round`);
+    if (without.length > 0)
+      refuseRule("T2", `round ${i + 1} gives no die to ${without.join(" and ")}: each player rolls one d6 a round`);
     const values = players.map((p) => round[p]!);
     const tie = new Set(values).size !== values.length;
     const last = i === rounds.length - 1;
-    if (!last && !tie) refuseRule("T2", `round ${i + 1} (${describeRound(players, round)}) is not a tie, so no round may follow it`);
+    if (!last && !tie)
+      refuseRule("T2", `round ${i + 1} (${describeRound(players, round)}) is not a tie, so no round may follow it`);
     if (last && tie) refuseRule("T2", `the last round (${describeRound(players, round)}) is a tie: ties are rerolled`);
   });
   const final = rounds[rounds.length - 1]!;
@@ -106,11 +126,16 @@ export function decideChooseFirst(state: CampaignState, command: CommandOf<"Choo
   const player = requirePlayer(state, command.actor);
   const turn = requireActionPhase(state);
   if (turn.initiativeWinner === null) refuseRule("T2", `initiative for turn ${state.turn} has not been rolled yet`);
-  if (turn.first !== null) refuseRule("T2", `${turn.initiativeWinner} has already chosen: ${turn.first} activates first this turn`);
+  if (turn.first !== null)
+    refuseRule("T2", `${turn.initiativeWinner} has already chosen: ${turn.first} activates first this turn`);
   if (player.id !== turn.initiativeWinner) {
-    refuseRule("T2", `only the initiative winner (${turn.initiativeWinner}) chooses who activates first, not ${player.id}`);
+    refuseRule(
+      "T2",
+      `only the initiative winner (${turn.initiativeWinner}) chooses who activates first, not ${player.id}`,
+    );
   }
-  if (!setup.players.some((p) => p.id === command.first)) refuseField("first", `"${command.first}" is not a player of this campaign`);
+  if (!setup.players.some((p) => p.id === command.first))
+    refuseField("first", `"${command.first}" is not a player of this campaign`);
   return [{ type: "FirstPlayerChosen", data: { turn: state.turn, chosenBy: player.id, first: command.first } }];
 }
 
@@ -134,7 +159,10 @@ export function decideCloseActionPhase(state: CampaignState, command: CommandOf<
   const stall = stalledCloseAllowed(state);
   if (!stall.allowed) {
     const list = waiting.map((army) => `${army.id} (${army.player})`).join(", ");
-    refuseRule("T3", `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been; and ${stall.reason}`);
+    refuseRule(
+      "T3",
+      `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been; and ${stall.reason}`,
+    );
   }
   const neverGiven = stall.owed.filter((item) => item.owes === "order");
   // An attacker whose defender never gave its order could not reveal its own (T5): no breach of its player.

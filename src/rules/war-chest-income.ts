@@ -11,7 +11,15 @@ import type { CampaignState } from "../../projections/state.js";
 type Item = EventData<"WarChestIncomeRecorded">["items"][number];
 
 /** A8: the income table, points per turn. An overwhelming win pays 200 instead of 100, not on top. */
-export const WAR_CHEST_INCOME = { objective: 50, city: 50, overwhelmingWin: 200, win: 100, draw: 50, defeat: 0, overwhelmingDefeat: -100 } as const;
+export const WAR_CHEST_INCOME = {
+  objective: 50,
+  city: 50,
+  overwhelmingWin: 200,
+  win: 100,
+  draw: 50,
+  defeat: 0,
+  overwhelmingDefeat: -100,
+} as const;
 
 /** A8 ruling: the income of the whole campaign may not pass 20% of F. */
 export function warChestCeiling(force: number): number {
@@ -26,12 +34,14 @@ function incomeItems(state: CampaignState, player: string, turn: number): Item[]
   const setup = state.setup!;
   const items: Item[] = [];
   for (const objective of Object.values(state.objectives).sort((a, b) => a.id.localeCompare(b.id))) {
-    if (objective.heldBy === player) items.push({ source: "objective", amount: WAR_CHEST_INCOME.objective, objective: objective.id });
+    if (objective.heldBy === player)
+      items.push({ source: "objective", amount: WAR_CHEST_INCOME.objective, objective: objective.id });
   }
   const cities = new Map<string, Item>();
   for (const army of Object.values(state.armies).sort((a, b) => a.id.localeCompare(b.id))) {
     if (army.player !== player || army.status !== "active" || army.at === null) continue;
-    if (terrainAt(setup.map, army.at) === "city") cities.set(squareKey(army.at), { source: "city", amount: WAR_CHEST_INCOME.city, at: army.at });
+    if (terrainAt(setup.map, army.at) === "city")
+      cities.set(squareKey(army.at), { source: "city", amount: WAR_CHEST_INCOME.city, at: army.at });
   }
   items.push(...cities.values());
   const battles = Object.values(state.battles)
@@ -40,27 +50,48 @@ function incomeItems(state: CampaignState, player: string, turn: number): Item[]
     .sort((a, b) => a.index - b.index);
   for (const battle of battles) {
     const source =
-      battle.winner === null ? "draw"
-      : battle.winner === player ? (battle.overwhelming ? "overwhelmingWin" : "win")
-      : battle.overwhelming ? "overwhelmingDefeat"
-      : "defeat";
+      battle.winner === null
+        ? "draw"
+        : battle.winner === player
+          ? battle.overwhelming
+            ? "overwhelmingWin"
+            : "win"
+          : battle.overwhelming
+            ? "overwhelmingDefeat"
+            : "defeat";
     items.push({ source, amount: WAR_CHEST_INCOME[source], battle: battle.id });
   }
   return items;
 }
 
 /** A8: one side's income event: positive income capped by the 20% ceiling, a deduction stopped at a balance of 0. */
-function incomeOf(state: CampaignState, player: string, turn: number, ceiling: number): EventOf<"WarChestIncomeRecorded"> {
+function incomeOf(
+  state: CampaignState,
+  player: string,
+  turn: number,
+  ceiling: number,
+): EventOf<"WarChestIncomeRecorded"> {
   const ledger = state.ledgers[player]!;
   const items = incomeItems(state, player, turn);
   const total = items.reduce((sum, item) => sum + item.amount, 0);
   // A deduction is at most the balance (never below 0); `+ 0` keeps a deduction from an empty chest a plain 0, not -0.
-  const paid = total >= 0 ? Math.min(total, Math.max(0, ceiling - ledger.warChestEarned)) : Math.max(total, -ledger.warChest) + 0;
+  const paid =
+    total >= 0 ? Math.min(total, Math.max(0, ceiling - ledger.warChestEarned)) : Math.max(total, -ledger.warChest) + 0;
   const ceilingCut = total >= 0 ? total - paid : 0;
   const floorCut = total < 0 ? paid - total : 0;
   return {
     type: "WarChestIncomeRecorded",
-    data: { turn, player, items, total, ceilingCut, floorCut, change: paid, earned: Math.max(0, paid), balance: ledger.warChest + paid },
+    data: {
+      turn,
+      player,
+      items,
+      total,
+      ceilingCut,
+      floorCut,
+      change: paid,
+      earned: Math.max(0, paid),
+      balance: ledger.warChest + paid,
+    },
   };
 }
 

@@ -21,7 +21,8 @@ import { requireSetup } from "./guards.js";
 /** A8, A5: the campaign plays the war chest, and the enemy does not hold the player's home base. */
 export function requireWarChestOpen(state: CampaignState, player: string, what: string): void {
   const setup = requireSetup(state);
-  if (!advancedRule(setup.options, "warChest")) refuseRule("A8", `this campaign does not play the war chest, so ${what} cannot be paid from it`);
+  if (!advancedRule(setup.options, "warChest"))
+    refuseRule("A8", `this campaign does not play the war chest, so ${what} cannot be paid from it`);
   requireHomeBaseHeld(state, player, `spend the war chest on ${what}`);
 }
 
@@ -34,10 +35,12 @@ export function requireWarChestSpend(state: CampaignState, player: string, amoun
   requireWarChestOpen(state, player, what);
   const balance = ledgerOf(state, player).warChest;
   if (amount > balance) {
-    refuseRule("A8", `${what} costs ${pts(amount)} points and ${player}'s war chest holds ${pts(balance)}: the war chest never goes below 0`);
+    refuseRule(
+      "A8",
+      `${what} costs ${pts(amount)} points and ${player}'s war chest holds ${pts(balance)}: the war chest never goes below 0`,
+    );
   }
 }
-
 
 const named = (formations: readonly RosterFormation[]) => formations.map((f) => `"${f.formation}"`).join(", ");
 
@@ -51,12 +54,20 @@ export function decideBuyFormations(state: CampaignState, command: CommandOf<"Bu
   const after = armyPoints([...army.formations, ...formations], setup.catalogue);
   if (after > ceiling) {
     const name = setup.options.armySize !== undefined ? "the campaign's army size" : "M";
-    refuseRule("A8", `buying ${named(formations)} would make army "${army.id}" ${pts(after)} points, over ${name} = ${pts(ceiling)}`);
+    refuseRule(
+      "A8",
+      `buying ${named(formations)} would make army "${army.id}" ${pts(after)} points, over ${name} = ${pts(ceiling)}`,
+    );
   }
   requireCommandCovers(setup, army, [...army.formations, ...formations], `buying ${named(formations)}`);
-  const cost = pointsOf(setup.catalogue, formations.map((f) => f.formation));
+  const cost = pointsOf(
+    setup.catalogue,
+    formations.map((f) => f.formation),
+  );
   requireWarChestSpend(state, player.id, cost, `${named(formations)} for army "${army.id}"`);
-  return [{ type: "FormationsPurchased", data: { turn: state.turn, player: player.id, army: army.id, formations, cost } }];
+  return [
+    { type: "FormationsPurchased", data: { turn: state.turn, player: player.id, army: army.id, formations, cost } },
+  ];
 }
 
 /** A8 (A6): a new army bought at the home base, led like one raised from the Reserves by a spare commander. */
@@ -66,15 +77,35 @@ export function decideBuyArmy(state: CampaignState, command: CommandOf<"BuyArmy"
   requireWarChestOpen(state, player.id, `new army "${command.army}"`);
   const formations = requireNewArmy(state, setup, command);
   // A8's own text puts a bought army "on a square around the Home Base", with or without A5.
-  requireAtHomeBase(state, player.id, command.at, `bought army "${command.army}"`, advancedRule(setup.options, "homeBase") ? "A5" : "A8");
+  requireAtHomeBase(
+    state,
+    player.id,
+    command.at,
+    `bought army "${command.army}"`,
+    advancedRule(setup.options, "homeBase") ? "A5" : "A8",
+  );
   requireFreeSquare(state, player.id, command.at);
   const cost = armyPoints(formations, setup.catalogue);
   requireWarChestSpend(state, player.id, cost, `new army "${command.army}"`);
-  const ledBy = spareCommanderFor(state, setup, { army: command.army, player: player.id, formations }, command.commander);
+  const ledBy = spareCommanderFor(
+    state,
+    setup,
+    { army: command.army, player: player.id, formations },
+    command.commander,
+  );
   return [
     {
       type: "ArmyPurchased",
-      data: { turn: state.turn, army: command.army, player: player.id, name: command.name, formations, commander: command.commander, at: command.at, cost },
+      data: {
+        turn: state.turn,
+        army: command.army,
+        player: player.id,
+        name: command.name,
+        formations,
+        commander: command.commander,
+        at: command.at,
+        cost,
+      },
     },
     ...ledBy,
   ];
@@ -85,7 +116,9 @@ export function decideBuyArmy(state: CampaignState, command: CommandOf<"BuyArmy"
  * home base, its own or the enemy's). A city counts as held while an own army stands on it, so the army covers it.
  */
 function defensibleSquare(state: CampaignState, player: string, at: Square): boolean {
-  const army = Object.values(state.armies).some((a) => a.player === player && a.status === "active" && a.at !== null && sameSquare(a.at, at));
+  const army = Object.values(state.armies).some(
+    (a) => a.player === player && a.status === "active" && a.at !== null && sameSquare(a.at, at),
+  );
   const objective = Object.values(state.objectives).some((o) => o.heldBy === player && sameSquare(o.at, at));
   const homeBase = Object.values(state.homeBases).some((h) => h.heldBy === player && sameSquare(h.at, at));
   return army || objective || homeBase;
@@ -95,10 +128,24 @@ export function decideBuyDefences(state: CampaignState, command: CommandOf<"BuyD
   const setup = requireSetup(state);
   const player = requireEndPhasePlayer(state, command.actor, "A8", "the war chest is spent");
   requireWarChestOpen(state, player.id, "defences");
-  if (!onMap(setup.map, command.at)) refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
+  if (!onMap(setup.map, command.at))
+    refuseField("at", `${sq(command.at)} is off the ${setup.map.width}x${setup.map.height} map`);
   if (!defensibleSquare(state, player.id, command.at)) {
-    refuseRule("A8", `defences go on a square with one of ${player.id}'s armies or an objective it holds; ${sq(command.at)} has neither`);
+    refuseRule(
+      "A8",
+      `defences go on a square with one of ${player.id}'s armies or an objective it holds; ${sq(command.at)} has neither`,
+    );
   }
-  requireWarChestSpend(state, player.id, command.points, `${pts(command.points)} points of defences at ${sq(command.at)}`);
-  return [{ type: "DefencesPurchased", data: { turn: state.turn, player: player.id, at: command.at, points: command.points } }];
+  requireWarChestSpend(
+    state,
+    player.id,
+    command.points,
+    `${pts(command.points)} points of defences at ${sq(command.at)}`,
+  );
+  return [
+    {
+      type: "DefencesPurchased",
+      data: { turn: state.turn, player: player.id, at: command.at, points: command.points },
+    },
+  ];
 }

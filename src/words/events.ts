@@ -4,7 +4,15 @@ import { evolveAll } from "../../projections/campaign.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
 import { SUPPORT_PRICES } from "../../projections/support.js";
 import { sq } from "../rules/refusal.js";
-import { HIDDEN, viewEvent, viewedContent, type Hidden, type Viewer, type ViewedData, type ViewedDomainEvent } from "../views.js";
+import {
+  HIDDEN,
+  viewEvent,
+  viewedContent,
+  type Hidden,
+  type Viewer,
+  type ViewedData,
+  type ViewedDomainEvent,
+} from "../views.js";
 
 /**
  * The words that describe events: one sentence per event type, as a viewer may see it. The CLI, the timeline and the
@@ -14,7 +22,12 @@ import { HIDDEN, viewEvent, viewedContent, type Hidden, type Viewer, type Viewed
 /** One describer per event type, given the data as a viewer may see it: a secret field may be HIDDEN. */
 type Describers = { [T in EventType]: (data: ViewedData<T>) => string };
 
-export const ORDER_NAMES = { firstFire: "First Fire", advance: "Advance", charge: "Charge", fortify: "Fortify" } as const;
+export const ORDER_NAMES = {
+  firstFire: "First Fire",
+  advance: "Advance",
+  charge: "Charge",
+  fortify: "Fortify",
+} as const;
 /** A number, or "?" where fog of war (A2) hides it. */
 const n = (value: number | Hidden) => (value === HIDDEN ? "?" : value.toLocaleString("en"));
 const short = (hex: string) => hex.slice(0, 12);
@@ -26,7 +39,8 @@ const units = (counts: Record<string, number> | Hidden) => {
   return `${total} unit${total === 1 ? "" : "s"}`;
 };
 /** A6: a commander and level as the viewer may see them. */
-const commanderOf = (d: { commander: Commander | Hidden }) => (d.commander === HIDDEN ? "" : ` (${d.commander.unitType} of ${d.commander.formation})`);
+const commanderOf = (d: { commander: Commander | Hidden }) =>
+  d.commander === HIDDEN ? "" : ` (${d.commander.unitType} of ${d.commander.formation})`;
 const levelOf = (level: number | Hidden) => (level === HIDDEN ? "" : `, Commander level ${level}`);
 const result = (r: BattleResult) =>
   `${r.outcome === "draw" ? "a draw" : `${r.outcome} wins`}, VPs ${r.attacker.vp}-${r.defender.vp}`;
@@ -35,7 +49,8 @@ const describers: Describers = {
   CampaignCreated: (d) =>
     `campaign "${d.name}" created: ${d.map.width}x${d.map.height} map, ${d.players.map((p) => `${p.name} (${p.id}, ${p.baseLine})`).join(" vs ")}, ` +
     `M ${n(d.force.maxArmyPoints)} x N ${d.force.armies}`,
-  ArmyRegistered: (d) => `${d.player} registered army ${d.army} "${d.name}" (${d.formations === HIDDEN ? "formations hidden" : `${d.formations.length} formations`})`,
+  ArmyRegistered: (d) =>
+    `${d.player} registered army ${d.army} "${d.name}" (${d.formations === HIDDEN ? "formations hidden" : `${d.formations.length} formations`})`,
   HomeBasePlaced: (d) => `${d.player} placed its home base at ${sq(d.at)}`,
   ObjectivePlaced: (d) => `${d.placedBy} placed objective ${d.objective} at ${sq(d.at)}`,
   ArmyDeployed: (d) => `army ${d.army} deployed at ${sq(d.at)}`,
@@ -44,57 +59,86 @@ const describers: Describers = {
   TurnStarted: (d) => `turn ${d.turn} begins; the host commits to its dice seed ${short(d.hostSeedHash)}`,
   PlayerSeedGiven: (d) => `${d.player} gives its dice seed for turn ${d.turn}, as committed`,
   InitiativeRolled: (d) =>
-    `initiative: ${d.rounds.map((round) => Object.entries(round).map(([p, v]) => `${p} ${v}`).join(" v ")).join(", reroll: ")}; ${d.winner} wins`,
+    `initiative: ${d.rounds
+      .map((round) =>
+        Object.entries(round)
+          .map(([p, v]) => `${p} ${v}`)
+          .join(" v "),
+      )
+      .join(", reroll: ")}; ${d.winner} wins`,
   FirstPlayerChosen: (d) => `${d.chosenBy} chooses ${d.first} to activate first`,
-  ArmyActivated: (d) => `${d.player} activates ${d.army}${d.engaged ? " (attacked before its turn: it may not move)" : ""} with a hidden order`,
+  ArmyActivated: (d) =>
+    `${d.player} activates ${d.army}${d.engaged ? " (attacked before its turn: it may not move)" : ""} with a hidden order`,
   ArmyMoved: (d) => `${d.army} moves ${sq(d.from)}->${d.path.map(sq).join("->")}`,
   ObjectiveCaptured: (d) =>
     `${d.by} captures ${d.kind === "homeBase" ? `${d.objective}'s home base` : `objective ${d.objective}`} with ${d.army}${d.how === "battle" ? " by winning the battle there" : ""}`,
   BattleStarted: (d) => `battle ${d.battle} at ${sq(d.at)}: ${d.attacker} attacks ${d.defender}`,
   OrderRevealed: (d) => `${d.army}'s order was ${ORDER_NAMES[d.order]}`,
-  RevealRejected: (d) => `CHEATING: ${d.player}'s reveal of ${ORDER_NAMES[d.order]} for ${d.army} does not match its commitment`,
-  OrderViolated: (d) => `CHEATING (${d.rule}): ${d.army} on ${ORDER_NAMES[d.order]}: ${d.detail} (event #${d.evidenceSeq})`,
+  RevealRejected: (d) =>
+    `CHEATING: ${d.player}'s reveal of ${ORDER_NAMES[d.order]} for ${d.army} does not match its commitment`,
+  OrderViolated: (d) =>
+    `CHEATING (${d.rule}): ${d.army} on ${ORDER_NAMES[d.order]}: ${d.detail} (event #${d.evidenceSeq})`,
   ActionPhaseEnded: (d) =>
     `${d.notActivated ? `the host closed the stalled Action phase; not activated: ${d.notActivated.join(", ")}` : "all orders are in"}` +
     `${d.withheld.length ? `; never revealed: ${d.withheld.join(", ")}` : ""}; the Battle phase begins`,
-  StallClaimed: (d) => `${d.by} claims the Action phase is stalled, waiting on ${d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}`,
+  StallClaimed: (d) =>
+    `${d.by} claims the Action phase is stalled, waiting on ${d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}`,
   BattleResultReported: (d) => `${d.by} reports battle ${d.battle}: ${result(d.result)}`,
   BattleResultRejected: (d) => `${d.by} rejects the reported result of battle ${d.battle}`,
   BattleResolved: (d) =>
-    `battle ${d.battle}: ${d.winner ? `${d.winner} wins${d.overwhelming ? " overwhelmingly" : ""}` : "a draw"} (VPs ${d.result.attacker.vp}-${d.result.defender.vp}); CVPs ${Object.entries(d.cvps).map(([p, c]) => `${p} +${c}`).join(", ")}`,
+    `battle ${d.battle}: ${d.winner ? `${d.winner} wins${d.overwhelming ? " overwhelmingly" : ""}` : "a draw"} (VPs ${d.result.attacker.vp}-${d.result.defender.vp}); CVPs ${Object.entries(
+      d.cvps,
+    )
+      .map(([p, c]) => `${p} +${c}`)
+      .join(", ")}`,
   ArmyRouted: (d) => `${d.army} is routed: ${units(d.units)} go In Transit`,
   ArmyWithdrew: (d) => `${d.army} falls back to ${sq(d.to)}`,
   ArmyOccupied: (d) => `${d.army} occupies ${sq(d.at)}`,
   BattlePhaseEnded: (d) => `every battle of turn ${d.turn} is fought; the End phase begins`,
   TransitArrived: (d) => `${units(d.units)} of ${d.player} sent In Transit in turn ${d.sentTurn} join the Reserves`,
-  FormationsBrokenDown: (d) => `${d.player} breaks down ${list(d.formations)} of ${d.army}: ${units(d.units)} go In Transit`,
+  FormationsBrokenDown: (d) =>
+    `${d.player} breaks down ${list(d.formations)} of ${d.army}: ${units(d.units)} go In Transit`,
   ArmyDisbanded: (d) => `${d.player} disbands ${d.army}: ${units(d.units)} go In Transit`,
   ArmyRaised: (d) => `${d.player} raises a new army ${d.army} "${d.name}" from the Reserves at ${sq(d.at)}`,
-  FormationReinforced: (d) => `${d.player} brings ${d.formation} of ${d.army} back to full strength (${units(d.units)} from the Reserves)`,
-  FormationReplaced: (d) => `${d.player} replaces the lost ${d.replaced} of ${d.army} with ${d.formation === HIDDEN ? "another formation" : d.formation.formation}`,
-  FormationsTraded: (d) => `${d.player} trades in ${list(d.tradedIn)} (${n(d.points)} points) for ${list(d.bought) || "nothing"}`,
+  FormationReinforced: (d) =>
+    `${d.player} brings ${d.formation} of ${d.army} back to full strength (${units(d.units)} from the Reserves)`,
+  FormationReplaced: (d) =>
+    `${d.player} replaces the lost ${d.replaced} of ${d.army} with ${d.formation === HIDDEN ? "another formation" : d.formation.formation}`,
+  FormationsTraded: (d) =>
+    `${d.player} trades in ${list(d.tradedIn)} (${n(d.points)} points) for ${list(d.bought) || "nothing"}`,
   EndPhaseFinished: (d) => `${d.player} is done with the End phase`,
   DefencesBuilt: (d) => `${d.army} builds ${n(d.points)} points of defences at ${sq(d.at)}`,
-  TurnEnded: (d) => `turn ${d.turn} ends: CVPs ${Object.entries(d.cvps).map(([p, c]) => `${p} ${c}`).join(", ")}; the host reveals its dice seed ${short(d.hostSeed)}`,
-  CampaignFinished: (d) => (d.winner ? `${d.winner} wins the campaign` : "the campaign ends in a draw") + ` at the end of turn ${d.turn}`,
+  TurnEnded: (d) =>
+    `turn ${d.turn} ends: CVPs ${Object.entries(d.cvps)
+      .map(([p, c]) => `${p} ${c}`)
+      .join(", ")}; the host reveals its dice seed ${short(d.hostSeed)}`,
+  CampaignFinished: (d) =>
+    (d.winner ? `${d.winner} wins the campaign` : "the campaign ends in a draw") + ` at the end of turn ${d.turn}`,
   ScoutingDeclared: (d) =>
     `${d.player} reveals ${d.army}'s Advance order and scouts ${d.target} (scouting ${d.scouting}${d.bonus > 0 ? ", +2 for scout units" : ""})`,
   ScoutingAnswered: (d) =>
-    d.firstFire ? `${d.player} reveals ${d.army}'s First Fire order against scouting ${d.scouting}: +2` : `${d.player} takes no bonus against scouting ${d.scouting}`,
+    d.firstFire
+      ? `${d.player} reveals ${d.army}'s First Fire order against scouting ${d.scouting}: +2`
+      : `${d.player} takes no bonus against scouting ${d.scouting}`,
   ScoutingRolled: (d) =>
     `scouting ${d.scouting}: ${d.rounds.map((r) => `${r.scout.join("+")} v ${r.scouted.join("+")}`).join(", reroll: ")}; totals ${d.scoutTotal} v ${d.scoutedTotal} (${d.band})`,
   ArmySizeStated: (d) => `${d.player} states ${d.army} is ${n(d.points)} points (scouting ${d.scouting})`,
   CommanderAppointed: (d) => `${d.army} of ${d.player} gets a commander${commanderOf(d)}${levelOf(d.level)}`,
-  CommanderPromoted: (d) => `the commander of ${d.army} survives battle ${d.battle} and rises${d.level === HIDDEN ? " a level" : ` to level ${d.level}`}`,
-  CommanderKilled: (d) => `the commander of ${d.army}${commanderOf(d)} is killed in battle ${d.battle}: ${d.player} must appoint a new one`,
-  CommanderStoodDown: (d) => `the commander of ${d.army}${commanderOf(d)}${levelOf(d.level)} leaves the map with it and waits for a new army`,
+  CommanderPromoted: (d) =>
+    `the commander of ${d.army} survives battle ${d.battle} and rises${d.level === HIDDEN ? " a level" : ` to level ${d.level}`}`,
+  CommanderKilled: (d) =>
+    `the commander of ${d.army}${commanderOf(d)} is killed in battle ${d.battle}: ${d.player} must appoint a new one`,
+  CommanderStoodDown: (d) =>
+    `the commander of ${d.army}${commanderOf(d)}${levelOf(d.level)} leaves the map with it and waits for a new army`,
   SupportPurchased: (d) =>
     `${d.player} buys a ${SUPPORT_PRICES[d.kind].name} (${d.item}) for ${n(d.cost)} points from its ${d.paidFrom === "warChest" ? "war chest" : "support fund"}; usable from turn ${d.turn + 1}`,
-  SupportExpended: (d) => `${d.player} called in ${d.items.join(", ")} in battle ${d.battle}: struck off its artillery roster`,
+  SupportExpended: (d) =>
+    `${d.player} called in ${d.items.join(", ")} in battle ${d.battle}: struck off its artillery roster`,
   WarChestIncomeRecorded: (d) => {
     const items = `${d.items.length} items, ${n(d.total)} in all${d.ceilingCut > 0 ? `, ${n(d.ceilingCut)} over the 20% ceiling` : ""}`;
     // Under fog of war (A2) the enemy's balance, and what a deduction stopped at 0 would tell of it, are HIDDEN.
-    if (d.change === HIDDEN || d.floorCut === HIDDEN || d.balance === HIDDEN) return `${d.player}'s war chest income: ${items}`;
+    if (d.change === HIDDEN || d.floorCut === HIDDEN || d.balance === HIDDEN)
+      return `${d.player}'s war chest income: ${items}`;
     return (
       `${d.player}'s war chest ${d.change >= 0 ? "gains" : "loses"} ${n(Math.abs(d.change))} points (${items}` +
       `${d.floorCut > 0 ? `, ${n(d.floorCut)} not deducted below 0` : ""}): balance ${n(d.balance)}`
@@ -103,7 +147,8 @@ const describers: Describers = {
   FormationsPurchased: (d) =>
     `${d.player} buys ${d.formations === HIDDEN ? "formations" : d.formations.map((f) => f.formation).join(", ")} into ${d.army}` +
     `${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
-  ArmyPurchased: (d) => `${d.player} buys a new army ${d.army} "${d.name}"${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest, at ${sq(d.at)}`,
+  ArmyPurchased: (d) =>
+    `${d.player} buys a new army ${d.army} "${d.name}"${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest, at ${sq(d.at)}`,
   DefencesPurchased: (d) => `${d.player} buys ${n(d.points)} points of defences at ${sq(d.at)} from its war chest`,
   TitanDamageCarried: (d) => {
     const titans = Object.keys(d.damage);
@@ -133,13 +178,18 @@ export function logLine(event: ViewedDomainEvent & Pick<CurrentEvent, "seq" | "a
  * the events it is given, from `start` (the state before the first of them); given events that do not follow on, it
  * no longer knows the state and judges with an empty one, which hides every secret of the other side.
  */
-export function eventFeed(print: (line: string) => void, viewer: Viewer, start: CampaignState = initialState): (events: StoredEvent[]) => void {
+export function eventFeed(
+  print: (line: string) => void,
+  viewer: Viewer,
+  start: CampaignState = initialState,
+): (events: StoredEvent[]) => void {
   let state: CampaignState | undefined = start;
   return (events) => {
     if (events.length === 0) return;
     const current = events.map(toCurrent);
     // Folded from copies: the fold may change objects of its events in place (see logViewContext).
-    state = state !== undefined && current[0]?.seq === state.seq + 1 ? evolveAll(state, structuredClone(current)) : undefined;
+    state =
+      state !== undefined && current[0]?.seq === state.seq + 1 ? evolveAll(state, structuredClone(current)) : undefined;
     const context = { state: state ?? initialState };
     for (const event of events) {
       const view = viewedContent(viewEvent(event, viewer, context));

@@ -28,16 +28,16 @@ export interface GoldenCase {
    * `state`: the projected state matches this subset; with `as`, the state as that player sees it (src/views.ts), where
    * the other side's secrets read "hidden".
    */
-  expect:
-    | { state: unknown; as?: string }
-    | { refused: { rule?: string; field?: string; message?: string } };
+  expect: { state: unknown; as?: string } | { refused: { rule?: string; field?: string; message?: string } };
 }
 
 /** RFC 7396: objects merge key by key, null deletes, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;
   const result: Record<string, unknown> =
-    typeof target === "object" && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+    typeof target === "object" && target !== null && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);

@@ -75,7 +75,10 @@ export interface When {
 }
 
 /** The set-up file after its patch, checked as `epicwar new` checks it: a schema problem is a refusal of the set-up. */
-function loadSetup(file: string, patch: unknown): { setup: SetupFile & { catalogue: Catalogue } } | { refusal: Refusal } {
+function loadSetup(
+  file: string,
+  patch: unknown,
+): { setup: SetupFile & { catalogue: Catalogue } } | { refusal: Refusal } {
   const path = resolve(root, file);
   const raw = mergePatch(JSON.parse(readFileSync(path, "utf8")), patch ?? {}) as Record<string, unknown>;
   if (typeof raw["catalogue"] === "string") {
@@ -87,7 +90,9 @@ function loadSetup(file: string, patch: unknown): { setup: SetupFile & { catalog
 }
 
 const toStep = (outcome: Outcome): Step =>
-  outcome.ok ? { ok: true, seqs: outcome.events.map((event) => event.seq) } : { ok: false, index: outcome.index, refusal: outcome.refusal };
+  outcome.ok
+    ? { ok: true, seqs: outcome.events.map((event) => event.seq) }
+    : { ok: false, index: outcome.index, refusal: outcome.refusal };
 
 /**
  * Plays a case on one path: the set-up as one batch, then each command as a player writes it, through a Table (so
@@ -106,11 +111,19 @@ async function play(path: CasePath, given: Given, when: When, refusalExpected: b
   const ground = await path.open();
   try {
     const parties = new Set([HOST, ...(setup?.players.map((p) => p.id) ?? [])]);
-    const table = new Table(ground.handler, campaign, { parties, secrets: new MemorySecrets(), random: sequenceRandomHex(when.dice ?? "golden"), chores: when.auto ?? false });
+    const table = new Table(ground.handler, campaign, {
+      parties,
+      secrets: new MemorySecrets(),
+      random: sequenceRandomHex(when.dice ?? "golden"),
+      chores: when.auto ?? false,
+    });
     const run: GoldenRun = { steps: [], events: [], state: undefined };
     const written = (events: StoredEvent[]) => run.events.push(...events);
     if (setup) {
-      const outcome = await ground.handler.execute(campaign, setupCommands(setup).map((step) => step.command));
+      const outcome = await ground.handler.execute(
+        campaign,
+        setupCommands(setup).map((step) => step.command),
+      );
       run.steps.push(toStep(outcome));
       if (!outcome.ok && commands.length > 0) throw new Error(`set-up refused: ${JSON.stringify(outcome.refusal)}`);
       if (outcome.ok) {
@@ -125,7 +138,8 @@ async function play(path: CasePath, given: Given, when: When, refusalExpected: b
       if (!outcome.ok && !(index === commands.length - 1 && refusalExpected)) {
         throw new Error(`command ${index} was refused: ${JSON.stringify(outcome.refusal)}`);
       }
-      if (!outcome.ok) expect(await ground.head(campaign), "a refused command leaves the log as it was").toEqual(before);
+      if (!outcome.ok)
+        expect(await ground.head(campaign), "a refused command leaves the log as it was").toEqual(before);
     }
     run.state = await ground.handler.state(campaign);
     return run;
@@ -159,7 +173,9 @@ export const GoldenSpecification = {
             expectRefusal(last, expected.refused);
           } else {
             if (last && !last.ok) throw new Error(`refused: ${JSON.stringify(last.refusal)}`);
-            expect(expected.as ? viewState(run.state!, expected.as) : run.state).toMatchObject(expected.state as object);
+            expect(expected.as ? viewState(run.state!, expected.as) : run.state).toMatchObject(
+              expected.state as object,
+            );
           }
           return run;
         },

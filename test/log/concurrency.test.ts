@@ -23,8 +23,12 @@ describe("racing appends", () => {
   it("of 50 appends with the same expectedSeq exactly one batch is written and the other 49 conflict", async () => {
     const store = await openStore();
     // Every racer brings a batch of 3 events with its own actor, so the winner is recognisable in the log.
-    const results = await Promise.allSettled(range(0, 49).map((racer) => store.append("c1", 0, deployedBatch(1, 3, `p${racer}`))));
-    const won = results.flatMap((result, racer) => (result.status === "fulfilled" ? [{ racer, stored: result.value }] : []));
+    const results = await Promise.allSettled(
+      range(0, 49).map((racer) => store.append("c1", 0, deployedBatch(1, 3, `p${racer}`))),
+    );
+    const won = results.flatMap((result, racer) =>
+      result.status === "fulfilled" ? [{ racer, stored: result.value }] : [],
+    );
     expect(won).toHaveLength(1);
     const errors = rejectedWith(results);
     expect(errors).toHaveLength(49);
@@ -46,9 +50,12 @@ describe("racing appends", () => {
     let head = 0;
     for (let round = 0; round < 10; round++) {
       const size = 1 + (round % 3);
-      const results = await Promise.allSettled(range(0, 19).map((racer) => store.append("c1", head, deployedBatch(head + 1, size, `r${round}p${racer}`))));
+      const results = await Promise.allSettled(
+        range(0, 19).map((racer) => store.append("c1", head, deployedBatch(head + 1, size, `r${round}p${racer}`))),
+      );
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-      for (const error of rejectedWith(results)) expect(error).toMatchObject({ name: "AppendConflictError", expectedSeq: head, actualSeq: head + size });
+      for (const error of rejectedWith(results))
+        expect(error).toMatchObject({ name: "AppendConflictError", expectedSeq: head, actualSeq: head + size });
       head += size;
       expect((await store.storedHead("c1")).seq).toBe(head);
     }
@@ -70,8 +77,12 @@ describe("racing appends", () => {
     const results = await Promise.all(calls.map((call) => call.result));
     for (const [i, stored] of results.entries()) {
       const call = calls[i]!;
-      expect(stored.map((event) => event.seq)).toEqual(range(call.expectedSeq + 1, call.expectedSeq + call.events.length));
-      expect(stored.map(({ type, version, at, actor, data }) => ({ type, version, at, actor, data }))).toEqual(call.events);
+      expect(stored.map((event) => event.seq)).toEqual(
+        range(call.expectedSeq + 1, call.expectedSeq + call.events.length),
+      );
+      expect(stored.map(({ type, version, at, actor, data }) => ({ type, version, at, actor, data }))).toEqual(
+        call.events,
+      );
     }
     const log = await store.readAll("c1");
     expect(log).toEqual(results.flat());

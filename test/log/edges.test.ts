@@ -48,7 +48,10 @@ async function edit(dir: string, change: (raw: Awaited<ReturnType<typeof openRaw
 async function rawState(dir: string): Promise<{ events: Array<[string, string]>; head: string | undefined }> {
   const raw = await openRaw(dir);
   try {
-    return { events: await raw.events.iterator({ gte: `${STREAM}#`, lte: `${STREAM}#~` }).all(), head: await raw.heads.get(STREAM) };
+    return {
+      events: await raw.events.iterator({ gte: `${STREAM}#`, lte: `${STREAM}#~` }).all(),
+      head: await raw.heads.get(STREAM),
+    };
   } finally {
     await raw.db.close();
   }
@@ -77,7 +80,10 @@ describe("a stored event is never overwritten, whatever the head says", () => {
     await edit(dir, (raw) => raw.heads.put(STREAM, JSON.stringify({ seq: 12, hash: stored[11]!.hash })));
     const before = await rawState(dir);
     const store = await reopen(dir);
-    await expect(store.append(STREAM, 12, deployedBatch(100, 2))).rejects.toMatchObject({ name: "EventExistsError", seq: 13 });
+    await expect(store.append(STREAM, 12, deployedBatch(100, 2))).rejects.toMatchObject({
+      name: "EventExistsError",
+      seq: 13,
+    });
     await store.close();
     expect(await rawState(dir)).toEqual(before);
   });
@@ -91,9 +97,15 @@ describe("a stored event is never overwritten, whatever the head says", () => {
     const before = await rawState(dir);
     const store = await reopen(dir);
     // A batch of 5 would write seqs 1..5: seq 4 is taken.
-    await expect(store.append(STREAM, 0, deployedBatch(100, 5))).rejects.toMatchObject({ name: "EventExistsError", seq: 4 });
+    await expect(store.append(STREAM, 0, deployedBatch(100, 5))).rejects.toMatchObject({
+      name: "EventExistsError",
+      seq: 4,
+    });
     // So is any seq after the batch: a batch of 2 (seqs 1 and 2) is refused too, the log being stored beyond it.
-    await expect(store.append(STREAM, 0, deployedBatch(100, 2))).rejects.toMatchObject({ name: "EventExistsError", seq: 4 });
+    await expect(store.append(STREAM, 0, deployedBatch(100, 2))).rejects.toMatchObject({
+      name: "EventExistsError",
+      seq: 4,
+    });
     expect(await verifyStream(store, STREAM)).toMatchObject({ ok: false, seq: 1, problem: "missing" });
     await store.close();
     expect(await rawState(dir)).toEqual(before);
@@ -130,7 +142,9 @@ describe("a stream with events but no head, or events after its head", () => {
     const store = await reopen(dir);
     const result = await verifyStream(store, STREAM);
     expect(result).toMatchObject({ ok: false, stream: STREAM, seq: 1, problem: "head" });
-    expect(result.ok ? "" : result.message).toMatch(/head is missing \(truncated to nothing\), but events 1 to 5 are stored/);
+    expect(result.ok ? "" : result.message).toMatch(
+      /head is missing \(truncated to nothing\), but events 1 to 5 are stored/,
+    );
   });
 
   it("is reported by verify as a truncated head at the seq after it when the head was set back", async () => {
@@ -164,7 +178,11 @@ describe("a read of a broken log fails with a CorruptEventError naming the seq, 
     it(`${name}: a deleted event`, async () => {
       const { dir } = await written(20);
       await edit(dir, (raw) => raw.events.del(rawKey(STREAM, 6)));
-      await expect(read(await reopen(dir))).rejects.toMatchObject({ name: "CorruptEventError", stream: STREAM, seq: 6 });
+      await expect(read(await reopen(dir))).rejects.toMatchObject({
+        name: "CorruptEventError",
+        stream: STREAM,
+        seq: 6,
+      });
     });
 
     it(`${name}: two events swapped`, async () => {
@@ -191,7 +209,10 @@ describe("a read of a broken log fails with a CorruptEventError naming the seq, 
     await edit(dir, async (raw) => {
       for (const seq of [19, 20]) await raw.events.del(rawKey(STREAM, seq));
     });
-    await expect(reads["a follower catching up"]!(await reopen(dir))).rejects.toMatchObject({ name: "CorruptEventError", seq: 19 });
+    await expect(reads["a follower catching up"]!(await reopen(dir))).rejects.toMatchObject({
+      name: "CorruptEventError",
+      seq: 19,
+    });
   });
 
   it("eventAt refuses an event stored under another seq", async () => {

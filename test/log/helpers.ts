@@ -41,7 +41,13 @@ export function deployedBatch(first: number, size: number, actor = "p1"): NewEve
 }
 
 /** Appends `count` events in batches of `batchSize`, awaiting each append; returns every stored event. */
-export async function fill(store: EventStore, stream: string, count: number, batchSize = 100, options: { sync?: boolean } = {}): Promise<StoredEvent[]> {
+export async function fill(
+  store: EventStore,
+  stream: string,
+  count: number,
+  batchSize = 100,
+  options: { sync?: boolean } = {},
+): Promise<StoredEvent[]> {
   const all: StoredEvent[] = [];
   while (all.length < count) {
     const size = Math.min(batchSize, count - all.length);

@@ -22,7 +22,8 @@ async function entriesOf(store: EventStore, stream: string): Promise<Array<[stri
 }
 
 /** STREAM's whole line (a campaign, no branch) up to `head`, cut into `count` ranges of `size` events. */
-const lineRanges = (head: number, count: number, size: number) => splitLine([{ stream: STREAM, from: 1, to: Infinity }], head, count, size);
+const lineRanges = (head: number, count: number, size: number) =>
+  splitLine([{ stream: STREAM, from: 1, to: Infinity }], head, count, size);
 
 /** The stored value of an event whose envelope is `envelope` (without its hash). */
 const sealed = (envelope: Omit<StoredEvent, "hash">) => {
@@ -38,7 +39,10 @@ describe("checkChainBatch: one batch of stored entries, without parsing a body",
       const entries = await entriesOf(store, STREAM);
       const batch = { stream: STREAM, keyPrefix: store.storedKeyPrefix(STREAM), from: 1, entries };
       expect(checkChainBatch(batch)).toEqual({ firstPrev: GENESIS, lastHash: stored[19]!.hash });
-      expect(checkChainBatch({ ...batch, from: 6, entries: entries.slice(5) })).toEqual({ firstPrev: stored[4]!.hash, lastHash: stored[19]!.hash });
+      expect(checkChainBatch({ ...batch, from: 6, entries: entries.slice(5) })).toEqual({
+        firstPrev: stored[4]!.hash,
+        lastHash: stored[19]!.hash,
+      });
     } finally {
       await store.close();
     }
@@ -50,8 +54,10 @@ describe("checkChainBatch: one batch of stored entries, without parsing a body",
       const stored = await fill(store, STREAM, 12, 5);
       const entries = await entriesOf(store, STREAM);
       const prefix = store.storedKeyPrefix(STREAM);
-      const check = (changed: Array<[string, string]>, from = 1) => checkChainBatch({ stream: STREAM, keyPrefix: prefix, from, entries: changed });
-      const at = (index: number, entry: [string, string]) => entries.map((original, i) => (i === index ? entry : original));
+      const check = (changed: Array<[string, string]>, from = 1) =>
+        checkChainBatch({ stream: STREAM, keyPrefix: prefix, from, entries: changed });
+      const at = (index: number, entry: [string, string]) =>
+        entries.map((original, i) => (i === index ? entry : original));
       const envelope = (index: number): Omit<StoredEvent, "hash"> => {
         const { hash: _hash, ...rest } = stored[index]!;
         return rest;
@@ -83,61 +89,77 @@ describe("checkChainBatch: one batch of stored entries, without parsing a body",
  */
 const rewrites: Record<string, (envelope: Omit<StoredEvent, "hash">, body: string) => string> = {
   "the canonical body again": (_, body) => body,
-  "the seq written as a decimal": (envelope, body) => body.replace(`"seq":${envelope.seq},`, `"seq":${envelope.seq}.0,`),
+  "the seq written as a decimal": (envelope, body) =>
+    body.replace(`"seq":${envelope.seq},`, `"seq":${envelope.seq}.0,`),
   "white space around the envelope": (_, body) => ` ${body}\n`,
   "a wrong link, with the right ending copied into the data": (envelope) =>
     canonical({
       ...envelope,
       prev: "f".repeat(64),
-      data: { copy: { prev: envelope.prev, seq: envelope.seq, stream: envelope.stream, type: envelope.type, version: envelope.version } },
+      data: {
+        copy: {
+          prev: envelope.prev,
+          seq: envelope.seq,
+          stream: envelope.stream,
+          type: envelope.type,
+          version: envelope.version,
+        },
+      },
     }),
-  "a wrong link written first, then the right one": (envelope, body) => body.replace(`"prev":`, `"prev":"${"e".repeat(64)}","prev":`),
+  "a wrong link written first, then the right one": (envelope, body) =>
+    body.replace(`"prev":`, `"prev":"${"e".repeat(64)}","prev":`),
   "the right link written first, then a wrong one after the stream": (envelope, body) =>
     body.replace(`,"type":`, `,"prev":"${"e".repeat(64)}","type":`),
   "another stream after the ending's stream": (_, body) => body.replace(`,"type":`, `,"stream":"c2","type":`),
-  "a type the catalogue does not spell": (envelope, body) => body.replace(`"type":"${envelope.type}"`, `"type":"${envelope.type}2"`),
+  "a type the catalogue does not spell": (envelope, body) =>
+    body.replace(`"type":"${envelope.type}"`, `"type":"${envelope.type}2"`),
 };
 
 describe("the quick check never passes a line the exact walk fails, when every body is JSON", () => {
   for (const [name, rewrite] of Object.entries(rewrites)) {
     it(name, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: 30 }), fc.nat(), fc.integer({ min: 1, max: 8 }), async (length, pick, rangeEvents) => {
-          const dir = await tempDir();
-          const store = await EventStore.open(dir, { sync: false });
-          let stored: StoredEvent[];
-          try {
-            stored = await fill(store, STREAM, length, 4);
-          } finally {
-            await store.close();
-          }
-          const victim = pick % length;
-          const raw = await openRaw(dir);
-          try {
-            let prev = victim === 0 ? GENESIS : stored[victim - 1]!.hash;
-            for (const original of stored.slice(victim)) {
-              const { hash: _hash, ...envelope } = original;
-              const moved = { ...envelope, prev };
-              const body = original === stored[victim] ? rewrite(moved, canonical(moved)) : canonical(moved);
-              prev = sha256(body);
-              await raw.events.put(rawKey(STREAM, original.seq), prev + body);
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 30 }),
+          fc.nat(),
+          fc.integer({ min: 1, max: 8 }),
+          async (length, pick, rangeEvents) => {
+            const dir = await tempDir();
+            const store = await EventStore.open(dir, { sync: false });
+            let stored: StoredEvent[];
+            try {
+              stored = await fill(store, STREAM, length, 4);
+            } finally {
+              await store.close();
             }
-            await raw.heads.put(STREAM, JSON.stringify({ seq: length, hash: prev }));
-          } finally {
-            await raw.db.close();
-          }
-          const reopened = await EventStore.open(dir);
-          try {
-            const exact = await verifyStream(reopened, STREAM, { quick: false });
-            const head = await reopened.storedHead(STREAM);
-            const ranges = lineRanges(head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents);
-            const quick = await chainHolds(reopened, ranges, [undefined], head, { checkers: 0, thisThread: true });
-            if (quick.holds) expect(exact).toMatchObject({ ok: true });
-            expect(await verifyStream(reopened, STREAM, { quickRangeEvents: rangeEvents })).toEqual(exact);
-          } finally {
-            await reopened.close();
-          }
-        }),
+            const victim = pick % length;
+            const raw = await openRaw(dir);
+            try {
+              let prev = victim === 0 ? GENESIS : stored[victim - 1]!.hash;
+              for (const original of stored.slice(victim)) {
+                const { hash: _hash, ...envelope } = original;
+                const moved = { ...envelope, prev };
+                const body = original === stored[victim] ? rewrite(moved, canonical(moved)) : canonical(moved);
+                prev = sha256(body);
+                await raw.events.put(rawKey(STREAM, original.seq), prev + body);
+              }
+              await raw.heads.put(STREAM, JSON.stringify({ seq: length, hash: prev }));
+            } finally {
+              await raw.db.close();
+            }
+            const reopened = await EventStore.open(dir);
+            try {
+              const exact = await verifyStream(reopened, STREAM, { quick: false });
+              const head = await reopened.storedHead(STREAM);
+              const ranges = lineRanges(head.seq, Math.ceil(head.seq / rangeEvents), rangeEvents);
+              const quick = await chainHolds(reopened, ranges, [undefined], head, { checkers: 0, thisThread: true });
+              if (quick.holds) expect(exact).toMatchObject({ ok: true });
+              expect(await verifyStream(reopened, STREAM, { quickRangeEvents: rangeEvents })).toEqual(exact);
+            } finally {
+              await reopened.close();
+            }
+          },
+        ),
         { numRuns: 20 },
       );
     });
@@ -153,7 +175,10 @@ describe("checker threads", () => {
       stored = await fill(store, STREAM, 300, 50);
       const head = await store.storedHead(STREAM);
       const ranges = lineRanges(head.seq, 6, 50);
-      expect(await chainHolds(store, ranges, [undefined], head, { checkers: 2, thisThread: false })).toEqual({ holds: true, rangesByCheckers: 6 });
+      expect(await chainHolds(store, ranges, [undefined], head, { checkers: 2, thisThread: false })).toEqual({
+        holds: true,
+        rangesByCheckers: 6,
+      });
     } finally {
       await store.close();
     }
@@ -168,9 +193,13 @@ describe("checker threads", () => {
     try {
       const head = await reopened.storedHead(STREAM);
       const ranges = lineRanges(head.seq, 6, 50);
-      expect((await chainHolds(reopened, ranges, [undefined], head, { checkers: 2, thisThread: false })).holds).toBe(false);
+      expect((await chainHolds(reopened, ranges, [undefined], head, { checkers: 2, thisThread: false })).holds).toBe(
+        false,
+      );
       const threaded = { checkers: 2, minCheckerEvents: 0, thisThread: false, quickRangeEvents: 50 };
-      expect(await verifyStream(reopened, STREAM, threaded)).toEqual(await verifyStream(reopened, STREAM, { quick: false }));
+      expect(await verifyStream(reopened, STREAM, threaded)).toEqual(
+        await verifyStream(reopened, STREAM, { quick: false }),
+      );
       expect(await verifyStream(reopened, STREAM, threaded)).toMatchObject({ ok: false, seq: 201, problem: "link" });
     } finally {
       await reopened.close();
@@ -188,10 +217,21 @@ describe("checker threads", () => {
       const forkHashes = [undefined, (await store.branch("b1"))!.forkHash];
       const ranges = splitLine(segments, head.seq, 5, 25);
       const threads = { checkers: 1, thisThread: false };
-      expect(await chainHolds(store, ranges, forkHashes, head, threads)).toEqual({ holds: true, rangesByCheckers: ranges.length });
-      expect((await chainHolds(store, ranges, [undefined, "0".repeat(64)], head, threads)).holds, "another fork hash").toBe(false);
+      expect(await chainHolds(store, ranges, forkHashes, head, threads)).toEqual({
+        holds: true,
+        rangesByCheckers: ranges.length,
+      });
+      expect(
+        (await chainHolds(store, ranges, [undefined, "0".repeat(64)], head, threads)).holds,
+        "another fork hash",
+      ).toBe(false);
       const threaded = { checkers: 1, minCheckerEvents: 0, thisThread: false, quickRangeEvents: 25 };
-      expect(await verifyStream(store, "b1", threaded)).toEqual({ ok: true, stream: "b1", events: 110, headHash: own.at(-1)!.hash });
+      expect(await verifyStream(store, "b1", threaded)).toEqual({
+        ok: true,
+        stream: "b1",
+        events: 110,
+        headHash: own.at(-1)!.hash,
+      });
     } finally {
       await store.close();
     }
@@ -221,7 +261,11 @@ describe("what verify proves, and what it leaves to the audit", () => {
     const reopened = await EventStore.open(dir);
     try {
       expect(await verifyStream(reopened, STREAM)).toMatchObject({ ok: true, events: 4 });
-      expect(await verifyStream(reopened, STREAM, { quick: false })).toMatchObject({ ok: false, seq: 4, problem: "unreadable" });
+      expect(await verifyStream(reopened, STREAM, { quick: false })).toMatchObject({
+        ok: false,
+        seq: 4,
+        problem: "unreadable",
+      });
       const report = await auditStream(reopened, STREAM);
       expect(report.findings.map((finding) => finding.verdict)).toContain("event cannot be read");
     } finally {
@@ -238,7 +282,8 @@ describe("verify while appends go on in the same process", () => {
       for (const options of [{}, { quick: false }, { checkers: 1, minCheckerEvents: 0, quickRangeEvents: 500 }]) {
         const before = (await store.storedHead(STREAM)).seq;
         const appending = (async () => {
-          for (let i = 0; i < 20; i++) stored.push(...(await store.append(STREAM, stored.length, deployedBatch(stored.length + 1, 25))));
+          for (let i = 0; i < 20; i++)
+            stored.push(...(await store.append(STREAM, stored.length, deployedBatch(stored.length + 1, 25))));
         })();
         const result = await verifyStream(store, STREAM, options);
         await appending;
@@ -248,7 +293,12 @@ describe("verify while appends go on in the same process", () => {
           expect(result.headHash).toBe(stored[result.events - 1]!.hash);
         }
       }
-      expect(await verifyStream(store, STREAM)).toEqual({ ok: true, stream: STREAM, events: stored.length, headHash: stored.at(-1)!.hash });
+      expect(await verifyStream(store, STREAM)).toEqual({
+        ok: true,
+        stream: STREAM,
+        events: stored.length,
+        headHash: stored.at(-1)!.hash,
+      });
     } finally {
       await store.close();
     }

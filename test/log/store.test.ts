@@ -83,7 +83,13 @@ describe("append and read", () => {
     expect(first.map((event) => event.seq)).toEqual([1, 2]);
     expect(second.map((event) => event.seq)).toEqual([3]);
     for (const event of [...first, ...second]) expect(event.stream).toBe("c1");
-    expect(second[0]).toMatchObject({ type: "ArmyDeployed", version: 1, actor: "host", at: "2026-05-06T07:08:09+02:00", data: { army: "a3", at: [3, 21] } });
+    expect(second[0]).toMatchObject({
+      type: "ArmyDeployed",
+      version: 1,
+      actor: "host",
+      at: "2026-05-06T07:08:09+02:00",
+      data: { army: "a3", at: [3, 21] },
+    });
     expect(await store.readAll("c1")).toEqual([...first, ...second]);
     expect(await store.readAll("c1", 2)).toEqual([first[1], second[0]]);
     expect(await store.readAll("c1", 2, 2)).toEqual([first[1]]);
@@ -153,7 +159,11 @@ describe("refused appends write nothing", () => {
   const valid = deployed(9);
   const invalid: Array<[string, Record<string, unknown>, string]> = [
     ["data of the wrong shape", { ...valid, data: { army: "a1", at: [1] } }, "ArmyDeployed.data.at"],
-    ["data with a coordinate out of range", { ...valid, data: { army: "a1", at: [1, 1000] } }, "ArmyDeployed.data.at[1]"],
+    [
+      "data with a coordinate out of range",
+      { ...valid, data: { army: "a1", at: [1, 1000] } },
+      "ArmyDeployed.data.at[1]",
+    ],
     ["data with an unknown field", { ...valid, data: { army: "a1", at: [1, 2], speed: 3 } }, "ArmyDeployed.data.speed"],
     ["data missing a field", { ...valid, data: { at: [1, 2] } }, "ArmyDeployed.data.army"],
     ["data with an id that is not an Id", { ...valid, data: { army: "a 1", at: [1, 2] } }, "ArmyDeployed.data.army"],
@@ -175,23 +185,26 @@ describe("refused appends write nothing", () => {
     ["an unknown envelope field", { ...valid, seq: 3 }, "event.seq"],
   ];
 
-  it.each(invalid)("refuses an event with %s with InvalidEventError, leaving head and log unchanged", async (_, bad, field) => {
-    const { store } = await openStore();
-    const before = await store.append("c1", 0, deployedBatch(1, 2));
-    const head = await store.head("c1");
-    const error = await store.append("c1", 2, [deployed(3), bad as NewEvent, deployed(4)]).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(InvalidEventError);
-    expect(error).toMatchObject({ index: 1, field });
-    expect(await store.head("c1")).toEqual(head);
-    expect(await store.storedHead("c1")).toEqual(head);
-    expect(await store.readAll("c1")).toEqual(before);
-    // The refused batch used up no seq: the next append still follows seq 2.
-    expect((await store.append("c1", 2, [deployed(5)]))[0]).toMatchObject({ seq: 3, prev: head.hash });
-    expect(await verifyStream(store, "c1")).toMatchObject({ ok: true, events: 3 });
-  });
+  it.each(invalid)(
+    "refuses an event with %s with InvalidEventError, leaving head and log unchanged",
+    async (_, bad, field) => {
+      const { store } = await openStore();
+      const before = await store.append("c1", 0, deployedBatch(1, 2));
+      const head = await store.head("c1");
+      const error = await store.append("c1", 2, [deployed(3), bad as NewEvent, deployed(4)]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InvalidEventError);
+      expect(error).toMatchObject({ index: 1, field });
+      expect(await store.head("c1")).toEqual(head);
+      expect(await store.storedHead("c1")).toEqual(head);
+      expect(await store.readAll("c1")).toEqual(before);
+      // The refused batch used up no seq: the next append still follows seq 2.
+      expect((await store.append("c1", 2, [deployed(5)]))[0]).toMatchObject({ seq: 3, prev: head.hash });
+      expect(await verifyStream(store, "c1")).toMatchObject({ ok: true, events: 3 });
+    },
+  );
 
   it("reports an invalid event as a rejected promise, never as a synchronous throw", async () => {
     const { store } = await openStore();
@@ -262,7 +275,13 @@ describe("streams and reopening", () => {
     for (let round = 0; round < 3; round++) {
       for (const [i, stream] of streams.entries()) {
         const mine = expected.get(stream)!;
-        mine.push(...(await store.append(stream, mine.length, deployedBatch(100 * i + mine.length, 1 + ((round + i) % 3), `p${i}`))));
+        mine.push(
+          ...(await store.append(
+            stream,
+            mine.length,
+            deployedBatch(100 * i + mine.length, 1 + ((round + i) % 3), `p${i}`),
+          )),
+        );
       }
     }
     for (const stream of streams) {
@@ -273,7 +292,12 @@ describe("streams and reopening", () => {
       expect(read.every((event) => event.stream === stream)).toBe(true);
       expect(read[0]!.prev).toBe(GENESIS);
       expect(await store.storedHead(stream)).toEqual({ seq: mine.length, hash: mine.at(-1)!.hash });
-      expect(await verifyStream(store, stream)).toEqual({ ok: true, stream, events: mine.length, headHash: mine.at(-1)!.hash });
+      expect(await verifyStream(store, stream)).toEqual({
+        ok: true,
+        stream,
+        events: mine.length,
+        headHash: mine.at(-1)!.hash,
+      });
     }
     expect((await store.streams()).sort()).toEqual([...streams].sort());
   });

@@ -12,7 +12,11 @@ const id = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,11}$/);
 const square = fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 }));
 const at = fc
   .tuple(
-    fc.date({ min: new Date("1970-01-01T00:00:00.000Z"), max: new Date("2199-12-31T23:59:59.999Z"), noInvalidDate: true }),
+    fc.date({
+      min: new Date("1970-01-01T00:00:00.000Z"),
+      max: new Date("2199-12-31T23:59:59.999Z"),
+      noInvalidDate: true,
+    }),
     fc.constantFrom("Z", "+00:00", "+05:30", "-11:00"),
     fc.boolean(),
   )
@@ -37,16 +41,21 @@ const payload = fc.oneof(
       army: id,
       player: id,
       name: text,
-      formations: fc.array(fc.record({ id, formation: id, units: fc.dictionary(id, fc.integer({ min: 0, max: 1000 }), { maxKeys: 3 }) }), {
-        minLength: 1,
-        maxLength: 3,
-      }),
+      formations: fc.array(
+        fc.record({ id, formation: id, units: fc.dictionary(id, fc.integer({ min: 0, max: 1000 }), { maxKeys: 3 }) }),
+        {
+          minLength: 1,
+          maxLength: 3,
+        },
+      ),
       commander: fc.record({ formation: id, unitType: id }),
     }),
   }),
 );
 
-const event: fc.Arbitrary<NewEvent> = fc.record({ payload, at, actor: id }).map(({ payload, at, actor }) => ({ ...payload, version: 1, at, actor }));
+const event: fc.Arbitrary<NewEvent> = fc
+  .record({ payload, at, actor: id })
+  .map(({ payload, at, actor }) => ({ ...payload, version: 1, at, actor }));
 
 const STREAM = "c1";
 /** A second stream in the same folder whose name extends the first: tampering with one must not touch the other. */
@@ -67,11 +76,18 @@ describe("verify of an untouched log", () => {
         let returned: StoredEvent[];
         try {
           returned = await appendAll(store, STREAM, batches);
-          expect(returned.map(({ type, version, at, actor, data }) => ({ type, version, at, actor, data }))).toEqual(batches.flat());
+          expect(returned.map(({ type, version, at, actor, data }) => ({ type, version, at, actor, data }))).toEqual(
+            batches.flat(),
+          );
           expect(returned.map((e) => e.seq)).toEqual(returned.map((_, i) => i + 1));
           expect(await store.readAll(STREAM)).toEqual(returned);
           const headHash = returned.at(-1)?.hash ?? GENESIS;
-          expect(await verifyStream(store, STREAM)).toEqual({ ok: true, stream: STREAM, events: returned.length, headHash });
+          expect(await verifyStream(store, STREAM)).toEqual({
+            ok: true,
+            stream: STREAM,
+            events: returned.length,
+            headHash,
+          });
         } finally {
           await store.close();
         }
@@ -131,10 +147,16 @@ const tamperings: Record<string, (c: Case, r: number, s: number) => Promise<Expe
     const { hash } = stored[k - 1]!;
     const at = s % 64;
     const digit = hash[at] === "0" ? "1" : "0";
-    await raw.events.put(rawKey(STREAM, k), hash.slice(0, at) + digit + hash.slice(at + 1) + (await raw.events.get(rawKey(STREAM, k)))!.slice(64));
+    await raw.events.put(
+      rawKey(STREAM, k),
+      hash.slice(0, at) + digit + hash.slice(at + 1) + (await raw.events.get(rawKey(STREAM, k)))!.slice(64),
+    );
     return { seq: k, problem: "hash" };
   },
-  "an edit re-hashed on its own breaks the link at the next event, or at the head for the last": async ({ n, stored, raw }, r) => {
+  "an edit re-hashed on its own breaks the link at the next event, or at the head for the last": async (
+    { n, stored, raw },
+    r,
+  ) => {
     const k = pick(r, n);
     const body = editedBody(stored[k - 1]!);
     await raw.events.put(rawKey(STREAM, k), sha256(body) + body);
@@ -174,7 +196,11 @@ const tamperings: Record<string, (c: Case, r: number, s: number) => Promise<Expe
     for (let seq = n - cut + 1; seq <= n; seq++) await raw.events.del(rawKey(STREAM, seq));
     return { seq: n - cut + 1, problem: "truncated" };
   },
-  "an event added after the head, correctly chained, is found at the seq after the head": async ({ n, stored, raw }) => {
+  "an event added after the head, correctly chained, is found at the seq after the head": async ({
+    n,
+    stored,
+    raw,
+  }) => {
     const envelope = { ...stored[n - 1]!, seq: n + 1, prev: stored[n - 1]!.hash } as Partial<StoredEvent>;
     delete envelope.hash;
     const body = canonical(envelope);
@@ -261,7 +287,11 @@ describe("the limit of the chain alone", () => {
       let prev = stored[0]!.hash;
       for (const original of stored.slice(1)) {
         const { hash: _hash, ...envelope } = original;
-        const body = canonical({ ...envelope, prev, data: original.seq === 2 ? { army: "a2", at: [0, 0] } : envelope.data });
+        const body = canonical({
+          ...envelope,
+          prev,
+          data: original.seq === 2 ? { army: "a2", at: [0, 0] } : envelope.data,
+        });
         prev = sha256(body);
         await raw.events.put(rawKey(STREAM, original.seq), prev + body);
       }
@@ -311,7 +341,12 @@ describe("verify in concurrent ranges reports what one walk from seq 1 reports",
             await store.createBranch("b2", "b1", forkB);
             const ownB = secondOwn > 0 ? await store.append("b2", forkB, deployedBatch(200, secondOwn, "p3")) : [];
             line = [...lineA.slice(0, forkB), ...ownB];
-            expect(await verifyStream(store, "b2", inRanges(ranges))).toEqual({ ok: true, stream: "b2", events: line.length, headHash: line.at(-1)!.hash });
+            expect(await verifyStream(store, "b2", inRanges(ranges))).toEqual({
+              ok: true,
+              stream: "b2",
+              events: line.length,
+              headHash: line.at(-1)!.hash,
+            });
           } finally {
             await store.close();
           }
@@ -319,7 +354,8 @@ describe("verify in concurrent ranges reports what one walk from seq 1 reports",
           const raw = await openRaw(dir);
           try {
             if (change === "delete") await raw.events.del(rawKey(target.stream, target.seq));
-            if (change === "edit") await raw.events.put(rawKey(target.stream, target.seq), target.hash + editedBody(target));
+            if (change === "edit")
+              await raw.events.put(rawKey(target.stream, target.seq), target.hash + editedBody(target));
           } finally {
             await raw.db.close();
           }

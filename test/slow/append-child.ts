@@ -21,7 +21,13 @@ for (let i = 0; ; i++) {
   const size = 1 + (i % 3);
   const events: NewEvent[] = Array.from({ length: size }, (_, j) => {
     const n = seq + j + 1;
-    return { type: "ArmyDeployed", version: 1, at: new Date(Date.UTC(2026, 0, 1, 0, 0, n % 60)).toISOString(), actor: `p${process.pid}`, data: { army: `a${n}`, at: [n % 1000, (n * 7) % 1000] } };
+    return {
+      type: "ArmyDeployed",
+      version: 1,
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, n % 60)).toISOString(),
+      actor: `p${process.pid}`,
+      data: { army: `a${n}`, at: [n % 1000, (n * 7) % 1000] },
+    };
   });
   const stored = await store.append("crash", seq, events);
   seq = stored[stored.length - 1]!.seq;

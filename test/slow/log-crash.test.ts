@@ -34,7 +34,10 @@ interface Round {
 /** Starts the child on `dir`, lets it append for `delayMs` after it reports ready, then kills it with SIGKILL. */
 function runChild(dir: string, delayMs: number): Promise<Round> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/slow/append-child.ts", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/slow/append-child.ts", dir], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let ready: number | undefined;
     const acks: number[] = [];
     let stdout = "";
@@ -61,52 +64,59 @@ function runChild(dir: string, delayMs: number): Promise<Round> {
     child.stderr.on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      if (ready === undefined) reject(new Error(`the child ended before it was ready (code ${code}, signal ${signal}): ${stderr}`));
+      if (ready === undefined)
+        reject(new Error(`the child ended before it was ready (code ${code}, signal ${signal}): ${stderr}`));
       else resolve({ ready, acks, pid: child.pid!, signal, code, stderr });
     });
   });
 }
 
 describe("crash safety", () => {
-  it(`keeps every acknowledged append and a valid chain when the writer is killed with SIGKILL, ${ROUNDS} times`, { timeout: 120_000 }, async () => {
-    const seed = Number(process.env["CRASH_SEED"] ?? Math.floor(Math.random() * 2 ** 32));
-    console.log(`log-crash.test.ts seed ${seed} (repeat with CRASH_SEED=${seed})`);
-    const random = prng(seed);
-    const dir = await tempDir();
-    let head = 0;
-    let acked = 0;
+  it(
+    `keeps every acknowledged append and a valid chain when the writer is killed with SIGKILL, ${ROUNDS} times`,
+    { timeout: 120_000 },
+    async () => {
+      const seed = Number(process.env["CRASH_SEED"] ?? Math.floor(Math.random() * 2 ** 32));
+      console.log(`log-crash.test.ts seed ${seed} (repeat with CRASH_SEED=${seed})`);
+      const random = prng(seed);
+      const dir = await tempDir();
+      let head = 0;
+      let acked = 0;
 
-    for (let round = 1; round <= ROUNDS; round++) {
-      const delayMs = 50 + Math.floor(random() * 351);
-      const result = await runChild(dir, delayMs);
-      const context = `seed ${seed}, round ${round}, killed after ${delayMs} ms`;
-      expect(result.signal, `${context}: the child should only end by the kill; stderr: ${result.stderr}`).toBe("SIGKILL");
-      expect(result.ready, `${context}: the child starts from the head the last round left`).toBe(head);
-      const maxAck = result.acks.at(-1) ?? result.ready;
-      acked += result.acks.length;
-      expect(result.acks, context).toEqual([...result.acks].sort((a, b) => a - b));
-      if (result.acks.length > 0) expect(result.acks[0]!, context).toBeGreaterThan(result.ready);
+      for (let round = 1; round <= ROUNDS; round++) {
+        const delayMs = 50 + Math.floor(random() * 351);
+        const result = await runChild(dir, delayMs);
+        const context = `seed ${seed}, round ${round}, killed after ${delayMs} ms`;
+        expect(result.signal, `${context}: the child should only end by the kill; stderr: ${result.stderr}`).toBe(
+          "SIGKILL",
+        );
+        expect(result.ready, `${context}: the child starts from the head the last round left`).toBe(head);
+        const maxAck = result.acks.at(-1) ?? result.ready;
+        acked += result.acks.length;
+        expect(result.acks, context).toEqual([...result.acks].sort((a, b) => a - b));
+        if (result.acks.length > 0) expect(result.acks[0]!, context).toBeGreaterThan(result.ready);
 
-      const store = await EventStore.open(dir);
-      try {
-        expect(await verifyStream(store, "crash"), context).toMatchObject({ ok: true });
-        const stored = await store.storedHead("crash");
-        // Every acknowledged append is there; at most the one append in flight at the kill is there unacknowledged.
-        expect(stored.seq, context).toBeGreaterThanOrEqual(maxAck);
-        expect(stored.seq, context).toBeLessThanOrEqual(maxAck + MAX_BATCH);
-        const events = await store.readAll("crash");
-        const seqs = events.map((event) => event.seq);
-        expect(seqs, context).toEqual(range(1, stored.seq));
-        for (const ack of result.acks) expect(seqs, context).toContain(ack);
-        expect(events.at(-1)?.hash ?? "0".repeat(64), context).toBe(stored.hash);
-        // What this round added was written by this round's child.
-        for (const event of events.slice(result.ready)) expect(event.actor, context).toBe(`p${result.pid}`);
-        head = stored.seq;
-      } finally {
-        await store.close();
+        const store = await EventStore.open(dir);
+        try {
+          expect(await verifyStream(store, "crash"), context).toMatchObject({ ok: true });
+          const stored = await store.storedHead("crash");
+          // Every acknowledged append is there; at most the one append in flight at the kill is there unacknowledged.
+          expect(stored.seq, context).toBeGreaterThanOrEqual(maxAck);
+          expect(stored.seq, context).toBeLessThanOrEqual(maxAck + MAX_BATCH);
+          const events = await store.readAll("crash");
+          const seqs = events.map((event) => event.seq);
+          expect(seqs, context).toEqual(range(1, stored.seq));
+          for (const ack of result.acks) expect(seqs, context).toContain(ack);
+          expect(events.at(-1)?.hash ?? "0".repeat(64), context).toBe(stored.hash);
+          // What this round added was written by this round's child.
+          for (const event of events.slice(result.ready)) expect(event.actor, context).toBe(`p${result.pid}`);
+          head = stored.seq;
+        } finally {
+          await store.close();
+        }
       }
-    }
-    console.log(`log-crash.test.ts: ${ROUNDS} kills, ${acked} acknowledged appends, ${head} events in the log`);
-    expect(head, `seed ${seed}: the children appended something over ${ROUNDS} rounds`).toBeGreaterThan(0);
-  });
+      console.log(`log-crash.test.ts: ${ROUNDS} kills, ${acked} acknowledged appends, ${head} events in the log`);
+      expect(head, `seed ${seed}: the children appended something over ${ROUNDS} rounds`).toBeGreaterThan(0);
+    },
+  );
 });

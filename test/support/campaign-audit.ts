@@ -36,8 +36,13 @@ export function ruleMoveRate(points: number): number {
 }
 
 /** S8/E6, restated: catalogue points of every formation that still has a unit. */
-export function rulePoints(formations: readonly RosterFormation[], catalogue: { formations: Record<string, { points: number }> }): number {
-  return formations.filter((f) => Object.values(f.units).some((n) => n > 0)).reduce((sum, f) => sum + (catalogue.formations[f.formation]?.points ?? 0), 0);
+export function rulePoints(
+  formations: readonly RosterFormation[],
+  catalogue: { formations: Record<string, { points: number }> },
+): number {
+  return formations
+    .filter((f) => Object.values(f.units).some((n) => n > 0))
+    .reduce((sum, f) => sum + (catalogue.formations[f.formation]?.points ?? 0), 0);
 }
 
 /** S4, restated: an award of `multiple` x k, k = F / 10,000, rounded half up. */
@@ -59,7 +64,11 @@ function add(pool: Record<string, number>, units: Readonly<Record<string, number
 
 /** Drops zero counts so that pools compare by what they hold. */
 function nonZero(pool: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(pool).filter(([, n]) => n !== 0).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(pool)
+      .filter(([, n]) => n !== 0)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 export interface AuditStats {
@@ -76,7 +85,16 @@ export interface AuditStats {
 export class CampaignAudit {
   state: CampaignState = initialState;
   readonly events: CurrentEvent[] = [];
-  readonly stats: AuditStats = { batches: 0, battles: 0, draws: 0, violations: 0, captures: 0, reservesUsed: 0, finished: 0, turnsEnded: 0 };
+  readonly stats: AuditStats = {
+    batches: 0,
+    battles: 0,
+    draws: 0,
+    violations: 0,
+    captures: 0,
+    reservesUsed: 0,
+    finished: 0,
+    turnsEnded: 0,
+  };
   /** Filled by the player before each accepted activation, keyed "turn/army". */
   readonly intended = new Map<string, IntendedActivation>();
 
@@ -111,8 +129,10 @@ export class CampaignAudit {
       this.events.push(event);
     }
     this.stats.batches++;
-    if (this.state.status === "active" || this.state.status === "finished") this.checkInvariants(`${label} (after seq ${this.state.seq})`);
-    for (const event of events) if (event.type === "BattleResolved") this.checkAftermath(event.data, `${label} #${event.seq} BattleResolved`);
+    if (this.state.status === "active" || this.state.status === "finished")
+      this.checkInvariants(`${label} (after seq ${this.state.seq})`);
+    for (const event of events)
+      if (event.type === "BattleResolved") this.checkAftermath(event.data, `${label} #${event.seq} BattleResolved`);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -146,21 +166,30 @@ export class CampaignAudit {
         this.objectiveAt.set(`objective:${event.data.objective}`, event.data.at);
         break;
       case "TurnStarted":
-        expect(event.data.turn, `${where}: T1 turns follow one another`).toBe(state.turnState === null ? state.turn : state.turn + 1);
+        expect(event.data.turn, `${where}: T1 turns follow one another`).toBe(
+          state.turnState === null ? state.turn : state.turn + 1,
+        );
         break;
       case "InitiativeRolled":
         this.initiative.set(event.data.turn, event.data);
         break;
       case "FirstPlayerChosen":
-        expect(event.data.chosenBy, `${where}: T2 the initiative winner chooses`).toBe(this.initiative.get(event.data.turn)?.winner);
+        expect(event.data.chosenBy, `${where}: T2 the initiative winner chooses`).toBe(
+          this.initiative.get(event.data.turn)?.winner,
+        );
         break;
       case "ArmyActivated": {
         // f: T3 every army is activated at most once per turn.
         const seen = this.activated.get(event.data.turn) ?? new Set<string>();
-        expect(seen.has(event.data.army), `${where}: T3 ${event.data.army} activated twice in turn ${event.data.turn}`).toBe(false);
+        expect(
+          seen.has(event.data.army),
+          `${where}: T3 ${event.data.army} activated twice in turn ${event.data.turn}`,
+        ).toBe(false);
         seen.add(event.data.army);
         this.activated.set(event.data.turn, seen);
-        expect(this.owner.get(event.data.army), `${where}: T3 a player activates only its own armies`).toBe(event.data.player);
+        expect(this.owner.get(event.data.army), `${where}: T3 a player activates only its own armies`).toBe(
+          event.data.player,
+        );
         this.checkActivationOrder(event.data, where);
         break;
       }
@@ -173,17 +202,29 @@ export class CampaignAudit {
         break;
       case "OrderRevealed": {
         // T5: an attacker's order is never revealed before the army it attacked has committed to its own.
-        const waiting = Object.values(state.battles).find((b) => b.turn === state.turn && b.attacker.army === event.data.army && !state.turnState!.activations[b.defender.army]);
-        expect(waiting?.id, `${where}: T5 ${event.data.army}'s order revealed before its defender committed`).toBeUndefined();
+        const waiting = Object.values(state.battles).find(
+          (b) =>
+            b.turn === state.turn &&
+            b.attacker.army === event.data.army &&
+            !state.turnState!.activations[b.defender.army],
+        );
+        expect(
+          waiting?.id,
+          `${where}: T5 ${event.data.army}'s order revealed before its defender committed`,
+        ).toBeUndefined();
         const intended = this.intended.get(`${event.data.turn}/${event.data.army}`);
         expect(intended, `${where}: T5 ${event.data.army} revealed an order nobody gave`).toBeDefined();
-        expect(event.data.order, `${where}: T5 the revealed order of ${event.data.army} is the one given`).toBe(intended!.order);
+        expect(event.data.order, `${where}: T5 the revealed order of ${event.data.army} is the one given`).toBe(
+          intended!.order,
+        );
         break;
       }
       case "RevealRejected":
         throw new Error(`${where}: T5 an honest reveal from the secrets was rejected: ${JSON.stringify(event.data)}`);
       case "OrderViolated":
-        (this.violated.get(event.data.turn) ?? this.violated.set(event.data.turn, []).get(event.data.turn)!).push(`${event.data.army}:${event.data.rule}`);
+        (this.violated.get(event.data.turn) ?? this.violated.set(event.data.turn, []).get(event.data.turn)!).push(
+          `${event.data.army}:${event.data.rule}`,
+        );
         this.stats.violations++;
         break;
       case "ActionPhaseEnded":
@@ -196,7 +237,10 @@ export class CampaignAudit {
         this.checkBattleResolved(event.data, where);
         break;
       case "TransitArrived":
-        expect(event.data.sentTurn, `${where}: E4 units sent In Transit in turn t join the Reserves in turn t+1 or later`).toBeLessThan(event.data.turn);
+        expect(
+          event.data.sentTurn,
+          `${where}: E4 units sent In Transit in turn t join the Reserves in turn t+1 or later`,
+        ).toBeLessThan(event.data.turn);
         break;
       case "FormationsTraded":
         add(this.traded[event.data.player]!, event.data.unitsIn, +1);
@@ -228,14 +272,29 @@ export class CampaignAudit {
     const turn = state.turnState!;
     const battles = Object.values(state.battles).filter((b) => b.turn === state.turn);
     const attacked = battles.some((b) => b.defender.army === data.army);
-    expect(data.engaged, `${where}: ${data.army} is engaged exactly when attacked before its activation`).toBe(attacked);
+    expect(data.engaged, `${where}: ${data.army} is engaged exactly when attacked before its activation`).toBe(
+      attacked,
+    );
     if (data.engaged) return;
-    expect(battles.filter((b) => !turn.activations[b.defender.army]).map((b) => b.id), `${where}: T5 an attacked army gives its order before anyone else`).toEqual([]);
+    expect(
+      battles.filter((b) => !turn.activations[b.defender.army]).map((b) => b.id),
+      `${where}: T5 an attacked army gives its order before anyone else`,
+    ).toEqual([]);
     for (const b of battles) {
-      expect([b.attacker.order, b.defender.order].includes(null), `${where}: T5 the orders of ${b.id} are revealed before the next activation`).toBe(false);
+      expect(
+        [b.attacker.order, b.defender.order].includes(null),
+        `${where}: T5 the orders of ${b.id} are revealed before the next activation`,
+      ).toBe(false);
     }
     const remaining = (player: string) =>
-      Object.values(state.armies).filter((a) => a.player === player && a.status === "active" && a.at !== null && a.sinceTurn <= state.turn && !turn.activations[a.id]).length;
+      Object.values(state.armies).filter(
+        (a) =>
+          a.player === player &&
+          a.status === "active" &&
+          a.at !== null &&
+          a.sinceTurn <= state.turn &&
+          !turn.activations[a.id],
+      ).length;
     const last = this.lastRegular.get(data.turn);
     const candidate = last === undefined ? turn.first! : this.players.find((p) => p !== last)!;
     const expected = remaining(candidate) > 0 ? candidate : this.players.find((p) => p !== candidate)!;
@@ -251,17 +310,34 @@ export class CampaignAudit {
     const activation = state.turnState!.activations[data.army];
     expect(activation, `${where}: a move belongs to an activation`).toBeDefined();
     expect(data.path.length, `${where}: T4 even Charge moves at most 2R`).toBeLessThanOrEqual(2 * activation!.rate);
-    const battleSquares = new Set(Object.values(state.battles).filter((b) => b.turn === state.turn).map((b) => key(b.at)));
-    const armiesAt = (square: Square) => Object.values(state.armies).filter((a) => a.status === "active" && a.at && same(a.at, square) && a.id !== mover.id);
+    const battleSquares = new Set(
+      Object.values(state.battles)
+        .filter((b) => b.turn === state.turn)
+        .map((b) => key(b.at)),
+    );
+    const armiesAt = (square: Square) =>
+      Object.values(state.armies).filter(
+        (a) => a.status === "active" && a.at && same(a.at, square) && a.id !== mover.id,
+      );
     let previous = data.from;
     for (const [i, step] of data.path.entries()) {
       const last = i === data.path.length - 1;
-      expect(step[0] >= 0 && step[1] >= 0 && step[0] < map.width && step[1] < map.height, `${where}: M1 step ${i + 1} on the map`).toBe(true);
-      expect(Math.abs(step[0] - previous[0]) + Math.abs(step[1] - previous[1]), `${where}: M1 step ${i + 1} orthogonal`).toBe(1);
+      expect(
+        step[0] >= 0 && step[1] >= 0 && step[0] < map.width && step[1] < map.height,
+        `${where}: M1 step ${i + 1} on the map`,
+      ).toBe(true);
+      expect(
+        Math.abs(step[0] - previous[0]) + Math.abs(step[1] - previous[1]),
+        `${where}: M1 step ${i + 1} orthogonal`,
+      ).toBe(1);
       expect(battleSquares.has(key(step)), `${where}: M4 step ${i + 1} enters a battle square`).toBe(false);
       const here = armiesAt(step);
       const enemies = here.filter((a) => a.player !== mover.player);
-      if (!last) expect(enemies.map((a) => a.id), `${where}: M3 step ${i + 1} passes through an enemy`).toEqual([]);
+      if (!last)
+        expect(
+          enemies.map((a) => a.id),
+          `${where}: M3 step ${i + 1} passes through an enemy`,
+        ).toEqual([]);
       else {
         const attack = rest.find((e) => e.type === "BattleStarted" && e.data.attacker === data.army);
         if (enemies.length > 0) {
@@ -269,7 +345,10 @@ export class CampaignAudit {
           expect(attack, `${where}: M3 entering an enemy's square starts a battle`).toBeDefined();
         } else {
           expect(attack, `${where}: no battle without an enemy`).toBeUndefined();
-          expect(here.map((a) => a.id), `${where}: M2 a move does not end on a friend`).toEqual([]);
+          expect(
+            here.map((a) => a.id),
+            `${where}: M2 a move does not end on a friend`,
+          ).toEqual([]);
         }
       }
       previous = step;
@@ -286,8 +365,13 @@ export class CampaignAudit {
     const turn = state.turnState!;
     expect(data.withheld, `${where}: T5 every order of an honest table is revealed`).toEqual([]);
     // f: T3 each army is activated exactly once per turn (none left out).
-    const acting = Object.values(state.armies).filter((a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn);
-    expect(acting.filter((a) => !turn.activations[a.id]).map((a) => a.id), `${where}: T3 every army on the map was activated`).toEqual([]);
+    const acting = Object.values(state.armies).filter(
+      (a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn,
+    );
+    expect(
+      acting.filter((a) => !turn.activations[a.id]).map((a) => a.id),
+      `${where}: T3 every army on the map was activated`,
+    ).toEqual([]);
     // T4, S7 ruling: violations recorded are exactly those the orders given did not allow.
     const expected: string[] = [];
     for (const activation of Object.values(turn.activations)) {
@@ -301,7 +385,10 @@ export class CampaignAudit {
       if (order === "advance" && moved > rate) expected.push(`${activation.army}:T4`);
       if (stacked && still) expected.push(`${activation.army}:S7`);
     }
-    expect([...(this.violated.get(data.turn) ?? [])].sort(), `${where}: T4 S7 recorded violations of turn ${data.turn}`).toEqual(expected.sort());
+    expect(
+      [...(this.violated.get(data.turn) ?? [])].sort(),
+      `${where}: T4 S7 recorded violations of turn ${data.turn}`,
+    ).toEqual(expected.sort());
   }
 
   /** S4, B4-B6: a resolved battle's CVPs, recomputed from its result. */
@@ -323,14 +410,19 @@ export class CampaignAudit {
     } else {
       const attackerWon = result.outcome === "attacker";
       winner = attackerWon ? attacker : defender;
-      overwhelming = attackerWon ? ruleOverwhelming(result.attacker.vp, result.defender.vp) : ruleOverwhelming(result.defender.vp, result.attacker.vp);
+      overwhelming = attackerWon
+        ? ruleOverwhelming(result.attacker.vp, result.defender.vp)
+        : ruleOverwhelming(result.defender.vp, result.attacker.vp);
       const award = ruleAward(F, overwhelming ? 3 : 2);
       cvps[attacker] = result.attacker.vp + (attackerWon ? award : 0);
       cvps[defender] = result.defender.vp + (attackerWon ? 0 : award);
       // B6: the winner of a battle on an objective's square captures it.
       for (const [id, at] of this.objectiveAt) if (same(at, battle!.at)) this.holders.set(id, winner);
     }
-    expect({ winner: data.winner, overwhelming: data.overwhelming, cvps: data.cvps }, `${where}: S4 CVPs of ${data.battle}`).toEqual({ winner, overwhelming, cvps });
+    expect(
+      { winner: data.winner, overwhelming: data.overwhelming, cvps: data.cvps },
+      `${where}: S4 CVPs of ${data.battle}`,
+    ).toEqual({ winner, overwhelming, cvps });
     for (const [player, n] of Object.entries(data.cvps)) this.battleCvps[player] = (this.battleCvps[player] ?? 0) + n;
     for (const [side, army] of [
       [result.attacker, battle!.attacker],
@@ -352,14 +444,23 @@ export class CampaignAudit {
     const at = (army: typeof attacker) => (army.status === "active" ? army.at : army.status);
     if (data.winner === null) {
       expect(at(defender), `${where}: B5 after a draw the defender stays`).toEqual(battle.at);
-      if (attacker.status === "active") expect(at(attacker), `${where}: B5 after a draw the attacker falls back`).toEqual(battle.attackerFrom);
+      if (attacker.status === "active")
+        expect(at(attacker), `${where}: B5 after a draw the attacker falls back`).toEqual(battle.attackerFrom);
       else {
         expect(attacker.status, `${where}: B5 a blocked attacker is routed`).toBe("routed");
         const home = this.state.homeBases[attacker.player]!;
         const blockers = Object.values(this.state.armies).filter(
-          (a) => a.id !== attacker.id && a.status === "active" && a.at && same(a.at, battle.attackerFrom) && !(a.player === attacker.player && same(home.at, battle.attackerFrom)),
+          (a) =>
+            a.id !== attacker.id &&
+            a.status === "active" &&
+            a.at &&
+            same(a.at, battle.attackerFrom) &&
+            !(a.player === attacker.player && same(home.at, battle.attackerFrom)),
         );
-        expect(blockers.length, `${where}: B5 the attacker was routed although (${battle.attackerFrom}) was free`).toBeGreaterThan(0);
+        expect(
+          blockers.length,
+          `${where}: B5 the attacker was routed although (${battle.attackerFrom}) was free`,
+        ).toBeGreaterThan(0);
       }
       return;
     }
@@ -389,22 +490,37 @@ export class CampaignAudit {
     this.stats.turnsEnded++;
     // D1: the host's seed matches its commitment, and the initiative dice are those the turn's seeds give.
     const turn = this.state.turnState!;
-    expect(seedCommitment(data.hostSeed), `${where}: D1 the host's seed matches its commitment`).toBe(turn.hostSeedHash);
+    expect(seedCommitment(data.hostSeed), `${where}: D1 the host's seed matches its commitment`).toBe(
+      turn.hostSeedHash,
+    );
     const rolled = this.initiative.get(data.turn)!;
-    const seeds = { campaign: this.state.campaign!, turn: data.turn, hostSeed: data.hostSeed, playerSeeds: this.players.map((p) => turn.playerSeeds[p]!) };
-    expect(rolled.rounds, `${where}: D1 T2 the initiative dice follow from the seeds`).toEqual(rollInitiative(seeds, this.players, rolled.firstDie));
+    const seeds = {
+      campaign: this.state.campaign!,
+      turn: data.turn,
+      hostSeed: data.hostSeed,
+      playerSeeds: this.players.map((p) => turn.playerSeeds[p]!),
+    };
+    expect(rolled.rounds, `${where}: D1 T2 the initiative dice follow from the seeds`).toEqual(
+      rollInitiative(seeds, this.players, rolled.firstDie),
+    );
     const final = rolled.rounds[rolled.rounds.length - 1]!;
-    expect(rolled.winner, `${where}: T2 the higher die wins`).toBe(this.players.reduce((best, p) => (final[p]! > final[best]! ? p : best)));
+    expect(rolled.winner, `${where}: T2 the higher die wins`).toBe(
+      this.players.reduce((best, p) => (final[p]! > final[best]! ? p : best)),
+    );
     const { force } = this.state.setup!;
     const target = Math.round((force.maxArmyPoints * force.armies) / 100);
     const expected = this.expectedCvps();
     expect(data.cvps, `${where}: E2 the turn's CVP totals`).toEqual(expected);
     const reached = this.players.filter((p) => expected[p]! >= target);
     const finished = rest.find((e) => e.type === "CampaignFinished");
-    if (reached.length === 0) expect(finished, `${where}: E2 nobody reached ${target}: the campaign goes on`).toBeUndefined();
+    if (reached.length === 0)
+      expect(finished, `${where}: E2 nobody reached ${target}: the campaign goes on`).toBeUndefined();
     else {
       expect(finished, `${where}: E2 ${reached.join(", ")} reached ${target}: the campaign is over`).toBeDefined();
-      expect(finished!.type === "CampaignFinished" && finished!.data.winner, `${where}: E2 the winner (null: a draw)`).toBe(reached.length === 1 ? reached[0] : null);
+      expect(
+        finished!.type === "CampaignFinished" && finished!.data.winner,
+        `${where}: E2 the winner (null: a draw)`,
+      ).toBe(reached.length === 1 ? reached[0] : null);
     }
   }
 
@@ -416,7 +532,11 @@ export class CampaignAudit {
     const setup = state.setup!;
     const armies = Object.values(state.armies);
     const onMap = armies.filter((a) => a.status === "active" && a.at !== null);
-    const openBattleSquares = new Set(Object.values(state.battles).filter((b) => b.turn === state.turn && b.status !== "resolved").map((b) => key(b.at)));
+    const openBattleSquares = new Set(
+      Object.values(state.battles)
+        .filter((b) => b.turn === state.turn && b.status !== "resolved")
+        .map((b) => key(b.at)),
+    );
 
     // a: M2/S7 stacking only on the side's own home base; b: M3/B5 both sides on one square only in an open battle.
     const bySquare = new Map<string, typeof onMap>();
@@ -426,12 +546,18 @@ export class CampaignAudit {
         const mine = here.filter((a) => a.player === player);
         const home = state.homeBases[player];
         if (mine.length > 1) {
-          expect(home && key(home.at) === square, `${where}: M2 S7 ${mine.map((a) => a.id).join(", ")} of ${player} share (${square}), not its home base`).toBe(true);
+          expect(
+            home && key(home.at) === square,
+            `${where}: M2 S7 ${mine.map((a) => a.id).join(", ")} of ${player} share (${square}), not its home base`,
+          ).toBe(true);
         }
       }
       const sides = new Set(here.map((a) => a.player));
       if (sides.size > 1) {
-        expect(openBattleSquares.has(square), `${where}: M3 B5 both sides on (${square}) with no open battle there: ${here.map((a) => a.id).join(", ")}`).toBe(true);
+        expect(
+          openBattleSquares.has(square),
+          `${where}: M3 B5 both sides on (${square}) with no open battle there: ${here.map((a) => a.id).join(", ")}`,
+        ).toBe(true);
         expect(here.length, `${where}: M3 a battle square holds its two armies`).toBe(2);
       }
     }
@@ -456,7 +582,10 @@ export class CampaignAudit {
     }
 
     // d: E2 S4 battle CVPs from the log; totals with the objectives and enemy home bases held.
-    for (const p of this.players) expect(state.ledgers[p]!.battleCvps, `${where}: E2 ${p}'s battle CVPs = sum of BattleResolved cvps`).toBe(this.battleCvps[p]);
+    for (const p of this.players)
+      expect(state.ledgers[p]!.battleCvps, `${where}: E2 ${p}'s battle CVPs = sum of BattleResolved cvps`).toBe(
+        this.battleCvps[p],
+      );
     for (const [id, holder] of this.holders) {
       const [kind, name] = id.split(":") as ["objective" | "homeBase", string];
       const held = kind === "objective" ? state.objectives[name]!.heldBy : state.homeBases[name]!.heldBy;
@@ -471,10 +600,14 @@ export class CampaignAudit {
       add(now, ledger.reserves);
       for (const batch of ledger.inTransit) {
         add(now, batch.units);
-        expect(batch.turn, `${where}: E4 ${p}'s units In Transit since turn ${batch.turn} should have joined the Reserves`).toBeGreaterThanOrEqual(state.phase === "end" ? state.turn : state.turn - 1);
+        expect(
+          batch.turn,
+          `${where}: E4 ${p}'s units In Transit since turn ${batch.turn} should have joined the Reserves`,
+        ).toBeGreaterThanOrEqual(state.phase === "end" ? state.turn : state.turn - 1);
       }
       for (const army of armies.filter((a) => a.player === p)) for (const f of army.formations) add(now, f.units);
-      for (const [type, n] of Object.entries(now)) expect(n, `${where}: ${p} holds ${n} ${type}`).toBeGreaterThanOrEqual(0);
+      for (const [type, n] of Object.entries(now))
+        expect(n, `${where}: ${p} holds ${n} ${type}`).toBeGreaterThanOrEqual(0);
       const expected: Record<string, number> = {};
       add(expected, this.initialUnits[p]!);
       add(expected, this.lost[p]!, -1);

@@ -41,6 +41,8 @@ export interface LoggedEvent {
   seq: number;
   type: string;
   actor: string;
+  // Event data read back from `log --json`; each test reads the fields of the types it looks at.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   data: Record<string, any>;
   hash: string;
 }

@@ -45,13 +45,19 @@ export const pick = <T>(g: Gen, items: readonly T[]): T => {
 };
 export const chance = (g: Gen, percent: number): boolean => g(fc.nat, 99) < percent;
 /** Lower-case hex of `chars` characters drawn from fast-check (a commitment, a seed or a salt nobody holds). */
-const hex = (g: Gen, chars: number): string => createHash("sha512").update(String(g(fc.integer))).digest("hex").slice(0, chars);
+const hex = (g: Gen, chars: number): string =>
+  createHash("sha512")
+    .update(String(g(fc.integer)))
+    .digest("hex")
+    .slice(0, chars);
 
 const same = (a: Square, b: Square) => a[0] === b[0] && a[1] === b[1];
 const key = ([x, y]: Square) => `${x},${y}`;
-const onMapArmies = (state: CampaignState) => Object.values(state.armies).filter((a) => a.status === "active" && a.at !== null);
+const onMapArmies = (state: CampaignState) =>
+  Object.values(state.armies).filter((a) => a.status === "active" && a.at !== null);
 const hasUnits = (f: RosterFormation) => Object.values(f.units).some((n) => n > 0);
-const covers = (pool: Readonly<UnitCounts>, units: Readonly<UnitCounts>) => Object.entries(units).every(([t, n]) => (pool[t] ?? 0) >= n);
+const covers = (pool: Readonly<UnitCounts>, units: Readonly<UnitCounts>) =>
+  Object.entries(units).every(([t, n]) => (pool[t] ?? 0) >= n);
 const plus = (a: Readonly<UnitCounts>, b: Readonly<UnitCounts>): UnitCounts => {
   const sum: UnitCounts = { ...a };
   for (const [t, n] of Object.entries(b)) sum[t] = (sum[t] ?? 0) + n;
@@ -81,7 +87,13 @@ export function isStacked(state: CampaignState, army: ArmyState): boolean {
 }
 
 /** Orthogonal BFS from the army to the nearest square `isTarget` accepts, entering only squares `passable` accepts. */
-function bfs(state: CampaignState, army: ArmyState, maxSteps: number, isTarget: (s: Square) => boolean, passable: (s: Square) => boolean): Square[] | undefined {
+function bfs(
+  state: CampaignState,
+  army: ArmyState,
+  maxSteps: number,
+  isTarget: (s: Square) => boolean,
+  passable: (s: Square) => boolean,
+): Square[] | undefined {
   const { width, height } = state.setup!.map;
   const seen = new Set([key(army.at!)]);
   let frontier: Array<{ at: Square; path: Square[] }> = [{ at: army.at!, path: [] }];
@@ -114,15 +126,24 @@ function bfs(state: CampaignState, army: ArmyState, maxSteps: number, isTarget: 
 function wander(g: Gen, state: CampaignState, army: ArmyState, maxSteps: number, stacked: boolean): Square[] {
   const { width, height } = state.setup!.map;
   const others = onMapArmies(state).filter((a) => a.id !== army.id);
-  const battles = new Set(Object.values(state.battles).filter((b) => b.turn === state.turn).map((b) => key(b.at)));
+  const battles = new Set(
+    Object.values(state.battles)
+      .filter((b) => b.turn === state.turn)
+      .map((b) => key(b.at)),
+  );
   const friendAt = (s: Square) => others.some((a) => a.player === army.player && same(a.at!, s));
   const enemiesAt = (s: Square) => others.filter((a) => a.player !== army.player && same(a.at!, s));
   const path: Square[] = [];
   let at = army.at!;
   for (let n = g(fc.integer, { min: 1, max: maxSteps }); n > 0; n--) {
-    const steps = ([[at[0], at[1] - 1], [at[0] + 1, at[1]], [at[0], at[1] + 1], [at[0] - 1, at[1]]] as Square[]).filter(
-      (s) => s[0] >= 0 && s[1] >= 0 && s[0] < width && s[1] < height && !battles.has(key(s)),
-    );
+    const steps = (
+      [
+        [at[0], at[1] - 1],
+        [at[0] + 1, at[1]],
+        [at[0], at[1] + 1],
+        [at[0] - 1, at[1]],
+      ] as Square[]
+    ).filter((s) => s[0] >= 0 && s[1] >= 0 && s[0] < width && s[1] < height && !battles.has(key(s)));
     const open = steps.filter((s) => enemiesAt(s).length === 0);
     const targets = steps.filter((s) => enemiesAt(s).length === 1);
     if (targets.length > 0 && chance(g, 20)) return [...path, pick(g, targets)];
@@ -155,11 +176,23 @@ export class RandomPlayer {
     const players = state.setup!.players.map((p) => p.id);
     if (state.phase === "action") {
       if (!turn.initiativeWinner) return undefined;
-      if (!turn.first) return { command: { actor: turn.initiativeWinner, type: "ChooseFirst", first: pick(this.g, players) }, why: "T2 the winner chooses" };
+      if (!turn.first)
+        return {
+          command: { actor: turn.initiativeWinner, type: "ChooseFirst", first: pick(this.g, players) },
+          why: "T2 the winner chooses",
+        };
       const engaged = pendingDefenders(state)[0];
       if (engaged) return this.activation(state, state.armies[engaged.defender.army]!, true);
       const next = nextActivator(state);
-      if (next) return this.activation(state, pick(this.g, unactivatedArmies(state).filter((a) => a.player === next)), false);
+      if (next)
+        return this.activation(
+          state,
+          pick(
+            this.g,
+            unactivatedArmies(state).filter((a) => a.player === next),
+          ),
+          false,
+        );
       return { command: { actor: HOST, type: "CloseActionPhase" }, why: "T3 no army left to activate" };
     }
     if (state.phase === "battle") return this.battle(state);
@@ -186,12 +219,20 @@ export class RandomPlayer {
       if (attacks.length > 0) kinds.push("attack", "attack");
       kinds.push("wander");
       const aggressive = this.options.aggressive === true;
-      const kind = aggressive && attacks.length > 0 && chance(g, 90) ? "attack" : aggressive && moves.length > 0 && chance(g, 80) ? "close in" : pick(g, kinds);
+      const kind =
+        aggressive && attacks.length > 0 && chance(g, 90)
+          ? "attack"
+          : aggressive && moves.length > 0 && chance(g, 80)
+            ? "close in"
+            : pick(g, kinds);
       if (kind === "close in") {
         // The demo's way: march on the nearest enemy army.
         const enemies = onMapArmies(state).filter((a) => a.player !== army.player);
-        const distance = (s: Square) => Math.min(99, ...enemies.map((e) => Math.abs(e.at![0] - s[0]) + Math.abs(e.at![1] - s[1])));
-        path = [...moves].sort((a, b) => distance(a[a.length - 1]!) - distance(b[b.length - 1]!) || a.length - b.length)[0]!;
+        const distance = (s: Square) =>
+          Math.min(99, ...enemies.map((e) => Math.abs(e.at![0] - s[0]) + Math.abs(e.at![1] - s[1])));
+        path = [...moves].sort(
+          (a, b) => distance(a[a.length - 1]!) - distance(b[b.length - 1]!) || a.length - b.length,
+        )[0]!;
       } else if (kind === "move") {
         path = pick(g, moves);
         if (path.length > 1 && chance(g, 30)) {
@@ -207,7 +248,14 @@ export class RandomPlayer {
         if (path.length === 0 && stacked && moves.length > 0) path = pick(g, moves);
       }
       const cheat = chance(g, 6);
-      const allowed: Order[] = path.length === 0 ? (stacked ? ["advance", "charge"] : [...ORDERS, "firstFire", "fortify"]) : path.length <= rate ? ["advance", "charge"] : ["charge"];
+      const allowed: Order[] =
+        path.length === 0
+          ? stacked
+            ? ["advance", "charge"]
+            : [...ORDERS, "firstFire", "fortify"]
+          : path.length <= rate
+            ? ["advance", "charge"]
+            : ["charge"];
       const forbidden = ORDERS.filter((o) => !allowed.includes(o));
       order = cheat && forbidden.length > 0 ? pick(g, forbidden) : pick(g, allowed);
       why = `${kind}${cheat && forbidden.length > 0 ? " with an order that does not allow it" : ""}`;
@@ -231,7 +279,8 @@ export class RandomPlayer {
       return { command: { actor: reporter, type: "ReportBattleResult", battle: battle.id, result }, why: "B4 report" };
     }
     const answerer = battle.report.by === battle.attacker.player ? battle.defender.player : battle.attacker.player;
-    if (chance(g, 25)) return { command: { actor: answerer, type: "RejectBattleResult", battle: battle.id }, why: "B4 reject" };
+    if (chance(g, 25))
+      return { command: { actor: answerer, type: "RejectBattleResult", battle: battle.id }, why: "B4 reject" };
     return { command: { actor: answerer, type: "ConfirmBattleResult", battle: battle.id }, why: "B4 confirm" };
   }
 
@@ -286,9 +335,12 @@ export function randomResult(g: Gen, state: CampaignState, battle: BattleState, 
 
 // ----- End phase (E5, E6) -----
 
-const ownActive = (state: CampaignState, player: string) => Object.values(state.armies).filter((a) => a.player === player && a.status === "active");
+const ownActive = (state: CampaignState, player: string) =>
+  Object.values(state.armies).filter((a) => a.player === player && a.status === "active");
 const kindOf = (state: CampaignState, f: RosterFormation) => state.setup!.catalogue.formations[f.formation]?.kind;
-const fullUnits = (state: CampaignState, formation: string): UnitCounts => ({ ...state.setup!.catalogue.formations[formation]!.units });
+const fullUnits = (state: CampaignState, formation: string): UnitCounts => ({
+  ...state.setup!.catalogue.formations[formation]!.units,
+});
 
 function disband(g: Gen, state: CampaignState, player: string): Decision | undefined {
   const fought = ownActive(state, player).filter((a) => a.battles > 0);
@@ -307,13 +359,19 @@ function breakDown(g: Gen, state: CampaignState, player: string): Decision | und
   const command: Plain = { actor: player, type: "BreakDown", army: army.id, formations: chosen.map((f) => f.id) };
   // E5: a company with support or special formations attached goes only if another company replaces it.
   const liveCompanies = chosen.filter((f) => hasUnits(f) && kindOf(state, f) === "company");
-  const attached = kept.filter((f) => hasUnits(f) && (kindOf(state, f) === "support" || kindOf(state, f) === "special"));
+  const attached = kept.filter(
+    (f) => hasUnits(f) && (kindOf(state, f) === "support" || kindOf(state, f) === "special"),
+  );
   const companyLeft = kept.some((f) => hasUnits(f) && kindOf(state, f) === "company");
   if (liveCompanies.length > 0 && attached.length > 0 && !companyLeft) {
     if (state.turn < 2) return undefined;
     const reserves = state.ledgers[player]!.reserves;
     const companies = Object.entries(state.setup!.catalogue.formations).filter(
-      ([id, f]) => f.kind === "company" && covers(reserves, f.units) && rulePoints([...kept, { id: "new", formation: id, units: { ...f.units } }], state.setup!.catalogue) <= ceiling(state),
+      ([id, f]) =>
+        f.kind === "company" &&
+        covers(reserves, f.units) &&
+        rulePoints([...kept, { id: "new", formation: id, units: { ...f.units } }], state.setup!.catalogue) <=
+          ceiling(state),
     );
     if (companies.length === 0) return undefined;
     command["replacement"] = { id: `${liveCompanies[0]!.id}-c${state.turn}`, formation: pick(g, companies)[0] };
@@ -330,13 +388,17 @@ function reinforce(g: Gen, state: CampaignState, player: string): Decision | und
     for (const f of army.formations) {
       if (!hasUnits(f)) continue;
       const missing: UnitCounts = {};
-      for (const [t, n] of Object.entries(fullUnits(state, f.formation))) if ((f.units[t] ?? 0) < n) missing[t] = n - (f.units[t] ?? 0);
+      for (const [t, n] of Object.entries(fullUnits(state, f.formation)))
+        if ((f.units[t] ?? 0) < n) missing[t] = n - (f.units[t] ?? 0);
       if (Object.keys(missing).length > 0 && covers(reserves, missing)) options.push([army, f]);
     }
   }
   if (options.length === 0) return undefined;
   const [army, f] = pick(g, options);
-  return { command: { actor: player, type: "ReinforceFormation", army: army.id, formation: f.id }, why: "E6b reinforce" };
+  return {
+    command: { actor: player, type: "ReinforceFormation", army: army.id, formation: f.id },
+    why: "E6b reinforce",
+  };
 }
 
 function replace(g: Gen, state: CampaignState, player: string): Decision | undefined {
@@ -352,7 +414,16 @@ function replace(g: Gen, state: CampaignState, player: string): Decision | undef
       for (const [formation, entry] of Object.entries(catalogue.formations)) {
         if (formation === lost.formation || !covers(reserves, entry.units)) continue;
         if (rulePoints([...others, { id, formation, units: { ...entry.units } }], catalogue) > ceiling(state)) continue;
-        options.push({ command: { actor: player, type: "ReplaceFormation", army: army.id, formation: lost.id, with: { id, formation } }, why: "E6c replace" });
+        options.push({
+          command: {
+            actor: player,
+            type: "ReplaceFormation",
+            army: army.id,
+            formation: lost.id,
+            with: { id, formation },
+          },
+          why: "E6c replace",
+        });
       }
     }
   }
@@ -386,7 +457,12 @@ function raise(g: Gen, state: CampaignState, player: string): Decision | undefin
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const square: Square = [x, y];
-      if (rowsFromEdge(state, player, square) === 0 && !armies.some((a) => same(a.at!, square)) && !(home && same(home.at, square))) squares.push(square);
+      if (
+        rowsFromEdge(state, player, square) === 0 &&
+        !armies.some((a) => same(a.at!, square)) &&
+        !(home && same(home.at, square))
+      )
+        squares.push(square);
     }
   }
   if (squares.length === 0) return undefined;
@@ -395,7 +471,15 @@ function raise(g: Gen, state: CampaignState, player: string): Decision | undefin
   let n = Object.keys(state.armies).length + 1;
   while (state.armies[`${player}-n${n}`]) n++;
   return {
-    command: { actor: player, type: "RaiseArmy", army: `${player}-n${n}`, name: `New army ${n}`, formations, commander: { formation: first.id, unitType }, at: pick(g, squares) },
+    command: {
+      actor: player,
+      type: "RaiseArmy",
+      army: `${player}-n${n}`,
+      name: `New army ${n}`,
+      formations,
+      commander: { formation: first.id, unitType },
+      at: pick(g, squares),
+    },
     why: "E6a raise",
   };
 }
@@ -408,7 +492,8 @@ function trade(g: Gen, state: CampaignState, player: string): Decision | undefin
   if (coverable.length === 0) return undefined;
   const tradeIn = [pick(g, coverable)];
   const second = pick(g, coverable);
-  if (chance(g, 30) && covers(reserves, plus(fullUnits(state, tradeIn[0]!), fullUnits(state, second)))) tradeIn.push(second);
+  if (chance(g, 30) && covers(reserves, plus(fullUnits(state, tradeIn[0]!), fullUnits(state, second))))
+    tradeIn.push(second);
   let budget = tradeIn.reduce((sum, f) => sum + catalogue.formations[f]!.points, 0);
   const buy: string[] = [];
   for (let i = g(fc.nat, 3); i > 0; i--) {
@@ -426,7 +511,13 @@ function trade(g: Gen, state: CampaignState, player: string): Decision | undefin
 type Maker = () => Illegal | undefined;
 
 /** An engine-ready activation (a commitment instead of an order in the clear). */
-const activate = (g: Gen, actor: string, army: string, path: unknown): Plain => ({ actor, type: "ActivateArmy", army, commitment: hex(g, 64), path });
+const activate = (g: Gen, actor: string, army: string, path: unknown): Plain => ({
+  actor,
+  type: "ActivateArmy",
+  army,
+  commitment: hex(g, 64),
+  path,
+});
 
 /**
  * A command the rules must refuse in this state, made by mutating the legal options. `legal` is the decision the
@@ -445,22 +536,64 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
 
   const makers: Maker[] = [
     // Wrong types, unknown types, missing and extra fields: the schema names the field.
-    () => ({ command: { actor: someone, type: pick(g, ["Teleport", "activateArmy", "Surrender"]) }, why: "unknown type", fields: ["type"] }),
+    () => ({
+      command: { actor: someone, type: pick(g, ["Teleport", "activateArmy", "Surrender"]) },
+      why: "unknown type",
+      fields: ["type"],
+    }),
     () => ({ command: pick(g, [null, "ActivateArmy", [1, 2], 42]), why: "not an object", fields: ["command"] }),
     () => ({ command: { actor: someone, type: "ChooseFirst" }, why: "missing field", fields: ["first"] }),
-    () => ({ command: { actor: someone, type: "ActivateArmy", army: 5, commitment: hex(g, 64), path: [] }, why: "army of the wrong type", fields: ["army"] }),
-    () => ({ command: { actor: someone, type: "ActivateArmy", army: armies[0]!.id, commitment: hex(g, 64), path: "north" }, why: "path of the wrong type", fields: ["path"] }),
-    () => ({ command: { actor: someone, type: "ActivateArmy", army: armies[0]!.id, commitment: "advance", path: [] }, why: "an order in the clear in the log", fields: ["commitment"] }),
-    () => ({ command: { actor: someone, type: "ActivateArmy", army: armies[0]!.id, commitment: hex(g, 64), path: [[1.5, 0]] }, why: "a fractional square", fields: ["path[0][0]"] }),
-    () => ({ command: { actor: 7, type: "FinishEndPhase" }, why: "actor of the wrong type", fields: ["actor"] }),
-    () => ({ command: { actor: someone, type: "FinishEndPhase", cheat: true }, why: "unknown field", fields: ["cheat"] }),
     () => ({
-      command: { actor: someone, type: "ReportBattleResult", battle: "t1b1", result: { outcome: "victory", attacker: { vp: 1, losses: {}, routed: {} }, defender: { vp: 1, losses: {}, routed: {} } } },
+      command: { actor: someone, type: "ActivateArmy", army: 5, commitment: hex(g, 64), path: [] },
+      why: "army of the wrong type",
+      fields: ["army"],
+    }),
+    () => ({
+      command: { actor: someone, type: "ActivateArmy", army: armies[0]!.id, commitment: hex(g, 64), path: "north" },
+      why: "path of the wrong type",
+      fields: ["path"],
+    }),
+    () => ({
+      command: { actor: someone, type: "ActivateArmy", army: armies[0]!.id, commitment: "advance", path: [] },
+      why: "an order in the clear in the log",
+      fields: ["commitment"],
+    }),
+    () => ({
+      command: { actor: someone, type: "ActivateArmy", army: armies[0]!.id, commitment: hex(g, 64), path: [[1.5, 0]] },
+      why: "a fractional square",
+      fields: ["path[0][0]"],
+    }),
+    () => ({ command: { actor: 7, type: "FinishEndPhase" }, why: "actor of the wrong type", fields: ["actor"] }),
+    () => ({
+      command: { actor: someone, type: "FinishEndPhase", cheat: true },
+      why: "unknown field",
+      fields: ["cheat"],
+    }),
+    () => ({
+      command: {
+        actor: someone,
+        type: "ReportBattleResult",
+        battle: "t1b1",
+        result: {
+          outcome: "victory",
+          attacker: { vp: 1, losses: {}, routed: {} },
+          defender: { vp: 1, losses: {}, routed: {} },
+        },
+      },
       why: "an outcome that is not one",
       fields: ["result.outcome"],
     }),
     () => ({
-      command: { actor: someone, type: "ReportBattleResult", battle: "t1b1", result: { outcome: "draw", attacker: { vp: -3, losses: {}, routed: {} }, defender: { vp: 1, losses: {}, routed: {} } } },
+      command: {
+        actor: someone,
+        type: "ReportBattleResult",
+        battle: "t1b1",
+        result: {
+          outcome: "draw",
+          attacker: { vp: -3, losses: {}, routed: {} },
+          defender: { vp: 1, losses: {}, routed: {} },
+        },
+      },
       why: "negative VPs",
       fields: ["result.attacker.vp"],
     }),
@@ -468,38 +601,109 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
     () => {
       if (!legal) return undefined;
       const actor = legal.command.actor === HOST ? someone : pick(g, ["ghost", HOST]);
-      const command = legal.command.type === "ActivateArmy" ? activate(g, actor, String(legal.command["army"]), legal.command["path"]) : { ...legal.command, actor };
+      const command =
+        legal.command.type === "ActivateArmy"
+          ? activate(g, actor, String(legal.command["army"]), legal.command["path"])
+          : { ...legal.command, actor };
       return { command, why: `the legal ${legal.command.type} by ${actor}`, fields: ["actor"] };
     },
-    () => ({ command: { actor: someone, type: "StartTurn", hostSeedHash: hex(g, 64) }, why: "a player starts a turn", fields: ["actor"] }),
-    () => ({ command: { actor: someone, type: "EndTurn", hostSeed: hex(g, 64) }, why: "a player ends the turn", fields: ["actor"] }),
+    () => ({
+      command: { actor: someone, type: "StartTurn", hostSeedHash: hex(g, 64) },
+      why: "a player starts a turn",
+      fields: ["actor"],
+    }),
+    () => ({
+      command: { actor: someone, type: "EndTurn", hostSeed: hex(g, 64) },
+      why: "a player ends the turn",
+      fields: ["actor"],
+    }),
     // The protocol's own steps, out of place.
-    () => ({ command: { actor: HOST, type: "StartTurn", hostSeedHash: hex(g, 64) }, why: "a turn started while one is under way", rules: ["T1"] }),
-    () => ({ command: { actor: someone, type: "GiveSeed", seed: hex(g, 64) }, why: "a second dice seed", rules: state.phase === "action" ? ["D1"] : ["T1"] }),
-    () => ({ command: { actor: HOST, type: "RollInitiative", rounds: [Object.fromEntries(players.map((p, i) => [p, 6 - i]))] }, why: "initiative rolled twice", rules: state.phase === "action" ? ["T2"] : ["T1"] }),
+    () => ({
+      command: { actor: HOST, type: "StartTurn", hostSeedHash: hex(g, 64) },
+      why: "a turn started while one is under way",
+      rules: ["T1"],
+    }),
+    () => ({
+      command: { actor: someone, type: "GiveSeed", seed: hex(g, 64) },
+      why: "a second dice seed",
+      rules: state.phase === "action" ? ["D1"] : ["T1"],
+    }),
+    () => ({
+      command: { actor: HOST, type: "RollInitiative", rounds: [Object.fromEntries(players.map((p, i) => [p, 6 - i]))] },
+      why: "initiative rolled twice",
+      rules: state.phase === "action" ? ["T2"] : ["T1"],
+    }),
     () =>
       turn.endPhaseDone.length === players.length
         ? undefined
-        : { command: { actor: HOST, type: "EndTurn", hostSeed: hex(g, 64) }, why: "the turn ended early", rules: ["T1"] },
+        : {
+            command: { actor: HOST, type: "EndTurn", hostSeed: hex(g, 64) },
+            why: "the turn ended early",
+            rules: ["T1"],
+          },
     () =>
       state.phase === "action" && turn.first && unactivated.length === 0
         ? undefined
-        : { command: { actor: HOST, type: "CloseActionPhase" }, why: "the Action phase closed early", rules: state.phase !== "action" ? ["T1"] : turn.first ? ["T3"] : ["T2"] },
+        : {
+            command: { actor: HOST, type: "CloseActionPhase" },
+            why: "the Action phase closed early",
+            rules: state.phase !== "action" ? ["T1"] : turn.first ? ["T3"] : ["T2"],
+          },
     // Unknown ids.
-    () => ({ command: activate(g, someone, "ghost-army", []), why: "an unknown army", ...(state.phase === "action" && turn.first ? { fields: ["army"] } : { rules: ["T1", "T2"] }) }),
-    () => (state.phase === "battle" ? { command: { actor: someone, type: "ConfirmBattleResult", battle: "t99b9" }, why: "an unknown battle", fields: ["battle"] } : undefined),
+    () => ({
+      command: activate(g, someone, "ghost-army", []),
+      why: "an unknown army",
+      ...(state.phase === "action" && turn.first ? { fields: ["army"] } : { rules: ["T1", "T2"] }),
+    }),
+    () =>
+      state.phase === "battle"
+        ? {
+            command: { actor: someone, type: "ConfirmBattleResult", battle: "t99b9" },
+            why: "an unknown battle",
+            fields: ["battle"],
+          }
+        : undefined,
   ];
 
   if (state.phase === "action") {
     const notWinner = turn.initiativeWinner ? other(state, turn.initiativeWinner) : someone;
     makers.push(
-      () => ({ command: { actor: turn.first ? someone : notWinner, type: "ChooseFirst", first: someone }, why: "ChooseFirst by the loser or twice", rules: ["T2"] }),
+      () => ({
+        command: { actor: turn.first ? someone : notWinner, type: "ChooseFirst", first: someone },
+        why: "ChooseFirst by the loser or twice",
+        rules: ["T2"],
+      }),
       // End phase and Battle phase commands in the Action phase.
-      () => ({ command: { actor: someone, type: "FinishEndPhase" }, why: "End phase command in the Action phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "DisbandArmy", army: pick(g, armies).id }, why: "End phase command in the Action phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "ReinforceFormation", army: pick(g, armies).id, formation: "line" }, why: "End phase command in the Action phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "TradeFormations", tradeIn: [Object.keys(setup.catalogue.formations)[0]!], buy: [] }, why: "End phase command in the Action phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "ConfirmBattleResult", battle: "t1b1" }, why: "a Battle phase command in the Action phase", rules: ["T1"] }),
+      () => ({
+        command: { actor: someone, type: "FinishEndPhase" },
+        why: "End phase command in the Action phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: { actor: someone, type: "DisbandArmy", army: pick(g, armies).id },
+        why: "End phase command in the Action phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: { actor: someone, type: "ReinforceFormation", army: pick(g, armies).id, formation: "line" },
+        why: "End phase command in the Action phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: {
+          actor: someone,
+          type: "TradeFormations",
+          tradeIn: [Object.keys(setup.catalogue.formations)[0]!],
+          buy: [],
+        },
+        why: "End phase command in the Action phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: { actor: someone, type: "ConfirmBattleResult", battle: "t1b1" },
+        why: "a Battle phase command in the Action phase",
+        rules: ["T1"],
+      }),
     );
     if (turn.first) {
       const activated = Object.keys(turn.activations);
@@ -515,44 +719,94 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
         () => {
           if (!legalArmy) return undefined;
           const pending = new Set(pendingDefenders(state).map((b) => b.defender.army));
-          const others = unactivated.filter((a) => a.id !== legalArmy.id && !pending.has(a.id) && (engaged || a.player !== legalArmy.player));
+          const others = unactivated.filter(
+            (a) => a.id !== legalArmy.id && !pending.has(a.id) && (engaged || a.player !== legalArmy.player),
+          );
           if (others.length === 0) return undefined;
           const army = pick(g, others);
-          return { command: activate(g, army.player, army.id, []), why: "an activation out of turn", rules: ["T3", "T5"] };
+          return {
+            command: activate(g, army.player, army.id, []),
+            why: "an activation out of turn",
+            rules: ["T3", "T5"],
+          };
         },
         // The enemy's army.
         () => {
           if (!legalArmy) return undefined;
           const enemies = armies.filter((a) => a.player !== legalArmy.player);
           if (enemies.length === 0) return undefined;
-          return { command: activate(g, legalArmy.player, pick(g, enemies).id, []), why: "activating an enemy army", fields: ["actor"] };
+          return {
+            command: activate(g, legalArmy.player, pick(g, enemies).id, []),
+            why: "activating an enemy army",
+            fields: ["actor"],
+          };
         },
         // Moves no order allows.
         () => {
           if (!legalArmy) return undefined;
           const [x, y] = legalArmy.at!;
           const { width, height } = setup.map;
-          const diagonals = ([[x + 1, y + 1], [x - 1, y + 1], [x + 1, y - 1], [x - 1, y - 1]] as Square[]).filter(([a, b]) => a >= 0 && b >= 0 && a < width && b < height);
+          const diagonals = (
+            [
+              [x + 1, y + 1],
+              [x - 1, y + 1],
+              [x + 1, y - 1],
+              [x - 1, y - 1],
+            ] as Square[]
+          ).filter(([a, b]) => a >= 0 && b >= 0 && a < width && b < height);
           if (diagonals.length === 0) return undefined;
-          return { command: activate(g, legalArmy.player, legalArmy.id, [pick(g, diagonals)]), why: "a diagonal step", rules: pathRule("M1") };
+          return {
+            command: activate(g, legalArmy.player, legalArmy.id, [pick(g, diagonals)]),
+            why: "a diagonal step",
+            rules: pathRule("M1"),
+          };
         },
         () => {
           if (!legalArmy) return undefined;
           const [x, y] = legalArmy.at!;
           const { width, height } = setup.map;
-          const jumps = ([[x + 2, y], [x - 2, y], [x, y + 2], [x, y - 2]] as Square[]).filter(([a, b]) => a >= 0 && b >= 0 && a < width && b < height);
+          const jumps = (
+            [
+              [x + 2, y],
+              [x - 2, y],
+              [x, y + 2],
+              [x, y - 2],
+            ] as Square[]
+          ).filter(([a, b]) => a >= 0 && b >= 0 && a < width && b < height);
           if (jumps.length === 0) return undefined;
-          return { command: activate(g, legalArmy.player, legalArmy.id, [pick(g, jumps)]), why: "a jump over a square", rules: pathRule("M1") };
+          return {
+            command: activate(g, legalArmy.player, legalArmy.id, [pick(g, jumps)]),
+            why: "a jump over a square",
+            rules: pathRule("M1"),
+          };
         },
-        () => (legalArmy ? { command: activate(g, legalArmy.player, legalArmy.id, [[setup.map.width + g(fc.nat, 5), 0]]), why: "a step off the map", rules: pathRule("M1") } : undefined),
+        () =>
+          legalArmy
+            ? {
+                command: activate(g, legalArmy.player, legalArmy.id, [[setup.map.width + g(fc.nat, 5), 0]]),
+                why: "a step off the map",
+                rules: pathRule("M1"),
+              }
+            : undefined,
         () => {
           if (!legalArmy) return undefined;
           const at = legalArmy.at!;
           const { width, height } = setup.map;
-          const neighbour = ([[at[0] + 1, at[1]], [at[0] - 1, at[1]], [at[0], at[1] + 1], [at[0], at[1] - 1]] as Square[]).find(([a, b]) => a >= 0 && b >= 0 && a < width && b < height)!;
+          const neighbour = (
+            [
+              [at[0] + 1, at[1]],
+              [at[0] - 1, at[1]],
+              [at[0], at[1] + 1],
+              [at[0], at[1] - 1],
+            ] as Square[]
+          ).find(([a, b]) => a >= 0 && b >= 0 && a < width && b < height)!;
           const steps = 2 * legalArmy.moveRate + 1 + g(fc.nat, 3);
           const path = Array.from({ length: steps }, (_, i) => (i % 2 === 0 ? neighbour : at));
-          return { command: activate(g, legalArmy.player, legalArmy.id, path), why: "a path longer than Charge allows", rules: pathRule("T4") };
+          return {
+            command: activate(g, legalArmy.player, legalArmy.id, path),
+            why: "a path longer than Charge allows",
+            rules: pathRule("T4"),
+          };
         },
         () => {
           if (!legalArmy || engaged) return undefined;
@@ -561,40 +815,114 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
           const attack = pick(g, attacks);
           const enemyAt = attack.path[attack.path.length - 1]!;
           const { width, height } = setup.map;
-          const beyond = ([[enemyAt[0] + 1, enemyAt[1]], [enemyAt[0] - 1, enemyAt[1]], [enemyAt[0], enemyAt[1] + 1], [enemyAt[0], enemyAt[1] - 1]] as Square[]).filter(
-            ([a, b]) => a >= 0 && b >= 0 && a < width && b < height,
-          );
+          const beyond = (
+            [
+              [enemyAt[0] + 1, enemyAt[1]],
+              [enemyAt[0] - 1, enemyAt[1]],
+              [enemyAt[0], enemyAt[1] + 1],
+              [enemyAt[0], enemyAt[1] - 1],
+            ] as Square[]
+          ).filter(([a, b]) => a >= 0 && b >= 0 && a < width && b < height);
           const path = [...attack.path, pick(g, beyond)];
-          return { command: activate(g, legalArmy.player, legalArmy.id, path), why: "a path through an enemy army", rules: path.length > 2 * legalArmy.moveRate ? ["T4"] : ["M3"] };
+          return {
+            command: activate(g, legalArmy.player, legalArmy.id, path),
+            why: "a path through an enemy army",
+            rules: path.length > 2 * legalArmy.moveRate ? ["T4"] : ["M3"],
+          };
         },
         () => {
           if (!legalArmy || engaged) return undefined;
-          const battles = new Set(Object.values(state.battles).filter((b) => b.turn === state.turn).map((b) => key(b.at)));
+          const battles = new Set(
+            Object.values(state.battles)
+              .filter((b) => b.turn === state.turn)
+              .map((b) => key(b.at)),
+          );
           if (battles.size === 0) return undefined;
-          const enemies = new Set(onMapArmies(state).filter((a) => a.player !== legalArmy.player).map((a) => key(a.at!)));
-          const path = bfs(state, legalArmy, 2 * legalArmy.moveRate, (s) => battles.has(key(s)), (s) => !enemies.has(key(s)) && !battles.has(key(s)));
-          return path ? { command: activate(g, legalArmy.player, legalArmy.id, path), why: "a path into a battle's square", rules: ["M4"] } : undefined;
+          const enemies = new Set(
+            onMapArmies(state)
+              .filter((a) => a.player !== legalArmy.player)
+              .map((a) => key(a.at!)),
+          );
+          const path = bfs(
+            state,
+            legalArmy,
+            2 * legalArmy.moveRate,
+            (s) => battles.has(key(s)),
+            (s) => !enemies.has(key(s)) && !battles.has(key(s)),
+          );
+          return path
+            ? {
+                command: activate(g, legalArmy.player, legalArmy.id, path),
+                why: "a path into a battle's square",
+                rules: ["M4"],
+              }
+            : undefined;
         },
         () => {
           if (!legalArmy || engaged) return undefined;
-          const battles = new Set(Object.values(state.battles).filter((b) => b.turn === state.turn).map((b) => key(b.at)));
-          const enemies = new Set(onMapArmies(state).filter((a) => a.player !== legalArmy.player).map((a) => key(a.at!)));
-          const friends = new Set(onMapArmies(state).filter((a) => a.player === legalArmy.player && a.id !== legalArmy.id).map((a) => key(a.at!)));
-          const path = bfs(state, legalArmy, 2 * legalArmy.moveRate, (s) => friends.has(key(s)) && !battles.has(key(s)), (s) => !enemies.has(key(s)) && !battles.has(key(s)));
-          return path ? { command: activate(g, legalArmy.player, legalArmy.id, path), why: "a move ending on a friend", rules: ["M2"] } : undefined;
+          const battles = new Set(
+            Object.values(state.battles)
+              .filter((b) => b.turn === state.turn)
+              .map((b) => key(b.at)),
+          );
+          const enemies = new Set(
+            onMapArmies(state)
+              .filter((a) => a.player !== legalArmy.player)
+              .map((a) => key(a.at!)),
+          );
+          const friends = new Set(
+            onMapArmies(state)
+              .filter((a) => a.player === legalArmy.player && a.id !== legalArmy.id)
+              .map((a) => key(a.at!)),
+          );
+          const path = bfs(
+            state,
+            legalArmy,
+            2 * legalArmy.moveRate,
+            (s) => friends.has(key(s)) && !battles.has(key(s)),
+            (s) => !enemies.has(key(s)) && !battles.has(key(s)),
+          );
+          return path
+            ? {
+                command: activate(g, legalArmy.player, legalArmy.id, path),
+                why: "a move ending on a friend",
+                rules: ["M2"],
+              }
+            : undefined;
         },
         () => {
           if (!legalArmy || engaged || !isStacked(state, legalArmy)) return undefined;
           if (reach(state, legalArmy, 2 * legalArmy.moveRate).paths.size === 0) return undefined;
-          return { command: activate(g, legalArmy.player, legalArmy.id, []), why: "a stacked army staying on its home base", rules: ["S7"] };
+          return {
+            command: activate(g, legalArmy.player, legalArmy.id, []),
+            why: "a stacked army staying on its home base",
+            rules: ["S7"],
+          };
         },
-        () => (engaged && legalArmy ? { command: activate(g, legalArmy.player, legalArmy.id, [pick(g, [[0, 0], legalArmy.at!] as Square[])]), why: "a pinned defender moving", rules: ["M3"] } : undefined),
+        () =>
+          engaged && legalArmy
+            ? {
+                command: activate(g, legalArmy.player, legalArmy.id, [pick(g, [[0, 0], legalArmy.at!] as Square[])]),
+                why: "a pinned defender moving",
+                rules: ["M3"],
+              }
+            : undefined,
         // T5: nothing to reveal.
         () => {
           const candidates = [...unactivated, ...revealed.map((a) => state.armies[a.army]!)];
           if (candidates.length === 0) return undefined;
           const army = pick(g, candidates);
-          return { command: { actor: army.player, type: "RevealOrder", army: army.id, order: pick(g, ORDERS), salt: hex(g, 32) }, why: "a reveal of no hidden order", rules: ["T5"] };
+          return {
+            command: {
+              actor: army.player,
+              type: "RevealOrder",
+              army: army.id,
+              order: pick(g, ORDERS),
+              salt: hex(g, 32),
+            },
+            why: "a reveal of no hidden order",
+            rules: ["T5"],
+          };
         },
       );
     }
@@ -606,9 +934,21 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
     const reported = thisTurn.filter((b) => b.status === "reported");
     const resolved = Object.values(state.battles).filter((b) => b.status === "resolved");
     makers.push(
-      () => ({ command: activate(g, someone, pick(g, armies).id, []), why: "an activation in the Battle phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "DisbandArmy", army: pick(g, armies).id }, why: "End phase command in the Battle phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "FinishEndPhase" }, why: "End phase command in the Battle phase", rules: ["T1"] }),
+      () => ({
+        command: activate(g, someone, pick(g, armies).id, []),
+        why: "an activation in the Battle phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: { actor: someone, type: "DisbandArmy", army: pick(g, armies).id },
+        why: "End phase command in the Battle phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: { actor: someone, type: "FinishEndPhase" },
+        why: "End phase command in the Battle phase",
+        rules: ["T1"],
+      }),
       () => {
         if (pending.length === 0) return undefined;
         const battle = pick(g, pending);
@@ -621,41 +961,112 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
         const sideResult = result[role];
         if (variant === 0 && types.length > 0) {
           const type = pick(g, types);
-          sideResult.losses = { ...sideResult.losses, [formation.id]: { ...(sideResult.losses[formation.id] ?? {}), [type]: (formation.units[type] ?? 0) + 1 + g(fc.nat, 3) } };
-          return { command: { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result }, why: "losses over the roster", rules: ["B4"] };
+          sideResult.losses = {
+            ...sideResult.losses,
+            [formation.id]: {
+              ...(sideResult.losses[formation.id] ?? {}),
+              [type]: (formation.units[type] ?? 0) + 1 + g(fc.nat, 3),
+            },
+          };
+          return {
+            command: { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result },
+            why: "losses over the roster",
+            rules: ["B4"],
+          };
         }
         if (variant === 1 && types.length > 0) {
           const type = pick(g, types);
           const present = formation.units[type] ?? 0;
           const lost = Math.min(present, sideResult.losses[formation.id]?.[type] ?? 0);
-          sideResult.losses = { ...sideResult.losses, [formation.id]: { ...(sideResult.losses[formation.id] ?? {}), [type]: lost } };
+          sideResult.losses = {
+            ...sideResult.losses,
+            [formation.id]: { ...(sideResult.losses[formation.id] ?? {}), [type]: lost },
+          };
           sideResult.routed = { ...sideResult.routed, [formation.id]: { [type]: present - lost + 1 } };
-          return { command: { actor: battle.defender.player, type: "ReportBattleResult", battle: battle.id, result }, why: "more routed than survived", rules: ["B4"] };
+          return {
+            command: { actor: battle.defender.player, type: "ReportBattleResult", battle: battle.id, result },
+            why: "more routed than survived",
+            rules: ["B4"],
+          };
         }
         if (variant === 2) {
           sideResult.losses = { ...sideResult.losses, "no-such-formation": { "battle-tank": 1 } };
-          return { command: { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result }, why: "losses of a formation the army lacks", rules: ["B4"] };
+          return {
+            command: { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result },
+            why: "losses of a formation the army lacks",
+            rules: ["B4"],
+          };
         }
         sideResult.routed = { ...sideResult.routed, [formation.id]: { "no-such-unit": 1 } };
-        return { command: { actor: battle.defender.player, type: "ReportBattleResult", battle: battle.id, result }, why: "a unit type the formation lacks", rules: ["B4"] };
+        return {
+          command: { actor: battle.defender.player, type: "ReportBattleResult", battle: battle.id, result },
+          why: "a unit type the formation lacks",
+          rules: ["B4"],
+        };
       },
-      () => (pending.length > 0 ? { command: { actor: pick(g, players), type: "ConfirmBattleResult", battle: pick(g, pending).id }, why: "confirming what nobody reported", rules: ["B4"] } : undefined),
+      () =>
+        pending.length > 0
+          ? {
+              command: { actor: pick(g, players), type: "ConfirmBattleResult", battle: pick(g, pending).id },
+              why: "confirming what nobody reported",
+              rules: ["B4"],
+            }
+          : undefined,
       () => {
         if (reported.length === 0) return undefined;
         const battle = pick(g, reported);
-        return { command: { actor: battle.report!.by, type: pick(g, ["ConfirmBattleResult", "RejectBattleResult"]), battle: battle.id }, why: "the reporter answers itself", fields: ["actor"] };
+        return {
+          command: {
+            actor: battle.report!.by,
+            type: pick(g, ["ConfirmBattleResult", "RejectBattleResult"]),
+            battle: battle.id,
+          },
+          why: "the reporter answers itself",
+          fields: ["actor"],
+        };
       },
       () => {
         if (reported.length === 0) return undefined;
         const battle = pick(g, reported);
-        return { command: { actor: pick(g, players), type: "ReportBattleResult", battle: battle.id, result: randomResult(g, state, battle) }, why: "a second report", rules: ["B4"] };
+        return {
+          command: {
+            actor: pick(g, players),
+            type: "ReportBattleResult",
+            battle: battle.id,
+            result: randomResult(g, state, battle),
+          },
+          why: "a second report",
+          rules: ["B4"],
+        };
       },
       () => {
         if (resolved.length === 0) return undefined;
         const battle = pick(g, resolved);
-        return { command: { actor: battle.attacker.player, type: "ReportBattleResult", battle: battle.id, result: randomResult(g, state, battle) }, why: "a resolved battle reported again", rules: ["B4"] };
+        return {
+          command: {
+            actor: battle.attacker.player,
+            type: "ReportBattleResult",
+            battle: battle.id,
+            result: randomResult(g, state, battle),
+          },
+          why: "a resolved battle reported again",
+          rules: ["B4"],
+        };
       },
-      () => ({ command: { actor: HOST, type: "ReportBattleResult", battle: pending[0]?.id ?? "t1b1", result: { outcome: "draw", attacker: { vp: 0, losses: {}, routed: {} }, defender: { vp: 0, losses: {}, routed: {} } } }, why: "the host reports", ...(pending[0] ? { fields: ["actor"] } : {}) }),
+      () => ({
+        command: {
+          actor: HOST,
+          type: "ReportBattleResult",
+          battle: pending[0]?.id ?? "t1b1",
+          result: {
+            outcome: "draw",
+            attacker: { vp: 0, losses: {}, routed: {} },
+            defender: { vp: 0, losses: {}, routed: {} },
+          },
+        },
+        why: "the host reports",
+        ...(pending[0] ? { fields: ["actor"] } : {}),
+      }),
     );
   }
 
@@ -668,27 +1079,71 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
     const reserves = state.ledgers[actor]!.reserves;
     const { catalogue } = setup;
     makers.push(
-      () => ({ command: activate(g, someone, pick(g, armies).id, []), why: "an activation in the End phase", rules: ["T1"] }),
-      () => ({ command: { actor: someone, type: "ConfirmBattleResult", battle: "t1b1" }, why: "a Battle phase command in the End phase", rules: ["T1"] }),
-      () => (doneAlready.length > 0 ? { command: { actor: pick(g, doneAlready), type: "FinishEndPhase" }, why: "finishing twice", rules: ["T1"] } : undefined),
-      () => (doneAlready.length > 0 ? { command: { actor: pick(g, doneAlready), type: "DisbandArmy", army: pick(g, armies).id }, why: "acting after finishing", rules: ["E5"] } : undefined),
+      () => ({
+        command: activate(g, someone, pick(g, armies).id, []),
+        why: "an activation in the End phase",
+        rules: ["T1"],
+      }),
+      () => ({
+        command: { actor: someone, type: "ConfirmBattleResult", battle: "t1b1" },
+        why: "a Battle phase command in the End phase",
+        rules: ["T1"],
+      }),
+      () =>
+        doneAlready.length > 0
+          ? { command: { actor: pick(g, doneAlready), type: "FinishEndPhase" }, why: "finishing twice", rules: ["T1"] }
+          : undefined,
+      () =>
+        doneAlready.length > 0
+          ? {
+              command: { actor: pick(g, doneAlready), type: "DisbandArmy", army: pick(g, armies).id },
+              why: "acting after finishing",
+              rules: ["E5"],
+            }
+          : undefined,
       () => {
         if (waiting.length === 0) return undefined;
         const unfought = own.filter((a) => a.status === "active" && a.battles === 0);
         const gone = own.filter((a) => a.status !== "active");
         const variant = g(fc.nat, 2);
-        if (variant === 0 && unfought.length > 0) return { command: { actor, type: "DisbandArmy", army: pick(g, unfought).id }, why: "disbanding an army that has not fought", rules: ["E5"] };
-        if (variant === 1 && gone.length > 0) return { command: { actor, type: "DisbandArmy", army: pick(g, gone).id }, why: "disbanding an army no longer on the map", rules: ["E5"] };
-        if (enemy.length > 0) return { command: { actor, type: "DisbandArmy", army: pick(g, enemy).id }, why: "disbanding the enemy's army", fields: ["actor"] };
+        if (variant === 0 && unfought.length > 0)
+          return {
+            command: { actor, type: "DisbandArmy", army: pick(g, unfought).id },
+            why: "disbanding an army that has not fought",
+            rules: ["E5"],
+          };
+        if (variant === 1 && gone.length > 0)
+          return {
+            command: { actor, type: "DisbandArmy", army: pick(g, gone).id },
+            why: "disbanding an army no longer on the map",
+            rules: ["E5"],
+          };
+        if (enemy.length > 0)
+          return {
+            command: { actor, type: "DisbandArmy", army: pick(g, enemy).id },
+            why: "disbanding the enemy's army",
+            fields: ["actor"],
+          };
         return undefined;
       },
       () => {
         const active = own.filter((a) => a.status === "active");
         if (waiting.length === 0 || active.length === 0) return undefined;
         const army = pick(g, active);
-        return { command: { actor, type: "BreakDown", army: army.id, formations: army.formations.map((f) => f.id) }, why: "breaking down a whole army", rules: ["E5"] };
+        return {
+          command: { actor, type: "BreakDown", army: army.id, formations: army.formations.map((f) => f.id) },
+          why: "breaking down a whole army",
+          rules: ["E5"],
+        };
       },
-      () => (waiting.length > 0 ? { command: { actor, type: "BreakDown", army: "ghost-army", formations: ["line"] }, why: "an unknown army", fields: ["army"] } : undefined),
+      () =>
+        waiting.length > 0
+          ? {
+              command: { actor, type: "BreakDown", army: "ghost-army", formations: ["line"] },
+              why: "an unknown army",
+              fields: ["army"],
+            }
+          : undefined,
       () => {
         if (waiting.length === 0) return undefined;
         const options: Array<[ArmyState, RosterFormation]> = [];
@@ -701,16 +1156,31 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
         }
         if (options.length === 0) return undefined;
         const [army, f] = pick(g, options);
-        return { command: { actor, type: "ReinforceFormation", army: army.id, formation: f.id }, why: "reinforcing a full or wiped-out formation", rules: ["E6"] };
+        return {
+          command: { actor, type: "ReinforceFormation", army: army.id, formation: f.id },
+          why: "reinforcing a full or wiped-out formation",
+          rules: ["E6"],
+        };
       },
       () => {
         if (waiting.length === 0) return undefined;
         const options: Array<[ArmyState, RosterFormation]> = [];
-        for (const army of own.filter((a) => a.status === "active")) for (const f of army.formations) if (hasUnits(f)) options.push([army, f]);
+        for (const army of own.filter((a) => a.status === "active"))
+          for (const f of army.formations) if (hasUnits(f)) options.push([army, f]);
         if (options.length === 0) return undefined;
         const [army, f] = pick(g, options);
         const formation = pick(g, Object.keys(catalogue.formations));
-        return { command: { actor, type: "ReplaceFormation", army: army.id, formation: f.id, with: { id: `${f.id}-x`, formation } }, why: "replacing a formation that still has units", rules: ["E6", "S8"] };
+        return {
+          command: {
+            actor,
+            type: "ReplaceFormation",
+            army: army.id,
+            formation: f.id,
+            with: { id: `${f.id}-x`, formation },
+          },
+          why: "replacing a formation that still has units",
+          rules: ["E6", "S8"],
+        };
       },
       () => {
         if (waiting.length === 0) return undefined;
@@ -730,17 +1200,31 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
         const home = state.homeBases[actor]!;
         const first = formations[0]!;
         return {
-          command: { actor, type: "RaiseArmy", army: `${actor}-ghost`, name: "Paper army", formations, commander: { formation: first.id, unitType: Object.keys(catalogue.formations[first.formation]!.units)[0]! }, at: home.at },
+          command: {
+            actor,
+            type: "RaiseArmy",
+            army: `${actor}-ghost`,
+            name: "Paper army",
+            formations,
+            commander: { formation: first.id, unitType: Object.keys(catalogue.formations[first.formation]!.units)[0]! },
+            at: home.at,
+          },
           why: "raising an army the Reserves cannot build",
           rules: ["E6", "E4", "S2", "S7"],
         };
       },
       () => {
         if (waiting.length === 0) return undefined;
-        const missing = Object.keys(catalogue.formations).filter((f) => !covers(reserves, catalogue.formations[f]!.units));
+        const missing = Object.keys(catalogue.formations).filter(
+          (f) => !covers(reserves, catalogue.formations[f]!.units),
+        );
         if (missing.length === 0 && state.turn >= 2) return undefined;
         const tradeIn = missing.length > 0 ? pick(g, missing) : pick(g, Object.keys(catalogue.formations));
-        return { command: { actor, type: "TradeFormations", tradeIn: [tradeIn], buy: [] }, why: "trading in what the Reserves lack", rules: ["E6", "E4"] };
+        return {
+          command: { actor, type: "TradeFormations", tradeIn: [tradeIn], buy: [] },
+          why: "trading in what the Reserves lack",
+          rules: ["E6", "E4"],
+        };
       },
       () => {
         if (waiting.length === 0 || state.turn < 2) return undefined;
@@ -750,7 +1234,11 @@ export function illegalCommand(g: Gen, state: CampaignState, legal: Decision | u
         const points = catalogue.formations[tradeIn]!.points;
         const dearer = Object.keys(catalogue.formations).filter((f) => catalogue.formations[f]!.points > points);
         if (dearer.length === 0) return undefined;
-        return { command: { actor, type: "TradeFormations", tradeIn: [tradeIn], buy: [pick(g, dearer)] }, why: "buying more than was traded in", rules: ["E6"] };
+        return {
+          command: { actor, type: "TradeFormations", tradeIn: [tradeIn], buy: [pick(g, dearer)] },
+          why: "buying more than was traded in",
+          rules: ["E6"],
+        };
       },
     );
   }
@@ -785,8 +1273,22 @@ export function commandsAfterFinish(g: Gen, state: CampaignState, hostSeed: stri
     { actor: army.player, type: "DisbandArmy", army: army.id },
     { actor: army.player, type: "BreakDown", army: army.id, formations: [army.formations[0]!.id] },
     { actor: army.player, type: "ReinforceFormation", army: army.id, formation: army.formations[0]!.id },
-    { actor: army.player, type: "ReplaceFormation", army: army.id, formation: army.formations[0]!.id, with: { id: "fresh", formation } },
-    { actor: p, type: "RaiseArmy", army: "late", name: "Too late", formations: [{ id: "a", formation }], commander: { formation: "a", unitType: Object.keys(state.setup!.catalogue.formations[formation]!.units)[0]! }, at: [0, 0] },
+    {
+      actor: army.player,
+      type: "ReplaceFormation",
+      army: army.id,
+      formation: army.formations[0]!.id,
+      with: { id: "fresh", formation },
+    },
+    {
+      actor: p,
+      type: "RaiseArmy",
+      army: "late",
+      name: "Too late",
+      formations: [{ id: "a", formation }],
+      commander: { formation: "a", unitType: Object.keys(state.setup!.catalogue.formations[formation]!.units)[0]! },
+      at: [0, 0],
+    },
     { actor: p, type: "TradeFormations", tradeIn: [formation], buy: [] },
     { actor: p, type: "FinishEndPhase" },
     { actor: HOST, type: "EndTurn", hostSeed: hostSeed ?? hex(g, 64) },

@@ -28,8 +28,19 @@ const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !n
  * Runs the built CLI with these arguments, feeding `input` to its standard input; `timeoutMs` guards a hung run.
  * `where` may give another working folder and variables to add to the environment.
  */
-export async function runCli(args: string[], input = "", timeoutMs = 30_000, where: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  const options = { cwd: where.cwd ?? tmpdir(), env: { ...ENV, ...where.env }, encoding: "utf8" as const, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 };
+export async function runCli(
+  args: string[],
+  input = "",
+  timeoutMs = 30_000,
+  where: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
+  const options = {
+    cwd: where.cwd ?? tmpdir(),
+    env: { ...ENV, ...where.env },
+    encoding: "utf8" as const,
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  };
   const running = execFileAsync(process.execPath, [CLI, ...args], options);
   running.child.stdin?.end(input);
   try {
@@ -48,7 +59,11 @@ export async function runCli(args: string[], input = "", timeoutMs = 30_000, whe
  * `io` replaces any other part of what the run is given (its clock, a stream as stdin, a failing writer).
  * Every database the run opens is closed when it returns; two runs at once must not use the same folder.
  */
-export async function runInProcess(args: string[], input = "", where: { env?: Record<string, string>; io?: Partial<CliIo> } = {}): Promise<Run> {
+export async function runInProcess(
+  args: string[],
+  input = "",
+  where: { env?: Record<string, string>; io?: Partial<CliIo> } = {},
+): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const code = await run(args, {

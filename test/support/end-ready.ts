@@ -8,9 +8,17 @@ export function turnOneBattles(patch: unknown = {}): Scenario {
   return new Scenario("end-ready.json", patch)
     .startTurn()
     .activate("b1", "firstFire")
-    .attack("r1", "charge", [[1, 1], [1, 2], [1, 3]])
+    .attack("r1", "charge", [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ])
     .activate("b2", "firstFire")
-    .attack("r2", "advance", [[4, 1], [4, 2], [4, 3]])
+    .attack("r2", "advance", [
+      [4, 1],
+      [4, 2],
+      [4, 3],
+    ])
     .endActionPhase();
 }
 
@@ -18,6 +26,16 @@ export function turnOneBattles(patch: unknown = {}): Scenario {
 export function fund(s: Scenario, player: string, amount: number): Scenario {
   return s.emit({
     type: "WarChestIncomeRecorded",
-    data: { turn: s.state.turn, player, items: [], total: amount, ceilingCut: 0, floorCut: 0, change: amount, earned: amount, balance: s.state.ledgers[player]!.warChest + amount },
+    data: {
+      turn: s.state.turn,
+      player,
+      items: [],
+      total: amount,
+      ceilingCut: 0,
+      floorCut: 0,
+      change: amount,
+      earned: amount,
+      balance: s.state.ledgers[player]!.warChest + amount,
+    },
   });
 }

@@ -10,7 +10,8 @@ const goldenDir = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 export function goldenSetup(name: string): SetupFile & { catalogue: Catalogue } {
   const path = join(goldenDir, "fixtures", name);
   const raw = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-  if (typeof raw["catalogue"] === "string") raw["catalogue"] = JSON.parse(readFileSync(resolve(dirname(path), raw["catalogue"]), "utf8"));
+  if (typeof raw["catalogue"] === "string")
+    raw["catalogue"] = JSON.parse(readFileSync(resolve(dirname(path), raw["catalogue"]), "utf8"));
   const checked = checkSetupFile(raw);
   if (!checked.ok) throw new Error(`${name}: ${checked.field} ${checked.message}`);
   return checked.setup as SetupFile & { catalogue: Catalogue };

@@ -25,13 +25,18 @@ export async function readInput(file: string, stdin: CliIo["stdin"]): Promise<st
   try {
     return withoutBom(await readFile(file, "utf8"));
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+    throw new CliError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
   }
 }
 
 /** Prints each event written, as the viewer may see it (no viewer: as stored); `start` is the state before them. */
-export const printEvents = (print: (line: string) => void, viewer?: Viewer, start?: CampaignState): ((events: StoredEvent[]) => void) =>
-  eventFeed(print, viewer, start);
+export const printEvents = (
+  print: (line: string) => void,
+  viewer?: Viewer,
+  start?: CampaignState,
+): ((events: StoredEvent[]) => void) => eventFeed(print, viewer, start);
 
 /**
  * Applies commands given as JSON Lines, each prepared by this machine's parties, decided and written on its own, in
@@ -39,7 +44,12 @@ export const printEvents = (print: (line: string) => void, viewer?: Viewer, star
  * and those after it are not. A line applied whose following step fails (a chore refused, a secret not kept) stays
  * applied, and the message says so. The chores due before the first line are taken first (see catchUp).
  */
-export async function applyCommands(seat: Seat, file: string, text: string, print: (line: string) => void): Promise<void> {
+export async function applyCommands(
+  seat: Seat,
+  file: string,
+  text: string,
+  print: (line: string) => void,
+): Promise<void> {
   const lines = text.split(/\r?\n/);
   let table: Table | undefined;
   let feed: ((events: StoredEvent[]) => void) | undefined;
@@ -73,9 +83,12 @@ export async function applyCommands(seat: Seat, file: string, text: string, prin
       const message = error instanceof Error ? error.message : String(error);
       if (after > before) {
         const written = after === before + 1 ? `event #${after} is` : `events #${before + 1}-#${after} are`;
-        throw new CliError(`${where}: this line was applied (${written} in the log), but the step after it failed: ${message}; no line after it was applied`);
+        throw new CliError(
+          `${where}: this line was applied (${written} in the log), but the step after it failed: ${message}; no line after it was applied`,
+        );
       }
-      if (error instanceof PrepareError || error instanceof ChoreRefusedError || error instanceof SecretsError) throw stop(message);
+      if (error instanceof PrepareError || error instanceof ChoreRefusedError || error instanceof SecretsError)
+        throw stop(message);
       throw error;
     }
     if (!outcome.ok) throw stop(`refused: ${describeRefusal(outcome.refusal)}`);
@@ -96,7 +109,8 @@ async function catchUp(table: Table, feed: (events: StoredEvent[]) => void, line
   try {
     await table.takeChores(feed);
   } catch (error) {
-    if (!(error instanceof PrepareError || error instanceof ChoreRefusedError || error instanceof SecretsError)) throw error;
+    if (!(error instanceof PrepareError || error instanceof ChoreRefusedError || error instanceof SecretsError))
+      throw error;
     if (!linesFollow) throw new CliError(`a step that was due could not be taken: ${error.message}`);
   }
 }

@@ -35,7 +35,9 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
     const report = view ? viewAudit(computed, view.viewer, view.context, input.events) : computed;
     if (turn !== undefined && report.turns.length === 0) {
       const started = auditCampaign(input).turns.map((t) => t.turn);
-      throw new CliError(`turn ${turn} of ${campaign} has not started${started.length ? ` (turns ${started[0]}-${started[started.length - 1]} have)` : " (no turn has)"}`);
+      throw new CliError(
+        `turn ${turn} of ${campaign} has not started${started.length ? ` (turns ${started[0]}-${started[started.length - 1]} have)` : " (no turn has)"}`,
+      );
     }
     if (options.json) print(JSON.stringify(report));
     else renderAudit(report).forEach(print);
@@ -50,23 +52,41 @@ function parseTurn(text: string): number {
 
 function parseHead(text: string): RecordedHead {
   const match = /^(?:([1-9][0-9]*):)?([0-9a-fA-F]{16,64})$/.exec(text);
-  if (!match) throw new CliError(`--head must be a head hash recorded earlier (at least its first 16 hex characters), optionally after its seq and a colon: "42:1a2b3c4d5e6f7a8b"; not "${text}"`);
+  if (!match)
+    throw new CliError(
+      `--head must be a head hash recorded earlier (at least its first 16 hex characters), optionally after its seq and a colon: "42:1a2b3c4d5e6f7a8b"; not "${text}"`,
+    );
   return { ...(match[1] ? { seq: Number(match[1]) } : {}), hash: match[2]!.toLowerCase() };
 }
 
 type Wrap = <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>;
 
 /** Registers `audit` on the CLI program; `action` is run.ts's wrapper turning failures into one line and an exit code. */
-export function registerAudit(program: Command, action: Wrap, print: (line: string) => void, dbOption: () => Option, campaignOption: () => Option): void {
+export function registerAudit(
+  program: Command,
+  action: Wrap,
+  print: (line: string) => void,
+  dbOption: () => Option,
+  campaignOption: () => Option,
+): void {
   program
     .command("audit")
-    .description("recompute every commitment, move, roll and hash of a campaign; exit 2 naming the seqs when anything is wrong")
+    .description(
+      "recompute every commitment, move, roll and hash of a campaign; exit 2 naming the seqs when anything is wrong",
+    )
     .addOption(dbOption())
     .addOption(campaignOption())
     .option("--turn <n>", "only this turn (with the chain and campaign-wide findings)")
     .option("--json", "print the report as one JSON object")
-    .option("--head <[seq:]hash>", "a head hash recorded earlier (as epicwar verify prints it), which must still be in the log; repeatable", (value: string, all: string[] = []) => [...all, value])
+    .option(
+      "--head <[seq:]hash>",
+      "a head hash recorded earlier (as epicwar verify prints it), which must still be in the log; repeatable",
+      (value: string, all: string[] = []) => [...all, value],
+    )
     .addOption(viewAsOption())
-    .addHelpText("after", "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.")
+    .addHelpText(
+      "after",
+      "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.",
+    )
     .action(action((options: AuditCliOptions) => runAudit(options, print)));
 }

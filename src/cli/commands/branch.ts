@@ -12,7 +12,8 @@ import { requireIntact } from "./verify.js";
 import { pickCampaign, withEngine } from "../session.js";
 
 /** `--branch NAME`: which line of the campaign a command acts on. */
-export const branchOption = () => new Option("--branch <name>", `act on this branch of the campaign (its own line is "${MAIN}"); see epicwar branches`);
+export const branchOption = () =>
+  new Option("--branch <name>", `act on this branch of the campaign (its own line is "${MAIN}"); see epicwar branches`);
 
 /** Refusals of the replay and branch layers are the user's input, shown as one line (exit 1). */
 export function asCliError(error: unknown): never {
@@ -27,7 +28,12 @@ export async function rootCampaign(engine: Engine, db: string, named: string | u
 }
 
 /** The stream of the line a command acts on: the campaign's own (main) or the branch named. */
-export async function pickLine(engine: Engine, db: string, campaign: string | undefined, branch: string | undefined): Promise<string> {
+export async function pickLine(
+  engine: Engine,
+  db: string,
+  campaign: string | undefined,
+  branch: string | undefined,
+): Promise<string> {
   const root = await rootCampaign(engine, db, campaign);
   if (branch === undefined) return campaign === undefined ? root : pickCampaign(engine, db, campaign);
   return lineStream(engine.store, root, branch).catch(asCliError);
@@ -41,26 +47,38 @@ export async function pickLine(engine: Engine, db: string, campaign: string | un
 export async function applyBranchOption(command: Command): Promise<void> {
   const options = command.opts<{ db?: string; campaign?: string; branch?: string }>();
   if (options.branch === undefined || command.name() === "branch" || command.name() === "diff") return;
-  if (command.name() === "new") throw new CliError(`new creates a campaign's own line; to try another course, fork it: epicwar branch --from-turn N --name NAME`);
+  if (command.name() === "new")
+    throw new CliError(
+      `new creates a campaign's own line; to try another course, fork it: epicwar branch --from-turn N --name NAME`,
+    );
   const db = options.db!;
-  const stream = await withEngine(db, { createIfMissing: false }, (engine) => pickLine(engine, db, options.campaign, options.branch));
+  const stream = await withEngine(db, { createIfMissing: false }, (engine) =>
+    pickLine(engine, db, options.campaign, options.branch),
+  );
   command.setOptionValue("campaign", stream);
 }
 
 /** A position from --turn/--phase or --seq options (both given is an error; neither gives undefined). */
-export function positionOf(options: { turn?: string; phase?: string; seq?: string }, names = { turn: "--turn", phase: "--phase", seq: "--seq" }): Position | undefined {
+export function positionOf(
+  options: { turn?: string; phase?: string; seq?: string },
+  names = { turn: "--turn", phase: "--phase", seq: "--seq" },
+): Position | undefined {
   if (options.seq !== undefined && (options.turn !== undefined || options.phase !== undefined)) {
     throw new CliError(`give either ${names.turn} (with ${names.phase}) or ${names.seq}, not both`);
   }
   if (options.seq !== undefined) {
-    if (!/^(0|[1-9][0-9]{0,11})$/.test(options.seq)) throw new CliError(`${names.seq} must be an event number (0, 1, 2, ...), not "${options.seq}"`);
+    if (!/^(0|[1-9][0-9]{0,11})$/.test(options.seq))
+      throw new CliError(`${names.seq} must be an event number (0, 1, 2, ...), not "${options.seq}"`);
     return { seq: Number(options.seq) };
   }
-  if (options.phase !== undefined && options.turn === undefined) throw new CliError(`${names.phase} needs ${names.turn}`);
+  if (options.phase !== undefined && options.turn === undefined)
+    throw new CliError(`${names.phase} needs ${names.turn}`);
   if (options.turn === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,8}$/.test(options.turn)) throw new CliError(`${names.turn} must be a turn number (1, 2, ...), not "${options.turn}"`);
+  if (!/^[1-9][0-9]{0,8}$/.test(options.turn))
+    throw new CliError(`${names.turn} must be a turn number (1, 2, ...), not "${options.turn}"`);
   const phase = options.phase === undefined ? undefined : parsePhase(options.phase);
-  if (options.phase !== undefined && phase === undefined) throw new CliError(`${names.phase} must be action, battle or end, not "${options.phase}"`);
+  if (options.phase !== undefined && phase === undefined)
+    throw new CliError(`${names.phase} must be action, battle or end, not "${options.phase}"`);
   return phase === undefined ? { turn: Number(options.turn) } : { turn: Number(options.turn), phase };
 }
 
@@ -77,7 +95,10 @@ export interface BranchCliOptions {
 
 /** `epicwar branch`: forks a line of a campaign (main, or --branch) at a turn and phase or a seq, copying no event. */
 export async function runBranch(options: BranchCliOptions, print: (line: string) => void): Promise<void> {
-  const from = positionOf({ turn: options.fromTurn, phase: options.phase, seq: options.fromSeq }, { turn: "--from-turn", phase: "--phase", seq: "--from-seq" });
+  const from = positionOf(
+    { turn: options.fromTurn, phase: options.phase, seq: options.fromSeq },
+    { turn: "--from-turn", phase: "--phase", seq: "--from-seq" },
+  );
   if (!from) throw new CliError("say where to fork: --from-turn N (with --phase action|battle|end) or --from-seq N");
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const campaign = await rootCampaign(engine, options.db, options.campaign);
@@ -104,14 +125,20 @@ export async function runBranch(options: BranchCliOptions, print: (line: string)
       `Branch ${meta.name} of ${campaign} forks ${options.branch ?? MAIN} after event ${meta.forkSeq} (${info?.forkPlace ?? "?"}), hash ${meta.forkHash.slice(0, 16)}; ` +
         `nothing was copied from the log.`,
     );
-    if (copied.length) print(`Copied into the branch's secrets (the turn under way at the fork): ${copied.join("; ")}.`);
+    if (copied.length)
+      print(`Copied into the branch's secrets (the turn under way at the fork): ${copied.join("; ")}.`);
     const state = await engine.state(meta.stream);
-    print(`It waits for ${waitingFor(state)}. Play on it with --branch ${meta.name}; the ${options.branch ?? MAIN} line is left as it is.`);
+    print(
+      `It waits for ${waitingFor(state)}. Play on it with --branch ${meta.name}; the ${options.branch ?? MAIN} line is left as it is.`,
+    );
   });
 }
 
 /** `epicwar branches`: the lines of a campaign, with parent and fork point; exit 2 after them when one fails verification. */
-export async function runBranches(options: { db: string; campaign?: string; json?: boolean }, print: (line: string) => void): Promise<void> {
+export async function runBranches(
+  options: { db: string; campaign?: string; json?: boolean },
+  print: (line: string) => void,
+): Promise<void> {
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const campaign = await rootCampaign(engine, options.db, options.campaign);
     const replays = new Replays(engine.store);
@@ -123,27 +150,49 @@ export async function runBranches(options: { db: string; campaign?: string; json
       const rows = [
         ["line", "parent", "fork", "events", "stream"],
         [MAIN, "-", "-", String(head.seq), campaign],
-        ...branches.map((b) => [b.name, b.parent, `after #${b.forkSeq} (${b.forkPlace})`, `${b.head} (${b.own} own)`, b.stream]),
+        ...branches.map((b) => [
+          b.name,
+          b.parent,
+          `after #${b.forkSeq} (${b.forkPlace})`,
+          `${b.head} (${b.own} own)`,
+          b.stream,
+        ]),
       ];
       const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-      for (const row of rows) print(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
+      for (const row of rows)
+        print(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
     }
     for (const stream of [campaign, ...branches.map((branch) => branch.stream)]) await warnIfBroken(engine, stream);
   });
 }
 
-export function registerBranchCommands(program: Command, action: <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>, print: (line: string) => void, dbOption: () => Option, campaignOption: () => Option): void {
+export function registerBranchCommands(
+  program: Command,
+  action: <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>,
+  print: (line: string) => void,
+  dbOption: () => Option,
+  campaignOption: () => Option,
+): void {
   program
     .command("branch")
-    .description("make a what-if branch of a campaign at a turn and phase or an event: it copies nothing, and the original line is never changed")
+    .description(
+      "make a what-if branch of a campaign at a turn and phase or an event: it copies nothing, and the original line is never changed",
+    )
     .addOption(dbOption())
     .addOption(campaignOption())
-    .addOption(new Option("--branch <name>", `the line to fork (default ${MAIN}): a branch of a branch reads its parent's line up to its fork`))
+    .addOption(
+      new Option(
+        "--branch <name>",
+        `the line to fork (default ${MAIN}): a branch of a branch reads its parent's line up to its fork`,
+      ),
+    )
     .requiredOption("--name <name>", "the new branch's name (letters, digits, _ or -; unique in the campaign)")
     .option("--from-turn <n>", "fork where this turn begins (with --phase: where that phase of it begins)")
     .option("--phase <phase>", "action, battle or end (with --from-turn)")
     .option("--from-seq <n>", "fork right after this event")
-    .addOption(new Option("--secrets <dir>", "folder of the parties' secrets files; default: <db>-secrets beside the database"))
+    .addOption(
+      new Option("--secrets <dir>", "folder of the parties' secrets files; default: <db>-secrets beside the database"),
+    )
     .addHelpText(
       "after",
       "\nA fork in the middle of a turn inherits that turn's host-seed commitment and committed orders: the host seed and" +

@@ -29,7 +29,11 @@ export interface DemoCampaign {
 /** Ashfall: the basic rules only. */
 export const BASIC_DEMO: DemoCampaign = { campaign: "ashfall", setupFile: "ashfall.setup.json", dice: "ashfall-demo" };
 /** Emberfall: every advanced rule (A1-A8) on. */
-export const ADVANCED_DEMO: DemoCampaign = { campaign: "emberfall", setupFile: "emberfall.setup.json", dice: "emberfall-demo-1" };
+export const ADVANCED_DEMO: DemoCampaign = {
+  campaign: "emberfall",
+  setupFile: "emberfall.setup.json",
+  dice: "emberfall-demo-1",
+};
 
 /**
  * Sets up the bundled example campaign and plays it to a victory with scripted commanders, telling each turn as it
@@ -37,7 +41,13 @@ export const ADVANCED_DEMO: DemoCampaign = { campaign: "emberfall", setupFile: "
  * killed mid-turn, or a campaign only set up) is played on to its end, then told from the log. With a player as
  * `viewer` (`demo --as PLAYER`), the account and the final state are that player's view, told from the log once played.
  */
-export async function runDemo(engine: Engine, db: string, print: (line: string) => void, demo: DemoCampaign = BASIC_DEMO, viewer?: Viewer): Promise<void> {
+export async function runDemo(
+  engine: Engine,
+  db: string,
+  print: (line: string) => void,
+  demo: DemoCampaign = BASIC_DEMO,
+  viewer?: Viewer,
+): Promise<void> {
   const { campaign } = demo;
   const secrets = new FileSecrets(defaultSecretsDir(db), campaign);
   const exists = (await engine.listCampaigns()).includes(campaign);
@@ -47,9 +57,14 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
     if (state.status === "finished" || state.turn > MAX_TURNS) {
       print(`The demo campaign is already in ${db}; this is its account, read back from the log.`);
     } else {
-      print(`The demo campaign in ${db} was stopped in turn ${state.turn} before its end; the scripted commanders play it on to the end.`);
+      print(
+        `The demo campaign in ${db} was stopped in turn ${state.turn} before its end; the scripted commanders play it on to the end.`,
+      );
       // Draws of their own: the first run's would repeat its seeds, and a repeated host seed is refused (D1).
-      const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex(`${demo.dice}-resumed-at-${state.seq}`) });
+      const table = new Table(engine, campaign, {
+        secrets,
+        random: sequenceRandomHex(`${demo.dice}-resumed-at-${state.seq}`),
+      });
       await playCampaign(table, () => {}, MAX_TURNS);
       print(`This is its account, read back from the log.`);
     }
@@ -71,7 +86,11 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
   }
   const state = await engine.state(campaign);
   print("");
-  print(view ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, secrets), false) : renderState(state));
+  print(
+    view
+      ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, secrets), false)
+      : renderState(state),
+  );
   print("");
   print(
     state.status === "finished"
@@ -81,10 +100,13 @@ export async function runDemo(engine: Engine, db: string, print: (line: string) 
       : `No side reached ${state.setup!.cvpTarget} CVPs in ${MAX_TURNS} turns.`,
   );
   // A player's view carries no hash of the log (docs/views.md).
-  await verifyCampaigns(engine, [campaign], (line) => print(`Hash chain: ${view ? line.replace(/, head [0-9a-f]+$/, "") : line}`));
+  await verifyCampaigns(engine, [campaign], (line) =>
+    print(`Hash chain: ${view ? line.replace(/, head [0-9a-f]+$/, "") : line}`),
+  );
 }
 
 /** `--as` takes a player of the campaign or the host. */
 function checkViewer(viewer: Viewer, players: ReadonlyArray<{ id: string }>, campaign: string): void {
-  if (!seesAll(viewer) && !players.some((p) => p.id === viewer)) throw new CliError(`"${viewer}" is not a player of ${campaign} (--as takes a player or ${HOST})`);
+  if (!seesAll(viewer) && !players.some((p) => p.id === viewer))
+    throw new CliError(`"${viewer}" is not a player of ${campaign} (--as takes a player or ${HOST})`);
 }

@@ -11,9 +11,17 @@ import { lineView } from "./viewer.js";
  * objectives and home bases, armies' positions and strength, reserves, winner. With --as PLAYER, each line as that
  * player may see it now (viewState): the other side's strength and reserves stay hidden under fog of war (A2).
  */
-export async function runDiff(a: string, b: string, options: { db: string; campaign?: string; json?: boolean; as?: string }, print: (line: string) => void): Promise<void> {
+export async function runDiff(
+  a: string,
+  b: string,
+  options: { db: string; campaign?: string; json?: boolean; as?: string },
+  print: (line: string) => void,
+): Promise<void> {
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-    const streams = [await pickLine(engine, options.db, options.campaign, a), await pickLine(engine, options.db, options.campaign, b)];
+    const streams = [
+      await pickLine(engine, options.db, options.campaign, a),
+      await pickLine(engine, options.db, options.campaign, b),
+    ];
     const [left, right] = await Promise.all(
       streams.map(async (stream) => {
         const view = await lineView(engine.store, stream, options.as);
@@ -21,7 +29,14 @@ export async function runDiff(a: string, b: string, options: { db: string; campa
       }),
     );
     const differences = diffSummaries(left!, right!);
-    if (options.json) print(JSON.stringify({ a: { line: a, stream: streams[0], ...left }, b: { line: b, stream: streams[1], ...right }, differences }));
+    if (options.json)
+      print(
+        JSON.stringify({
+          a: { line: a, stream: streams[0], ...left },
+          b: { line: b, stream: streams[1], ...right },
+          differences,
+        }),
+      );
     else renderDiff(a, b, left!, right!, differences).forEach(print);
     for (const stream of streams) await warnIfBroken(engine, stream!);
   });

@@ -24,7 +24,8 @@ export async function showStateAt(seat: Seat, position: Position, json: boolean)
       return stateOutput({ state }, viewer, {}, json);
     }
     const context = logViewContext((await seat.engine.store.readAll(stream, 1, seq)).map(toCurrent));
-    if (!context.state.setup?.players.some((p) => p.id === viewer)) throw new CliError(`"${viewer}" is not a player of ${stream}`);
+    if (!context.state.setup?.players.some((p) => p.id === viewer))
+      throw new CliError(`"${viewer}" is not a player of ${stream}`);
     return stateOutput(context, viewer, await ownHeldOrders(context.state, viewer, seat.secrets(stream)), json);
   } catch (error) {
     return asCliError(error);

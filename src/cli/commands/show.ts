@@ -4,7 +4,15 @@ import type { CampaignState } from "../../../projections/state.js";
 import type { Engine } from "../../engine.js";
 import { verifyStream, type EventStore } from "../../log/index.js";
 import { HASH_LENGTH } from "../../log/layout.js";
-import { ownHeldOrders, seesAll, viewedContent, viewEvent, viewState, type ViewContext, type Viewer } from "../../views.js";
+import {
+  ownHeldOrders,
+  seesAll,
+  viewedContent,
+  viewEvent,
+  viewState,
+  type ViewContext,
+  type Viewer,
+} from "../../views.js";
 import { logViewContext } from "../../views-log.js";
 import { logLine } from "../../words/events.js";
 import { CliError, EXIT } from "../errors.js";
@@ -32,14 +40,24 @@ function requireParty(state: CampaignState, viewer: Viewer, campaign: string): v
  * `epicwar state` from a context: the state as the viewer may see it, with its own held orders (a player's only), as
  * JSON or as text with its battle sheets. The JSON is the view itself, never the state.
  */
-export function stateOutput(context: ViewContext, viewer: Viewer, heldOrders: Record<string, Order>, json: boolean): string {
+export function stateOutput(
+  context: ViewContext,
+  viewer: Viewer,
+  heldOrders: Record<string, Order>,
+  json: boolean,
+): string {
   const view = viewState(context.state, viewer, context);
   if (json) return JSON.stringify(seesAll(viewer) ? view : { ...view, heldOrders }, null, 2);
   return renderState(view, seesAll(viewer) ? {} : { viewer, heldOrders });
 }
 
 /** `epicwar log` from a log: one line per event as the viewer may see it, judged with the campaign as it is now. */
-export function logOutput(events: readonly StoredEvent[], viewer: Viewer, json: boolean, context: ViewContext = logViewContext(events.map(toCurrent))): string[] {
+export function logOutput(
+  events: readonly StoredEvent[],
+  viewer: Viewer,
+  json: boolean,
+  context: ViewContext = logViewContext(events.map(toCurrent)),
+): string[] {
   return events.map((event) => {
     const view = viewEvent(event, viewer, context);
     return json ? JSON.stringify(view) : logLine(viewedContent(view));
@@ -61,7 +79,13 @@ export async function showState(seat: Seat, json: boolean): Promise<string> {
  * JSON line is the stored event parsed and written out again with its `hash` member: the same data, not the stored
  * bytes (`log --raw` gives those).
  */
-export async function showLog(engine: Engine, campaign: string, json: boolean, print: (line: string) => void, viewer?: Viewer): Promise<void> {
+export async function showLog(
+  engine: Engine,
+  campaign: string,
+  json: boolean,
+  print: (line: string) => void,
+  viewer?: Viewer,
+): Promise<void> {
   const events = await engine.store.readAll(campaign);
   const context = logViewContext(events.map(toCurrent));
   requireParty(context.state, viewer, campaign);
@@ -80,9 +104,22 @@ export async function showRawLog(store: EventStore, stream: string, print: (line
   try {
     const head = await store.storedHead(stream, readPoint);
     for (const segment of await store.line(stream)) {
-      for await (const batch of store.rawBatches(segment.stream, segment.from, segment.to === Infinity ? undefined : segment.to, readPoint)) {
+      for await (const batch of store.rawBatches(
+        segment.stream,
+        segment.from,
+        segment.to === Infinity ? undefined : segment.to,
+        readPoint,
+      )) {
         for (const [seq, value] of batch) {
-          print(JSON.stringify({ kind: "event", stream: segment.stream, seq, hash: value.slice(0, HASH_LENGTH), body: value.slice(HASH_LENGTH) }));
+          print(
+            JSON.stringify({
+              kind: "event",
+              stream: segment.stream,
+              seq,
+              hash: value.slice(0, HASH_LENGTH),
+              body: value.slice(HASH_LENGTH),
+            }),
+          );
         }
       }
     }
@@ -96,6 +133,9 @@ export async function showRawLog(store: EventStore, stream: string, print: (line
 export async function warnIfBroken(engine: Engine, campaign: string): Promise<void> {
   const result = await verifyStream(engine.store, campaign);
   if (!result.ok) {
-    throw new CliError(`warning: the log of ${campaign} fails verification at seq ${result.seq} (${result.problem}): what is shown may be forged; run epicwar verify`, EXIT.broken);
+    throw new CliError(
+      `warning: the log of ${campaign} fails verification at seq ${result.seq} (${result.problem}): what is shown may be forged; run epicwar verify`,
+      EXIT.broken,
+    );
   }
 }

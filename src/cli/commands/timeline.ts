@@ -10,7 +10,10 @@ import { describeAs, lineView } from "./viewer.js";
  * `epicwar timeline`: one line per event in players' words, prefixed with where it happened ("Turn 3 Action: ..."),
  * from the start of a turn on; with --json, one JSON object per event (JSON Lines).
  */
-export async function runTimeline(options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }, print: (line: string) => void): Promise<void> {
+export async function runTimeline(
+  options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string },
+  print: (line: string) => void,
+): Promise<void> {
   if (options.fromTurn !== undefined && !/^[1-9][0-9]{0,8}$/.test(options.fromTurn)) {
     throw new CliError(`--from-turn must be a turn number (1, 2, ...), not "${options.fromTurn}"`);
   }
@@ -21,7 +24,10 @@ export async function runTimeline(options: { db: string; campaign?: string; from
     // A player's view is judged with the campaign as it stands now, as `log --as` judges it.
     const view = await lineView(engine.store, stream, options.as);
     try {
-      for await (const batch of timeline(engine.store, replays, stream, { ...(fromTurn === undefined ? {} : { fromTurn }), describe: describeAs(view) })) {
+      for await (const batch of timeline(engine.store, replays, stream, {
+        ...(fromTurn === undefined ? {} : { fromTurn }),
+        describe: describeAs(view),
+      })) {
         for (const entry of batch) print(options.json ? JSON.stringify(entry) : timelineLine(entry));
       }
     } catch (error) {

@@ -2,10 +2,15 @@ import type { Engine } from "../../engine.js";
 import { verifyStream, type VerifyResult } from "../../log/index.js";
 import { CliError, EXIT } from "../errors.js";
 
-const broken = (result: Extract<VerifyResult, { ok: false }>) => `${result.stream}: chain broken at seq ${result.seq} (${result.problem}): ${result.message}`;
+const broken = (result: Extract<VerifyResult, { ok: false }>) =>
+  `${result.stream}: chain broken at seq ${result.seq} (${result.problem}): ${result.message}`;
 
 /** Verifies the chain of each campaign; throws naming the first bad seq of the first broken one. */
-export async function verifyCampaigns(engine: Engine, campaigns: string[], print: (line: string) => void): Promise<void> {
+export async function verifyCampaigns(
+  engine: Engine,
+  campaigns: string[],
+  print: (line: string) => void,
+): Promise<void> {
   for (const campaign of campaigns) {
     const result = await verifyStream(engine.store, campaign);
     if (!result.ok) throw new CliError(broken(result), EXIT.broken);

@@ -13,7 +13,10 @@ import { CliError } from "../errors.js";
  */
 
 export const viewAsOption = () =>
-  new Option("--as <party>", "show what this player may see: the other side's secrets hidden, no chain hashes (docs/views.md); host: the log as stored");
+  new Option(
+    "--as <party>",
+    "show what this player may see: the other side's secrets hidden, no chain hashes (docs/views.md); host: the log as stored",
+  );
 
 /** A player's view of a line judged now: the viewer and the campaign as it stands (logViewContext). */
 export interface LineView {
