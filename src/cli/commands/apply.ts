@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { StoredEvent } from "../../../events/index.js";
 import type { CampaignState } from "../../../projections/state.js";
 import { ChoreRefusedError, Table } from "../../client/table.js";
-import { PrepareError } from "../../client/prepare.js";
+import { ORDER_SPELLINGS, PrepareError } from "../../client/prepare.js";
 import { SecretsError } from "../../client/secrets.js";
 import type { Outcome } from "../../engine.js";
 import { describeRefusal } from "../../rules/refusal.js";
@@ -11,8 +11,11 @@ import { eventFeed } from "../../words/events.js";
 import { seatViewer } from "./show.js";
 import { CliError } from "../errors.js";
 import { withoutBom } from "../../setup-loader.js";
-import type { Seat } from "../seat.js";
+import { Seat } from "../seat.js";
 import type { CliIo } from "../io.js";
+import type { Command } from "commander";
+import { withEngine } from "../session.js";
+import type { CliKit, SeatCliOptions } from "./kit.js";
 
 /** The text of a commands file, or of standard input (`stdin`: a stream, or its whole text) for "-". */
 export async function readInput(file: string, stdin: CliIo["stdin"]): Promise<string> {
@@ -123,4 +126,36 @@ export function startsWithCreate(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Registers `apply`: applies commands from a JSON Lines file, stopping at the first refused line. */
+export function registerApply(program: Command, kit: CliKit): void {
+  const { action, print, io } = kit;
+  program
+    .command("apply")
+    .description(
+      'apply commands from a JSON Lines file (- for stdin), one command per line with "actor" and "type"; stops at the first refused line',
+    )
+    .argument("<file>", "JSON Lines file of commands, or - for standard input")
+    .addOption(kit.dbOption())
+    .addOption(kit.campaignOption())
+    .addOption(kit.branchOption())
+    .addOption(kit.secretsOption())
+    .addOption(kit.asOption())
+    .addOption(kit.choresOption())
+    .addHelpText(
+      "after",
+      '\nAn order is written in the clear and kept secret by this machine: {"actor":"red","type":"ActivateArmy","army":"r1","order":"advance","path":[[1,1],[1,2]]}' +
+        "\nlogs only a commitment; the order and its salt go to red's secrets file and are revealed from there (docs/secrets.md)." +
+        `\nAn order is one of ${ORDER_SPELLINGS.join(", ")}, spelt exactly so; a salt, if given, is 32 to 128 lower-case hex characters.` +
+        "\nA secret is on disk before the command that commits to it is logged: a crash never loses an order that was logged.",
+    )
+    .action(
+      action(async (file: string, options: SeatCliOptions) => {
+        const text = await readInput(file, io.stdin);
+        await withEngine(options.db, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) =>
+          applyCommands(new Seat(engine, options), file, text, print),
+        );
+      }),
+    );
 }

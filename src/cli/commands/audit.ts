@@ -1,10 +1,11 @@
-import type { Command, Option } from "commander";
+import type { Command } from "commander";
 import { auditCampaign, type AuditOptions, type RecordedHead } from "../../../replays/audit.js";
 import { loadAuditInput } from "../../../replays/audit-load.js";
 import { auditSummary, renderAudit } from "../../../replays/audit-text.js";
 import { CliError, EXIT } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
 import { viewAudit } from "../../views-audit.js";
+import type { CliKit } from "./kit.js";
 import { lineView, viewAsOption } from "./viewer.js";
 
 export interface AuditCliOptions {
@@ -59,15 +60,10 @@ function parseHead(text: string): RecordedHead {
   return { ...(match[1] ? { seq: Number(match[1]) } : {}), hash: match[2]!.toLowerCase() };
 }
 
-type Wrap = <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>;
-
-/** Registers `audit` on the CLI program; `action` is run.ts's wrapper turning failures into one line and an exit code. */
+/** Registers `audit`: recomputes a campaign's commitments, moves, rolls and hashes. */
 export function registerAudit(
   program: Command,
-  action: Wrap,
-  print: (line: string) => void,
-  dbOption: () => Option,
-  campaignOption: () => Option,
+  { action, print, dbOption, campaignOption, branchOption }: CliKit,
 ): void {
   program
     .command("audit")
@@ -84,6 +80,7 @@ export function registerAudit(
       (value: string, all: string[] = []) => [...all, value],
     )
     .addOption(viewAsOption())
+    .addOption(branchOption())
     .addHelpText(
       "after",
       "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.",

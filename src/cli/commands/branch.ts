@@ -10,10 +10,7 @@ import { Seat } from "../seat.js";
 import { warnIfBroken } from "./show.js";
 import { requireIntact } from "./verify.js";
 import { pickCampaign, withEngine } from "../session.js";
-
-/** `--branch NAME`: which line of the campaign a command acts on. */
-export const branchOption = () =>
-  new Option("--branch <name>", `act on this branch of the campaign (its own line is "${MAIN}"); see epicwar branches`);
+import type { CliKit } from "./kit.js";
 
 /** Refusals of the replay and branch layers are the user's input, shown as one line (exit 1). */
 export function asCliError(error: unknown): never {
@@ -166,13 +163,8 @@ export async function runBranches(
   });
 }
 
-export function registerBranchCommands(
-  program: Command,
-  action: <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A) => Promise<void>,
-  print: (line: string) => void,
-  dbOption: () => Option,
-  campaignOption: () => Option,
-): void {
+/** Registers `branch`: forks a line of a campaign. */
+export function registerBranch(program: Command, { action, print, dbOption, campaignOption }: CliKit): void {
   program
     .command("branch")
     .description(
@@ -199,7 +191,10 @@ export function registerBranchCommands(
         "\nthose orders are copied from the parent's secrets into the branch's (<secrets>/<campaign>.<name>/), when held here.",
     )
     .action(action((options: BranchCliOptions) => runBranch(options, print)));
+}
 
+/** Registers `branches`: lists a campaign's lines. */
+export function registerBranches(program: Command, { action, print, dbOption, campaignOption }: CliKit): void {
   program
     .command("branches")
     .description(`list a campaign's lines: ${MAIN} and its branches, with parent and fork point`)

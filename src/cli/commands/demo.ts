@@ -12,8 +12,11 @@ import { ownHeldOrders, seesAll, type Viewer } from "../../views.js";
 import { CliError } from "../errors.js";
 import { createCampaign } from "./new.js";
 import { stateOutput } from "./show.js";
-import { describeAs, lineView } from "./viewer.js";
+import { describeAs, lineView, viewAsOption } from "./viewer.js";
 import { verifyCampaigns } from "./verify.js";
+import { Option, type Command } from "commander";
+import { withEngine } from "../session.js";
+import type { CliKit } from "./kit.js";
 
 export const DEMO_DB = "epicwar-demo";
 const MAX_TURNS = 30;
@@ -109,4 +112,21 @@ export async function runDemo(
 function checkViewer(viewer: Viewer, players: ReadonlyArray<{ id: string }>, campaign: string): void {
   if (!seesAll(viewer) && !players.some((p) => p.id === viewer))
     throw new CliError(`"${viewer}" is not a player of ${campaign} (--as takes a player or ${HOST})`);
+}
+
+/** Registers `demo`: sets up a bundled example campaign in a local folder and tells what happened. */
+export function registerDemo(program: Command, { action, print, io }: CliKit): void {
+  program
+    .command("demo")
+    .description("set up the bundled example campaign in a local folder and tell what happened")
+    .addOption(new Option("--db <dir>", "folder for the demo's database").default(DEMO_DB))
+    .option("--advanced", "play the second example campaign, Emberfall, with every advanced rule (A1-A8) on")
+    .addOption(viewAsOption())
+    .action(
+      action(async (options: { db: string; advanced?: boolean; as?: string }) => {
+        await withEngine(options.db, { clock: io.clock }, (engine) =>
+          runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as),
+        );
+      }),
+    );
 }

@@ -4,7 +4,9 @@ import { viewState } from "../../views.js";
 import { withEngine } from "../session.js";
 import { warnIfBroken } from "./show.js";
 import { pickLine } from "./branch.js";
-import { lineView } from "./viewer.js";
+import { lineView, viewAsOption } from "./viewer.js";
+import type { Command } from "commander";
+import type { CliKit } from "./kit.js";
 
 /**
  * `epicwar diff A B`: two lines of a campaign (branch names, or "main") compared at their current states: CVPs,
@@ -43,3 +45,24 @@ export async function runDiff(
 }
 
 export const DIFF_HELP = `\nA and B are branch names or "${MAIN}" (the campaign's own line). See epicwar branches.`;
+
+/** Registers `diff`: compares two lines of a campaign now. */
+export function registerDiff(program: Command, { action, print, dbOption, campaignOption }: CliKit): void {
+  program
+    .command("diff")
+    .description(
+      "compare two lines of a campaign now: CVPs, objectives, armies' positions and strength, reserves, winner",
+    )
+    .argument("<a>", "a branch name, or main")
+    .argument("<b>", "another")
+    .addOption(dbOption())
+    .addOption(campaignOption())
+    .option("--json", "print the comparison as one JSON object")
+    .addOption(viewAsOption())
+    .addHelpText("after", DIFF_HELP)
+    .action(
+      action((a: string, b: string, options: { db: string; campaign?: string; json?: boolean; as?: string }) =>
+        runDiff(a, b, options, print),
+      ),
+    );
+}

@@ -4,7 +4,9 @@ import { CliError } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
 import { asCliError } from "./branch.js";
 import { warnIfBroken } from "./show.js";
-import { describeAs, lineView } from "./viewer.js";
+import { describeAs, lineView, viewAsOption } from "./viewer.js";
+import type { Command } from "commander";
+import type { CliKit } from "./kit.js";
 
 /**
  * `epicwar timeline`: one line per event in players' words, prefixed with where it happened ("Turn 3 Action: ..."),
@@ -35,4 +37,25 @@ export async function runTimeline(
     }
     await warnIfBroken(engine, stream);
   });
+}
+
+/** Registers `timeline`: the campaign in players' words, one line per event. */
+export function registerTimeline(
+  program: Command,
+  { action, print, dbOption, campaignOption, branchOption }: CliKit,
+): void {
+  program
+    .command("timeline")
+    .description('the campaign in players\' words, one line per event: "Turn 3 Action: c4 moves (4,2)->(4,4)"')
+    .addOption(dbOption())
+    .addOption(campaignOption())
+    .addOption(branchOption())
+    .option("--from-turn <n>", "start where this turn begins")
+    .option("--json", "one JSON object per event (JSON Lines): seq, turn, phase, label, type, actor, at, text")
+    .addOption(viewAsOption())
+    .action(
+      action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }) =>
+        runTimeline(options, print),
+      ),
+    );
 }

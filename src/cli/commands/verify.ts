@@ -1,6 +1,9 @@
 import type { Engine } from "../../engine.js";
 import { verifyStream, type VerifyResult } from "../../log/index.js";
 import { CliError, EXIT } from "../errors.js";
+import type { Command } from "commander";
+import { pickCampaign, withEngine } from "../session.js";
+import type { CliKit } from "./kit.js";
 
 const broken = (result: Extract<VerifyResult, { ok: false }>) =>
   `${result.stream}: chain broken at seq ${result.seq} (${result.problem}): ${result.message}`;
@@ -25,4 +28,30 @@ export async function verifyCampaigns(
 export async function requireIntact(engine: Engine, stream: string): Promise<void> {
   const result = await verifyStream(engine.store, stream);
   if (!result.ok) throw new CliError(`${broken(result)}; nothing was written`, EXIT.broken);
+}
+
+/** Registers `verify`: checks the hash chain of one campaign, or of every campaign and branch in the folder. */
+export function registerVerify(
+  program: Command,
+  { action, print, dbOption, campaignOption, branchOption }: CliKit,
+): void {
+  program
+    .command("verify")
+    .description(
+      "check the hash chain of a campaign (all campaigns and branches in the folder by default); exit 2 naming the first bad seq",
+    )
+    .addOption(dbOption())
+    .addOption(campaignOption())
+    .addOption(branchOption())
+    .action(
+      action(async (options: { db: string; campaign?: string }) => {
+        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+          const campaigns = options.campaign
+            ? [await pickCampaign(engine, options.db, options.campaign)]
+            : [...(await engine.listCampaigns()), ...(await engine.listBranches()).map((branch) => branch.stream)];
+          if (campaigns.length === 0) throw new CliError(`no campaign in ${options.db}`);
+          await verifyCampaigns(engine, campaigns, print);
+        });
+      }),
+    );
 }
