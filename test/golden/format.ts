@@ -25,7 +25,8 @@ export interface GoldenCase {
    */
   dice?: string;
   /**
-   * `state`: the projected state matches this subset; with `as`, the state as that player sees it (src/views.ts), where
+   * `state`: the projected state matches this expectation (match.ts: a subset, where `{}` and `[]` mean empty,
+   * `{"$contains": [...]}` some elements of an array and `{"$exact": ...}` exactly that); with `as`, the state as that player sees it (src/views.ts), where
    * the other side's secrets read "hidden".
    */
   expect: { state: unknown; as?: string } | { refused: { rule?: string; field?: string; message?: string } };

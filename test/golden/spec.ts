@@ -17,6 +17,7 @@ import { checkSetupFile, setupCommands, type SetupFile } from "../../src/setup-f
 import { viewState } from "../../src/views.js";
 import { tempDir } from "../support/tmp.js";
 import { mergePatch, type GoldenCase } from "./format.js";
+import { match } from "./match.js";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const FIXED_CLOCK = () => new Date("2026-01-01T00:00:00.000Z");
@@ -173,9 +174,8 @@ export const GoldenSpecification = {
             expectRefusal(last, expected.refused);
           } else {
             if (last && !last.ok) throw new Error(`refused: ${JSON.stringify(last.refusal)}`);
-            expect(expected.as ? viewState(run.state!, expected.as) : run.state).toMatchObject(
-              expected.state as object,
-            );
+            const mismatch = match(expected.as ? viewState(run.state!, expected.as) : run.state, expected.state);
+            if (mismatch) throw new Error(`state does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);
           }
           return run;
         },
