@@ -5,6 +5,7 @@ import { defineEvent, type DataOf } from "./define.js";
 /** A8: where one line of a side's war chest income came from. */
 export const WarChestSource = Type.Union([
   Type.Literal("objective"),
+  Type.Literal("homeBase"),
   Type.Literal("city"),
   Type.Literal("overwhelmingWin"),
   Type.Literal("win"),
@@ -13,7 +14,10 @@ export const WarChestSource = Type.Union([
   Type.Literal("overwhelmingDefeat"),
 ]);
 
-/** A8: one itemised line of the income: an objective or city held, or a battle of this turn. */
+/**
+ * A8: one itemised line of the income: an objective, enemy home base (`objective` is its owner) or city held, or a
+ * battle of this turn.
+ */
 export const WarChestItem = Type.Object(
   {
     source: WarChestSource,

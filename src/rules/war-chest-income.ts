@@ -13,6 +13,8 @@ type Item = EventData<"WarChestIncomeRecorded">["items"][number];
 /** A8: the income table, points per turn. An overwhelming win pays 200 instead of 100, not on top. */
 export const WAR_CHEST_INCOME = {
   objective: 50,
+  /** A8 ruling: a captured enemy home base earns as two objectives ("worth double COM points"). */
+  homeBase: 100,
   city: 50,
   overwhelmingWin: 200,
   win: 100,
@@ -28,7 +30,8 @@ export function warChestCeiling(force: number): number {
 
 /**
  * A8: what a side's war chest gains this turn, line by line. A city square counts as held while an army of the side
- * stands on it at the start of the End phase; a COM on a city pays for both.
+ * stands on it at the start of the End phase; a COM on a city pays for both. A side's own home base earns nothing as
+ * an objective; an enemy home base it holds earns as two objectives (A8 ruling).
  */
 function incomeItems(state: CampaignState, player: string, turn: number): Item[] {
   const setup = state.setup!;
@@ -36,6 +39,10 @@ function incomeItems(state: CampaignState, player: string, turn: number): Item[]
   for (const objective of Object.values(state.objectives).sort((a, b) => a.id.localeCompare(b.id))) {
     if (objective.heldBy === player)
       items.push({ source: "objective", amount: WAR_CHEST_INCOME.objective, objective: objective.id });
+  }
+  for (const home of Object.values(state.homeBases).sort((a, b) => a.player.localeCompare(b.player))) {
+    if (home.heldBy === player && home.player !== player)
+      items.push({ source: "homeBase", amount: WAR_CHEST_INCOME.homeBase, objective: home.player });
   }
   const cities = new Map<string, Item>();
   for (const army of Object.values(state.armies).sort((a, b) => a.id.localeCompare(b.id))) {
