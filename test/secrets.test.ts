@@ -49,6 +49,8 @@ describe("FileSecrets", () => {
     await secrets.keepHostSeed(1, "ab".repeat(32));
     // A pid that is not running: the writer that left it was killed mid-write.
     writeFileSync(join(dir, "war", "host.json.999999999-1.tmp"), '{"hostSeeds": {"1": "torn');
+    writeFileSync(join(dir, "war", "red.json.999999999-2.tmp"), "{");
+    writeFileSync(join(dir, "war", ".log.json.999999999-3.tmp"), "{");
     await secrets.keepHostSeed(2, "cd".repeat(32));
     expect(readdirSync(join(dir, "war"))).toEqual(["host.json"]);
     expect(JSON.parse(readFileSync(join(dir, "war", "host.json"), "utf8"))).toEqual({

@@ -183,7 +183,7 @@ export class FileSecrets extends PartyKeeper {
     try {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       await this.claimFolder();
-      await this.removeStaleTemps(party);
+      await this.removeStaleTemps();
       const file = await open(temp, "w", 0o600);
       try {
         await file.writeFile(text, "utf8");
@@ -235,8 +235,9 @@ export class FileSecrets extends PartyKeeper {
   }
 
   /** Temporary files left by a process that was killed mid-write: the file they were for is whole without them. */
-  private async removeStaleTemps(party: string): Promise<void> {
-    const pattern = new RegExp(`^${party.replace(/[.]/g, "\\.")}\\.json\\.(?:(\\d+)-\\d+\\.)?tmp$`);
+  private async removeStaleTemps(): Promise<void> {
+    // Any party's file, or the folder's log marker: every temporary file here is one of ours.
+    const pattern = /^\.?[A-Za-z0-9_.-]+\.json\.(?:(\d+)-\d+\.)?tmp$/;
     for (const name of await readdir(this.folder())) {
       const match = pattern.exec(name);
       const pid = Number(match?.[1] ?? 0);
