@@ -17,6 +17,7 @@ import { FirstPlayerChosen } from "./FirstPlayerChosen.js";
 import { ArmyActivated } from "./ArmyActivated.js";
 import { ArmyMoved } from "./ArmyMoved.js";
 import { ObjectiveCaptured } from "./ObjectiveCaptured.js";
+import { CityCaptured } from "./CityCaptured.js";
 import { BattleStarted } from "./BattleStarted.js";
 import { OrderRevealed } from "./OrderRevealed.js";
 import { RevealRejected } from "./RevealRejected.js";
@@ -75,6 +76,7 @@ export const EVENT_DEFINITIONS = [
   ArmyActivated,
   ArmyMoved,
   ObjectiveCaptured,
+  CityCaptured,
   BattleStarted,
   OrderRevealed,
   RevealRejected,

@@ -166,6 +166,9 @@ const handlers: Handlers = {
     if (data.kind === "homeBase") state.homeBases[data.objective]!.heldBy = data.by;
     else state.objectives[data.objective]!.heldBy = data.by;
   },
+  CityCaptured(state, data) {
+    state.cities[squareKey(data.at)] = data.by;
+  },
   BattleStarted(state, data) {
     const attacker = state.armies[data.attacker]!;
     const defender = state.armies[data.defender]!;

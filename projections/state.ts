@@ -257,6 +257,8 @@ export interface CampaignState {
   battleIdsByTurn: Record<string, string[]>;
   /** Defences standing on squares, by "x,y" (E3). */
   defences: Record<string, number>;
+  /** A8 ruling: the side holding each captured city square, by "x,y" (held like an objective, E1). */
+  cities: Record<string, string>;
   violations: ViolationState[];
   /** Set when the campaign is over (E2): the winner, or null for a draw. */
   result: { winner: string | null; turn: number } | null;
@@ -279,6 +281,7 @@ export const initialState: CampaignState = {
   battles: {},
   battleIdsByTurn: {},
   defences: {},
+  cities: {},
   violations: [],
   result: null,
 };

@@ -29,6 +29,7 @@ const V = DERIVED_VERDICTS;
 const CONSEQUENCES: ReadonlySet<string> = new Set([
   "ArmyMoved",
   "ObjectiveCaptured",
+  "CityCaptured",
   "BattleStarted",
   "OrderViolated",
   "BattlePhaseEnded",
@@ -92,6 +93,7 @@ const RULE_OF: Record<string, string> = {
 };
 
 function ruleOf(event: DomainEvent): string | undefined {
+  if (event.type === "CityCaptured") return event.data.how === "battle" ? "B6" : "A8";
   if (event.type === "ObjectiveCaptured") return event.data.how === "battle" ? "B6" : "E1";
   if (event.type === "OrderViolated") return event.data.rule;
   return RULE_OF[event.type];

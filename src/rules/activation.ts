@@ -17,6 +17,7 @@ import { refuseRule, sq } from "./refusal.js";
 import { checkActivationAfterScouting } from "./scouting.js";
 import { requirePlayer, requirePlayersArmy, requireSetup } from "./guards.js";
 import { stepPricing } from "./terrain-costs.js";
+import { capturedCity, cityHolder } from "./cities.js";
 
 /** What a player held up by the other may do (T5 stall ruling). */
 const STALL_HINT = " (if it never comes, the player who owes nothing may claim the stall: ClaimStall)";
@@ -136,7 +137,7 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
   return events;
 }
 
-/** E1: the objectives and home bases an army captures by moving into or through their squares, in path order. */
+/** E1: the objectives, home bases and (A8) cities an army captures by moving into or through their squares, in path order. */
 function captures(
   state: CampaignState,
   player: string,
@@ -159,6 +160,12 @@ function captures(
     }
     for (const home of Object.values(state.homeBases)) {
       if (sameSquare(home.at, square)) take(`homeBase:${home.player}`, home.heldBy, home.player, "homeBase");
+    }
+    // A8 ruling: a city square is held like an objective.
+    const city = `city:${squareKey(square)}`;
+    if (capturedCity(state, square) && (held.has(city) ? held.get(city) : cityHolder(state, square)) !== player) {
+      held.set(city, player);
+      events.push({ type: "CityCaptured", data: { turn, at: square, by: player, army, how: "moved" } });
     }
   }
   return events;

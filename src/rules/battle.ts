@@ -11,6 +11,7 @@ import { requirePlayer, requireSetup } from "./guards.js";
 import { checkSupportUse, supportExpended } from "./support.js";
 import { commandersAfterBattle } from "./commanders.js";
 import { checkTitanDamage, titanDamageCarried } from "./titan-repairs.js";
+import { capturedCity, cityHolder } from "./cities.js";
 
 /**
  * The Battle phase (B1-B7, S4): a player of a battle reports its result, the opponent confirms or rejects it; a
@@ -252,6 +253,13 @@ function aftermath(state: CampaignState, battle: BattleState): DomainEvent[] {
         },
       });
     }
+  }
+  // A8 ruling: a city is held like an objective, so the winner captures it too (a draw captures nothing, B5).
+  if (capturedCity(state, battle.at) && cityHolder(state, battle.at) !== winner.player) {
+    events.push({
+      type: "CityCaptured",
+      data: { turn: state.turn, at: battle.at, by: winner.player, army: winner.id, how: "battle" },
+    });
   }
   return events;
 }

@@ -1,6 +1,6 @@
 import type { DomainEvent, EventData, EventOf } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
-import { squareKey, terrainAt } from "../../projections/grid.js";
+import type { Square } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 
 /**
@@ -9,6 +9,19 @@ import type { CampaignState } from "../../projections/state.js";
  */
 
 type Item = EventData<"WarChestIncomeRecorded">["items"][number];
+
+/** A square from its "x,y" key. */
+function squareOf(key: string): Square {
+  const [x, y] = key.split(",").map(Number);
+  return [x!, y!];
+}
+
+/** Held cities in a fixed order: by row, then by column. */
+function byKey(a: string, b: string): number {
+  const [ax, ay] = squareOf(a);
+  const [bx, by] = squareOf(b);
+  return ay - by || ax - bx;
+}
 
 /** A8: the income table, points per turn. An overwhelming win pays 200 instead of 100, not on top. */
 export const WAR_CHEST_INCOME = {
@@ -29,12 +42,12 @@ export function warChestCeiling(force: number): number {
 }
 
 /**
- * A8: what a side's war chest gains this turn, line by line. A city square counts as held while an army of the side
- * stands on it at the start of the End phase; a COM on a city pays for both. A side's own home base earns nothing as
+ * A8: what a side's war chest gains this turn, line by line. A city square counts while the side holds it, held like an
+ * objective (A8 ruling, E1: captured by moving into or through it or winning a battle on it, kept when the army
+ * leaves); a COM on a city pays for both. A side's own home base earns nothing as
  * an objective; an enemy home base it holds earns as two objectives (A8 ruling).
  */
 function incomeItems(state: CampaignState, player: string, turn: number): Item[] {
-  const setup = state.setup!;
   const items: Item[] = [];
   for (const objective of Object.values(state.objectives).sort((a, b) => a.id.localeCompare(b.id))) {
     if (objective.heldBy === player)
@@ -44,13 +57,9 @@ function incomeItems(state: CampaignState, player: string, turn: number): Item[]
     if (home.heldBy === player && home.player !== player)
       items.push({ source: "homeBase", amount: WAR_CHEST_INCOME.homeBase, objective: home.player });
   }
-  const cities = new Map<string, Item>();
-  for (const army of Object.values(state.armies).sort((a, b) => a.id.localeCompare(b.id))) {
-    if (army.player !== player || army.status !== "active" || army.at === null) continue;
-    if (terrainAt(setup.map, army.at) === "city")
-      cities.set(squareKey(army.at), { source: "city", amount: WAR_CHEST_INCOME.city, at: army.at });
+  for (const [key, holder] of Object.entries(state.cities).sort(([a], [b]) => byKey(a, b))) {
+    if (holder === player) items.push({ source: "city", amount: WAR_CHEST_INCOME.city, at: squareOf(key) });
   }
-  items.push(...cities.values());
   const battles = Object.values(state.battles)
     .filter((battle) => battle.turn === turn && battle.status === "resolved")
     .filter((battle) => battle.attacker.player === player || battle.defender.player === player)

@@ -8,6 +8,7 @@ import type { CommandOf } from "../commands/schemas.js";
 import { requireCommandCovers, spareCommanderFor } from "./commanders.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
+import { cityHolder } from "./cities.js";
 import { fullStrengthRoster, requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { pts, refuseField, refuseRule, sq } from "./refusal.js";
 import { armyCeiling, ledgerOf, pointsOf } from "./reserves.js";
@@ -113,7 +114,7 @@ export function decideBuyArmy(state: CampaignState, command: CommandOf<"BuyArmy"
 
 /**
  * A8: bought defences go on a square where one of the player's armies stands, or on an objective it holds (a COM or a
- * home base, its own or the enemy's). A city counts as held while an own army stands on it, so the army covers it.
+ * home base, its own or the enemy's), or a city it holds (A8 ruling: held like an objective, also with no army on it).
  */
 function defensibleSquare(state: CampaignState, player: string, at: Square): boolean {
   const army = Object.values(state.armies).some(
@@ -121,7 +122,7 @@ function defensibleSquare(state: CampaignState, player: string, at: Square): boo
   );
   const objective = Object.values(state.objectives).some((o) => o.heldBy === player && sameSquare(o.at, at));
   const homeBase = Object.values(state.homeBases).some((h) => h.heldBy === player && sameSquare(h.at, at));
-  return army || objective || homeBase;
+  return army || objective || homeBase || cityHolder(state, at) === player;
 }
 
 export function decideBuyDefences(state: CampaignState, command: CommandOf<"BuyDefences">): DomainEvent[] {
@@ -133,7 +134,7 @@ export function decideBuyDefences(state: CampaignState, command: CommandOf<"BuyD
   if (!defensibleSquare(state, player.id, command.at)) {
     refuseRule(
       "A8",
-      `defences go on a square with one of ${player.id}'s armies or an objective it holds; ${sq(command.at)} has neither`,
+      `defences go on a square with one of ${player.id}'s armies, or an objective or city it holds; ${sq(command.at)} has none of these`,
     );
   }
   requireWarChestSpend(

@@ -72,6 +72,8 @@ const describers: Describers = {
   ArmyMoved: (d) => `${d.army} moves ${sq(d.from)}->${d.path.map(sq).join("->")}`,
   ObjectiveCaptured: (d) =>
     `${d.by} captures ${d.kind === "homeBase" ? `${d.objective}'s home base` : `objective ${d.objective}`} with ${d.army}${d.how === "battle" ? " by winning the battle there" : ""}`,
+  CityCaptured: (d) =>
+    `${d.by} captures the city at ${sq(d.at)} with ${d.army}${d.how === "battle" ? " by winning the battle there" : ""}`,
   BattleStarted: (d) => `battle ${d.battle} at ${sq(d.at)}: ${d.attacker} attacks ${d.defender}`,
   OrderRevealed: (d) => `${d.army}'s order was ${ORDER_NAMES[d.order]}`,
   RevealRejected: (d) =>
