@@ -1,4 +1,5 @@
 import type { VpTableRow } from "../events/common.js";
+import { campaignTotals, type TotalsSource } from "./derived.js";
 
 /** The campaign's formulas (S2-S5, B3, E2), shared by reducers and rules, so both agree. */
 
@@ -48,22 +49,7 @@ export function isOverwhelming(winnerVp: number, loserVp: number): boolean {
   return winnerVp * 2 >= loserVp * 3;
 }
 
-/** E2: a side's CVPs now: battle CVPs plus the value of every objective and enemy home base it holds. */
-export function cvpTotals(state: {
-  setup: { players: { id: string }[]; awards: AwardTable } | null;
-  ledgers: Record<string, { battleCvps: number }>;
-  objectives: Record<string, { heldBy: string | null }>;
-  homeBases: Record<string, { player: string; heldBy: string }>;
-}): Record<string, number> {
-  const totals: Record<string, number> = {};
-  if (!state.setup) return totals;
-  for (const { id } of state.setup.players) {
-    let total = state.ledgers[id]?.battleCvps ?? 0;
-    for (const objective of Object.values(state.objectives))
-      if (objective.heldBy === id) total += state.setup.awards.objective;
-    for (const home of Object.values(state.homeBases))
-      if (home.heldBy === id && home.player !== id) total += state.setup.awards.homeBase;
-    totals[id] = total;
-  }
-  return totals;
+/** E2: a side's CVPs now, the total of campaignTotals (derived.ts), by player id. */
+export function cvpTotals(state: TotalsSource): Record<string, number> {
+  return Object.fromEntries(Object.entries(campaignTotals(state)).map(([id, side]) => [id, side.total]));
 }

@@ -93,15 +93,13 @@ describe("golden expectation matcher", () => {
   });
 });
 
-/** The runner itself, on the ready set-up (test/golden/fixtures/ready.json): nothing bought, no one in transit. */
+/** A runner check on the ready set-up (test/golden/fixtures/ready.json): nothing bought, no one in transit. */
+const runnerCheck = (expected: GoldenCase["expect"]) =>
+  playCase(pure, { rule: "T1", case: "runner check", setup: "fixtures/ready.json", expect: expected });
+
+/** The runner itself, on the ready set-up. */
 describe("golden runner uses the matcher", () => {
-  const run = (expected: unknown) =>
-    playCase(pure, {
-      rule: "T1",
-      case: "runner check",
-      setup: "fixtures/ready.json",
-      expect: { state: expected },
-    } as GoldenCase);
+  const run = (expected: unknown) => runnerCheck({ state: expected });
 
   const runnerKinds: { kind: string; passes: unknown; fails: unknown; path: string }[] = [
     {
@@ -149,4 +147,20 @@ describe("golden runner uses the matcher", () => {
       await expect(run(fails)).rejects.toThrow(`state does not match at ${path}:`);
     });
   }
+});
+
+/** The runner's `derived` expectation (projections/derived.ts): each side's CVP totals, each battle's engagement. */
+describe("golden runner matches the derived view", () => {
+  const run = (derived: unknown) => runnerCheck({ derived });
+
+  it("a case whose derived view matches passes, one whose derived view does not fails at its path", async () => {
+    await expect(run({ cvps: { red: { battles: 0, homeBase: 0 } }, engagements: {} })).resolves.toBeDefined();
+    await expect(run({ cvps: { red: { total: 1 } } })).rejects.toThrow(
+      "derived view does not match at cvps.red.total:",
+    );
+  });
+
+  it("a state case that expects neither state nor derived is an error", async () => {
+    await expect(run(undefined)).rejects.toThrow("expects `state`, `derived` or both");
+  });
 });

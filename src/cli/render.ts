@@ -1,6 +1,5 @@
 import type { Order, Square } from "../../events/common.js";
-import { cvpTotals } from "../../projections/formulas.js";
-import { engagement } from "../../projections/engagement.js";
+import { battleEngagement, campaignTotals } from "../../projections/derived.js";
 import { sameSquare, terrainAt } from "../../projections/grid.js";
 import { HIDDEN, type CampaignView, type Hidden, type ViewedEntry } from "../views.js";
 import { ORDER_NAMES } from "../words/events.js";
@@ -61,8 +60,8 @@ function renderBattle(state: CampaignView, battle: ViewedEntry<"battles">): stri
     `  ${battle.id} at ${sq(battle.at)} (${terrain}${state.setup!.map.roads.some((r) => sameSquare(r, battle.at)) ? ", road" : ""}): ${side(battle.attacker)} attacks ${side(battle.defender)}`,
     `     ${battle.vpTarget === HIDDEN ? "size and VPs to win hidden by fog of war until the Battle phase" : `average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win`}${battle.defences ? `, ${n(battle.defences)} pts of defences for the defender` : ""}`,
   ];
-  if (battle.attacker.order && battle.defender.order)
-    lines.push(`     engagement: ${engagement(battle.attacker.order, battle.defender.order, battle.scouting).effect}`);
+  const effects = battleEngagement(battle);
+  if (effects) lines.push(`     engagement: ${effects.effect}`);
   if (battle.status === "resolved") {
     lines.push(
       `     result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`,
@@ -90,12 +89,12 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
   const setup = state.setup;
   if (!setup) return "No campaign has been created in this folder yet.";
   const { force, awards } = setup;
-  const totals = cvpTotals(state);
+  const totals = campaignTotals(state);
   const lines = [
     `${setup.name} (${state.campaign}): ${state.status === "setup" ? "set-up" : `turn ${state.turn}, ${state.phase} phase`}; waiting for ${waitingFor(state)}`,
     `F = ${n(force.total)} (M ${n(force.maxArmyPoints)} x N ${force.armies}); CVP target ${n(setup.cvpTarget)}; ` +
       `k = ${awards.k}: objective ${awards.objective}, home base ${awards.homeBase}, draw ${awards.draw}, win ${awards.win}, overwhelming ${awards.overwhelming}`,
-    `CVPs: ${setup.players.map((p) => `${p.id} ${totals[p.id]} (battles ${state.ledgers[p.id]?.battleCvps ?? 0})`).join(", ")}`,
+    `CVPs: ${setup.players.map((p) => `${p.id} ${totals[p.id]?.total} (battles ${totals[p.id]?.battles})`).join(", ")}`,
     "",
     renderMap(state),
     "",

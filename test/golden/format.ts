@@ -27,9 +27,13 @@ export interface GoldenCase {
   /**
    * `state`: the projected state matches this expectation (match.ts: a subset, where `{}` and `[]` mean empty,
    * `{"$contains": [...]}` some elements of an array and `{"$exact": ...}` exactly that); with `as`, the state as that player sees it (src/views.ts), where
-   * the other side's secrets read "hidden".
+   * the other side's secrets read "hidden". `derived`: the derived view (projections/derived.ts `derivedView`: each
+   * side's CVP totals and each battle's B2 engagement effects) matches this expectation, by the same matcher. A state
+   * case gives `state`, `derived` or both.
    */
-  expect: { state: unknown; as?: string } | { refused: { rule?: string; field?: string; message?: string } };
+  expect:
+    | { state?: unknown; derived?: unknown; as?: string }
+    | { refused: { rule?: string; field?: string; message?: string } };
 }
 
 /** RFC 7396: objects merge key by key, null deletes, anything else replaces. */

@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import type { Catalogue } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
+import { derivedView } from "../../projections/derived.js";
 import type { CampaignState } from "../../projections/state.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
@@ -174,8 +175,18 @@ export const GoldenSpecification = {
             expectRefusal(last, expected.refused);
           } else {
             if (last && !last.ok) throw new Error(`refused: ${JSON.stringify(last.refusal)}`);
-            const mismatch = match(expected.as ? viewState(run.state!, expected.as) : run.state, expected.state);
-            if (mismatch) throw new Error(`state does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);
+            if (expected.state === undefined && expected.derived === undefined)
+              throw new Error("a state case expects `state`, `derived` or both");
+            const seen = expected.as ? viewState(run.state!, expected.as) : run.state!;
+            if (expected.state !== undefined) {
+              const mismatch = match(seen, expected.state);
+              if (mismatch) throw new Error(`state does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);
+            }
+            if (expected.derived !== undefined) {
+              const mismatch = match(derivedView(seen), expected.derived);
+              if (mismatch)
+                throw new Error(`derived view does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);
+            }
           }
           return run;
         },
