@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { ID_PATTERN, type Order } from "../../events/common.js";
 
@@ -105,6 +105,33 @@ function queued<T>(path: string, work: () => Promise<T>): Promise<T> {
 }
 
 let tempCounter = 0;
+
+/**
+ * Replaces a file so that the new text survives a crash or a power cut once this returns, and a crash never leaves
+ * half a file: written to a temporary file of this process, flushed, renamed over the file, and the folder flushed.
+ */
+async function replaceDurably(folder: string, path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}-${++tempCounter}.tmp`;
+  try {
+    const file = await open(temp, "w", 0o600);
+    try {
+      await file.writeFile(text, "utf8");
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  const dir = await open(folder, "r");
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -179,27 +206,12 @@ export class FileSecrets extends PartyKeeper {
 
   private async writeDurably(party: string, path: string, text: string): Promise<void> {
     const folder = this.folder();
-    const temp = `${path}.${process.pid}-${++tempCounter}.tmp`;
     try {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       await this.claimFolder();
       await this.removeStaleTemps();
-      const file = await open(temp, "w", 0o600);
-      try {
-        await file.writeFile(text, "utf8");
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await rename(temp, path);
-      const dir = await open(folder, "r");
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
-      }
+      await replaceDurably(folder, path, text);
     } catch (error) {
-      await unlink(temp).catch(() => {});
       if (error instanceof SecretsError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === "ENOTDIR" || code === "EEXIST" ? `${this.dir} is not a folder` : (error as Error).message;
@@ -223,9 +235,7 @@ export class FileSecrets extends PartyKeeper {
       },
     );
     if (recorded === undefined) {
-      const temp = `${marker}.${process.pid}-${++tempCounter}.tmp`;
-      await writeFile(temp, `${JSON.stringify({ firstEvent: identity })}\n`, { mode: 0o600, flush: true });
-      await rename(temp, marker);
+      await replaceDurably(this.folder(), marker, `${JSON.stringify({ firstEvent: identity })}\n`);
     } else if (recorded !== identity) {
       throw new SecretsError(
         `${this.folder()} holds the secrets of another ${this.campaign} log (first event ${recorded.slice(0, 16)}, this log's is ${identity.slice(0, 16)}): give each log its own secrets folder (--secrets)`,
