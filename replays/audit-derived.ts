@@ -213,22 +213,12 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
     }
     case "ArmyDisbanded":
       return one({ type: "DisbandArmy", actor, army: event.data.army });
-    case "ArmyRaised": {
-      const { army, name, formations, commander, at } = event.data;
-      return one({
-        type: "RaiseArmy",
-        actor,
-        army,
-        name,
-        formations: formations.map(({ id, formation }) => ({ id, formation })),
-        commander,
-        at,
-      });
-    }
+    case "ArmyRaised":
     case "ArmyPurchased": {
+      // Raised from the Reserves or bought from the war chest (A8), a new army is given by the same fields.
       const { army, name, formations, commander, at } = event.data;
       return one({
-        type: "BuyArmy",
+        type: event.type === "ArmyRaised" ? "RaiseArmy" : "BuyArmy",
         actor,
         army,
         name,
