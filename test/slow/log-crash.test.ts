@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/demo/rng.js";
 import { EventStore, verifyStream } from "../../src/log/index.js";
 import { tempDir } from "../support/tmp.js";
 import { range } from "../log/helpers.js";
@@ -9,18 +10,6 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 20;
 /** The child appends at most this many events per append (see append-child.ts). */
 const MAX_BATCH = 3;
-
-/** mulberry32: a small seeded PRNG, so a failing run can be repeated with CRASH_SEED. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Round {
   ready: number;
@@ -78,7 +67,7 @@ describe("crash safety", () => {
     async () => {
       const seed = Number(process.env["CRASH_SEED"] ?? Math.floor(Math.random() * 2 ** 32));
       console.log(`log-crash.test.ts seed ${seed} (repeat with CRASH_SEED=${seed})`);
-      const random = prng(seed);
+      const random = seededRandom(String(seed)); // a failing run repeats with CRASH_SEED
       const dir = await tempDir();
       let head = 0;
       let acked = 0;
