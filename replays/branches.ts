@@ -5,6 +5,7 @@
  * creating one copies no event. Its stream id is "<campaign>.<name>"; the campaign's own line is called "main".
  * Branch names are unique within a campaign, whichever line they fork from.
  */
+import { turnToStart, turnUnderWay as isTurnUnderWay } from "../projections/turns.js";
 import { ID_PATTERN } from "../events/common.js";
 import type { StoredEvent } from "../events/index.js";
 import type { SecretKeeper } from "../src/client/secrets.js";
@@ -133,11 +134,12 @@ async function copySeedSecrets(
 ): Promise<string[]> {
   const { state } = await replays.stateAtSeq(stream, forkSeq);
   const turn = state.turnState;
-  const underWay = turn !== null && turn.hostSeed === null;
-  const owed = underWay
-    ? Object.entries(turn.playerSeedHashes).filter(([player]) => turn.playerSeeds[player] === undefined)
-    : Object.entries(state.seedCommitments);
-  const seedTurn = underWay || turn === null ? state.turn : state.turn + 1;
+  const underWay = isTurnUnderWay(state);
+  const owed =
+    underWay && turn
+      ? Object.entries(turn.playerSeedHashes).filter(([player]) => turn.playerSeeds[player] === undefined)
+      : Object.entries(state.seedCommitments);
+  const seedTurn = underWay ? state.turn : turnToStart(state);
   const copied: string[] = [];
   for (const [player, seedHash] of owed) {
     const seed = await from.playerSeed(player, seedTurn);

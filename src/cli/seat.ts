@@ -1,5 +1,5 @@
+import { seatsOf } from "../client/seats.js";
 import { basename, dirname, join } from "node:path";
-import { HOST } from "../../events/common.js";
 import { FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import type { Engine } from "../engine.js";
@@ -60,7 +60,7 @@ export class Seat {
   async table(named?: string): Promise<Table> {
     const campaign = named ?? (await this.campaign());
     await requireIntact(this.engine, campaign);
-    const seats = [HOST, ...((await this.engine.state(campaign)).setup?.players.map((p) => p.id) ?? [])];
+    const seats = seatsOf(await this.engine.state(campaign));
     const stranger = [...(this.acting ?? [])].find((party) => !seats.includes(party));
     if (stranger !== undefined && seats.length > 1)
       throw new CliError(`--as "${stranger}" is not a party of ${campaign}: give one of ${seats.join(", ")}`);

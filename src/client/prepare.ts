@@ -1,5 +1,7 @@
+import { seatsOf } from "./seats.js";
+import { turnToStart, turnUnderWay } from "../../projections/turns.js";
 import { randomBytes } from "node:crypto";
-import { HOST, type Order } from "../../events/common.js";
+import type { Order } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
 import { sha256Hex } from "../log/hash.js";
@@ -32,11 +34,6 @@ export class PrepareError extends Error {
 
 export const SALT_BYTES = 16;
 export const SEED_BYTES = 32;
-
-/** The turn a StartTurn begins: turn 1 right after set-up, else the one after the last ended turn. */
-export function turnToStart(state: CampaignState): number {
-  return state.turnState === null ? state.turn : state.turn + 1;
-}
 
 /** The dice seeds of the current turn, once the host's seed is known to whoever asks. */
 export function turnSeeds(state: CampaignState, hostSeed: string): DiceSeeds {
@@ -87,9 +84,6 @@ function checkOrder(order: unknown): Order {
   );
 }
 
-/** Whether a turn is under way (its host seed not yet revealed): its seeds are committed and must not be replaced. */
-const turnUnderWay = (state: CampaignState) => state.turnState !== null && state.turnState.hostSeed === null;
-
 export async function prepareCommand(
   state: CampaignState,
   raw: unknown,
@@ -100,7 +94,7 @@ export async function prepareCommand(
   const input = raw as Input;
   const actor = input.actor;
   // Only a seat of the campaign has secrets: anything else is left for the engine to refuse, with no file touched.
-  const seats = [HOST, ...(state.setup?.players.map((p) => p.id) ?? [])];
+  const seats = seatsOf(state);
   if (typeof actor !== "string" || !seats.includes(actor)) return passThrough(input);
   switch (input.type) {
     case "CommitSeed": {

@@ -1,4 +1,4 @@
-import { HOST } from "../../events/common.js";
+import { seatsOf } from "./seats.js";
 import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandHandler, Engine, Outcome } from "../engine.js";
@@ -90,7 +90,7 @@ export class Table<H extends CommandHandler = Engine> {
     if (this.options.chores === false) return;
     for (;;) {
       const state = await this.state();
-      const parties = this.options.parties ?? new Set([HOST, ...(state.setup?.players.map((p) => p.id) ?? [])]);
+      const parties = this.options.parties ?? new Set(seatsOf(state));
       const chores = dueChores(state, parties);
       if (chores.length === 0) return;
       for (const chore of chores) {
@@ -109,7 +109,7 @@ export class Table<H extends CommandHandler = Engine> {
 function notASeat(state: CampaignState, input: unknown): Refusal | undefined {
   const actor = (input as { actor?: unknown } | null)?.actor;
   if (!state.setup || typeof input !== "object" || input === null || actor === undefined) return undefined;
-  const seats = [HOST, ...state.setup.players.map((p) => p.id)];
+  const seats = seatsOf(state);
   if (typeof actor === "string" && seats.includes(actor)) return undefined;
   return {
     kind: "field",

@@ -1,3 +1,4 @@
+import { turnToStart, turnUnderWay } from "../../projections/turns.js";
 import type { DomainEvent } from "../../events/index.js";
 import { turnOfSeedPrint } from "../../projections/seed-prints.js";
 import type { CampaignState } from "../../projections/state.js";
@@ -12,14 +13,13 @@ import { requirePlayer, requireSetup } from "./guards.js";
 /** T1: the turn a StartTurn begins: turn 1 right after set-up, later turns once the previous one has ended. */
 function requireTurnToStart(state: CampaignState): number {
   requireActive(state);
-  const current = state.turnState;
-  if (current !== null && current.hostSeed === null) {
+  if (turnUnderWay(state)) {
     refuseRule(
       "T1",
       `turn ${state.turn} is still under way (${state.phase} phase): it must end before turn ${state.turn + 1} starts`,
     );
   }
-  return current === null ? state.turn : state.turn + 1;
+  return turnToStart(state);
 }
 
 /**

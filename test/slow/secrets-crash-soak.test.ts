@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, watch } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CampaignState } from "../../projections/state.js";
+import { turnToStart, turnUnderWay } from "../../projections/turns.js";
 import { FileSecrets } from "../../src/client/secrets.js";
 import { orderCommitment, seedCommitment } from "../../src/commitments.js";
 import { nextDecision } from "../../src/demo/play.js";
@@ -50,8 +51,7 @@ function killed(
 async function owedSecretsHeld(state: CampaignState, secrets: FileSecrets): Promise<string[]> {
   const lost: string[] = [];
   const turn = state.turnState;
-  const underWay = turn !== null && turn.hostSeed === null;
-  if (underWay) {
+  if (turn && turnUnderWay(state)) {
     const host = await secrets.hostSeed(state.turn);
     if (!host || seedCommitment(host) !== turn.hostSeedHash) lost.push(`host seed of turn ${state.turn}`);
     for (const [player, hash] of Object.entries(turn.playerSeedHashes)) {
@@ -69,7 +69,7 @@ async function owedSecretsHeld(state: CampaignState, secrets: FileSecrets): Prom
       if (!matches) lost.push(`${activation.player}'s order for ${activation.army} in turn ${state.turn}`);
     }
   } else {
-    const next = turn === null ? state.turn : state.turn + 1;
+    const next = turnToStart(state);
     for (const [player, hash] of Object.entries(state.seedCommitments)) {
       const seed = await secrets.playerSeed(player, next);
       if (!seed || seedCommitment(seed) !== hash) lost.push(`${player}'s seed of turn ${next}`);
