@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, RosterFormation, UnitCounts } from "./common.js";
+import { Id, Reattached, RosterFormation, UnitCounts } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** A wiped-out formation was replaced by a different full-strength one from the Reserves (E6c). */
@@ -14,6 +14,7 @@ export const FormationReplaced = defineEvent(
       replaced: Id,
       formation: RosterFormation,
       units: UnitCounts,
+      reattached: Type.Optional(Reattached),
     },
     { additionalProperties: false },
   ),

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, UnitCounts } from "./common.js";
+import { Id, Reattached, UnitCounts } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /** A player broke formations of an army that has fought down into In Transit (E5). */
@@ -13,6 +13,7 @@ export const FormationsBrokenDown = defineEvent(
       player: Id,
       formations: Type.Array(Id, { minItems: 1 }),
       units: UnitCounts,
+      reattached: Type.Optional(Reattached),
     },
     { additionalProperties: false },
   ),

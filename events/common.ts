@@ -185,10 +185,29 @@ export const RosterFormation = Type.Object(
     id: Id,
     formation: Id,
     units: UnitCounts,
+    /** E5: the company of the army a support or special formation is attached to (absent: no company to attach to). */
+    attachedTo: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
 export type RosterFormation = Static<typeof RosterFormation>;
+
+/**
+ * A catalogue formation as a command or a set-up file names it for an army: its id in the army and, for a support or
+ * special formation, the company it is attached to (E5; by default the army's first company).
+ */
+export const FormationEntry = Type.Object(
+  { id: Id, formation: Id, attachedTo: Type.Optional(Id) },
+  { additionalProperties: false },
+);
+export type FormationEntry = Static<typeof FormationEntry>;
+
+/**
+ * E5: support and special formations whose company left the army (broken down or replaced), each with the company it
+ * is attached to from then on. One that is not listed is attached to no company any more.
+ */
+export const Reattached = IdRecord(Id);
+export type Reattached = Static<typeof Reattached>;
 
 /** The army's commander (S8): one unit of one of its formations. */
 export const Commander = Type.Object(

@@ -1,6 +1,7 @@
 import { produce, type Draft } from "immer";
 import type { CurrentEvent, DomainEvent, EventData } from "../events/index.js";
 import { addUnits, armyPoints, removeUnits } from "./units.js";
+import { reattach } from "./attachments.js";
 import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
 import { seedPrint } from "./seed-prints.js";
 import { squareKey } from "./grid.js";
@@ -317,6 +318,7 @@ const handlers: Handlers = {
     const leaving = army.formations.filter((f) => data.formations.includes(f.id));
     const damagedTitans = titansLeavingWithDamage(army, leaving, state.setup!.catalogue);
     army.formations = army.formations.filter((f) => !data.formations.includes(f.id));
+    reattach(army.formations, data.formations, data.reattached);
     rosterChanged(state, army);
     state.ledgers[data.player]!.inTransit.push({
       turn: data.turn,
@@ -347,6 +349,7 @@ const handlers: Handlers = {
     const army = state.armies[data.army]!;
     army.formations = army.formations.filter((f) => f.id !== data.replaced);
     army.formations.push(data.formation);
+    reattach(army.formations, [data.replaced], data.reattached);
     rosterChanged(state, army);
     forgetDestroyedTitan(army, data.replaced);
     const ledger = state.ledgers[data.player]!;

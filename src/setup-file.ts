@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { campaignTerms, Catalogue, Id, IdRecord, Options, Square } from "../events/common.js";
+import { campaignTerms, Catalogue, FormationEntry, Id, IdRecord, Options, Square } from "../events/common.js";
 import { HOST } from "../events/common.js";
 import { describeAjvError } from "../events/index.js";
 import type { Command } from "./commands/schemas.js";
@@ -25,7 +25,7 @@ export const SetupFile = Type.Object(
             id: Id,
             player: Id,
             name: Type.String({ minLength: 1, maxLength: 80 }),
-            formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+            formations: Type.Array(FormationEntry, {
               minItems: 1,
             }),
             commander: Type.Object({ formation: Id, unitType: Id }, { additionalProperties: false }),

@@ -217,8 +217,13 @@ describe("A6 the limit of a commander's level", () => {
         [4, 3],
       ])
       .endActionPhase();
-    s.fight("t2b1", { outcome: "attacker", attacker: side(40, { warlord: { warlord: 1 } }), defender: side(5) });
-    expect(s.state.armies["r1"]!.points).toBe(2850);
+    // The Land Raider company, which carries the Reaver (E5), is wiped out: it holds nothing together any more.
+    s.fight("t2b1", {
+      outcome: "attacker",
+      attacker: side(40, { warlord: { warlord: 1 }, raiders: { "land-raider": 4 } }),
+      defender: side(5),
+    });
+    expect(s.state.armies["r1"]!.points).toBe(2250);
     const reaver = {
       type: "AppointCommander",
       actor: "red",
@@ -228,9 +233,9 @@ describe("A6 the limit of a commander's level", () => {
     s.refused(reaver, {
       rule: "A6",
       message:
-        'Commander level 1 (armies up to 2,000 points) after the army\'s 2 battles: it cannot lead army "r1" of 2,850 points',
+        'Commander level 1 (armies up to 2,000 points) after the army\'s 2 battles: it cannot lead army "r1" of 2,250 points',
     });
-    s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders", "speeders", "terminators"] });
+    s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders", "terminators"] });
     s.run(reaver);
     expect(s.state.armies["r1"]).toMatchObject({ points: 1500, commanderLevel: 1 });
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cvpTotals } from "../projections/formulas.js";
 import { eventOf, hostSeed, Scenario, side, types } from "./battle-support.js";
 import { turnOneBattles } from "./support/end-ready.js";
+import { goldenSetup } from "./support/fixtures.js";
 
 /**
  * The End phase (E1-E7, T1, D1) against the pure deciders, on test/golden/fixtures/end-ready.json: the battle fixture's
@@ -164,15 +165,19 @@ describe("E5 breaking down and disbanding", () => {
     );
   });
 
-  it("E5 a company with support or special formations attached is broken down only if another company remains", () => {
+  it("E5 a company with support, special or titan formations attached is broken down only if a company replaces it", () => {
     const s = turnOne();
     s.refused(
       { type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"] },
       {
         rule: "E5",
-        message:
-          'breaking down the company "raiders" would leave "speeders", "terminators" of army "r1" without a company',
+        message: 'the company "raiders" of army "r1" has "speeders", "terminators", "reaver", "warlord" attached',
       },
+    );
+    // Another company left in the army does not take the attached formations over by itself.
+    s.refused(
+      { type: "BreakDown", actor: "blue", army: "b2", formations: ["tactical"] },
+      { rule: "E5", message: 'the company "tactical" of army "b2" has "terminators" attached' },
     );
     const events = s.run({ type: "BreakDown", actor: "blue", army: "b2", formations: ["assault"] });
     expect(events).toEqual([
@@ -210,11 +215,14 @@ describe("E5 breaking down and disbanding", () => {
     expect(s.state.armies["r1"]!.points).toBe(4400);
   });
 
-  it("E5 a company with nothing attached may be broken down", () => {
+  it("E5 a company may be broken down together with its attached formations, or once they have gone", () => {
     const s = turnOne();
-    s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["speeders", "terminators"] });
-    s.run({ type: "BreakDown", actor: "red", army: "r1", formations: ["raiders"] });
-    expect(s.state.armies["r1"]!.points).toBe(3500);
+    s.run({ type: "BreakDown", actor: "blue", army: "b2", formations: ["tactical", "terminators"] });
+    expect(s.state.armies["b2"]!.formations.map((f) => f.id)).toEqual(["assault"]);
+    const t = turnOne();
+    t.run({ type: "BreakDown", actor: "blue", army: "b2", formations: ["terminators"] });
+    t.run({ type: "BreakDown", actor: "blue", army: "b2", formations: ["tactical"] });
+    expect(t.state.armies["b2"]!.formations.map((f) => f.id)).toEqual(["assault"]);
   });
 
   it("E5 E6 the seed's example: breaking down the 600-point company of a 4,850-point army -> 4,250, a full company from the Reserves -> 5,000", () => {
@@ -230,7 +238,21 @@ describe("E5 breaking down and disbanding", () => {
     expect(events).toEqual([
       {
         type: "FormationsBrokenDown",
-        data: { turn: 2, army: "r1", player: "red", formations: ["raiders"], units: { "land-raider": 4 } },
+        data: {
+          turn: 2,
+          army: "r1",
+          player: "red",
+          formations: ["raiders"],
+          units: { "land-raider": 4 },
+          // The wiped-out Vindicators' record moves with the rest.
+          reattached: {
+            vindicators: "tactical",
+            speeders: "tactical",
+            terminators: "tactical",
+            reaver: "tactical",
+            warlord: "tactical",
+          },
+        },
       },
       {
         type: "FormationReplaced",
@@ -247,6 +269,67 @@ describe("E5 breaking down and disbanding", () => {
     expect(s.state.armies["r1"]!.points).toBe(5000);
     expect(s.state.ledgers["red"]!.reserves).toEqual({ whirlwind: 3, predator: 3 });
     expect(s.state.ledgers["red"]!.inTransit).toEqual([{ turn: 2, units: { "land-raider": 4 } }]);
+  });
+
+  /** Turn 2 of a campaign whose b2 also has a Land Speeder squadron, attached to its Assault company. */
+  function twoCarryingCompanies(b2Losses: Record<string, Record<string, number>>): Scenario {
+    const armies = goldenSetup("end-ready.json").armies!.map((army) =>
+      army.id === "b2"
+        ? {
+            ...army,
+            formations: [
+              ...army.formations,
+              { id: "speeders", formation: "land-speeder-squadron", attachedTo: "assault" },
+            ],
+          }
+        : army,
+    );
+    const s = turnOneBattles({ armies });
+    s.fight("t1b1", { outcome: "attacker", attacker: side(30), defender: side(14) });
+    s.fight("t1b2", { outcome: "defender", attacker: side(8), defender: side(25, b2Losses) });
+    s.finishEndPhase().endTurn();
+    return s.quietTurn();
+  }
+
+  it("E5 one replacement takes the place of one company: two companies that both carry attachments go one at a time", () => {
+    const s = twoCarryingCompanies({});
+    s.refused(
+      {
+        type: "BreakDown",
+        actor: "blue",
+        army: "b2",
+        formations: ["tactical", "assault"],
+        replacement: { id: "raiders", formation: "land-raider-company" },
+      },
+      { rule: "E5", message: 'companies "tactical" and "assault" both have formations attached' },
+    );
+    const events = s.run({
+      type: "BreakDown",
+      actor: "blue",
+      army: "b2",
+      formations: ["assault"],
+      replacement: { id: "raiders", formation: "land-raider-company" },
+    });
+    expect(eventOf(events, "FormationsBrokenDown").reattached).toEqual({ speeders: "raiders" });
+    expect(s.state.armies["b2"]!.formations.map((f) => [f.id, f.attachedTo])).toEqual([
+      ["tactical", undefined],
+      ["terminators", "tactical"],
+      ["speeders", "raiders"],
+      ["raiders", undefined],
+    ]);
+  });
+
+  it("E5 E6c a company that replaces a wiped-out company takes over what was attached to it", () => {
+    const s = twoCarryingCompanies({ assault: { "command-stand": 1, "assault-stand": 6, rhino: 5 } });
+    const events = s.run({
+      type: "ReplaceFormation",
+      actor: "blue",
+      army: "b2",
+      formation: "assault",
+      with: { id: "raiders", formation: "land-raider-company" },
+    });
+    expect(eventOf(events, "FormationReplaced").reattached).toEqual({ speeders: "raiders" });
+    expect(s.state.armies["b2"]!.formations.find((f) => f.id === "speeders")!.attachedTo).toBe("raiders");
   });
 
   it("E5 a replacement company must be a company, new in the army, whole in the Reserves, and not in the first turn", () => {
@@ -456,8 +539,9 @@ describe("E6 Reserves", () => {
           name: "Red Phoenix",
           formations: [
             { id: "tactical", formation: "tactical-company", units: TACTICAL },
-            { id: "whirlwinds", formation: "whirlwind-squadron", units: { whirlwind: 3 } },
-            { id: "predators", formation: "predator-squadron", units: { predator: 3 } },
+            // E5: support is attached to the army's first company when the command names none.
+            { id: "whirlwinds", formation: "whirlwind-squadron", units: { whirlwind: 3 }, attachedTo: "tactical" },
+            { id: "predators", formation: "predator-squadron", units: { predator: 3 }, attachedTo: "tactical" },
           ],
           commander: { formation: "tactical", unitType: "command-stand" },
           at: [2, 0],
@@ -633,7 +717,13 @@ describe("E6 Reserves", () => {
           army: "r1",
           player: "red",
           replaced: "vindicators",
-          formation: { id: "whirlwinds", formation: "whirlwind-squadron", units: { whirlwind: 3 } },
+          // E5: it joins the company the wiped-out squadron was attached to.
+          formation: {
+            id: "whirlwinds",
+            formation: "whirlwind-squadron",
+            units: { whirlwind: 3 },
+            attachedTo: "raiders",
+          },
           units: { whirlwind: 3 },
         },
       },

@@ -463,7 +463,15 @@ describe("set-up rules, property-based (pure deciders)", () => {
           for (const [i, f] of registered.formations.entries()) {
             const entry = catalogue.formations[f.formation];
             expect(entry, `formation ${f.formation} is in the catalogue`).toBeDefined();
-            expect(f).toEqual({ id: r.formations[i]!.id, formation: r.formations[i]!.formation, units: entry!.units });
+            // E5: a support, special or titan formation is attached to the roster's first company, if it has one.
+            const firstCompany = r.formations.find((g) => catalogue.formations[g.formation]?.kind === "company")?.id;
+            const attached = entry!.kind !== "company" && firstCompany !== undefined;
+            expect(f).toEqual({
+              id: r.formations[i]!.id,
+              formation: r.formations[i]!.formation,
+              units: entry!.units,
+              ...(attached && { attachedTo: firstCompany }),
+            });
             points += entry!.points;
           }
           expect(points).toBeGreaterThanOrEqual(1000);

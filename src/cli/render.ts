@@ -124,6 +124,9 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
         `  ${army.id.padEnd(12)} ${army.name.padEnd(28)} ${n(army.points).padStart(6)} pts  rate ${army.moveRate}  ${where.padEnd(9)} ${order}`.trimEnd(),
       );
       lines.push(...titanDamageLines(army, `  ${"".padEnd(12)} `));
+      // E5: the viewer's own armies (or every army, for whoever sees the whole log).
+      if (view.viewer === undefined || army.player === view.viewer)
+        lines.push(...attachmentLines(army.formations, `  ${"".padEnd(12)} `));
       // A player's view names the commanders it knows (S8): its own, and the enemy's once killed.
       if (view.viewer !== undefined && army.commander !== HIDDEN) {
         const known = `${army.commander.unitType} of ${army.commander.formation}`;
@@ -172,4 +175,14 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
       lines.push(`  turn ${v.turn} ${v.player} ${v.army} ${v.rule}: ${v.detail} (event #${v.seq})`);
   }
   return lines.join("\n");
+}
+
+/** E5: each company's attached formations, where the viewer may see the roster (fog of war hides it, A2). */
+function attachmentLines(roster: CampaignView["armies"][string]["formations"], indent: string): string[] {
+  if (roster === HIDDEN) return [];
+  const byCompany = new Map<string, string[]>();
+  for (const formation of roster)
+    if (formation.attachedTo !== undefined)
+      byCompany.set(formation.attachedTo, [...(byCompany.get(formation.attachedTo) ?? []), formation.id]);
+  return [...byCompany].map(([company, attached]) => `${indent}attached to ${company}: ${attached.join(", ")}`);
 }

@@ -6,6 +6,7 @@ import {
   campaignTerms,
   Catalogue,
   Commander,
+  FormationEntry,
   Id,
   IdRecord,
   Nonce,
@@ -33,7 +34,7 @@ export const RegisterArmy = command("RegisterArmy", {
   army: Id,
   name: Type.String({ minLength: 1, maxLength: 80 }),
   /** Formations from the catalogue, each with an id unique within the army; all start at full strength. */
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+  formations: Type.Array(FormationEntry, {
     minItems: 1,
     maxItems: 200,
   }),
@@ -144,7 +145,7 @@ export const DisbandArmy = command("DisbandArmy", { army: Id });
 export const RaiseArmy = command("RaiseArmy", {
   army: Id,
   name: Type.String({ minLength: 1, maxLength: 80 }),
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+  formations: Type.Array(FormationEntry, {
     minItems: 1,
     maxItems: 200,
   }),
@@ -159,7 +160,8 @@ export const ReinforceFormation = command("ReinforceFormation", { army: Id, form
 export const ReplaceFormation = command("ReplaceFormation", {
   army: Id,
   formation: Id,
-  with: Type.Object({ id: Id, formation: Id }, { additionalProperties: false }),
+  /** The new formation; a support or special one may name the company it is attached to (E5). */
+  with: FormationEntry,
 });
 
 /** E6d: trade full-strength formations in the Reserves for their points and buy catalogue formations with them. */
@@ -178,7 +180,7 @@ export const BuySupport = command("BuySupport", {
 /** A8: buy full-strength catalogue formations from the war chest into an army on the map, keeping it within M. */
 export const BuyFormations = command("BuyFormations", {
   army: Id,
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+  formations: Type.Array(FormationEntry, {
     minItems: 1,
     maxItems: 200,
   }),
@@ -188,7 +190,7 @@ export const BuyFormations = command("BuyFormations", {
 export const BuyArmy = command("BuyArmy", {
   army: Id,
   name: Type.String({ minLength: 1, maxLength: 80 }),
-  formations: Type.Array(Type.Object({ id: Id, formation: Id }, { additionalProperties: false }), {
+  formations: Type.Array(FormationEntry, {
     minItems: 1,
     maxItems: 200,
   }),

@@ -4,7 +4,7 @@ import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
 import { cvpTotals } from "../../projections/formulas.js";
 import { rowsFromEdge, sameSquare } from "../../projections/grid.js";
-import type { ArmyState, CampaignSetup, CampaignState, TurnState } from "../../projections/state.js";
+import type { ArmyState, CampaignState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { seedCommitment } from "../commitments.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";
@@ -32,6 +32,8 @@ import {
 } from "./commanders.js";
 import { requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { requireUndamagedForTrade } from "./damaged-titans.js";
+import { attachNew, carriedBy, reattachments } from "./attachments.js";
+import { isAttachable, isCompany } from "../../projections/attachments.js";
 
 /**
  * The End phase (E1-E7): breaking down and disbanding armies that have fought (E5), using the Reserves (E6 a-d),
@@ -57,8 +59,7 @@ function requireRosterFormation(army: ArmyState, id: string, field: string): Ros
   return formation;
 }
 
-const kindOf = (setup: CampaignSetup, formation: RosterFormation) =>
-  setup.catalogue.formations[formation.formation]?.kind;
+const quoted = (formations: readonly RosterFormation[]) => formations.map((f) => `"${f.id}"`).join(", ");
 
 // ---------- E5 ----------
 
@@ -82,61 +83,65 @@ export function decideBreakDown(state: CampaignState, command: CommandOf<"BreakD
     );
   }
 
-  const events: DomainEvent[] = [
-    {
-      type: "FormationsBrokenDown",
-      data: {
-        turn: state.turn,
-        army: army.id,
-        player: player.id,
-        formations: brokenDown.map((f) => f.id),
-        units: formationUnits(brokenDown),
-      },
-    },
-  ];
+  const brokenDownData = {
+    turn: state.turn,
+    army: army.id,
+    player: player.id,
+    formations: brokenDown.map((f) => f.id),
+    units: formationUnits(brokenDown),
+  };
+  const leaving = [...named];
 
-  const companies = brokenDown.filter((f) => kindOf(setup, f) === "company");
-  // A company already wiped out holds nothing together any more (B7): breaking down its empty record is always allowed.
+  const companies = brokenDown.filter((f) => isCompany(setup.catalogue, f));
+  // A company already wiped out holds nothing together any more (seed 000's note on attrition): its record may go.
   const liveCompanies = companies.filter(hasUnits);
-  const attached = kept.filter(
-    (f) => hasUnits(f) && (kindOf(setup, f) === "support" || kindOf(setup, f) === "special"),
-  );
-  const companyLeft = kept.some((f) => hasUnits(f) && kindOf(setup, f) === "company");
+  const carrying = liveCompanies.filter((company) => carriedBy(kept, company.id).length > 0);
   const { replacement } = command;
-  if (replacement) {
-    if (companies.length === 0)
-      refuseField(
-        "replacement",
-        "a replacement takes the place of a broken-down company, and no company is broken down here",
-      );
-    requireReservesTurn(state);
-    const entry = setup.catalogue.formations[replacement.formation];
-    if (!entry) refuseRule("S8", `formation "${replacement.formation}" is not in the campaign catalogue`);
-    if (entry.kind !== "company")
+  if (!replacement) {
+    const company = carrying[0];
+    if (company)
       refuseRule(
         "E5",
-        `a broken-down company is replaced by a company; "${replacement.formation}" is a ${entry.kind} formation`,
+        `the company "${company.id}" of army "${army.id}" has ${quoted(carriedBy(kept, company.id))} attached: ` +
+          "it may be broken down only if a full-strength company from the Reserves replaces it (name it as the replacement), or together with them",
       );
-    if (kept.some((f) => f.id === replacement.id))
-      refuseField("replacement.id", `army "${army.id}" already has a formation "${replacement.id}"`);
-    const units = fullStrength(setup.catalogue, replacement.formation);
-    requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${replacement.formation}"`);
-    const formation = { id: replacement.id, formation: replacement.formation, units };
-    const replaced = (liveCompanies[0] ?? companies[0]!).id;
-    requireWithinCeiling(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
-    requireCommandCovers(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
-    events.push({
-      type: "FormationReplaced",
-      data: { turn: state.turn, army: army.id, player: player.id, replaced, formation, units },
-    });
-  } else if (liveCompanies.length > 0 && attached.length > 0 && !companyLeft) {
+    const reattached = reattachments(setup.catalogue, kept, leaving);
+    return [{ type: "FormationsBrokenDown", data: { ...brokenDownData, ...(reattached && { reattached }) } }];
+  }
+  if (companies.length === 0)
+    refuseField(
+      "replacement",
+      "a replacement takes the place of a broken-down company, and no company is broken down here",
+    );
+  if (carrying.length > 1)
     refuseRule(
       "E5",
-      `breaking down the company "${liveCompanies[0]!.id}" would leave ${attached.map((f) => `"${f.id}"`).join(", ")} of army "${army.id}" without a company: ` +
-        "name a full-strength company from the Reserves to replace it",
+      `companies ${carrying.map((c) => `"${c.id}"`).join(" and ")} both have formations attached, and one replacement takes the place of one company: break them down one at a time`,
     );
-  }
-  return events;
+  requireReservesTurn(state);
+  const entry = setup.catalogue.formations[replacement.formation];
+  if (!entry) refuseRule("S8", `formation "${replacement.formation}" is not in the campaign catalogue`);
+  if (entry.kind !== "company")
+    refuseRule(
+      "E5",
+      `a broken-down company is replaced by a company; "${replacement.formation}" is a ${entry.kind} formation`,
+    );
+  if (kept.some((f) => f.id === replacement.id))
+    refuseField("replacement.id", `army "${army.id}" already has a formation "${replacement.id}"`);
+  const units = fullStrength(setup.catalogue, replacement.formation);
+  requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${replacement.formation}"`);
+  const formation = { id: replacement.id, formation: replacement.formation, units };
+  const replaced = (carrying[0] ?? liveCompanies[0] ?? companies[0]!).id;
+  requireWithinCeiling(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
+  requireCommandCovers(setup, army, [...kept, formation], `replacing "${replaced}" with "${replacement.formation}"`);
+  const reattached = reattachments(setup.catalogue, [...kept, formation], leaving, { replaced, by: formation.id });
+  return [
+    { type: "FormationsBrokenDown", data: { ...brokenDownData, ...(reattached && { reattached }) } },
+    {
+      type: "FormationReplaced",
+      data: { turn: state.turn, army: army.id, player: player.id, replaced, formation, units },
+    },
+  ];
 }
 
 export function decideDisbandArmy(state: CampaignState, command: CommandOf<"DisbandArmy">): DomainEvent[] {
@@ -251,24 +256,38 @@ export function decideReplaceFormation(state: CampaignState, command: CommandOf<
   }
   if (army.formations.some((f) => f.id === command.with.id))
     refuseField("with.id", `army "${army.id}" already has a formation "${command.with.id}"`);
-  const formation = { id: command.with.id, formation: command.with.formation, units };
-  requireWithinCeiling(
-    setup,
-    army,
-    [...army.formations.filter((f) => f.id !== lost.id), formation],
-    `replacing "${lost.id}" with "${command.with.formation}"`,
-  );
-  requireCommandCovers(
-    setup,
-    army,
-    [...army.formations.filter((f) => f.id !== lost.id), formation],
-    `replacing "${lost.id}" with "${command.with.formation}"`,
-  );
+  const others = army.formations.filter((f) => f.id !== lost.id);
+  // A formation that takes an attached one's place joins the same company, while it has units, unless the command
+  // names another (E5).
+  const sameCompany = others.find((f) => f.id === lost.attachedTo && hasUnits(f))?.id;
+  const inherits = isAttachable(setup.catalogue, lost) && isAttachable(setup.catalogue, command.with);
+  const joins = command.with.attachedTo ?? (inherits ? sameCompany : undefined);
+  const entry = { id: command.with.id, formation: command.with.formation, units };
+  const formation = attachNew(
+    setup.catalogue,
+    [joins === undefined ? {} : { attachedTo: joins }],
+    [entry],
+    [...others, entry],
+    () => "with.attachedTo",
+  )[0]!;
+  const replacing = `replacing "${lost.id}" with "${command.with.formation}"`;
+  requireWithinCeiling(setup, army, [...others, formation], replacing);
+  requireCommandCovers(setup, army, [...others, formation], replacing);
+  const replacement = isCompany(setup.catalogue, formation) ? { replaced: lost.id, by: formation.id } : undefined;
+  const reattached = reattachments(setup.catalogue, [...others, formation], [lost.id], replacement);
   requireInReserves(ledgerOf(state, player.id), units, `a full-strength "${command.with.formation}"`);
   return [
     {
       type: "FormationReplaced",
-      data: { turn: state.turn, army: army.id, player: player.id, replaced: lost.id, formation, units },
+      data: {
+        turn: state.turn,
+        army: army.id,
+        player: player.id,
+        replaced: lost.id,
+        formation,
+        units,
+        ...(reattached && { reattached }),
+      },
     },
   ];
 }

@@ -1,4 +1,5 @@
-import type { Catalogue, Commander, RosterFormation, Square } from "../../events/common.js";
+import type { Catalogue, Commander, FormationEntry, RosterFormation, Square } from "../../events/common.js";
+import { attachNew } from "./attachments.js";
 import { armyPoints } from "../../projections/units.js";
 import { onMap, sameSquare } from "../../projections/grid.js";
 import type { CampaignSetup, CampaignState } from "../../projections/state.js";
@@ -16,14 +17,14 @@ export const MIN_ARMY_POINTS = 1000;
 /** A new army as RaiseArmy and BuyArmy name it. */
 export interface NewArmyOrder {
   army: string;
-  formations: readonly { id: string; formation: string }[];
+  formations: readonly FormationEntry[];
   commander: Commander;
   at: Square;
 }
 
 /**
  * S8: full-strength roster entries for catalogue formations, each id unique in the command and new to the formations
- * `taken` of the army they join.
+ * `taken` of the army they join, each attachable one attached to a company (E5).
  */
 export function fullStrengthRoster(
   catalogue: Catalogue,
@@ -32,7 +33,7 @@ export function fullStrengthRoster(
 ): RosterFormation[] {
   const existing = new Set(taken.map((f) => f.id));
   const named = new Set<string>();
-  return entries.map((entry, i) => {
+  const roster = entries.map((entry, i) => {
     if (existing.has(entry.id))
       refuseField(`formations[${i}].id`, `formation id "${entry.id}" is already used in this army`);
     if (named.has(entry.id))
@@ -40,6 +41,7 @@ export function fullStrengthRoster(
     named.add(entry.id);
     return { id: entry.id, formation: entry.formation, units: fullStrength(catalogue, entry.formation) };
   });
+  return attachNew(catalogue, entries, roster, [...taken, ...roster], (i) => `formations[${i}].attachedTo`);
 }
 
 /**

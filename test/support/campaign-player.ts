@@ -357,13 +357,16 @@ function breakDown(g: Gen, state: CampaignState, player: string): Decision | und
   const kept = army.formations.filter((f) => !chosen.includes(f));
   if (!kept.some(hasUnits)) return undefined;
   const command: Plain = { actor: player, type: "BreakDown", army: army.id, formations: chosen.map((f) => f.id) };
-  // E5: a company with support or special formations attached goes only if another company replaces it.
-  const liveCompanies = chosen.filter((f) => hasUnits(f) && kindOf(state, f) === "company");
-  const attached = kept.filter(
-    (f) => hasUnits(f) && (kindOf(state, f) === "support" || kindOf(state, f) === "special"),
+  // E5: a live company with a live formation attached goes only if a company from the Reserves replaces it, one
+  // company at a time.
+  const carrying = chosen.filter(
+    (company) =>
+      hasUnits(company) &&
+      kindOf(state, company) === "company" &&
+      kept.some((f) => f.attachedTo === company.id && hasUnits(f)),
   );
-  const companyLeft = kept.some((f) => hasUnits(f) && kindOf(state, f) === "company");
-  if (liveCompanies.length > 0 && attached.length > 0 && !companyLeft) {
+  if (carrying.length > 1) return undefined;
+  if (carrying.length === 1) {
     if (state.turn < 2) return undefined;
     const reserves = state.ledgers[player]!.reserves;
     const companies = Object.entries(state.setup!.catalogue.formations).filter(
@@ -374,7 +377,7 @@ function breakDown(g: Gen, state: CampaignState, player: string): Decision | und
           ceiling(state),
     );
     if (companies.length === 0) return undefined;
-    command["replacement"] = { id: `${liveCompanies[0]!.id}-c${state.turn}`, formation: pick(g, companies)[0] };
+    command["replacement"] = { id: `${carrying[0]!.id}-c${state.turn}`, formation: pick(g, companies)[0] };
     if (kept.some((f) => f.id === (command["replacement"] as { id: string }).id)) return undefined;
   }
   return { command, why: "E5 break down" };
