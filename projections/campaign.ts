@@ -173,6 +173,8 @@ const handlers: Handlers = {
   BattleStarted(state, data) {
     const attacker = state.armies[data.attacker]!;
     const defender = state.armies[data.defender]!;
+    // A3, T5: an order already revealed this turn (for a scouting's +2, say) is revealed for this battle too.
+    const revealed = (army: string) => state.turnState?.activations[army]?.order ?? null;
     const averagePoints = (attacker.points + defender.points) / 2;
     state.battles[data.battle] = {
       id: data.battle,
@@ -183,10 +185,10 @@ const handlers: Handlers = {
         army: attacker.id,
         player: attacker.player,
         points: attacker.points,
-        order: null,
+        order: revealed(attacker.id),
         from: data.attackerFrom,
       },
-      defender: { army: defender.id, player: defender.player, points: defender.points, order: null },
+      defender: { army: defender.id, player: defender.player, points: defender.points, order: revealed(defender.id) },
       averagePoints,
       vpTarget: vpTarget(averagePoints, state.setup!.options.vpTable),
       defences: state.defences[squareKey(data.at)] ?? 0,
