@@ -166,6 +166,10 @@ export const AdvancedRules = Type.Object(
 export type AdvancedRules = Static<typeof AdvancedRules>;
 export type AdvancedRule = keyof AdvancedRules;
 
+/** E3 timing option: see `Options.fortifyBuilds`. */
+export const FortifyBuilds = Type.Union([Type.Literal("fromActivation"), Type.Literal("atEndPhase")]);
+export type FortifyBuilds = Static<typeof FortifyBuilds>;
+
 export const Options = Type.Object(
   {
     /** The advanced rules in play (A1-A8); none unless named here. */
@@ -174,6 +178,12 @@ export const Options = Type.Object(
     armySize: Type.Optional(Type.Integer({ minimum: 1000, maximum: 1000000 })),
     /** B3: the campaign's own battle-size table, rows in increasing `upTo`; larger battles use the last row. */
     vpTable: Type.Optional(Type.Array(VpTableRow, { minItems: 1, maxItems: 100 })),
+    /**
+     * E3 timing: when a Fortify order's 450 points of defences stand on its square. `fromActivation` (the ruling, the
+     * default): from the army's activation, made known with its order's reveal, so an army attacked that turn fights
+     * with them. `atEndPhase`: only when the turn ends, and only if the army still stands there.
+     */
+    fortifyBuilds: Type.Optional(FortifyBuilds),
   },
   { additionalProperties: false },
 );

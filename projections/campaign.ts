@@ -4,7 +4,7 @@ import { addUnits, armyPoints, removeUnits } from "./units.js";
 import { reattach } from "./attachments.js";
 import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
 import { seedPrint } from "./seed-prints.js";
-import { squareKey } from "./grid.js";
+import { sameSquare, squareKey } from "./grid.js";
 import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
 import { armyMoveRate } from "./mobility.js";
 import { battlesOfTurn, fileBattle } from "./battle-index.js";
@@ -369,6 +369,13 @@ const handlers: Handlers = {
   DefencesBuilt(state, data) {
     const key = squareKey(data.at);
     state.defences[key] = (state.defences[key] ?? 0) + data.points;
+    // E3 ruling: built with the reveal of a Fortify order, they stand in the battle still to be fought on the square.
+    for (const battle of battlesOfTurn(state, data.turn)) {
+      if (battle.status !== "resolved" && sameSquare(battle.at, data.at)) {
+        battle.defences += data.points;
+        battle.builtThisTurn = (battle.builtThisTurn ?? 0) + data.points;
+      }
+    }
   },
   TurnEnded(state, data) {
     state.turnState!.hostSeed = data.hostSeed;

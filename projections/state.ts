@@ -86,8 +86,13 @@ export interface BattleState {
   /** B3 */
   averagePoints: number;
   vpTarget: number;
-  /** Defences standing on the square when the battle started (E3); the defender holds the square. */
+  /**
+   * Defences the defender fights with (E3): those standing on the square when the battle started, plus what its
+   * Fortify order builds this turn once that order is revealed (E3 ruling); the defender holds the square.
+   */
   defences: number;
+  /** E3 ruling: the part of `defences` the defender's Fortify order built this turn; absent when none. */
+  builtThisTurn?: number;
   status: "pending" | "reported" | "resolved";
   /** A reported result awaiting the opponent's confirmation. */
   report: { by: string; result: BattleResult } | null;

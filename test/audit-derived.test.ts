@@ -31,6 +31,7 @@ import { describeRefusal } from "../src/rules/refusal.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { setupCommands } from "../src/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
+import { asWritten } from "./support/rewrite.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -110,20 +111,12 @@ async function scriptedWar(): Promise<StoredEvent[]> {
   }
 }
 
-const written = (event: StoredEvent): NewEvent => ({
-  type: event.type,
-  version: event.version,
-  at: event.at,
-  actor: event.actor,
-  data: structuredClone(event.data),
-});
-
 /**
  * A host with the folder rewrites the log: the honest events, edited in place by `edit`, sealed again one after the
  * other into a fresh store with a new head, so that the chain verifies. Returns the audit of the rewritten log.
  */
 async function rewritten(honest: readonly StoredEvent[], edit: (events: NewEvent[]) => void): Promise<AuditReport> {
-  const events = honest.map(written);
+  const events = honest.map(asWritten);
   edit(events);
   const store = await EventStore.open(join(await tempDir("epicwar-derived-forged-"), "db"), { sync: false });
   try {
@@ -256,7 +249,7 @@ describe("the audit recomputes what the rules derive", () => {
     const report = await rewritten(honest, (events) => {
       first = indexOf(events, "CampaignFinished");
       events.push({
-        ...written(honest[first]!),
+        ...asWritten(honest[first]!),
         data: { ...dataAt(events, first, "CampaignFinished"), winner: "blue" },
       });
       appended = events.length - 1;

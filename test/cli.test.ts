@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import canonicalizeModule from "canonicalize";
 import { Level } from "level";
 import { beforeAll, describe, expect, it } from "vitest";
+import { catalogue } from "../events/index.js";
 import { runInProcess, show, type Run } from "./support/cli.js";
 import { checkCommand, COMMAND_SCHEMAS } from "../src/commands/schemas.js";
 import { tempDir } from "./support/tmp.js";
@@ -278,7 +279,12 @@ describe("a campaign created from ready.json", () => {
         "type",
         "version",
       ]);
-      expect(event).toMatchObject({ stream: "golden", seq: i + 1, version: 1, prev });
+      expect(event).toMatchObject({
+        stream: "golden",
+        seq: i + 1,
+        version: catalogue.definition(event.type)!.version,
+        prev,
+      });
       expect(event.type).toMatch(/^[A-Z][A-Za-z]+$/);
       expect(event.actor).toMatch(/^(host|red|blue)$/);
       expect(new Date(event.at).toISOString()).toBe(event.at);

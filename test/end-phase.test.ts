@@ -870,9 +870,11 @@ describe("E6 Reserves", () => {
   });
 });
 
-describe("E3 defences", () => {
-  it("E3 an army on Fortify that still stands where it fortified builds 450 points of defences there at the end of the turn; successive turns add more", () => {
-    const s = new Scenario("end-ready.json").quietTurn({ r2: "fortify" }).finishEndPhase();
+describe("E3 defences with the atEndPhase option (the ruling's own cases are golden: test/golden/E/E3-*)", () => {
+  const atEndPhase = { options: { fortifyBuilds: "atEndPhase" } };
+
+  it("E3 atEndPhase: an army on Fortify that still stands where it fortified builds 450 points of defences there at the end of the turn; successive turns add more", () => {
+    const s = new Scenario("end-ready.json", atEndPhase).quietTurn({ r2: "fortify" }).finishEndPhase();
     const events = s.endTurn();
     expect(types(events)).toEqual(["DefencesBuilt", "TurnEnded"]);
     expect(eventOf(events, "DefencesBuilt")).toEqual({ turn: 1, at: [4, 0], army: "r2", player: "red", points: 450 });
@@ -881,8 +883,8 @@ describe("E3 defences", () => {
     expect(s.state.defences).toEqual({ "4,0": 900 });
   });
 
-  it("E3 defences belong to the square: whoever holds it fights with them, the builder's enemy too", () => {
-    const s = new Scenario("end-ready.json").quietTurn({ r2: "fortify" }).finishEndPhase();
+  it("E3 atEndPhase: defences belong to the square: whoever holds it fights with them, the builder's enemy too", () => {
+    const s = new Scenario("end-ready.json", atEndPhase).quietTurn({ r2: "fortify" }).finishEndPhase();
     s.endTurn();
     s.startTurn()
       .activate("r1", "firstFire")
@@ -911,8 +913,8 @@ describe("E3 defences", () => {
     });
   });
 
-  it("E3 a Fortify army that was routed, or that no longer stands where it fortified, builds nothing", () => {
-    const s = new Scenario("end-ready.json")
+  it("E3 atEndPhase: a Fortify army that was routed, or that no longer stands where it fortified, builds nothing", () => {
+    const s = new Scenario("end-ready.json", atEndPhase)
       .startTurn()
       .activate("b1", "fortify")
       .attack("r1", "charge", [

@@ -153,15 +153,16 @@ describe("snapshots", () => {
     const started3 = ashfall.events.find(
       (e) => e.type === "TurnStarted" && (e.data as { turn: number }).turn === 3,
     )!.seq;
-    const ended2 = turnEnds()[1]!;
-    // A snapshot right before turn 3 stamped with another event's hash, and a state that says something else.
+    // The snapshot turn 3 starts from: turn 2's end, or an earlier one when that state outgrew its budget.
+    const before3 = (await replays.snapshots.latest(CAMPAIGN, started3, { unhashed: true }))!.state.seq;
+    // That snapshot stamped with another event's hash, and a state that says something else.
     await replays.snapshots.db.put(
-      rawKey(CAMPAIGN, ended2),
-      stored({ ...headerAt(ended2), hash: ashfall.events[0]!.hash }, { ...foldTo(ashfall.events, ended2), turn: 42 }),
+      rawKey(CAMPAIGN, before3),
+      stored({ ...headerAt(before3), hash: ashfall.events[0]!.hash }, { ...foldTo(ashfall.events, before3), turn: 42 }),
     );
     const at = await replays.stateAt(CAMPAIGN, { turn: 3 });
     expect(at.state).toEqual(foldTo(ashfall.events, started3));
-    expect(at.from).toBeLessThan(ended2);
+    expect(at.from).toBeLessThan(before3);
     expect(replays.snapshots.rejected.forged).toBe(1);
     // A mark that points at another event: the careful path finds the phase and marks it again.
     await replays.snapshots.putMarks([{ stream: CAMPAIGN, turn: 3, phase: "battle", seq: started3 + 2 }]);

@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Commander } from "../events/common.js";
 import {
+  catalogue,
   EVENT_DEFINITIONS,
   GENESIS_HASH,
   toCurrent,
@@ -62,7 +63,7 @@ function chain(events: ReadonlyArray<Logged & Partial<StoredEvent>>, stream = "g
       stream,
       seq: event.seq,
       type: event.type,
-      version: 1,
+      version: catalogue.definition(event.type)!.version,
       at: event.at ?? "2030-01-01T00:00:00.000Z",
       actor: event.actor ?? "host",
       data: event.data,

@@ -34,14 +34,12 @@ import { requireFreeSquare, requireNewArmy } from "./new-army.js";
 import { requireUndamagedForTrade } from "./damaged-titans.js";
 import { attachNew, carriedBy, reattachments } from "./attachments.js";
 import { isAttachable, isCompany } from "../../projections/attachments.js";
+import { defencesBuilt, fortifyBuilds } from "./fortify.js";
 
 /**
  * The End phase (E1-E7): breaking down and disbanding armies that have fought (E5), using the Reserves (E6 a-d),
  * each player finishing, and the host ending the turn: defences built (E3), CVPs totalled and victory checked (E2).
  */
-
-/** E3: the points of defences a Fortify order builds. */
-export const FORTIFY_DEFENCES = 450;
 
 /** E6: never in the first turn (nobody starts with Reserves). */
 function requireReservesTurn(state: CampaignState): void {
@@ -337,22 +335,16 @@ export function decideFinishEndPhase(state: CampaignState, command: CommandOf<"F
   return [{ type: "EndPhaseFinished", data: { turn: state.turn, player: player.id } }];
 }
 
-/** E3: every army whose revealed order this turn was Fortify and that still stands, on the map, where it fortified. */
-function defencesBuilt(state: CampaignState, turn: TurnState): DomainEvent[] {
+/**
+ * E3 with the `atEndPhase` option: every army whose revealed order this turn was Fortify builds when the turn ends, if
+ * it still stands where it fortified. By default (the ruling) it built with its reveal (reveal.ts), so nothing here.
+ */
+function defencesAtEndPhase(state: CampaignState, turn: TurnState): DomainEvent[] {
+  if (fortifyBuilds(state.setup!) !== "atEndPhase") return [];
   return Object.values(turn.activations)
-    .filter((activation) => activation.order === "fortify" && activation.from !== null)
+    .filter((activation) => activation.order === "fortify")
     .sort((a, b) => a.seq - b.seq)
-    .flatMap((activation) => {
-      const army = state.armies[activation.army];
-      const at = activation.from!;
-      if (!army || army.status !== "active" || army.at === null || !sameSquare(army.at, at)) return [];
-      return [
-        {
-          type: "DefencesBuilt" as const,
-          data: { turn: state.turn, at, army: army.id, player: army.player, points: FORTIFY_DEFENCES },
-        },
-      ];
-    });
+    .flatMap((activation) => defencesBuilt(state, activation));
 }
 
 export function decideEndTurn(state: CampaignState, command: CommandOf<"EndTurn">): DomainEvent[] {
@@ -368,7 +360,7 @@ export function decideEndTurn(state: CampaignState, command: CommandOf<"EndTurn"
   if (seedCommitment(command.hostSeed) !== turn.hostSeedHash)
     refuseRule("D1", "the host's seed does not match its commitment");
 
-  const events: DomainEvent[] = defencesBuilt(state, turn);
+  const events: DomainEvent[] = defencesAtEndPhase(state, turn);
   const cvps = cvpTotals(predict(state, events));
   events.push({ type: "TurnEnded", data: { turn: state.turn, hostSeed: command.hostSeed, cvps } });
   const reached = setup.players.filter((p) => (cvps[p.id] ?? 0) >= setup.cvpTarget);

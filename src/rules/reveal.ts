@@ -4,6 +4,7 @@ import type { CommandOf } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
 import { ORDER_NAMES, pendingDefenders, requireActionPhase, unactivatedArmies } from "./action-common.js";
 import { endActionPhase, predict } from "./phases.js";
+import { defencesBuilt, fortifyBuilds } from "./fortify.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./guards.js";
 import { orderAllowance, squaresPaid, stepPricing, type StepPricing } from "./terrain-costs.js";
@@ -11,7 +12,8 @@ import { orderAllowance, squaresPaid, stepPricing, type StepPricing } from "./te
 /**
  * T5: a player reveals an army's order and salt. A reveal that matches the commitment is recorded with whatever the
  * order did not allow (T4, S7 ruling); one that does not match is recorded as cheating, not refused, and the order
- * stays hidden. The last reveal, once every army has been activated, ends the Action phase.
+ * stays hidden. A Fortify order revealed builds its defences (E3 ruling, unless the campaign builds at the End phase).
+ * The last reveal, once every army has been activated, ends the Action phase.
  */
 export function decideRevealOrder(state: CampaignState, command: CommandOf<"RevealOrder">): DomainEvent[] {
   requireSetup(state);
@@ -48,6 +50,9 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
 
   const events: DomainEvent[] = [{ type: "OrderRevealed", data: { turn, army: army.id, order, salt } }];
   events.push(...violations(activation, order, turn, stepPricing(state.setup!)));
+  // E3 ruling: Fortify built from the activation; the reveal makes it known, so the defences stand from now on.
+  if (order === "fortify" && fortifyBuilds(state.setup!) === "fromActivation")
+    events.push(...defencesBuilt(state, activation));
   const predicted = predict(state, events);
   const allRevealed = Object.values(predicted.turnState!.activations).every((a) => a.order !== null);
   if (unactivatedArmies(predicted).length === 0 && pendingDefenders(predicted).length === 0 && allRevealed) {
