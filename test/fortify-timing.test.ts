@@ -18,6 +18,7 @@ import { DERIVED_VERDICTS } from "../replays/audit-report.js";
 import { auditStream } from "../replays/audit-load.js";
 import type { AuditReport } from "../replays/audit.js";
 import { renderAudit } from "../replays/audit-text.js";
+import { renderState } from "../src/cli/render.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
@@ -25,6 +26,7 @@ import { Engine } from "../src/engine.js";
 import { EventStore } from "../src/log/index.js";
 import { describeRefusal } from "../src/rules/refusal.js";
 import { setupCommands } from "../src/setup-file.js";
+import { viewState } from "../src/views.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { asWritten } from "./support/rewrite.js";
 import { tempDir } from "./support/tmp.js";
@@ -127,6 +129,17 @@ describe("E3 timing of a Fortify order's defences", () => {
     expect(report.findings, findingsText(report)).toEqual([]);
   });
 
+  it("E3 B2 the battle sheet shows this turn's defences once the Fortify order is revealed, never before", async () => {
+    const events = await fortifiedAndAttacked({});
+    const sheet = (seq: number) => renderState(viewState(stateOf(events.slice(0, seq)), "blue"), { viewer: "blue" });
+    const started = events.find((e) => e.type === "BattleStarted")!.seq;
+    const built = events.find((e) => e.type === "DefencesBuilt")!.seq;
+    expect(sheet(started)).toContain("t1b1 at (4,0)");
+    expect(sheet(started)).not.toContain("defences");
+    expect(sheet(built)).toContain("450 pts of defences for the defender (450 of them built this turn on Fortify)");
+    expect(sheet(built)).toContain("Defences: (4,0) 450 pts");
+  });
+
   it("E3 the audit recomputes the defences of a Fortify reveal: left out of the log, they are reported missing", async () => {
     const events = await fortifiedAndAttacked({});
     const built = events.findIndex((e) => e.type === "DefencesBuilt");
@@ -143,6 +156,10 @@ describe("E3 timing of a Fortify order's defences", () => {
     const state = stateOf(events);
     expect(state.battles["t1b1"]!.defences).toBe(0);
     expect(state.defences).toEqual({ "4,0": 450 });
+    const battlePhase = events.find((e) => e.type === "ActionPhaseEnded")!.seq;
+    expect(renderState(viewState(stateOf(events.slice(0, battlePhase)), "red"), { viewer: "red" })).toContain(
+      "no defences for the defender yet",
+    );
   });
 
   it("E3 a CampaignCreated of version 1 is read with the atEndPhase option, the timing its campaign was played under", () => {

@@ -52,13 +52,21 @@ export function renderMap(state: CampaignView): string {
   return [header, ...rows, legend].join("\n");
 }
 
+/** E3: the defences the defender fights with, and what of them its Fortify order built this turn. */
+function defencesText(battle: ViewedEntry<"battles">): string {
+  const built = battle.builtThisTurn ? ` (${n(battle.builtThisTurn)} of them built this turn on Fortify)` : "";
+  if (battle.defences) return `, ${n(battle.defences)} pts of defences for the defender${built}`;
+  // A Fortify defender with none: the campaign counts this turn's defences only from the End phase (E3 option).
+  return battle.defender.order === "fortify" ? ", no defences for the defender yet" : "";
+}
+
 function renderBattle(state: CampaignView, battle: ViewedEntry<"battles">): string[] {
   const terrain = terrainAt(state.setup!.map, battle.at);
   const side = (s: ViewedEntry<"battles">["attacker"] | ViewedEntry<"battles">["defender"]) =>
     `${s.army} (${s.player}, ${n(s.points)} pts, ${s.order ? ORDER_NAMES[s.order] : "order hidden"})`;
   const lines = [
     `  ${battle.id} at ${sq(battle.at)} (${terrain}${state.setup!.map.roads.some((r) => sameSquare(r, battle.at)) ? ", road" : ""}): ${side(battle.attacker)} attacks ${side(battle.defender)}`,
-    `     ${battle.vpTarget === HIDDEN ? "size and VPs to win hidden by fog of war until the Battle phase" : `average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win`}${battle.defences ? `, ${n(battle.defences)} pts of defences for the defender` : ""}`,
+    `     ${battle.vpTarget === HIDDEN ? "size and VPs to win hidden by fog of war until the Battle phase" : `average ${n(battle.averagePoints)} pts, ${battle.vpTarget} VPs to win`}${defencesText(battle)}`,
   ];
   const effects = battleEngagement(battle);
   if (effects) lines.push(`     engagement: ${effects.effect}`);
