@@ -79,8 +79,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     );
   });
   const feeds = new Feeds();
+  let closing = false;
   // Feeds never end by themselves: ended first, so that closing waits only for the requests in flight.
-  app.addHook("preClose", async () => feeds.endAll());
+  app.addHook("preClose", async () => {
+    closing = true;
+    feeds.endAll();
+  });
+  // A request in flight when the server closes is answered, and its connection then closed rather than kept alive.
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
   const campaigns = await Campaigns.open(engine, options.secrets);
   // A server stopped between a command and the host's chores after it left them due: they are taken first.
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);

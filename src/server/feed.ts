@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Subscription } from "rxjs";
+import { Subscription } from "rxjs";
 import { initialState } from "../../projections/state.js";
 import { toCurrent, type CurrentEvent, type StoredEvent } from "../../events/index.js";
 import { eventsAsSeen } from "../../replays/as-seen.js";
@@ -63,31 +63,34 @@ export class Feeds {
         out.write(`id: ${view.seq}\nevent: event\ndata: ${JSON.stringify(view)}\n\n`);
     };
     send(seen);
-    let subscription: Subscription | undefined;
+    const subscription = new Subscription();
     const keepAlive = setInterval(() => out.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
       clearInterval(keepAlive);
-      subscription?.unsubscribe();
+      subscription.unsubscribe();
       this.open.delete(end);
       if (!out.writableEnded) out.end();
       request.log.info({ stream, viewer }, "feed closed");
     };
     this.open.add(end);
-    request.raw.on("close", end);
-    subscription = store.batches$(stream, (seen[seen.length - 1]?.seq ?? 0) + 1).subscribe({
-      next: (batch) => {
-        seen.push(...batch.map(toCurrent));
-        send(batch);
-      },
-      error: (error: unknown) => {
-        request.log.error({ err: error, stream }, "feed failed");
-        end();
-      },
-      complete: end,
-    });
+    // The response closes when the client goes away (or when end() has ended it).
+    out.on("close", end);
+    subscription.add(
+      store.batches$(stream, (seen[seen.length - 1]?.seq ?? 0) + 1).subscribe({
+        next: (batch) => {
+          seen.push(...batch.map(toCurrent));
+          send(batch);
+        },
+        error: (error: unknown) => {
+          request.log.error({ err: error, stream }, "feed failed");
+          end();
+        },
+        complete: end,
+      }),
+    );
   }
 
   /** Ends every open feed: the server is closing. */

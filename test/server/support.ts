@@ -101,15 +101,20 @@ export class PlayerClient {
 
   /** Prepares a command as the player writes it (an order in the clear) and posts what the protocol sends. */
   async submit(input: Record<string, unknown>): Promise<LightMyRequestResponse> {
-    const state = await this.state();
-    const prepared = await prepareCommand(state, { actor: this.player, ...input }, this.secrets, this.random);
-    await prepared.keep();
     return this.server.app.inject({
       method: "POST",
       url: `/campaigns/${CAMPAIGN}/commands`,
       headers: auth(this.server.tokens[this.player]!),
-      payload: { expectedSeq: state.seq, commands: [prepared.command] },
+      payload: await this.prepare(input),
     });
+  }
+
+  /** The body of POST /campaigns/:id/commands for a command as the player writes it, its secret kept first. */
+  async prepare(input: Record<string, unknown>): Promise<{ expectedSeq: number; commands: unknown[] }> {
+    const state = await this.state();
+    const prepared = await prepareCommand(state, { actor: this.player, ...input }, this.secrets, this.random);
+    await prepared.keep();
+    return { expectedSeq: state.seq, commands: [prepared.command] };
   }
 
   /** Takes this player's chores that are due (seeds, reveals), as the player's client does. */

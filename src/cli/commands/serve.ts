@@ -16,21 +16,26 @@ export interface ServeCliOptions {
 /** The signals that stop a server cleanly. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
-/** Resolves on the first SIGINT or SIGTERM, and stops listening for both. */
-function stopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      for (const name of STOP_SIGNALS) process.off(name, stop);
+/** The first SIGINT or SIGTERM from now on (`stopped`); `cancel` stops listening for them. */
+function stopSignal(): { stopped: Promise<string>; cancel: () => void } {
+  let stop = (_signal: string) => {};
+  const cancel = () => STOP_SIGNALS.forEach((name) => process.off(name, stop));
+  const stopped = new Promise<string>((resolve) => {
+    stop = (signal: string) => {
+      cancel();
       resolve(signal);
     };
-    for (const name of STOP_SIGNALS) process.on(name, stop);
   });
+  STOP_SIGNALS.forEach((name) => process.on(name, stop));
+  return { stopped, cancel };
 }
 
 /** `epicwar serve`: serves the folder's campaigns over HTTP until SIGINT or SIGTERM, then closes cleanly. */
 export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "print" | "io">): Promise<void> {
   if (!/^(0|[1-9][0-9]{0,4})$/.test(options.port) || Number(options.port) > 65535)
     throw new CliError(`--port must be a port number (0 to 65535; 0 picks a free one), not "${options.port}"`);
+  // Listened for from before the start: a signal while it starts stops it as soon as it has.
+  const signals = stopSignal();
   let server;
   try {
     server = await startServer(
@@ -46,10 +51,11 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
       kit.print,
     );
   } catch (error) {
+    signals.cancel();
     if (error instanceof ServeError) throw new CliError(error.message);
     throw error;
   }
-  const signal = await stopSignal();
+  const signal = await signals.stopped;
   kit.print(`${signal}: finishing the requests in flight, then closing ${options.db}.`);
   await server.close();
   kit.print("Closed.");
@@ -63,10 +69,15 @@ export function registerServe(program: Command, kit: CliKit): void {
       "serve every campaign of the folder over HTTP, for players and an organiser at other machines (docs/server.md)",
     )
     .addOption(kit.dbOption())
-    .addOption(new Option("--host <address>", "the address to listen on (loopback unless told otherwise)").default("127.0.0.1"))
+    .addOption(
+      new Option("--host <address>", "the address to listen on (loopback unless told otherwise)").default("127.0.0.1"),
+    )
     .addOption(new Option("--port <n>", "the port to listen on (0: any free one)").default("4100"))
     .addOption(
-      new Option("--secrets <dir>", "folder of the host's secrets (its dice seeds); default: <db>-secrets beside the database"),
+      new Option(
+        "--secrets <dir>",
+        "folder of the host's secrets (its dice seeds); default: <db>-secrets beside the database",
+      ),
     )
     .addOption(
       new Option(
