@@ -73,7 +73,11 @@ export class Feeds {
       subscription.unsubscribe();
       this.open.delete(end);
       if (!out.writableEnded) out.end();
-      request.log.info({ stream, viewer }, "feed closed");
+      // The feed's line of the request log, written when it ends (a feed is answered only then).
+      request.log.info(
+        { method: request.method, url: request.url, status: 200, ms: Math.round(reply.elapsedTime), viewer },
+        "request (feed closed)",
+      );
     };
     this.open.add(end);
     // The response closes when the client goes away (or when end() has ended it).

@@ -18,13 +18,13 @@ export interface Owed {
  * and once the campaign is finished.
  */
 export function waitingOn(state: CampaignState): Owed[] {
-  if (state.status !== "active" || !state.setup || !state.turnState) return [];
+  if (state.status !== "active" || !state.setup) return [];
   const due = dueChores(state, new Set(seatsOf(state))).map((chore) => ({
     party: String(chore["actor"]),
     owes: String(chore["type"]),
   }));
-  if (due.length > 0) return due;
   const turn = state.turnState;
+  if (due.length > 0 || !turn) return due;
   const players = state.setup.players.map((p) => p.id);
   if (state.phase === "action") {
     if (turn.first === null && turn.initiativeWinner) return [{ party: turn.initiativeWinner, owes: "ChooseFirst" }];

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HIDDEN } from "../../src/views.js";
-import { auth, CAMPAIGN, headHash, headSeq, PlayerClient, startTestServer, type TestServer } from "./support.js";
+import {
+  ashfallSetup,
+  auth,
+  CAMPAIGN,
+  headHash,
+  headSeq,
+  PlayerClient,
+  startTestServer,
+  type TestServer,
+} from "./support.js";
 
 let server: TestServer;
 let concord: PlayerClient;
@@ -24,6 +33,12 @@ const read = (seat: string, path: string) =>
 
 describe("commands", () => {
   it("runs the host's chores after the players' commands: both seeds committed start the turn", async () => {
+    expect((await read("host", "waiting")).json()).toEqual({
+      waiting: [
+        { party: "concord", owes: "CommitSeed" },
+        { party: "horde", owes: "CommitSeed" },
+      ],
+    });
     const [first] = await concord.takeChores();
     expect(first!.json<{ events: Array<{ type: string }> }>().events.map((e) => e.type)).toEqual([
       "PlayerSeedCommitted",
@@ -209,5 +224,31 @@ describe("reads, each as the seat may see it", () => {
     expect((await read("host", "waiting")).json<{ waiting: Array<{ party: string; owes: string }> }>().waiting).toEqual(
       [expect.objectContaining({ owes: "ActivateArmy" })],
     );
+  });
+
+  it("hides the other side's strength under fog of war (Emberfall): a player sees its own, the organiser every army's", async () => {
+    const created = await server.app.inject({
+      method: "POST",
+      url: "/campaigns",
+      headers: auth(server.operator),
+      payload: await ashfallSetup("emberfall.setup.json"),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { invites } = created.json<{ invites: Record<string, string> }>();
+    const stateOf = async (seat: string) => {
+      const session = await server.app.inject({ method: "POST", url: "/session", payload: { invite: invites[seat] } });
+      const answer = await server.app.inject({
+        method: "GET",
+        url: "/campaigns/emberfall/state",
+        headers: auth(session.json<{ token: string }>().token),
+      });
+      return Object.values(
+        answer.json<{ state: { armies: Record<string, { player: string; points: unknown }> } }>().state.armies,
+      );
+    };
+    const concordSees = await stateOf("concord");
+    expect(concordSees.filter((a) => a.player === "horde").every((a) => a.points === HIDDEN)).toBe(true);
+    expect(concordSees.filter((a) => a.player === "concord").every((a) => typeof a.points === "number")).toBe(true);
+    expect((await stateOf("host")).every((a) => typeof a.points === "number")).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { get as httpGet, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
@@ -97,13 +98,14 @@ describe("epicwar serve", () => {
       body: JSON.stringify(body),
     });
     await inside;
-    const closing = server.close();
+    const closing = server.app.close().then(() => server.engine.close());
     expect((await answer).status).toBe(200);
     await closing;
     await feedEnded;
     const engine = await Engine.open(join(server.dir, "db"), { createIfMissing: false });
     expect((await engine.store.head(CAMPAIGN)).seq).toBe(body.expectedSeq + 1);
     await engine.close();
+    await rm(server.dir, { recursive: true, force: true });
   });
 
   it("refuses a second server on the same folder, and stops on SIGTERM with exit 0", async () => {

@@ -3,6 +3,8 @@
  * app.inject), the Ashfall demo created through POST /campaigns, and a player's client as the players' machines run
  * it: prepareCommand with the player's own secrets in memory (the server never sees them), its command then posted.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { CampaignState } from "../../projections/state.js";
@@ -14,7 +16,6 @@ import { Engine } from "../../src/engine.js";
 import { buildServer } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
-import { tempDir } from "../support/tmp.js";
 
 export const CAMPAIGN = "ashfall";
 
@@ -39,7 +40,8 @@ export async function ashfallSetup(file = "ashfall.setup.json"): Promise<object>
 
 /** A server over a fresh folder, with Ashfall created by the operator and every seat's invite redeemed. */
 export async function startTestServer(): Promise<TestServer> {
-  const dir = await tempDir("epicwar-server-");
+  // Its own folder, removed by close(): a file's tests share one server, outliving any one test.
+  const dir = await mkdtemp(join(tmpdir(), "epicwar-server-"));
   const engine = await Engine.open(join(dir, "db"));
   const { seats, operatorToken } = await SeatStore.open(join(dir, "db-server"));
   const logLines: string[] = [];
@@ -73,6 +75,7 @@ export async function startTestServer(): Promise<TestServer> {
     close: async () => {
       await app.close();
       await engine.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
