@@ -28,6 +28,9 @@ const post = (token: string | undefined, payload: unknown, headers: Record<strin
     headers: { ...(token ? auth(token) : {}), ...headers },
     ...(typeof payload === "string" ? { body: payload } : { payload: payload as object }),
   });
+/** A seat's commands at the campaign's current seq, with any other members of the body. */
+const commandsOf = async (seat: string, commands: object[], body: object = {}) =>
+  post(server.tokens[seat], { expectedSeq: await headSeq(server), commands, ...body });
 const read = (seat: string, path: string) =>
   server.app.inject({ method: "GET", url: `/campaigns/${CAMPAIGN}/${path}`, headers: auth(server.tokens[seat]!) });
 
@@ -53,12 +56,7 @@ describe("commands", () => {
   });
 
   const refusals: Array<[string, () => Promise<{ statusCode: number; json: () => unknown }>, number, object]> = [
-    [
-      "no token",
-      async () => post(undefined, { expectedSeq: await headSeq(server), commands: [{}] }),
-      401,
-      { error: "unauthorized" },
-    ],
+    ["no token", async () => post(undefined, { expectedSeq: 0, commands: [{}] }), 401, { error: "unauthorized" }],
     [
       "a revoked or unknown token",
       async () => post("ewt_unknown", { expectedSeq: 0, commands: [{}] }),
@@ -74,53 +72,36 @@ describe("commands", () => {
     ],
     [
       "an unknown field",
-      async () =>
-        post(server.tokens["concord"], {
-          expectedSeq: await headSeq(server),
-          commands: [{ actor: "concord", type: "ClaimStall" }],
-          extra: 1,
-        }),
+      () => commandsOf("concord", [{ actor: "concord", type: "ClaimStall" }], { extra: 1 }),
       400,
       { error: "invalid", field: "extra" },
     ],
     [
       "a command of the wrong shape",
-      async () =>
-        post(server.tokens["concord"], {
-          expectedSeq: await headSeq(server),
-          commands: [{ actor: "concord", type: "ActivateArmy", army: "c1", commitment: "no", path: [] }],
-        }),
+      () => commandsOf("concord", [{ actor: "concord", type: "ActivateArmy", army: "c1", commitment: "no", path: [] }]),
       400,
       { error: "invalid", field: "commands[0].commitment", index: 0 },
     ],
     [
       "a forged actor",
-      async () =>
-        post(server.tokens["concord"], {
-          expectedSeq: await headSeq(server),
-          commands: [{ actor: "horde", type: "ClaimStall" }],
-        }),
+      () => commandsOf("concord", [{ actor: "horde", type: "ClaimStall" }]),
       403,
       { error: "forbidden", field: "commands[0].actor" },
     ],
     [
       "a host step the server takes itself",
-      async () =>
-        post(server.tokens["host"], {
-          expectedSeq: await headSeq(server),
-          commands: [{ actor: "host", type: "EndTurn", hostSeed: "ab".repeat(32) }],
-        }),
+      () => commandsOf("host", [{ actor: "host", type: "EndTurn", hostSeed: "ab".repeat(32) }]),
       403,
       { error: "forbidden", field: "commands[0].type" },
     ],
     [
-      "another campaign",
+      "a token of another campaign",
       async () =>
         server.app.inject({
           method: "POST",
           url: "/campaigns/elsewhere/commands",
-          headers: auth(server.operator),
-          payload: { expectedSeq: 0, commands: [{}] },
+          headers: auth(server.tokens["concord"]!),
+          payload: { expectedSeq: 0, commands: [{ actor: "concord", type: "ClaimStall" }] },
         }),
       403,
       { error: "forbidden" },
@@ -145,11 +126,7 @@ describe("commands", () => {
     ],
     [
       "a command a rule refuses",
-      async () =>
-        post(server.tokens["concord"], {
-          expectedSeq: await headSeq(server),
-          commands: [{ actor: "concord", type: "FinishEndPhase" }],
-        }),
+      () => commandsOf("concord", [{ actor: "concord", type: "FinishEndPhase" }]),
       422,
       { error: "refused", index: 0, rule: expect.any(String), message: expect.any(String) },
     ],
@@ -214,6 +191,7 @@ describe("reads, each as the seat may see it", () => {
     const past = (await read("horde", "state?seq=3")).json<{ seq: number; state: { seq: number } }>();
     expect(past).toMatchObject({ seq: 3, state: { seq: 3 } });
     expect((await read("horde", "state?turn=9")).statusCode).toBe(404);
+    expect((await read("horde", "state?branch=nope")).json()).toMatchObject({ error: "not-found" });
     expect((await read("horde", "state?seq=x")).json()).toMatchObject({ error: "invalid", field: "seq" });
     const timeline = (await read("horde", "timeline")).json<{ entries: Array<{ text: string }> }>();
     expect(timeline.entries).toHaveLength(await headSeq(server));

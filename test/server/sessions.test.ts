@@ -95,6 +95,14 @@ describe("seats, invites and sessions", () => {
     });
     expect(named.statusCode).toBe(400);
     expect(named.json()).toMatchObject({ error: "invalid", field: "catalogue" });
+    const again = await server.app.inject({
+      method: "POST",
+      url: "/campaigns",
+      headers: auth(server.operator),
+      payload: await ashfallSetup(),
+    });
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toMatchObject({ error: "refused", field: "campaign" });
   });
 
   it("revokes the calling token (DELETE /session) and every token of a seat (DELETE /campaigns/:id/seats/:seat)", async () => {
