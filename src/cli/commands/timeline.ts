@@ -4,7 +4,8 @@ import { CliError } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
 import { asCliError } from "./branch.js";
 import { warnIfBroken } from "./show.js";
-import { describeAs, lineView, viewAsOption } from "./viewer.js";
+import { describeAs, lineView } from "../../../replays/as-seen.js";
+import { viewAsOption } from "./viewer.js";
 import type { Command } from "commander";
 import type { CliKit } from "./kit.js";
 

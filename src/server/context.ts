@@ -1,0 +1,18 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Id } from "../../events/common.js";
+import type { Engine } from "../engine.js";
+import type { Campaigns } from "./campaigns.js";
+import type { Feeds } from "./feed.js";
+import type { SeatStore } from "./seat-store.js";
+
+/** What every group of routes shares: the engine on the folder, the seats, the campaigns served and the open feeds. */
+export interface ServerContext {
+  engine: Engine;
+  seats: SeatStore;
+  campaigns: Campaigns;
+  feeds: Feeds;
+}
+
+/** The `:id` of every campaign route: a campaign id, looked up among the campaigns served, never made into a path. */
+export const CampaignParams = Type.Object({ id: Id });
+export type CampaignParams = Static<typeof CampaignParams>;
