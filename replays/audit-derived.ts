@@ -2,7 +2,7 @@ import type { DomainEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { Command } from "../src/commands/schemas.js";
 import { decide } from "../src/decide.js";
-import { canonicalJson } from "../src/log/hash.js";
+import { canonicalJson } from "../src/commitments.js";
 import { describeRefusal, type Refusal } from "../src/rules/refusal.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
 import { DERIVED_VERDICTS, type Finding, type TurnAudit } from "./audit-report.js";
