@@ -18,6 +18,7 @@ import { registerNew } from "./commands/new.js";
 import { registerState } from "./commands/state.js";
 import { registerTimeline } from "./commands/timeline.js";
 import { registerVerify } from "./commands/verify.js";
+import { registerWaiting } from "./commands/waiting.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
 import { packageVersion } from "./paths.js";
 import type { CliIo } from "./io.js";
@@ -35,6 +36,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerBranch,
   registerBranches,
   registerDiff,
+  registerWaiting,
   registerTimeline,
 ];
 
