@@ -14,7 +14,7 @@ import { setupCommands } from "../src/setup-file.js";
 import { describeWaitingOn } from "../src/words/waiting.js";
 import { nonEmptyLines, ok, scratchDir } from "./support/campaign-cli.js";
 import { tempDir } from "./support/tmp.js";
-import { Scenario } from "./battle-support.js";
+import { Scenario, side } from "./battle-support.js";
 import { turnOneBattles } from "./support/end-ready.js";
 
 /**
@@ -58,6 +58,24 @@ async function given() {
   };
 }
 
+type Given = Awaited<ReturnType<typeof given>>;
+
+/** Runs `then` on a fresh given(), closing its engine whatever happens. */
+async function withGiven(then: (g: Given) => Promise<void>): Promise<void> {
+  const g = await given();
+  try {
+    await then(g);
+  } finally {
+    await g.close();
+  }
+}
+
+/** Given the host set the Action phase's deadline and red's r1 charged blue's b1 (battle t1b1), whose order is owed. */
+async function attackUnderDeadline(g: Given, deadline: string): Promise<void> {
+  await accepted(g.table.submit({ actor: "host", type: "SetActionDeadline", at: deadline }));
+  await accepted(g.table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: R1_INTO_B1 }));
+}
+
 async function accepted(outcome: Promise<Outcome>): Promise<StoredEvent[]> {
   const done = await outcome;
   if (!done.ok) throw new Error(`refused: ${JSON.stringify(done.refusal)}`);
@@ -66,7 +84,7 @@ async function accepted(outcome: Promise<Outcome>): Promise<StoredEvent[]> {
 
 /** Then the command is refused naming `expected`, and the log is as it was. */
 async function refused(
-  g: Awaited<ReturnType<typeof given>>,
+  g: Given,
   command: object,
   expected: { rule?: string; field?: string; message: string },
 ): Promise<void> {
@@ -82,8 +100,7 @@ async function refused(
 
 describe("O1 pause and resume", () => {
   it("O1 pause: while paused every command but the host's ResumeCampaign is refused naming O1, the log unchanged; resumed, play goes on", async () => {
-    const g = await given();
-    try {
+    await withGiven(async (g) => {
       // When the host pauses with a reason
       const paused = await accepted(g.table.submit({ actor: "host", type: "PauseCampaign", reason: "server move" }));
       expect(paused.map((e) => [e.type, e.data])).toEqual([["CampaignPaused", { reason: "server move" }]]);
@@ -98,14 +115,11 @@ describe("O1 pause and resume", () => {
       await accepted(g.table.submit({ actor: "host", type: "ResumeCampaign" }));
       expect((await g.table.state()).paused).toBeUndefined();
       await accepted(g.table.submit(activation));
-    } finally {
-      await g.close();
-    }
+    });
   });
 
   it("O1 resume: refused when the campaign is not paused; pause is the host's alone", async () => {
-    const g = await given();
-    try {
+    await withGiven(async (g) => {
       await refused(g, { actor: "host", type: "ResumeCampaign" }, { rule: "O1", message: "is not paused" });
       await refused(g, { actor: "blue", type: "PauseCampaign" }, { field: "actor", message: "only the host" });
       await refused(
@@ -113,16 +127,13 @@ describe("O1 pause and resume", () => {
         { actor: "host", type: "PauseCampaign", reason: "" },
         { field: "reason", message: "must NOT have fewer than 1 characters" },
       );
-    } finally {
-      await g.close();
-    }
+    });
   });
 });
 
 describe("O2 the Action phase's deadline", () => {
   it("O2 SetActionDeadline: host only, later than the command's recorded time, a real date; kept in UTC and may be moved", async () => {
-    const g = await given();
-    try {
+    await withGiven(async (g) => {
       const later = { actor: "host", type: "SetActionDeadline", at: "2026-03-02T18:00:00+01:00" };
       await refused(g, { ...later, actor: "red" }, { field: "actor", message: "only the host" });
       await refused(g, { ...later, at: "2026-03-01T12:00:00Z" }, { field: "at", message: "has passed" });
@@ -134,19 +145,13 @@ describe("O2 the Action phase's deadline", () => {
       ]);
       await accepted(g.table.submit({ ...later, at: "2026-03-03T09:00:00Z" }));
       expect((await g.table.state()).turnState!.actionDeadline).toBe("2026-03-03T09:00:00.000Z");
-    } finally {
-      await g.close();
-    }
+    });
   });
 
   it("T5 deadline: the host cannot close the waiting phase before its deadline; at it, the close records who was waited on and the audit agrees", async () => {
-    const g = await given();
-    try {
+    await withGiven(async (g) => {
       // Given red attacked b1, blue never gives b1's order, and nobody claims the stall
-      await accepted(g.table.submit({ actor: "host", type: "SetActionDeadline", at: "2026-03-02T12:00:00Z" }));
-      await accepted(
-        g.table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: R1_INTO_B1 }),
-      );
+      await attackUnderDeadline(g, "2026-03-02T12:00:00Z");
       // When the host closes a second before the deadline, Then it is refused, naming the deadline
       g.at("2026-03-02T11:59:59Z");
       await refused(
@@ -184,41 +189,29 @@ describe("O2 the Action phase's deadline", () => {
       } as AuditInput;
       const refusedClose = auditCampaign(forged).findings.filter((f) => f.verdict === VERDICTS.derivedRefused);
       expect(refusedClose.map((f) => f.detail).join("\n")).toMatch(/CloseActionPhase.*T3.*deadline/);
-    } finally {
-      await g.close();
-    }
+    });
   });
 
   it("T5 deadline: a claimed stall still closes the phase before any deadline, with no deadline record", async () => {
-    const g = await given();
-    try {
-      await accepted(g.table.submit({ actor: "host", type: "SetActionDeadline", at: "2026-03-09T12:00:00Z" }));
-      await accepted(
-        g.table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: R1_INTO_B1 }),
-      );
+    await withGiven(async (g) => {
+      await attackUnderDeadline(g, "2026-03-09T12:00:00Z");
       await accepted(g.table.submit({ actor: "red", type: "ClaimStall" }));
       const closed = await accepted(g.table.submit({ actor: "host", type: "CloseActionPhase" }));
       expect(closed[0]!.type).toBe("ActionPhaseEnded");
-    } finally {
-      await g.close();
-    }
+    });
   });
 });
 
 describe("waitingOn: what the campaign waits on, per party", () => {
   it("waitingOn names the activations of the player to move, then the order owed; with the deadline, and the pause", async () => {
-    const g = await given();
-    try {
+    await withGiven(async (g) => {
       const now = await g.table.state();
       expect(waitingOn(now).parties).toEqual({
         host: [],
         red: ["r1", "r2", "r3"].map((army) => ({ what: "activation", command: "ActivateArmy", army })),
         blue: [],
       });
-      await accepted(g.table.submit({ actor: "host", type: "SetActionDeadline", at: "2026-03-02T12:00:00Z" }));
-      await accepted(
-        g.table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: R1_INTO_B1 }),
-      );
+      await attackUnderDeadline(g, "2026-03-02T12:00:00Z");
       const attacked = waitingOn(await g.table.state());
       expect(attacked).toEqual({
         parties: {
@@ -238,9 +231,7 @@ describe("waitingOn: what the campaign waits on, per party", () => {
       const paused = waitingOn(await g.table.state());
       expect(paused.parties).toEqual({ host: [{ what: "resume", command: "ResumeCampaign" }], red: [], blue: [] });
       expect(paused.paused).toMatchObject({ seq: expect.any(Number) });
-    } finally {
-      await g.close();
-    }
+    });
   });
 });
 
@@ -269,16 +260,8 @@ describe("waitingOn through set-up, battles and the End phase", () => {
       { what: "battleResult", command: "ReportBattleResult", battle: "t1b1" },
       { what: "battleResult", command: "ReportBattleResult", battle: "t1b2" },
     ]);
-    s.run({
-      type: "ReportBattleResult",
-      actor: "red",
-      battle: "t1b1",
-      result: {
-        outcome: "draw",
-        attacker: { vp: 10, losses: {}, routed: {} },
-        defender: { vp: 10, losses: {}, routed: {} },
-      },
-    });
+    const draw = { outcome: "draw", attacker: side(10), defender: side(10) };
+    s.run({ type: "ReportBattleResult", actor: "red", battle: "t1b1", result: draw });
     const reported = waitingOn(s.state).parties;
     expect(reported["red"]).toEqual([{ what: "battleResult", command: "ReportBattleResult", battle: "t1b2" }]);
     expect(reported["blue"]).toEqual([

@@ -7,7 +7,7 @@ import { OBJECTIVES_PER_PLAYER } from "./setup.js";
 import { owedItems } from "./stall.js";
 
 /** One thing the campaign waits on from a party, and the command that gives it. */
-export interface Awaited {
+export interface WaitItem {
   what:
     | "resume"
     | "homeBase"
@@ -46,7 +46,7 @@ export interface Awaited {
  * own settings (O1, O2); whether a deadline has passed is the reader's to judge by its clock.
  */
 export interface WaitingOn {
-  parties: Record<string, Awaited[]>;
+  parties: Record<string, WaitItem[]>;
   paused?: { seq: number; reason?: string };
   actionDeadline?: string;
 }
@@ -55,8 +55,8 @@ export function waitingOn(state: CampaignState): WaitingOn {
   const setup = state.setup;
   if (!setup) return { parties: {} };
   const players = setup.players.map((p) => p.id);
-  const parties: Record<string, Awaited[]> = Object.fromEntries([HOST, ...players].map((party) => [party, []]));
-  const owe = (party: string, item: Awaited) => parties[party]!.push(item);
+  const parties: Record<string, WaitItem[]> = Object.fromEntries([HOST, ...players].map((party) => [party, []]));
+  const owe = (party: string, item: WaitItem) => parties[party]!.push(item);
   const deadline = state.phase === "action" ? state.turnState?.actionDeadline : undefined;
   const settings = {
     ...(state.paused ? { paused: state.paused } : {}),
@@ -90,7 +90,7 @@ export function waitingOn(state: CampaignState): WaitingOn {
   return { parties, ...settings };
 }
 
-type Owe = (party: string, item: Awaited) => void;
+type Owe = (party: string, item: WaitItem) => void;
 
 /** S2, S6, S7: each player's home base, objectives, armies and their deployment; then the host starts the campaign. */
 function setUp(state: CampaignState, players: readonly string[], owe: Owe): void {

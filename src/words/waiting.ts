@@ -1,5 +1,5 @@
 import { describeOwed, owedItems } from "../rules/stall.js";
-import type { Awaited, WaitingOn } from "../rules/waiting-on.js";
+import type { WaitItem, WaitingOn } from "../rules/waiting-on.js";
 import type { CampaignView } from "../views.js";
 
 /** What the campaign is waiting for, in a phrase. */
@@ -52,8 +52,8 @@ export function waitingFor(state: CampaignView): string {
 }
 
 /** Each awaited item in a phrase: what, and the command that gives it. */
-function describeAwaited(item: Awaited): string {
-  const what: Record<Awaited["what"], string> = {
+function describeAwaited(item: WaitItem): string {
+  const what: Record<WaitItem["what"], string> = {
     resume: "to resume the campaign",
     homeBase: "its home base",
     objectives: `${item.count} more objective${item.count === 1 ? "" : "s"}`,
