@@ -11,7 +11,7 @@ import { Engine, type Outcome } from "../src/engine.js";
 import { waitingOn } from "../src/rules/waiting-on.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { setupCommands } from "../src/setup-file.js";
-import { describeWaitingOn } from "../src/words/waiting.js";
+import { describeWaitingOn, waitingFor } from "../src/words/waiting.js";
 import { nonEmptyLines, ok, scratchDir } from "./support/campaign-cli.js";
 import { tempDir } from "./support/tmp.js";
 import { Scenario, side } from "./battle-support.js";
@@ -104,6 +104,9 @@ describe("O1 pause and resume", () => {
       // When the host pauses with a reason
       const paused = await accepted(g.table.submit({ actor: "host", type: "PauseCampaign", reason: "server move" }));
       expect(paused.map((e) => [e.type, e.data])).toEqual([["CampaignPaused", { reason: "server move" }]]);
+      expect(waitingFor(await g.table.state())).toMatch(
+        /^the host to resume the campaign, paused at seq \d+ \(server move\)/,
+      );
       // Then players' and host's commands alike are refused, naming the pause and what is accepted
       const activation = { actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: R1_INTO_B1 };
       await refused(g, activation, { rule: "O1", message: "paused the campaign at seq" });

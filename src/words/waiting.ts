@@ -4,6 +4,8 @@ import type { CampaignView } from "../views.js";
 
 /** What the campaign is waiting for, in a phrase. */
 export function waitingFor(state: CampaignView): string {
+  if (state.paused)
+    return `the host to resume the campaign, paused at seq ${state.paused.seq}${state.paused.reason === undefined ? "" : ` (${state.paused.reason})`} (ResumeCampaign)`;
   if (state.status === "setup") return "set-up";
   if (state.status === "finished")
     return state.result?.winner ? `finished: ${state.result.winner} won` : "finished: a draw";
