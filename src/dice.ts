@@ -6,8 +6,8 @@ import { utf8ToBytes } from "@noble/hashes/utils.js";
  * Provably fair dice (D1, docs/fair-dice.md). Die number `index` of a turn is drawn from
  * HMAC-SHA-256(key = host seed, message = "epicwar-die|<campaign>|<turn>|<index>|<player seeds in set-up order, |-joined>|<block>"),
  * reading bytes in order and rejecting any byte >= the largest multiple of `sides` below 256, so every face is equally
- * likely; a further block is hashed in the rare case all 32 bytes are rejected. Pure JavaScript (@noble/hashes), so that
- * a player's client checks its dice with this very module in Node or in a browser (src/commitments.ts says why).
+ * likely; a further block is hashed in the rare case all 32 bytes are rejected. Pure JavaScript (@noble/hashes), so
+ * that a player's client checks its dice with this very module in Node or in a browser (src/commitments.ts says why).
  */
 export interface DiceSeeds {
   campaign: string;

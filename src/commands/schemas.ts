@@ -257,7 +257,7 @@ export const PauseCampaign = command("PauseCampaign", { reason: Type.Optional(Pa
 /** The host resumes a paused campaign (O1). */
 export const ResumeCampaign = command("ResumeCampaign", {});
 
-/** The host sets or moves the deadline of this turn's Action phase, after which it may close the phase (O2, T5 stall). */
+/** The host sets or moves this turn's Action phase deadline, after which it may close the phase (O2, T5 stall). */
 export const SetActionDeadline = command("SetActionDeadline", { at: DateTime });
 
 export const COMMAND_SCHEMAS = {

@@ -4,7 +4,7 @@ import { decide } from "../decide.js";
 import { predict } from "../rules/phases.js";
 import type { PlainCommand } from "./plain-command.js";
 
-/** The End phase choices checked here are decided by no rule that reads the time (only O2's deadline does): any serves. */
+/** No rule deciding the End phase choices checked here reads the time (only O2's deadline does): any serves. */
 const ANY_TIME = new Date(0).toISOString();
 
 /**

@@ -14,9 +14,10 @@ export class NotPlainDataError extends TypeError {
 }
 
 /**
- * RFC 8785 canonical JSON of plain data (what JSON.parse can give back): the same text as canonicalJson (src/commitments.ts), written in
- * one pass for the append path, and strict about what it takes. Object properties that are undefined are left out,
- * as JSON.stringify and canonicalJson do; anything else that JSON cannot hold exactly is refused.
+ * RFC 8785 canonical JSON of plain data (what JSON.parse can give back): the same text as canonicalJson
+ * (src/commitments.ts), written in one pass for the append path, and strict about what it takes. Object properties
+ * that are undefined are left out, as JSON.stringify and canonicalJson do; anything else that JSON cannot hold exactly
+ * is refused.
  */
 export function canonicalPlainJson(value: unknown): string {
   switch (typeof value) {
