@@ -19,6 +19,7 @@ import { registerServe } from "./commands/serve.js";
 import { registerState } from "./commands/state.js";
 import { registerTimeline } from "./commands/timeline.js";
 import { registerVerify } from "./commands/verify.js";
+import { registerWaiting } from "./commands/waiting.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
 import { packageVersion } from "./paths.js";
 import type { CliIo } from "./io.js";
@@ -36,6 +37,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerBranch,
   registerBranches,
   registerDiff,
+  registerWaiting,
   registerTimeline,
   registerServe,
 ];

@@ -8,7 +8,8 @@ import type { CampaignState } from "../../projections/state.js";
  * `parties` are the ids (players and/or "host") this machine acts for.
  */
 export function dueChores(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
-  if (state.status !== "active" || !state.setup) return [];
+  // O1: a paused campaign takes no command but the host's ResumeCampaign, which is a decision, not a chore.
+  if (state.status !== "active" || !state.setup || state.paused) return [];
   const players = state.setup.players.map((p) => p.id);
   const turn = state.turnState;
   if (turn === null || turn.hostSeed !== null) {

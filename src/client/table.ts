@@ -7,7 +7,8 @@ import { dueChores } from "./chores.js";
 import { checkCommand } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
 import { committedOrder } from "./held-orders.js";
-import { cryptoRandomHex, prepareCommand, type RandomHex } from "./prepare.js";
+import { randomHex } from "../commitments.js";
+import { prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./secrets.js";
 
 export interface TableOptions {
@@ -37,7 +38,7 @@ export class Table<H extends CommandHandler = Engine> {
     readonly campaign: string,
     private readonly options: TableOptions,
   ) {
-    this.random = options.random ?? cryptoRandomHex;
+    this.random = options.random ?? randomHex;
   }
 
   state(): Promise<CampaignState> {

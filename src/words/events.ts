@@ -83,6 +83,15 @@ const describers: Describers = {
   ActionPhaseEnded: (d) =>
     `${d.notActivated ? `the host closed the stalled Action phase; not activated: ${d.notActivated.join(", ")}` : "all orders are in"}` +
     `${d.withheld.length ? `; never revealed: ${d.withheld.join(", ")}` : ""}; the Battle phase begins`,
+  ActionDeadlineSet: (d) => `the host sets the deadline of turn ${d.turn}'s Action phase at ${d.deadline}`,
+  ActionDeadlineEnforced: (d) =>
+    `the deadline of turn ${d.turn}'s Action phase (${d.deadline}) has passed and the host closes it, waiting on ` +
+    [
+      ...d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player}, battle ${item.battle})`),
+      ...d.notActivated.map((item) => `${item.army}'s activation (${item.player})`),
+    ].join(", "),
+  CampaignPaused: (d) => `the host pauses the campaign${d.reason === undefined ? "" : `: ${d.reason}`}`,
+  CampaignResumed: () => "the host resumes the campaign",
   StallClaimed: (d) =>
     `${d.by} claims the Action phase is stalled, waiting on ${d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}`,
   BattleResultReported: (d) => `${d.by} reports battle ${d.battle}: ${result(d.result)}`,
