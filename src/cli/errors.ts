@@ -1,6 +1,7 @@
 import { CorruptEventError, StoreOpenError } from "../log/index.js";
 import { InputError } from "../setup-loader.js";
 import { SecretsError } from "../client/secrets.js";
+import { ServerError } from "../client/server.js";
 
 /** A failure the CLI reports as one line and an exit code, never a stack trace. */
 export class CliError extends Error {
@@ -22,6 +23,7 @@ export function isKnownError(error: unknown): boolean {
     error instanceof CliError ||
     error instanceof InputError ||
     error instanceof SecretsError ||
+    error instanceof ServerError ||
     error instanceof StoreOpenError ||
     error instanceof CorruptEventError
   );

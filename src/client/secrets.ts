@@ -110,7 +110,7 @@ let tempCounter = 0;
  * Replaces a file so that the new text survives a crash or a power cut once this returns, and a crash never leaves
  * half a file: written to a temporary file of this process, flushed, renamed over the file, and the folder flushed.
  */
-async function replaceDurably(folder: string, path: string, text: string): Promise<void> {
+export async function replaceDurably(folder: string, path: string, text: string): Promise<void> {
   const temp = `${path}.${process.pid}-${++tempCounter}.tmp`;
   try {
     const file = await open(temp, "w", 0o600);

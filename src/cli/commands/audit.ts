@@ -7,6 +7,7 @@ import { pickCampaign, withEngine } from "../session.js";
 import { viewAudit } from "../../views-audit.js";
 import type { CliKit } from "./kit.js";
 import { lineView, viewAsOption } from "./viewer.js";
+import { remoteAudit } from "./remote.js";
 
 export interface AuditCliOptions {
   db: string;
@@ -63,7 +64,7 @@ function parseHead(text: string): RecordedHead {
 /** Registers `audit`: recomputes a campaign's commitments, moves, rolls and hashes. */
 export function registerAudit(
   program: Command,
-  { action, print, dbOption, campaignOption, branchOption }: CliKit,
+  { action, print, io, server, dbOption, campaignOption, branchOption, secretsOption }: CliKit,
 ): void {
   program
     .command("audit")
@@ -81,9 +82,15 @@ export function registerAudit(
     )
     .addOption(viewAsOption())
     .addOption(branchOption())
+    .addOption(secretsOption())
     .addHelpText(
       "after",
       "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.",
     )
-    .action(action((options: AuditCliOptions) => runAudit(options, print)));
+    .action(
+      action((options: AuditCliOptions & { secrets?: string }, command: Command) => {
+        const remote = server(command);
+        return remote ? remoteAudit(remote, options, io, print) : runAudit(options, print);
+      }),
+    );
 }
