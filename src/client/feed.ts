@@ -9,7 +9,7 @@ export interface FeedOptions {
   after: number;
   /** Ends the feed: the generator returns. */
   signal: AbortSignal;
-  /** Told when the connection failed and is tried again after `delayMs` (a drop that reconnects at once is not). */
+  /** Told when a connection failed before bringing any event, and is tried again after `delayMs`. */
   onRetry?: (error: Error, delayMs: number) => void;
 }
 
@@ -28,6 +28,7 @@ export async function* followFeed(
   let delay = RECONNECT_DELAYS_MS.first;
   const path = `/campaigns/${encodeURIComponent(campaign)}/feed`;
   while (!options.signal.aborted) {
+    let received = false;
     try {
       const response = await server.open(
         path,
@@ -39,6 +40,7 @@ export async function* followFeed(
         const fresh = batch.filter((event) => event.seq > last).sort((a, b) => a.seq - b.seq);
         if (fresh.length === 0) continue;
         last = fresh[fresh.length - 1]!.seq;
+        received = true;
         delay = RECONNECT_DELAYS_MS.first;
         yield fresh;
       }
@@ -47,6 +49,8 @@ export async function* followFeed(
     } catch (error) {
       if (options.signal.aborted) return;
       if (error instanceof ServerError && error.status !== undefined) throw error;
+      // A connection that brought events and was then cut is resumed at once, and quietly: it was making progress.
+      if (received) continue;
       options.onRetry?.(error as Error, delay);
       await pause(delay, options.signal);
       delay = Math.min(delay * 2, RECONNECT_DELAYS_MS.most);
