@@ -195,7 +195,8 @@ describe("the CLI against a server", () => {
     expect(joined.stdout + joined.stderr).not.toContain("ewt_concord-joined");
     const tokenFile = join(dir, "ashfall", ".token.json");
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-    const state = await runInProcess(["--server", stub.url, "state", "--secrets", dir]);
+    // --server after the command's name works as well as before it.
+    const state = await runInProcess(["state", "--server", stub.url, "--secrets", dir]);
     expect(state.code, show(state)).toBe(0);
     expect(state.stdout).toContain("Ashfall");
     expect(state.stdout).toContain("(you)");
@@ -219,6 +220,8 @@ describe("the CLI against a server", () => {
     expect(other.stderr).toContain("this machine acts as concord, and this line is horde's");
     const local = await runInProcess(["--server", stub.url, "verify"]);
     expect(local.stderr).toMatch(/verify works on a local database/);
+    const unknown = await runInProcess(["--server", stub.url, "--token=x", "serve"]);
+    expect(unknown.stderr).toMatch(/unknown command 'serve'/);
     const url = stub.url;
     await stub.close();
     stubs.splice(0);

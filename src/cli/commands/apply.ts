@@ -81,7 +81,7 @@ export function applyCommands<S extends CampaignView, O extends Answer<unknown>>
   text: string,
   print: (line: string) => void,
 ): Promise<void> {
-  return seat instanceof Seat ? applyLines(localSeat(seat), file, text, print) : applyLines(seat, file, text, print);
+  return "feed" in seat ? applyLines(seat, file, text, print) : applyLines(localSeat(seat), file, text, print);
 }
 
 async function applyLines<S extends CampaignView, O extends Answer<unknown>>(
