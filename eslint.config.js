@@ -4,9 +4,9 @@ import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import tseslint from "typescript-eslint";
 
-/** Imports that would break the layers: events <- projections <- rules <- replays <- CLI/server/web. */
+/** Imports that would break the layers: events <- projections <- rules <- replays <- CLI/server (side by side)/web. */
 const layer = (from, forbidden, why) => ({
-  files: [from],
+  files: [from].flat(),
   rules: {
     "no-restricted-imports": ["error", { patterns: forbidden.map((group) => ({ group: [group], message: why })) }],
   },
@@ -41,8 +41,22 @@ export default tseslint.config(
   ),
   layer(
     "src/rules/**/*.ts",
-    ["**/cli/**", "**/demo/**", "**/replays/**"],
-    "the rules never import the CLI, the demo or replays",
+    ["**/cli/**", "**/demo/**", "**/replays/**", "**/server/**"],
+    "the rules never import the CLI, the demo, replays or the server",
   ),
-  layer("replays/**/*.ts", ["**/src/cli/**", "**/src/demo/**"], "replays never import the CLI or the demo"),
+  layer(
+    "replays/**/*.ts",
+    ["**/src/cli/**", "**/src/demo/**", "**/src/server/**"],
+    "replays never import the CLI, the demo or the server",
+  ),
+  layer(
+    ["src/*.ts", ...["client", "commands", "demo", "log", "words"].map((folder) => `src/${folder}/**/*.ts`)],
+    ["**/server/**"],
+    "the server sits at the CLI's level: nothing below it imports it",
+  ),
+  layer(
+    "src/server/**/*.ts",
+    ["**/cli/**"],
+    "the server and the CLI stand side by side: neither's modules are the other's",
+  ),
 );

@@ -124,20 +124,26 @@ describe("epicwar with a command it does not have", () => {
   const known = ["new", "apply", "state"];
 
   it("is an error naming the known commands, with or without --help, and as `help NAME`", () => {
-    for (const args of [["serve"], ["serve", "--help"], ["--help", "serve"], ["serve", "-h"], ["help", "serve"]]) {
+    for (const args of [
+      ["teleport"],
+      ["teleport", "--help"],
+      ["--help", "teleport"],
+      ["teleport", "-h"],
+      ["help", "teleport"],
+    ]) {
       expect(unknownCommand(args, known), args.join(" ")).toBe(
-        "unknown command 'serve' (the commands are new, apply, state, help; see epicwar --help)",
+        "unknown command 'teleport' (the commands are new, apply, state, help; see epicwar --help)",
       );
     }
   });
 
-  it("through the CLI: `epicwar serve --help` exits 1 with one line naming the commands, and prints no help", async () => {
-    for (const args of [["serve", "--help"], ["serve"]]) {
+  it("through the CLI: `epicwar teleport --help` exits 1 with one line naming the commands, and prints no help", async () => {
+    for (const args of [["teleport", "--help"], ["teleport"]]) {
       const run = await runInProcess(args);
       expect(run.code, args.join(" ")).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(
-        /^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, .*timeline, join, watch, help; see epicwar --help\)\n$/,
+        /^epicwar: unknown command 'teleport' \(the commands are new, apply, state, log, .*timeline, serve, join, watch, help; see epicwar --help\)\n$/,
       );
     }
     expect((await runInProcess(["state", "--help"])).code).toBe(0);
@@ -151,7 +157,7 @@ describe("epicwar with a command it does not have", () => {
       ["help"],
       ["help", "state"],
       ["state", "--help"],
-      ["apply", "serve"],
+      ["apply", "teleport"],
       ["--db", "x", "state"],
     ]) {
       expect(unknownCommand(args, known), args.join(" ")).toBeUndefined();

@@ -1,3 +1,4 @@
+import { ViewerError } from "../../replays/as-seen.js";
 import { CorruptEventError, StoreOpenError } from "../log/index.js";
 import { InputError } from "../setup-loader.js";
 import { SecretsError } from "../client/secrets.js";
@@ -24,6 +25,7 @@ export function isKnownError(error: unknown): boolean {
     error instanceof InputError ||
     error instanceof SecretsError ||
     error instanceof ServerError ||
+    error instanceof ViewerError ||
     error instanceof StoreOpenError ||
     error instanceof CorruptEventError
   );

@@ -15,6 +15,7 @@ import { registerDiff } from "./commands/diff.js";
 import { cliKit, type CliKit } from "./commands/kit.js";
 import { registerLog } from "./commands/log.js";
 import { registerNew } from "./commands/new.js";
+import { registerServe } from "./commands/serve.js";
 import { registerState } from "./commands/state.js";
 import { registerTimeline } from "./commands/timeline.js";
 import { registerVerify } from "./commands/verify.js";
@@ -38,6 +39,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerBranches,
   registerDiff,
   registerTimeline,
+  registerServe,
   registerJoin,
   registerWatch,
 ];

@@ -220,8 +220,8 @@ describe("the CLI against a server", () => {
     expect(other.stderr).toContain("this machine acts as concord, and this line is horde's");
     const local = await runInProcess(["--server", stub.url, "verify"]);
     expect(local.stderr).toMatch(/verify works on a local database/);
-    const unknown = await runInProcess(["--server", stub.url, "--token=x", "serve"]);
-    expect(unknown.stderr).toMatch(/unknown command 'serve'/);
+    const unknown = await runInProcess(["--server", stub.url, "--token=x", "teleport"]);
+    expect(unknown.stderr).toMatch(/unknown command 'teleport'/);
     const url = stub.url;
     await stub.close();
     stubs.splice(0);

@@ -1,12 +1,11 @@
 import type { Command } from "commander";
-import { auditCampaign, type AuditOptions, type RecordedHead } from "../../../replays/audit.js";
-import { loadAuditInput } from "../../../replays/audit-load.js";
+import { auditAsSeen } from "../../../replays/as-seen.js";
+import type { AuditOptions, RecordedHead } from "../../../replays/audit.js";
 import { auditSummary, renderAudit } from "../../../replays/audit-text.js";
 import { CliError, EXIT } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
-import { viewAudit } from "../../views-audit.js";
 import type { CliKit } from "./kit.js";
-import { lineView, viewAsOption } from "./viewer.js";
+import { viewAsOption } from "./viewer.js";
 import { remoteAudit } from "./remote.js";
 
 export interface AuditCliOptions {
@@ -31,12 +30,9 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
   const auditOptions: AuditOptions = { ...(turn === undefined ? {} : { turn }), ...(heads.length ? { heads } : {}) };
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const campaign = await pickCampaign(engine, options.db, options.campaign);
-    const input = await loadAuditInput(engine.store, campaign);
-    const view = await lineView(engine.store, campaign, options.as, input.events);
-    const computed = auditCampaign(input, auditOptions);
-    const report = view ? viewAudit(computed, view.viewer, view.context, input.events) : computed;
+    const { report, startedTurns } = await auditAsSeen(engine.store, campaign, options.as, auditOptions);
     if (turn !== undefined && report.turns.length === 0) {
-      const started = auditCampaign(input).turns.map((t) => t.turn);
+      const started = startedTurns();
       throw new CliError(
         `turn ${turn} of ${campaign} has not started${started.length ? ` (turns ${started[0]}-${started[started.length - 1]} have)` : " (no turn has)"}`,
       );

@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { linesAsSeen } from "../../../replays/as-seen.js";
 import { branchStream, createBranch, lineStream, listBranches, MAIN } from "../../../replays/branches.js";
 import { parsePhase, type Position } from "../../../replays/positions.js";
 import { ReplayError, Replays } from "../../../replays/replayer.js";
@@ -138,15 +139,14 @@ export async function runBranches(
 ): Promise<void> {
   await withEngine(options.db, { createIfMissing: false }, async (engine) => {
     const campaign = await rootCampaign(engine, options.db, options.campaign);
-    const replays = new Replays(engine.store);
-    const branches = await listBranches(engine.store, replays, campaign);
-    const head = await engine.store.head(campaign);
+    const lines = await linesAsSeen(engine.store, campaign);
+    const { branches } = lines;
     if (options.json) {
-      print(JSON.stringify({ campaign, main: { stream: campaign, head: head.seq, headHash: head.hash }, branches }));
+      print(JSON.stringify(lines));
     } else {
       const rows = [
         ["line", "parent", "fork", "events", "stream"],
-        [MAIN, "-", "-", String(head.seq), campaign],
+        [MAIN, "-", "-", String(lines.main.head), campaign],
         ...branches.map((b) => [
           b.name,
           b.parent,

@@ -1,10 +1,10 @@
 import { MAIN } from "../../../replays/branches.js";
-import { diffSummaries, renderDiff, summarize } from "../../../replays/diff.js";
-import { viewState } from "../../views.js";
+import { diffAsSeen } from "../../../replays/as-seen.js";
+import { renderDiff } from "../../../replays/diff.js";
 import { withEngine } from "../session.js";
 import { warnIfBroken } from "./show.js";
 import { pickLine } from "./branch.js";
-import { lineView, viewAsOption } from "./viewer.js";
+import { viewAsOption } from "./viewer.js";
 import type { Command } from "commander";
 import type { CliKit } from "./kit.js";
 
@@ -24,22 +24,14 @@ export async function runDiff(
       await pickLine(engine, options.db, options.campaign, a),
       await pickLine(engine, options.db, options.campaign, b),
     ];
-    const [left, right] = await Promise.all(
-      streams.map(async (stream) => {
-        const view = await lineView(engine.store, stream, options.as);
-        return summarize(view ? viewState(view.context.state, view.viewer, view.context) : await engine.state(stream));
-      }),
+    const diff = await diffAsSeen(
+      engine.store,
+      { line: a, stream: streams[0]! },
+      { line: b, stream: streams[1]! },
+      options.as,
     );
-    const differences = diffSummaries(left!, right!);
-    if (options.json)
-      print(
-        JSON.stringify({
-          a: { line: a, stream: streams[0], ...left },
-          b: { line: b, stream: streams[1], ...right },
-          differences,
-        }),
-      );
-    else renderDiff(a, b, left!, right!, differences).forEach(print);
+    if (options.json) print(JSON.stringify(diff));
+    else renderDiff(a, b, diff.a, diff.b, diff.differences).forEach(print);
     for (const stream of streams) await warnIfBroken(engine, stream!);
   });
 }

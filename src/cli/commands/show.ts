@@ -1,19 +1,11 @@
 import { toCurrent, type StoredEvent } from "../../../events/index.js";
-import { HOST, type Order } from "../../../events/common.js";
-import type { CampaignState } from "../../../projections/state.js";
+import type { Order } from "../../../events/common.js";
 import type { Engine } from "../../engine.js";
 import { verifyStream, type EventStore } from "../../log/index.js";
 import { HASH_LENGTH } from "../../log/layout.js";
-import {
-  ownHeldOrders,
-  seesAll,
-  viewedContent,
-  viewEvent,
-  viewState,
-  type ViewContext,
-  type Viewer,
-} from "../../views.js";
+import { eventsAsSeen, requireViewer, stateAsSeen, stateContext } from "../../../replays/as-seen.js";
 import { logViewContext } from "../../views-log.js";
+import { ownHeldOrders, seesAll, viewedContent, viewState, type ViewContext, type Viewer } from "../../views.js";
 import { logLine } from "../../words/events.js";
 import { CliError, EXIT } from "../errors.js";
 import { renderState } from "../render.js";
@@ -29,13 +21,6 @@ export function seatViewer(seat: Seat): Viewer {
   return seat.acting?.size === 1 ? [...seat.acting][0] : undefined;
 }
 
-/** A viewer must be a player of the campaign or the host. */
-function requireParty(state: CampaignState, viewer: Viewer, campaign: string): void {
-  if (viewer !== undefined && viewer !== HOST && !state.setup?.players.some((p) => p.id === viewer)) {
-    throw new CliError(`"${viewer}" is not a player of ${campaign}`);
-  }
-}
-
 /**
  * `epicwar state` from a context: the state as the viewer may see it, with its own held orders (a player's only), as
  * JSON or as text with its battle sheets. The JSON is the view itself, never the state.
@@ -46,9 +31,8 @@ export function stateOutput(
   heldOrders: Record<string, Order>,
   json: boolean,
 ): string {
-  const view = viewState(context.state, viewer, context);
-  if (json) return JSON.stringify(seesAll(viewer) ? view : { ...view, heldOrders }, null, 2);
-  return renderState(view, seesAll(viewer) ? {} : { viewer, heldOrders });
+  if (json) return JSON.stringify(stateAsSeen(context, viewer, heldOrders), null, 2);
+  return renderState(viewState(context.state, viewer, context), seesAll(viewer) ? {} : { viewer, heldOrders });
 }
 
 /** `epicwar log` from a log: one line per event as the viewer may see it, judged with the campaign as it is now. */
@@ -56,20 +40,18 @@ export function logOutput(
   events: readonly StoredEvent[],
   viewer: Viewer,
   json: boolean,
-  context: ViewContext = logViewContext(events.map(toCurrent)),
+  context?: ViewContext,
 ): string[] {
-  return events.map((event) => {
-    const view = viewEvent(event, viewer, context);
-    return json ? JSON.stringify(view) : logLine(viewedContent(view));
-  });
+  return eventsAsSeen(events, viewer, context).map((view) =>
+    json ? JSON.stringify(view) : logLine(viewedContent(view)),
+  );
 }
 
 /** The state as the seat's player may see it (everything the log shows without --as), as text or JSON. */
 export async function showState(seat: Seat, json: boolean): Promise<string> {
   const campaign = await seat.campaign();
-  const context = logViewContext((await seat.engine.store.readAll(campaign)).map(toCurrent));
   const viewer = seatViewer(seat);
-  requireParty(context.state, viewer, campaign);
+  const context = await stateContext(seat.engine.store, campaign, viewer);
   const heldOrders = await ownHeldOrders(context.state, viewer, seat.secrets(campaign));
   return stateOutput(context, viewer, heldOrders, json);
 }
@@ -88,7 +70,7 @@ export async function showLog(
 ): Promise<void> {
   const events = await engine.store.readAll(campaign);
   const context = logViewContext(events.map(toCurrent));
-  requireParty(context.state, viewer, campaign);
+  requireViewer(context.state, viewer, campaign);
   logOutput(events, viewer, json, context).forEach(print);
 }
 

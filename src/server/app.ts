@@ -1,0 +1,100 @@
+import cookie from "@fastify/cookie";
+import { Ajv } from "ajv";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
+import type { Engine } from "../engine.js";
+import { authenticate } from "./auth.js";
+import { Campaigns } from "./campaigns.js";
+import { HttpError, sendError } from "./errors.js";
+import { Feeds } from "./feed.js";
+import { commandRoutes } from "./routes-commands.js";
+import { readRoutes } from "./routes-reads.js";
+import { sessionRoutes } from "./routes-session.js";
+import type { SeatStore } from "./seat-store.js";
+
+/** The largest body a request may carry: a set-up file with its catalogue, or a batch of commands, is far smaller. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface ServerOptions {
+  /** The engine on the campaign folder; the caller closes it once the server has closed. */
+  engine: Engine;
+  seats: SeatStore;
+  /** The host's secrets folder (its dice seeds): the server takes the host's chores. */
+  secrets: string;
+  /** Where the request log goes, one JSON line per request (pino); no log when not given. */
+  log?: (line: string) => void;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A route any caller may reach without a token (POST /session only). */
+    public?: boolean;
+  }
+}
+
+/*
+ * Bodies and queries are checked with the project's schemas (src/commands/schemas.ts, src/setup-file.ts, typebox) by
+ * ajv as strict as the engine's: no field is removed, defaulted or coerced, except that a query's numbers arrive as
+ * text.
+ */
+const bodyAjv = new Ajv({ strict: true, allErrors: false });
+const queryAjv = new Ajv({ strict: true, coerceTypes: true });
+
+/**
+ * The campaign server (docs/server.md) over an open engine: seats and sessions, commands, reads and the live feed,
+ * every one as its seat may see it. `app.inject` drives it in tests; `epicwar serve` listens with it.
+ */
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { engine, seats } = options;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    // One line per request, written when it is answered (the onResponse hook below), not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    logger: options.log
+      ? {
+          level: "info",
+          stream: { write: options.log },
+          // No token may reach the log: none is ever in a URL, and these headers are never written.
+          redact: {
+            paths: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+            remove: true,
+          },
+        }
+      : false,
+  });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === "querystring" || httpPart === "params" ? queryAjv : bodyAjv).compile(schema),
+  );
+  app.setErrorHandler(sendError);
+  app.setNotFoundHandler((request) => {
+    throw new HttpError("not-found", `no route ${request.method} ${request.url.split("?")[0]}`);
+  });
+  await app.register(cookie);
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.routeOptions.config.public) await authenticate(seats)(request, reply);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "request",
+    );
+  });
+  const feeds = new Feeds();
+  let closing = false;
+  // Feeds never end by themselves: ended first, so that closing waits only for the requests in flight.
+  app.addHook("preClose", async () => {
+    closing = true;
+    feeds.endAll();
+  });
+  // A request in flight when the server closes is answered, and its connection then closed rather than kept alive.
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
+  const campaigns = await Campaigns.open(engine, options.secrets);
+  // A server stopped between a command and the host's chores after it left them due: they are taken first.
+  for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
+  const context = { engine, seats, campaigns, feeds };
+  sessionRoutes(app, context);
+  commandRoutes(app, context);
+  readRoutes(app, context);
+  return app;
+}

@@ -1,0 +1,84 @@
+import type { FastifyBaseLogger } from "fastify";
+import { lineStream } from "../../replays/branches.js";
+import { HOST } from "../../events/common.js";
+import { FileSecrets } from "../client/secrets.js";
+import { Table } from "../client/table.js";
+import type { Engine } from "../engine.js";
+import { BranchError } from "../log/index.js";
+import { SerialQueue } from "../log/queue.js";
+import { HttpError } from "./errors.js";
+
+/**
+ * The campaigns a server serves: the ones in its folder when it started and those created through it since (the
+ * folder's lock keeps every other writer out). A campaign id from a request is only ever looked up here, never made
+ * into a path; and each campaign's commands run one at a time, so that two requests never decide on the same seq.
+ */
+export class Campaigns {
+  private readonly known: Set<string>;
+  private readonly queues = new Map<string, SerialQueue>();
+
+  private constructor(
+    readonly engine: Engine,
+    /** The host's secrets folder: its dice seeds, which only this server holds. */
+    private readonly secretsDir: string,
+    known: readonly string[],
+  ) {
+    this.known = new Set(known);
+  }
+
+  static async open(engine: Engine, secretsDir: string): Promise<Campaigns> {
+    return new Campaigns(engine, secretsDir, await engine.listCampaigns());
+  }
+
+  ids(): string[] {
+    return [...this.known].sort();
+  }
+
+  add(campaign: string): void {
+    this.known.add(campaign);
+  }
+
+  /** 404 for a campaign this server does not serve. */
+  require(campaign: string): void {
+    if (!this.known.has(campaign)) throw new HttpError("not-found", `no campaign "${campaign}" on this server`);
+  }
+
+  /** The stream of a line of the campaign: its own ("main", or no branch named) or one of its branches; else 404. */
+  async line(campaign: string, branch: string | undefined): Promise<string> {
+    this.require(campaign);
+    if (branch === undefined) return campaign;
+    try {
+      return await lineStream(this.engine.store, campaign, branch);
+    } catch (error) {
+      if (error instanceof BranchError) throw new HttpError("not-found", error.message);
+      throw error;
+    }
+  }
+
+  /** Runs work that writes to a campaign after every write queued before it has finished. */
+  serialize<T>(campaign: string, work: () => Promise<T>): Promise<T> {
+    let queue = this.queues.get(campaign);
+    if (!queue) this.queues.set(campaign, (queue = new SerialQueue()));
+    return queue.run(work);
+  }
+
+  /**
+   * Takes the host's chores that are due (its dice seeds, initiative and scouting rolls, starting and ending turns):
+   * the server's part of the protocol; the players' chores are their clients'. A chore that fails leaves the campaign
+   * waiting on it and is logged; the command before it stands.
+   */
+  async takeHostChores(campaign: string, log: FastifyBaseLogger): Promise<void> {
+    const store = this.engine.store;
+    const secrets = new FileSecrets(
+      this.secretsDir,
+      campaign,
+      async () => (await store.readAll(campaign, 1, 1))[0]?.hash,
+    );
+    const table = new Table(this.engine, campaign, { parties: new Set([HOST]), secrets });
+    try {
+      await table.takeChores();
+    } catch (error) {
+      log.error({ campaign, err: error }, `the host's chore in ${campaign} failed: ${(error as Error).message}`);
+    }
+  }
+}

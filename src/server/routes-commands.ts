@@ -1,0 +1,83 @@
+import { Type, type Static } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import { Id } from "../../events/common.js";
+import { toCurrent } from "../../events/index.js";
+import { eventsAsSeen, lineView } from "../../replays/as-seen.js";
+import { checkCommand } from "../commands/schemas.js";
+import { seatIn } from "./auth.js";
+import { HttpError } from "./errors.js";
+import type { ServerContext } from "./context.js";
+import { refusalDetails } from "./routes-session.js";
+
+/** Most commands one request may carry: a whole activation with its reveals is a handful. */
+const MAX_COMMANDS = 100;
+
+const CommandsBody = Type.Object(
+  {
+    expectedSeq: Type.Integer({ minimum: 0 }),
+    // Each command is checked by checkCommand (src/commands/schemas.ts), which names the field a schema rejects.
+    commands: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_COMMANDS }),
+  },
+  { additionalProperties: false },
+);
+const CampaignParams = Type.Object({ id: Id });
+
+/** The host's steps the server takes itself, holding the host's dice seeds (docs/fair-dice.md): no seat sends them. */
+const SERVER_STEPS = new Set(["StartTurn", "RollInitiative", "RollScouting", "EndTurn"]);
+
+/**
+ * `POST /campaigns/:id/commands`: a seat's commands, all or nothing, at the seq the client last saw; then the host's
+ * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them.
+ */
+export function commandRoutes(app: FastifyInstance, { engine, campaigns }: ServerContext): void {
+  app.post<{ Params: Static<typeof CampaignParams>; Body: Static<typeof CommandsBody> }>(
+    "/campaigns/:id/commands",
+    { schema: { params: CampaignParams, body: CommandsBody } },
+    async (request) => {
+      const { id } = request.params;
+      const { seat } = seatIn(request, id);
+      campaigns.require(id);
+      const { expectedSeq, commands } = request.body;
+      commands.forEach((command, index) => {
+        const checked = checkCommand(command);
+        if (!checked.ok) {
+          const field = `commands[${index}].${checked.field}`;
+          throw new HttpError("invalid", `${field}: ${checked.message}`, { field, index });
+        }
+        const { actor, type } = checked.command;
+        if (actor !== seat)
+          throw new HttpError("forbidden", `commands[${index}].actor: this token acts as ${seat}, not ${actor}`, {
+            field: `commands[${index}].actor`,
+            index,
+          });
+        if (SERVER_STEPS.has(type))
+          throw new HttpError(
+            "forbidden",
+            `commands[${index}].type: the server takes ${type} itself, as the keeper of the host's dice seeds`,
+            { field: `commands[${index}].type`, index },
+          );
+      });
+      const seq = await campaigns.serialize(id, async () => {
+        const head = await engine.store.head(id);
+        if (head.seq !== expectedSeq) throw stale(expectedSeq, head.seq);
+        const outcome = await engine.execute(id, commands);
+        if (!outcome.ok) {
+          if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(id)).seq);
+          throw new HttpError("refused", outcome.refusal.message, {
+            ...refusalDetails(outcome.refusal),
+            index: outcome.index,
+          });
+        }
+        await campaigns.takeHostChores(id, request.log);
+        return (await engine.store.head(id)).seq;
+      });
+      const line = await engine.store.readAll(id, 1, seq);
+      const view = await lineView(engine.store, id, seat, line.map(toCurrent));
+      const written = line.slice(expectedSeq);
+      return { seq, events: view ? eventsAsSeen(written, seat, view.context) : written };
+    },
+  );
+}
+
+const stale = (expected: number, seq: number) =>
+  new HttpError("stale", `expectedSeq ${expected} is not the campaign's seq ${seq}: read it again and retry`, { seq });

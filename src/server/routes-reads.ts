@@ -1,0 +1,164 @@
+import { Type, type Static } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import { Id } from "../../events/common.js";
+import { toCurrent } from "../../events/index.js";
+import {
+  auditAsSeen,
+  describeAs,
+  diffAsSeen,
+  eventsAsSeen,
+  linesAsSeen,
+  lineView,
+  stateAsSeen,
+  stateContext,
+} from "../../replays/as-seen.js";
+import { MAIN } from "../../replays/branches.js";
+import { PHASES, type Position } from "../../replays/positions.js";
+import { ReplayError, Replays } from "../../replays/replayer.js";
+import { timeline, type TimelineEntry } from "../../replays/timeline.js";
+import { seatIn } from "./auth.js";
+import { HttpError } from "./errors.js";
+import type { ServerContext } from "./context.js";
+import { lastEventId } from "./feed.js";
+import { waitingOn } from "./waiting.js";
+
+const CampaignParams = Type.Object({ id: Id });
+type Params = Static<typeof CampaignParams>;
+const Line = Type.String({ minLength: 1, maxLength: 80 });
+const BranchQuery = Type.Object({ branch: Type.Optional(Line) }, { additionalProperties: false });
+const Seq = Type.Integer({ minimum: 0 });
+const StateQuery = Type.Object(
+  {
+    branch: Type.Optional(Line),
+    seq: Type.Optional(Seq),
+    turn: Type.Optional(Type.Integer({ minimum: 1 })),
+    phase: Type.Optional(Type.Union(PHASES.map((phase) => Type.Literal(phase)))),
+  },
+  { additionalProperties: false },
+);
+const LogQuery = Type.Object(
+  { branch: Type.Optional(Line), after: Type.Optional(Seq) },
+  { additionalProperties: false },
+);
+const AuditQuery = Type.Object(
+  { branch: Type.Optional(Line), turn: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { additionalProperties: false },
+);
+const DiffQuery = Type.Object({ a: Line, b: Line }, { additionalProperties: false });
+
+/** A point of the log a query names: `seq`, or `turn` (with `phase`), or none for now. */
+function positionOf(query: Static<typeof StateQuery>): Position | undefined {
+  if (query.seq !== undefined && (query.turn !== undefined || query.phase !== undefined))
+    throw new HttpError("invalid", "query: give either seq or turn (with phase), not both", { field: "seq" });
+  if (query.phase !== undefined && query.turn === undefined)
+    throw new HttpError("invalid", "query phase: needs turn", { field: "phase" });
+  if (query.seq !== undefined) return { seq: query.seq };
+  if (query.turn === undefined) return undefined;
+  return query.phase === undefined ? { turn: query.turn } : { turn: query.turn, phase: query.phase };
+}
+
+/** A point that is not in the log (a seq past the head, a turn not begun) is not found. */
+async function orNotFound<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ReplayError) throw new HttpError("not-found", error.message);
+    throw error;
+  }
+}
+
+/**
+ * The reads (docs/server.md), each as the requesting seat may see it (replays/as-seen.ts, the same functions as the
+ * CLI's --json --as): the host sees what `--as host` sees, a player only its view. No read holds a player's hidden
+ * orders: the server never has them.
+ */
+export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: ServerContext): void {
+  const store = engine.store;
+  /** The seat asking and the stream of the line it reads. */
+  const reader = async (request: { params: Params; query: { branch?: string } }, seat: string) =>
+    campaigns.line(request.params.id, request.query.branch).then((stream) => ({ seat, stream }));
+
+  app.get<{ Params: Params; Querystring: Static<typeof StateQuery> }>(
+    "/campaigns/:id/state",
+    { schema: { params: CampaignParams, querystring: StateQuery } },
+    async (request) => {
+      const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
+      const context = await orNotFound(stateContext(store, stream, seat, positionOf(request.query)));
+      return { seq: context.state.seq, state: stateAsSeen(context, seat, {}) };
+    },
+  );
+
+  app.get<{ Params: Params; Querystring: Static<typeof LogQuery> }>(
+    "/campaigns/:id/log",
+    { schema: { params: CampaignParams, querystring: LogQuery } },
+    async (request) => {
+      const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
+      const line = await store.readAll(stream);
+      const view = await lineView(store, stream, seat, line.map(toCurrent));
+      const after = line.slice(request.query.after ?? 0);
+      return { seq: line.length, events: view ? eventsAsSeen(after, seat, view.context) : after };
+    },
+  );
+
+  app.get<{ Params: Params; Querystring: Static<typeof BranchQuery> }>(
+    "/campaigns/:id/timeline",
+    { schema: { params: CampaignParams, querystring: BranchQuery } },
+    async (request) => {
+      const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
+      const view = await lineView(store, stream, seat);
+      const entries: TimelineEntry[] = [];
+      for await (const batch of timeline(store, new Replays(store), stream, { describe: describeAs(view) }))
+        entries.push(...batch);
+      return { seq: entries.at(-1)?.seq ?? 0, entries };
+    },
+  );
+
+  app.get<{ Params: Params; Querystring: Static<typeof AuditQuery> }>(
+    "/campaigns/:id/audit",
+    { schema: { params: CampaignParams, querystring: AuditQuery } },
+    async (request) => {
+      const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
+      const { turn } = request.query;
+      return (await auditAsSeen(store, stream, seat, turn === undefined ? {} : { turn })).report;
+    },
+  );
+
+  app.get<{ Params: Params }>("/campaigns/:id/branches", { schema: { params: CampaignParams } }, async (request) => {
+    const { seat } = seatIn(request, request.params.id);
+    campaigns.require(request.params.id);
+    return linesAsSeen(store, request.params.id, seat);
+  });
+
+  app.get<{ Params: Params; Querystring: Static<typeof DiffQuery> }>(
+    "/campaigns/:id/diff",
+    { schema: { params: CampaignParams, querystring: DiffQuery } },
+    async (request) => {
+      const { id } = request.params;
+      const { seat } = seatIn(request, id);
+      const { a, b } = request.query;
+      const line = async (name: string) => ({
+        line: name,
+        stream: await campaigns.line(id, name === MAIN ? undefined : name),
+      });
+      return diffAsSeen(store, await line(a), await line(b), seat);
+    },
+  );
+
+  app.get<{ Params: Params; Querystring: Static<typeof BranchQuery> }>(
+    "/campaigns/:id/waiting",
+    { schema: { params: CampaignParams, querystring: BranchQuery } },
+    async (request) => {
+      const { stream } = await reader(request, seatIn(request, request.params.id).seat);
+      return { waiting: waitingOn(await engine.state(stream)) };
+    },
+  );
+
+  app.get<{ Params: Params; Querystring: Static<typeof BranchQuery> }>(
+    "/campaigns/:id/feed",
+    { schema: { params: CampaignParams, querystring: BranchQuery } },
+    async (request, reply) => {
+      const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
+      await feeds.stream(request, reply, store, stream, seat, lastEventId(request));
+    },
+  );
+}

@@ -1,0 +1,133 @@
+import { Type, type Static } from "@sinclair/typebox";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { Catalogue, Id } from "../../events/common.js";
+import { seatsOf } from "../client/seats.js";
+import { describeRefusal } from "../rules/refusal.js";
+import { setupCommands, SetupFile } from "../setup-file.js";
+import { callerOf, requireOrganiser, SESSION_COOKIE } from "./auth.js";
+import { HttpError } from "./errors.js";
+import type { ServerContext } from "./context.js";
+
+const SessionBody = Type.Object(
+  { invite: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+const InviteBody = Type.Object({ seat: Id }, { additionalProperties: false });
+const CampaignParams = Type.Object({ id: Id });
+const SeatParams = Type.Object({ id: Id, seat: Id });
+
+/** Seats and sessions (docs/server.md): redeeming invites, revoking tokens, issuing invites, creating campaigns. */
+export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }: ServerContext): void {
+  /** The seats of a campaign the server serves: its host and players. */
+  const seatsOfCampaign = async (campaign: string) => {
+    campaigns.require(campaign);
+    return seatsOf(await engine.state(campaign));
+  };
+
+  app.post<{ Body: Static<typeof SessionBody> }>(
+    "/session",
+    { schema: { body: SessionBody }, config: { public: true } },
+    async (request, reply) => {
+      const redeemed = await seats.redeem(request.body.invite);
+      if (!redeemed) throw new HttpError("unauthorized", "this invite is unknown or has been used already");
+      reply.setCookie(SESSION_COOKIE, redeemed.token, { httpOnly: true, sameSite: "strict", path: "/" });
+      return redeemed;
+    },
+  );
+
+  app.delete("/session", async (request, reply) => {
+    await seats.revokeToken(callerOf(request).tokenHash);
+    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "strict", path: "/" });
+    return reply.status(204).send();
+  });
+
+  app.get("/campaigns", async (request) => {
+    const caller = callerOf(request);
+    return {
+      campaigns:
+        caller.kind === "operator"
+          ? campaigns.ids().map((id) => ({ id, seat: null }))
+          : [{ id: caller.campaign, seat: caller.seat }],
+    };
+  });
+
+  app.post<{ Params: Static<typeof CampaignParams>; Body: Static<typeof InviteBody> }>(
+    "/campaigns/:id/invites",
+    { schema: { params: CampaignParams, body: InviteBody } },
+    async (request, reply) => {
+      const { id } = request.params;
+      requireOrganiser(request, id);
+      const { seat } = request.body;
+      const known = await seatsOfCampaign(id);
+      if (!known.includes(seat))
+        throw new HttpError("invalid", `seat: "${seat}" is not a seat of ${id} (its seats: ${known.join(", ")})`, {
+          field: "seat",
+        });
+      return reply.status(201).send({ invite: await seats.invite({ campaign: id, seat }) });
+    },
+  );
+
+  app.delete<{ Params: Static<typeof SeatParams> }>(
+    "/campaigns/:id/seats/:seat",
+    { schema: { params: SeatParams } },
+    async (request) => {
+      const { id, seat } = request.params;
+      requireOrganiser(request, id);
+      if (!(await seatsOfCampaign(id)).includes(seat))
+        throw new HttpError("not-found", `"${seat}" is not a seat of ${id}`);
+      return { revoked: await seats.revokeSeat({ campaign: id, seat }) };
+    },
+  );
+
+  const operatorOnly = async (request: FastifyRequest) => {
+    if (callerOf(request).kind !== "operator")
+      throw new HttpError("forbidden", "only the operator token creates campaigns");
+  };
+  app.post<{ Body: SetupFile }>(
+    "/campaigns",
+    { schema: { body: SetupFile }, preValidation: operatorOnly },
+    async (request, reply) => {
+      const setup = request.body;
+      // The server reads no file a request names: the catalogue comes in the set-up itself.
+      if (typeof setup.catalogue === "string")
+        throw new HttpError(
+          "invalid",
+          "catalogue: must be the catalogue itself, not the name of a file on the server",
+          {
+            field: "catalogue",
+          },
+        );
+      const steps = setupCommands(setup as SetupFile & { catalogue: Catalogue });
+      const outcome = await campaigns.serialize(setup.campaign, async () => {
+        if (campaigns.ids().includes(setup.campaign))
+          throw new HttpError("refused", `campaign: this server already has a campaign "${setup.campaign}"`, {
+            field: "campaign",
+            index: 0,
+          });
+        const created = await engine.create(steps.map((step) => step.command));
+        if (created.ok) {
+          campaigns.add(setup.campaign);
+          await campaigns.takeHostChores(setup.campaign, request.log);
+        }
+        return created;
+      });
+      if (!outcome.ok) {
+        const source = steps[outcome.index]?.source ?? "setup";
+        throw new HttpError("refused", `${source}: ${describeRefusal(outcome.refusal)}`, {
+          ...refusalDetails(outcome.refusal),
+          index: outcome.index,
+          source,
+        });
+      }
+      const invites = await seats.seatCampaign(setup.campaign, seatsOf(outcome.state));
+      return reply.status(201).send({ campaign: setup.campaign, invites });
+    },
+  );
+}
+
+/** The rule or field a refusal names, as members of the error body. */
+export function refusalDetails(refusal: { kind: string; rule?: string; field?: string }): Record<string, string> {
+  if (refusal.kind === "rule" && refusal.rule) return { rule: refusal.rule };
+  if (refusal.kind === "field" && refusal.field) return { field: refusal.field };
+  return {};
+}

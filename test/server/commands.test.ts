@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HIDDEN } from "../../src/views.js";
+import {
+  ashfallSetup,
+  auth,
+  CAMPAIGN,
+  headHash,
+  headSeq,
+  PlayerClient,
+  startTestServer,
+  type TestServer,
+} from "./support.js";
+
+let server: TestServer;
+let concord: PlayerClient;
+let horde: PlayerClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  concord = new PlayerClient(server, "concord");
+  horde = new PlayerClient(server, "horde");
+});
+afterAll(() => server.close());
+
+const post = (token: string | undefined, payload: unknown, headers: Record<string, string> = {}) =>
+  server.app.inject({
+    method: "POST",
+    url: `/campaigns/${CAMPAIGN}/commands`,
+    headers: { ...(token ? auth(token) : {}), ...headers },
+    ...(typeof payload === "string" ? { body: payload } : { payload: payload as object }),
+  });
+/** A seat's commands at the campaign's current seq, with any other members of the body. */
+const commandsOf = async (seat: string, commands: object[], body: object = {}) =>
+  post(server.tokens[seat], { expectedSeq: await headSeq(server), commands, ...body });
+const read = (seat: string, path: string) =>
+  server.app.inject({ method: "GET", url: `/campaigns/${CAMPAIGN}/${path}`, headers: auth(server.tokens[seat]!) });
+
+describe("commands", () => {
+  it("runs the host's chores after the players' commands: both seeds committed start the turn", async () => {
+    expect((await read("host", "waiting")).json()).toEqual({
+      waiting: [
+        { party: "concord", owes: "CommitSeed" },
+        { party: "horde", owes: "CommitSeed" },
+      ],
+    });
+    const [first] = await concord.takeChores();
+    expect(first!.json<{ events: Array<{ type: string }> }>().events.map((e) => e.type)).toEqual([
+      "PlayerSeedCommitted",
+    ]);
+    const [second] = await horde.takeChores();
+    const events = second!.json<{ seq: number; events: Array<{ type: string; actor: string }> }>();
+    expect(events.events.map((e) => `${e.actor} ${e.type}`)).toEqual(["horde PlayerSeedCommitted", "host TurnStarted"]);
+    expect(events.seq).toBe(await headSeq(server));
+    await concord.takeChores();
+    const rolled = await horde.takeChores();
+    expect(rolled.at(-1)!.json<{ events: Array<{ actor: string }> }>().events.at(-1)!.actor).toBe("host");
+  });
+
+  const refusals: Array<[string, () => Promise<{ statusCode: number; json: () => unknown }>, number, object]> = [
+    ["no token", async () => post(undefined, { expectedSeq: 0, commands: [{}] }), 401, { error: "unauthorized" }],
+    [
+      "a revoked or unknown token",
+      async () => post("ewt_unknown", { expectedSeq: 0, commands: [{}] }),
+      401,
+      { error: "unauthorized" },
+    ],
+    [
+      "malformed JSON",
+      async () =>
+        post(server.tokens["concord"], '{"expectedSeq": 1, "commands": [', { "content-type": "application/json" }),
+      400,
+      { error: "invalid", field: "(body)" },
+    ],
+    [
+      "an unknown field",
+      () => commandsOf("concord", [{ actor: "concord", type: "ClaimStall" }], { extra: 1 }),
+      400,
+      { error: "invalid", field: "extra" },
+    ],
+    [
+      "a command of the wrong shape",
+      () => commandsOf("concord", [{ actor: "concord", type: "ActivateArmy", army: "c1", commitment: "no", path: [] }]),
+      400,
+      { error: "invalid", field: "commands[0].commitment", index: 0 },
+    ],
+    [
+      "a forged actor",
+      () => commandsOf("concord", [{ actor: "horde", type: "ClaimStall" }]),
+      403,
+      { error: "forbidden", field: "commands[0].actor" },
+    ],
+    [
+      "a host step the server takes itself",
+      () => commandsOf("host", [{ actor: "host", type: "EndTurn", hostSeed: "ab".repeat(32) }]),
+      403,
+      { error: "forbidden", field: "commands[0].type" },
+    ],
+    [
+      "a token of another campaign",
+      async () =>
+        server.app.inject({
+          method: "POST",
+          url: "/campaigns/elsewhere/commands",
+          headers: auth(server.tokens["concord"]!),
+          payload: { expectedSeq: 0, commands: [{ actor: "concord", type: "ClaimStall" }] },
+        }),
+      403,
+      { error: "forbidden" },
+    ],
+    ["no such route", async () => read("concord", "nothing"), 404, { error: "not-found" }],
+    [
+      "a stale seq",
+      async () =>
+        post(server.tokens["concord"], { expectedSeq: 1, commands: [{ actor: "concord", type: "ClaimStall" }] }),
+      409,
+      { error: "stale" },
+    ],
+    [
+      "a body over 1 MiB",
+      async () =>
+        post(server.tokens["concord"], {
+          expectedSeq: 0,
+          commands: [{ actor: "concord", type: "ClaimStall", pad: "x".repeat(1100 * 1024) }],
+        }),
+      413,
+      { error: "too-large" },
+    ],
+    [
+      "a command a rule refuses",
+      () => commandsOf("concord", [{ actor: "concord", type: "FinishEndPhase" }]),
+      422,
+      { error: "refused", index: 0, rule: expect.any(String), message: expect.any(String) },
+    ],
+  ];
+  it.each(refusals)("answers %s with its status and the log unchanged", async (_what, request, status, body) => {
+    const before = await headHash(server);
+    const answer = await request();
+    expect(answer.statusCode).toBe(status);
+    expect(answer.json()).toMatchObject(body);
+    expect(await headHash(server)).toBe(before);
+  });
+
+  it("answers a stale seq with the current one", async () => {
+    const answer = await post(server.tokens["concord"], {
+      expectedSeq: 2,
+      commands: [{ actor: "concord", type: "ClaimStall" }],
+    });
+    expect(answer.json()).toMatchObject({ error: "stale", seq: await headSeq(server) });
+  });
+});
+
+describe("reads, each as the seat may see it", () => {
+  const commanders = (
+    events: Array<{ type: string; data: { player?: string; commander?: unknown } }>,
+    player: string,
+  ) => events.filter((e) => e.type === "ArmyRegistered" && e.data.player === player).map((e) => e.data.commander);
+
+  it("hides the other side's commanders and the chain's hashes from a player; the host sees the log as stored", async () => {
+    const horde = (await read("concord", "log")).json<{
+      seq: number;
+      events: Array<{ type: string; data: { player?: string; commander?: unknown }; hash?: string }>;
+    }>();
+    expect(horde.seq).toBe(await headSeq(server));
+    expect(commanders(horde.events, "horde").every((c) => c === HIDDEN)).toBe(true);
+    expect(commanders(horde.events, "concord").every((c) => c !== HIDDEN)).toBe(true);
+    expect(horde.events.some((e) => "hash" in e)).toBe(false);
+    const host = (await read("host", "log")).json<{
+      events: Array<{ type: string; data: { player?: string; commander?: unknown }; hash?: string }>;
+    }>();
+    expect(commanders(host.events, "horde").some((c) => c === HIDDEN)).toBe(false);
+    expect(host.events.every((e) => typeof e.hash === "string")).toBe(true);
+  });
+
+  it("never holds a player's order, which only its own machine keeps", async () => {
+    const state = await concord.state();
+    const first = state.turnState!.first ?? state.turnState!.initiativeWinner!;
+    const chooser = first === "concord" ? concord : horde;
+    expect((await chooser.submit({ type: "ChooseFirst", first: chooser.player })).statusCode).toBe(200);
+    const army = Object.values((await chooser.state()).armies).find((a) => a.player === chooser.player && a.at)!;
+    const activated = await chooser.submit({ type: "ActivateArmy", army: army.id, order: "fortify", path: [] });
+    expect(activated.statusCode, activated.body).toBe(200);
+    const held = await chooser.secrets.order(chooser.player, state.turn, army.id);
+    for (const seat of ["host", "concord", "horde"])
+      for (const path of ["log", "state", "timeline", "audit", "branches", "waiting"]) {
+        const answer = await read(seat, path);
+        expect(answer.statusCode, `${seat} ${path}`).toBe(200);
+        expect(answer.body).not.toContain(held!.salt);
+      }
+  });
+
+  it("shows a past state, a timeline, an audit, the branches and who the campaign waits on", async () => {
+    const past = (await read("horde", "state?seq=3")).json<{ seq: number; state: { seq: number } }>();
+    expect(past).toMatchObject({ seq: 3, state: { seq: 3 } });
+    expect((await read("horde", "state?turn=9")).statusCode).toBe(404);
+    expect((await read("horde", "state?branch=nope")).json()).toMatchObject({ error: "not-found" });
+    expect((await read("horde", "state?seq=x")).json()).toMatchObject({ error: "invalid", field: "seq" });
+    const timeline = (await read("horde", "timeline")).json<{ entries: Array<{ text: string }> }>();
+    expect(timeline.entries).toHaveLength(await headSeq(server));
+    expect((await read("horde", "audit")).json()).toMatchObject({ ok: true });
+    expect((await read("horde", "branches")).json()).toMatchObject({ campaign: CAMPAIGN, main: { stream: CAMPAIGN } });
+    expect((await read("horde", "branches")).json<{ main: object }>().main).not.toHaveProperty("headHash");
+    expect((await read("horde", "diff?a=main&b=main")).json()).toMatchObject({ differences: [] });
+    expect((await read("host", "waiting")).json<{ waiting: Array<{ party: string; owes: string }> }>().waiting).toEqual(
+      [expect.objectContaining({ owes: "ActivateArmy" })],
+    );
+  });
+
+  it("hides the other side's strength under fog of war (Emberfall): a player sees its own, the organiser every army's", async () => {
+    const created = await server.app.inject({
+      method: "POST",
+      url: "/campaigns",
+      headers: auth(server.operator),
+      payload: await ashfallSetup("emberfall.setup.json"),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { invites } = created.json<{ invites: Record<string, string> }>();
+    const stateOf = async (seat: string) => {
+      const session = await server.app.inject({ method: "POST", url: "/session", payload: { invite: invites[seat] } });
+      const answer = await server.app.inject({
+        method: "GET",
+        url: "/campaigns/emberfall/state",
+        headers: auth(session.json<{ token: string }>().token),
+      });
+      return Object.values(
+        answer.json<{ state: { armies: Record<string, { player: string; points: unknown }> } }>().state.armies,
+      );
+    };
+    const concordSees = await stateOf("concord");
+    expect(concordSees.filter((a) => a.player === "horde").every((a) => a.points === HIDDEN)).toBe(true);
+    expect(concordSees.filter((a) => a.player === "concord").every((a) => typeof a.points === "number")).toBe(true);
+    expect((await stateOf("host")).every((a) => typeof a.points === "number")).toBe(true);
+  });
+});

@@ -1,0 +1,128 @@
+/** `epicwar serve`: start, the operator's token and invites, the request log, a clean close, one server per folder. */
+import { spawn } from "node:child_process";
+import { get as httpGet, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Engine } from "../../src/engine.js";
+import { startServer, type RunningServer } from "../../src/server/serve.js";
+import { examplePath } from "../../src/cli/paths.js";
+import { CLI, runInProcess } from "../support/cli.js";
+import { tempDir } from "../support/tmp.js";
+import { CAMPAIGN, PlayerClient, startTestServer } from "./support.js";
+
+/** A folder with Ashfall created by `epicwar new`, and the options a server on it takes. */
+async function ashfallFolder() {
+  const dir = await tempDir("epicwar-serve-");
+  const db = join(dir, "db");
+  const made = await runInProcess(["new", "--db", db, "--setup", examplePath("ashfall.setup.json")]);
+  expect(made.code, made.stderr).toBe(0);
+  return { db, host: "127.0.0.1", port: 0, secrets: join(dir, "db-secrets"), serverData: join(dir, "db-server") };
+}
+
+async function start(options: Awaited<ReturnType<typeof ashfallFolder>>, log: string[] = []) {
+  const printed: string[] = [];
+  const server = await startServer(
+    { ...options, log: (line) => void log.push(line) },
+    (line) => void printed.push(line),
+  );
+  return { server, printed };
+}
+
+const post = (server: RunningServer, path: string, body: unknown, token?: string) =>
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+
+describe("epicwar serve", () => {
+  it("prints the operator token once and one invite line per seat of a campaign without seats; logs requests without tokens", async () => {
+    const options = await ashfallFolder();
+    const log: string[] = [];
+    const { server, printed } = await start(options, log);
+    const operator = /^Operator token .*: (ewt_[A-Za-z0-9_-]+)$/m.exec(printed.join("\n"))?.[1];
+    expect(operator).toBeDefined();
+    const invites = printed.filter((line) => line.startsWith("ashfall "));
+    expect(invites.map((line) => line.split(" ")[1])).toEqual(["host", "concord", "horde"]);
+    expect(invites[0]).toMatch(new RegExp(`^ashfall host ${server.url}/join#[A-Za-z0-9_-]{43}$`));
+    const session = await post(server, "/session", { invite: invites[1]!.split("#")[1] });
+    const { token } = (await session.json()) as { token: string };
+    const state = await fetch(`${server.url}/campaigns/ashfall/state`, {
+      headers: { cookie: `epicwar_session=${token}` },
+    });
+    expect(state.status).toBe(200);
+    await server.close();
+
+    const requests = log.filter((line) => JSON.parse(line).msg === "request");
+    expect(requests.map((line) => JSON.parse(line).url)).toEqual(["/session", "/campaigns/ashfall/state"]);
+    for (const secret of [operator!, token, invites[1]!.split("#")[1]!]) expect(log.join("\n")).not.toContain(secret);
+
+    const { server: again, printed: second } = await start(options);
+    expect(second.join("\n")).not.toMatch(/Operator token|^ashfall /m);
+    await again.close();
+  });
+
+  it("closes cleanly: a command in flight is answered and written, then the folder is closed for the next process", async () => {
+    const server = await startTestServer();
+    await server.app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = server.app.server.address() as AddressInfo;
+    // A feed is open too: it never ends by itself, so the server ends it as it closes.
+    const feed = await new Promise<IncomingMessage>((resolve) =>
+      httpGet(
+        {
+          host: "127.0.0.1",
+          port,
+          path: `/campaigns/${CAMPAIGN}/feed`,
+          headers: { authorization: `Bearer ${server.tokens["horde"]}` },
+        },
+        resolve,
+      ),
+    );
+    expect(feed.statusCode).toBe(200);
+    const feedEnded = new Promise((resolve) => feed.resume().on("end", resolve));
+    const body = await new PlayerClient(server, "concord").prepare({ type: "CommitSeed" });
+    // The command is held inside the engine while the server is told to close.
+    const execute = server.engine.execute.bind(server.engine);
+    let entered = () => {};
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    server.engine.execute = async (campaign, inputs) => {
+      entered();
+      await new Promise((wait) => setTimeout(wait, 100));
+      return execute(campaign, inputs);
+    };
+    const answer = fetch(`http://127.0.0.1:${port}/campaigns/${CAMPAIGN}/commands`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.tokens["concord"]}` },
+      body: JSON.stringify(body),
+    });
+    await inside;
+    const closing = server.app.close().then(() => server.engine.close());
+    expect((await answer).status).toBe(200);
+    await closing;
+    await feedEnded;
+    const engine = await Engine.open(join(server.dir, "db"), { createIfMissing: false });
+    expect((await engine.store.head(CAMPAIGN)).seq).toBe(body.expectedSeq + 1);
+    await engine.close();
+    await rm(server.dir, { recursive: true, force: true });
+  });
+
+  it("refuses a second server on the same folder, and stops on SIGTERM with exit 0", async () => {
+    const options = await ashfallFolder();
+    const args = ["serve", "--db", options.db, "--port", "0", "--server-data", options.serverData];
+    const first = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    first.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const exited = new Promise<number | null>((resolve) => first.on("exit", resolve));
+    while (!/Serving/.test(out)) await new Promise((wait) => setTimeout(wait, 20));
+
+    const second = await runInProcess(args);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/is in use by another epicwar process \(a server already serving it\?\)/);
+
+    first.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/SIGTERM: finishing the requests in flight, then closing .*\nClosed\.\n$/);
+  });
+});

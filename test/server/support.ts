@@ -1,0 +1,133 @@
+/**
+ * A campaign server on a temp folder for the server's tests: the engine, the seats and the app (driven with
+ * app.inject), the Ashfall demo created through POST /campaigns, and a player's client as the players' machines run
+ * it: prepareCommand with the player's own secrets in memory (the server never sees them), its command then posted.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { CampaignState } from "../../projections/state.js";
+import { dueChores } from "../../src/client/chores.js";
+import { prepareCommand, sequenceRandomHex, type RandomHex } from "../../src/client/prepare.js";
+import { MemorySecrets } from "../../src/client/secrets.js";
+import { examplePath } from "../../src/cli/paths.js";
+import { Engine } from "../../src/engine.js";
+import { buildServer } from "../../src/server/app.js";
+import { SeatStore } from "../../src/server/seat-store.js";
+import { loadSetupFile } from "../../src/setup-loader.js";
+
+export const CAMPAIGN = "ashfall";
+
+export interface TestServer {
+  app: FastifyInstance;
+  engine: Engine;
+  dir: string;
+  operator: string;
+  /** seat -> token, for the host (organiser) and both players of Ashfall. */
+  tokens: Record<string, string>;
+  /** The request log's lines. */
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The Ashfall set-up as POST /campaigns takes it: its catalogue in it. */
+export async function ashfallSetup(file = "ashfall.setup.json"): Promise<object> {
+  return loadSetupFile(examplePath(file));
+}
+
+/** A server over a fresh folder, with Ashfall created by the operator and every seat's invite redeemed. */
+export async function startTestServer(): Promise<TestServer> {
+  // Its own folder, removed by close(): a file's tests share one server, outliving any one test.
+  const dir = await mkdtemp(join(tmpdir(), "epicwar-server-"));
+  const engine = await Engine.open(join(dir, "db"));
+  const { seats, operatorToken } = await SeatStore.open(join(dir, "db-server"));
+  const logLines: string[] = [];
+  const app = await buildServer({
+    engine,
+    seats,
+    secrets: join(dir, "db-secrets"),
+    log: (line) => void logLines.push(line),
+  });
+  const operator = operatorToken!;
+  const created = await app.inject({
+    method: "POST",
+    url: "/campaigns",
+    headers: auth(operator),
+    payload: await ashfallSetup(),
+  });
+  if (created.statusCode !== 201) throw new Error(`POST /campaigns: ${created.statusCode} ${created.body}`);
+  const { invites } = created.json<{ invites: Record<string, string> }>();
+  const tokens: Record<string, string> = {};
+  for (const [seat, invite] of Object.entries(invites)) {
+    const session = await app.inject({ method: "POST", url: "/session", payload: { invite } });
+    tokens[seat] = session.json<{ token: string }>().token;
+  }
+  return {
+    app,
+    engine,
+    dir,
+    operator,
+    tokens,
+    logLines,
+    close: async () => {
+      await app.close();
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const headSeq = async (server: TestServer, campaign = CAMPAIGN) =>
+  (await server.engine.store.head(campaign)).seq;
+export const headHash = async (server: TestServer, campaign = CAMPAIGN) =>
+  (await server.engine.store.head(campaign)).hash;
+
+/** A player's machine: its secrets in memory, its commands prepared there and posted with the seq it read. */
+export class PlayerClient {
+  readonly secrets = new MemorySecrets();
+  private readonly random: RandomHex;
+
+  constructor(
+    private readonly server: TestServer,
+    readonly player: string,
+  ) {
+    this.random = sequenceRandomHex(`client-${player}`);
+  }
+
+  /** The campaign as the player's client knows it (a remote client reads GET /state; the test reads the engine). */
+  state(): Promise<CampaignState> {
+    return this.server.engine.state(CAMPAIGN);
+  }
+
+  /** Prepares a command as the player writes it (an order in the clear) and posts what the protocol sends. */
+  async submit(input: Record<string, unknown>): Promise<LightMyRequestResponse> {
+    return this.server.app.inject({
+      method: "POST",
+      url: `/campaigns/${CAMPAIGN}/commands`,
+      headers: auth(this.server.tokens[this.player]!),
+      payload: await this.prepare(input),
+    });
+  }
+
+  /** The body of POST /campaigns/:id/commands for a command as the player writes it, its secret kept first. */
+  async prepare(input: Record<string, unknown>): Promise<{ expectedSeq: number; commands: unknown[] }> {
+    const state = await this.state();
+    const prepared = await prepareCommand(state, { actor: this.player, ...input }, this.secrets, this.random);
+    await prepared.keep();
+    return { expectedSeq: state.seq, commands: [prepared.command] };
+  }
+
+  /** Takes this player's chores that are due (seeds, reveals), as the player's client does. */
+  async takeChores(): Promise<LightMyRequestResponse[]> {
+    const answers: LightMyRequestResponse[] = [];
+    for (const chore of dueChores(await this.state(), new Set([this.player]))) {
+      const answer = await this.submit(chore);
+      if (answer.statusCode !== 200) throw new Error(`${this.player}'s ${String(chore["type"])}: ${answer.body}`);
+      answers.push(answer);
+    }
+    return answers;
+  }
+}
