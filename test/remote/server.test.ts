@@ -1,0 +1,131 @@
+/**
+ * The players' client against the real campaign server, in this process and listening on a port of its own: two
+ * players join with their invite links into separate secrets folders and play one full turn of the Ashfall demo
+ * through their Tables (RemoteCampaign), and no file of the server's, nor its request log, ever holds an order or a
+ * salt a player has not revealed.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { HOST } from "../../events/common.js";
+import { examplePath } from "../../src/cli/paths.js";
+import { nextDecision } from "../../src/demo/play.js";
+import { RemoteCampaign } from "../../src/client/remote.js";
+import { sequenceRandomHex } from "../../src/client/prepare.js";
+import { FileSecrets, type PartySecrets } from "../../src/client/secrets.js";
+import { ServerConnection } from "../../src/client/server.js";
+import { Table } from "../../src/client/table.js";
+import { Engine } from "../../src/engine.js";
+import { buildServer } from "../../src/server/app.js";
+import { SeatStore } from "../../src/server/seat-store.js";
+import { loadSetupFile } from "../../src/setup-loader.js";
+import { runInProcess, show } from "../support/cli.js";
+import { tempDir } from "../support/tmp.js";
+
+const PLAYERS = ["concord", "horde"] as const;
+
+/** Every byte of every file under these folders, as text (LevelDB's files too: a salt is hex, so it shows as is). */
+async function everyByte(folders: string[]): Promise<string> {
+  const texts: string[] = [];
+  for (const folder of folders) {
+    for (const entry of await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => [])) {
+      if (entry.isFile()) texts.push((await readFile(join(entry.parentPath, entry.name))).toString("latin1"));
+    }
+  }
+  return texts.join("\n");
+}
+
+describe("the players' client against the campaign server", () => {
+  it("two players' Tables play a full turn of Ashfall; the server's folders never hold an unrevealed order or salt", async () => {
+    const dir = await tempDir("epicwar-served-");
+    const serverFolders = [join(dir, "db"), join(dir, "db-secrets"), join(dir, "db-server")];
+    const engine = await Engine.open(serverFolders[0]!);
+    const { seats, operatorToken } = await SeatStore.open(serverFolders[2]!);
+    const requestLog: string[] = [];
+    const app = await buildServer({
+      engine,
+      seats,
+      secrets: serverFolders[1]!,
+      log: (line) => void requestLog.push(line),
+    });
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    try {
+      const created = await fetch(`${url}/campaigns`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+        body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
+      });
+      expect(created.status).toBe(201);
+      const { campaign, invites } = (await created.json()) as { campaign: string; invites: Record<string, string> };
+
+      // Each player joins from its own machine: its own secrets folder, the token kept there.
+      const players = await Promise.all(
+        PLAYERS.map(async (player) => {
+          const secrets = await tempDir(`epicwar-${player}-`);
+          const joined = await runInProcess(["join", `${url}/join#${invites[player]}`, "--secrets", secrets]);
+          expect(joined.code, show(joined)).toBe(0);
+          const { token } = JSON.parse(await readFile(join(secrets, campaign, ".token.json"), "utf8")) as {
+            token: string;
+          };
+          const table = new Table(new RemoteCampaign(new ServerConnection(url, token)), campaign, {
+            parties: new Set([player]),
+            secrets: new FileSecrets(secrets, campaign),
+            random: sequenceRandomHex(`served-${player}`),
+          });
+          return { player, secrets, table };
+        }),
+      );
+      const heldOrders = async () => {
+        const held: Array<{ player: string; key: string; order: string; salt: string }> = [];
+        for (const { player, secrets } of players) {
+          const text = await readFile(join(secrets, campaign, `${player}.json`), "utf8").catch(() => "{}");
+          for (const [key, kept] of Object.entries((JSON.parse(text) as PartySecrets).orders ?? {}))
+            held.push({ player, key, ...kept });
+        }
+        return held;
+      };
+      /** The orders kept on the players' machines whose reveal is not in the log yet: no server file may hold them. */
+      const checkServerHoldsNoHiddenOrder = async () => {
+        const state = await engine.state(campaign);
+        const hidden = (await heldOrders()).filter(({ key }) => {
+          const [turn, army] = key.split("/");
+          return Number(turn) === state.turn && state.turnState?.activations[army!]?.order === null;
+        });
+        const bytes = await everyByte(serverFolders);
+        for (const { key, salt } of hidden) expect(bytes.includes(salt), `${key}'s salt on the server`).toBe(false);
+        return hidden.length;
+      };
+
+      let checkedWhileHidden = 0;
+      for (let step = 0; ; step++) {
+        expect(step).toBeLessThan(500);
+        for (const { table } of players) await table.takeChores();
+        const state = await engine.state(campaign);
+        if (state.turn > 1 || state.status !== "active") break;
+        const decision = nextDecision(state);
+        if (!decision) continue;
+        expect(decision.actor).not.toBe(HOST);
+        const seat = players.find((p) => p.player === decision.actor)!;
+        const outcome = await seat.table.submit(decision);
+        expect(outcome, JSON.stringify(decision)).toMatchObject({ ok: true });
+        if (decision.type === "ActivateArmy") checkedWhileHidden += await checkServerHoldsNoHiddenOrder();
+      }
+      const events = await engine.store.readAll(campaign);
+      expect(events.map((e) => e.type)).toContain("TurnEnded");
+      expect(events.filter((e) => e.type === "OrderRevealed").length).toBeGreaterThan(0);
+      expect(checkedWhileHidden).toBeGreaterThan(0);
+      // The search does see the log: once revealed, the salts are in the server's files.
+      const revealed = await everyByte(serverFolders);
+      expect((await heldOrders()).some(({ salt }) => revealed.includes(salt))).toBe(true);
+      // Every order was revealed in the log by the turn's end; the request log never held one, nor a token.
+      const log = requestLog.join("\n");
+      for (const { salt } of await heldOrders()) expect(log).not.toContain(salt);
+      expect(log).not.toContain("ewt_");
+    } finally {
+      await app.close();
+      await engine.close();
+    }
+  });
+});
