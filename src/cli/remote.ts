@@ -145,7 +145,11 @@ export class RemoteSeat {
       campaign = kept[0]!.campaign;
     }
     const server = new ServerConnection(request.server, token);
-    const { campaigns } = await server.read<{ campaigns: Array<{ id: string; seat: string }> }>("/campaigns");
+    const { campaigns } = await server.read<{ campaigns: Array<{ id: string; seat: string | null }> }>("/campaigns");
+    if (campaigns.some((c) => c.seat === null))
+      throw new CliError(
+        "this is the server's operator token, which plays no seat: redeem a seat's invite (the host's to organise) with epicwar join",
+      );
     const seated = campaign === undefined ? campaigns : campaigns.filter((c) => c.id === campaign);
     if (seated.length !== 1) {
       const held = campaigns.map((c) => `${c.id} as ${c.seat}`).join(", ") || "none";
@@ -155,7 +159,7 @@ export class RemoteSeat {
           : `this token has seats in several campaigns (${held}): choose one with --campaign ID`,
       );
     }
-    const { id, seat } = seated[0]!;
+    const { id, seat } = seated[0]! as { id: string; seat: string };
     if (options.as !== undefined && options.as !== seat)
       throw new CliError(
         `this token acts as ${seat} of ${id}, not as "${options.as}": leave out --as, or use its token`,
@@ -189,7 +193,8 @@ export class RemoteSeat {
     return new Table(this.handler, this.campaign, {
       parties: this.acting,
       secrets: this.secrets(),
-      chores: this.chores,
+      // The server keeps the host's dice seeds and takes the host's steps itself: the organiser's client has none.
+      chores: this.chores && this.seat !== HOST,
     });
   }
 }

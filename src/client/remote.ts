@@ -2,9 +2,8 @@ import type { StoredEvent } from "../../events/index.js";
 import type { AuditReport } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
 import type { Answer, CommandHandler } from "../engine.js";
-import type { Refusal } from "../rules/refusal.js";
 import type { CampaignView, EventView } from "../views.js";
-import { ServerError, refusedAccess, type ServerConnection, type ServerErrorBody } from "./server.js";
+import { refusedAccess, type ServerConnection, type ServerError, type ServerErrorBody } from "./server.js";
 
 /** An event as a seat gets it from the server: as stored for the organiser, a player's view (no hashes) for a player. */
 export type SeatEvent = EventView<StoredEvent>;
@@ -23,8 +22,9 @@ const STALE_RETRIES = 5;
  * Its state is the seat's view (viewState: the other side's secrets are "hidden"), which is all a Table, prepare
  * and the chores read. Each command carries the seq of the last state it read (`expectedSeq`); if the log moved on
  * since (409), it re-reads and sends the same command again, as long as it still falls in the turn it was prepared
- * in (a commitment or a seed is bound to its turn). A refusal (422, 400, 403) comes back as the Refusal value the
- * CLI prints; a bad token (401), a missing campaign or an unreachable server is thrown as a ServerError.
+ * in (a commitment or a seed is bound to its turn). A refusal of the command (422, 400, a 403 naming its actor) comes
+ * back as the Refusal value the CLI prints; a bad token (401), another campaign's token (403), a missing campaign or
+ * an unreachable server is thrown as a ServerError.
  */
 export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcome> {
   /** The seq and turn of the last state read or command accepted: what the next command expects. */
@@ -94,7 +94,7 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
 
   /** The campaign in players' words, one entry per event. */
   async timeline(campaign: string): Promise<TimelineEntry[]> {
-    return timelineEntries(await this.server.read<unknown>(this.path(campaign, "timeline")));
+    return (await this.server.read<{ entries: TimelineEntry[] }>(this.path(campaign, "timeline"))).entries;
   }
 
   /** The audit of the shared log, as this seat may see it. */
@@ -103,33 +103,24 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
   }
 }
 
-/** The refusal a rejected command answers with, or a ServerError for an answer that is not about the command. */
+/**
+ * The refusal a rejected command answers with, as the engine would give it for that command: a rule or a field of the
+ * command (the server names it in the batch, `commands[0].seedHash`, and repeats that in its message). A 403 that
+ * names no field of a command (a token of another campaign) is not about the command: a ServerError.
+ */
 function refusalOf(status: number, body: ServerErrorBody, otherwise: () => ServerError): RemoteOutcome {
   const index = body.index ?? 0;
-  const message = body.message ?? `refused (${status})`;
-  const refusal = (field: string): Refusal => ({ kind: "field", field, message });
-  switch (status) {
-    case 422:
-      return {
-        ok: false,
-        index,
-        refusal: body.rule ? { kind: "rule", rule: body.rule, message } : refusal(body.field ?? "command"),
-      };
-    case 400:
-      return { ok: false, index, refusal: refusal(body.field || "command") };
-    case 403:
-      // A command reaches 403 when its actor is not the token's seat: the field to fix is the actor.
-      return { ok: false, index, refusal: refusal("actor") };
-    default:
-      throw otherwise();
-  }
-}
-
-/** The timeline as served: the entries, whether sent as a list or under `entries` / `timeline`. */
-function timelineEntries(body: unknown): TimelineEntry[] {
-  if (Array.isArray(body)) return body as TimelineEntry[];
-  const held = body as { entries?: unknown; timeline?: unknown } | null;
-  const list = held?.entries ?? held?.timeline;
-  if (Array.isArray(list)) return list as TimelineEntry[];
-  throw new ServerError("the server's timeline is not a list of entries");
+  const inBatch = `commands[${index}].`;
+  const field = body.field?.startsWith(inBatch) ? body.field.slice(inBatch.length) : body.field;
+  const said = body.message ?? `refused (${status})`;
+  const message = body.field && said.startsWith(`${body.field}: `) ? said.slice(body.field.length + 2) : said;
+  const fieldRefusal = (named: string): RemoteOutcome => ({
+    ok: false,
+    index,
+    refusal: { kind: "field", field: named, message },
+  });
+  if (status === 422 && body.rule) return { ok: false, index, refusal: { kind: "rule", rule: body.rule, message } };
+  if (status === 422 || status === 400) return fieldRefusal(field ?? "command");
+  if (status === 403 && field !== undefined) return fieldRefusal(field);
+  throw otherwise();
 }

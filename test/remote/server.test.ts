@@ -123,6 +123,32 @@ describe("the players' client against the campaign server", () => {
       const log = requestLog.join("\n");
       for (const { salt } of await heldOrders()) expect(log).not.toContain(salt);
       expect(log).not.toContain("ewt_");
+
+      // The players' CLI reads the campaign as the local commands show it, in the player's view.
+      const concord = players[0]!;
+      const read = (...args: string[]) => runInProcess(["--server", url, ...args, "--secrets", concord.secrets]);
+      const state = await read("state");
+      expect(state.code, show(state)).toBe(0);
+      expect(state.stdout).toMatch(/turn 2, action phase/);
+      const timeline = await read("timeline");
+      expect(timeline.code, show(timeline)).toBe(0);
+      expect(timeline.stdout).toMatch(/^Turn 1 End: /m);
+      const audit = await read("audit");
+      expect(audit.code, show(audit)).toBe(0);
+      const logged = await read("log", "--json");
+      expect(logged.stdout.trimEnd().split("\n")).toHaveLength((await engine.store.head(campaign)).seq);
+
+      // The organiser plays through the same CLI; its client takes no step (the server takes the host's itself).
+      const organiser = await tempDir("epicwar-organiser-");
+      expect((await runInProcess(["join", `${url}/join#${invites[HOST]}`, "--secrets", organiser])).code).toBe(0);
+      const idle = await runInProcess(["--server", url, "apply", "-", "--secrets", organiser]);
+      expect(idle, show(idle)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      const operator = await runInProcess(["--server", url, "state", "--secrets", organiser], "", {
+        env: { EPICWAR_TOKEN: operatorToken! },
+      });
+      expect(operator.code).toBe(1);
+      expect(operator.stderr).toMatch(/operator token, which plays no seat/);
+      expect(operator.stdout + operator.stderr).not.toContain(operatorToken!);
     } finally {
       await app.close();
       await engine.close();

@@ -146,15 +146,18 @@ export class StubServer {
     viewed: (event: StoredEvent) => unknown,
   ): Promise<void> {
     const forged = body.commands.findIndex((c) => (c as { actor?: unknown }).actor !== seat);
-    if (forged >= 0)
-      return send(403, { error: "forbidden", message: `actor is not the token's seat (${seat})`, index: forged });
+    if (forged >= 0) {
+      const field = `commands[${forged}].actor`;
+      return send(403, { error: "forbidden", message: `${field}: this token acts as ${seat}`, field, index: forged });
+    }
     const head = await this.engine.head(this.campaign);
     if (body.expectedSeq !== head.seq)
       return send(409, { error: "stale", message: `the campaign is at seq ${head.seq}`, seq: head.seq });
     const malformed = body.commands.map(checkCommand).findIndex((check) => !check.ok);
     if (malformed >= 0) {
       const check = checkCommand(body.commands[malformed]) as { field: string; message: string };
-      return send(400, { error: "invalid", field: check.field, message: check.message });
+      const field = `commands[${malformed}].${check.field}`;
+      return send(400, { error: "invalid", field, message: `${field}: ${check.message}`, index: malformed });
     }
     const outcome = await this.engine.execute(this.campaign, body.commands);
     if (!outcome.ok) {
