@@ -20,6 +20,7 @@ import { Engine } from "../../src/engine.js";
 import { buildServer } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
+import { run } from "../../src/cli/run.js";
 import { runInProcess, show } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 
@@ -36,30 +37,35 @@ async function everyByte(folders: string[]): Promise<string> {
   return texts.join("\n");
 }
 
+/** The campaign server on a fresh folder, listening on a port of its own, with Ashfall created by its operator. */
+async function serveAshfall() {
+  const dir = await tempDir("epicwar-served-");
+  const folders = [join(dir, "db"), join(dir, "db-secrets"), join(dir, "db-server")];
+  const engine = await Engine.open(folders[0]!);
+  const { seats, operatorToken } = await SeatStore.open(folders[2]!);
+  const requestLog: string[] = [];
+  const app = await buildServer({ engine, seats, secrets: folders[1]!, log: (line) => void requestLog.push(line) });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const created = await fetch(`${url}/campaigns`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
+  });
+  expect(created.status).toBe(201);
+  const { campaign, invites } = (await created.json()) as { campaign: string; invites: Record<string, string> };
+  const close = async () => {
+    await app.close();
+    await engine.close();
+  };
+  return { folders, engine, operatorToken: operatorToken!, requestLog, url, campaign, invites, close };
+}
+
 describe("the players' client against the campaign server", () => {
   it("two players' Tables play a full turn of Ashfall; the server's folders never hold an unrevealed order or salt", async () => {
-    const dir = await tempDir("epicwar-served-");
-    const serverFolders = [join(dir, "db"), join(dir, "db-secrets"), join(dir, "db-server")];
-    const engine = await Engine.open(serverFolders[0]!);
-    const { seats, operatorToken } = await SeatStore.open(serverFolders[2]!);
-    const requestLog: string[] = [];
-    const app = await buildServer({
-      engine,
-      seats,
-      secrets: serverFolders[1]!,
-      log: (line) => void requestLog.push(line),
-    });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const served = await serveAshfall();
+    const { folders: serverFolders, engine, operatorToken, requestLog, url, campaign, invites } = served;
     try {
-      const created = await fetch(`${url}/campaigns`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-        body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
-      });
-      expect(created.status).toBe(201);
-      const { campaign, invites } = (await created.json()) as { campaign: string; invites: Record<string, string> };
-
       // Each player joins from its own machine: its own secrets folder, the token kept there.
       const players = await Promise.all(
         PLAYERS.map(async (player) => {
@@ -144,14 +150,63 @@ describe("the players' client against the campaign server", () => {
       const idle = await runInProcess(["--server", url, "apply", "-", "--secrets", organiser]);
       expect(idle, show(idle)).toMatchObject({ code: 0, stdout: "", stderr: "" });
       const operator = await runInProcess(["--server", url, "state", "--secrets", organiser], "", {
-        env: { EPICWAR_TOKEN: operatorToken! },
+        env: { EPICWAR_TOKEN: operatorToken },
       });
       expect(operator.code).toBe(1);
       expect(operator.stderr).toMatch(/operator token, which plays no seat/);
-      expect(operator.stdout + operator.stderr).not.toContain(operatorToken!);
+      expect(operator.stdout + operator.stderr).not.toContain(operatorToken);
     } finally {
-      await app.close();
-      await engine.close();
+      await served.close();
+    }
+  });
+
+  it("each player's watch follows the feed, takes its seat's chores and prints what log prints", async () => {
+    const served = await serveAshfall();
+    const watches: Array<{
+      secrets: string;
+      out: string[];
+      err: string[];
+      stop: AbortController;
+      done: Promise<number>;
+    }> = [];
+    try {
+      for (const player of PLAYERS) {
+        const secrets = await tempDir(`epicwar-${player}-`);
+        expect(
+          (await runInProcess(["join", `${served.url}/join#${served.invites[player]}`, "--secrets", secrets])).code,
+        ).toBe(0);
+        const out: string[] = [];
+        const err: string[] = [];
+        const stop = new AbortController();
+        const done = run(["--server", served.url, "watch", "--from-seq", "0", "--secrets", secrets], {
+          stdout: (text) => void out.push(...text.split("\n").filter((line) => line !== "")),
+          stderr: (text) => void err.push(text),
+          stdin: "",
+          env: {},
+          clock: () => new Date(),
+          interruption: () => stop.signal,
+        });
+        watches.push({ secrets, out, err, stop, done });
+      }
+      // Both players' seeds committed and given by their watches: the server then rolls initiative.
+      const rolled = async () =>
+        (await served.engine.store.readAll(served.campaign)).some((e) => e.type === "InitiativeRolled");
+      for (let waited = 0; !(await rolled()); waited += 20) {
+        expect(waited, watches.map((w) => w.err.join("")).join("\n")).toBeLessThan(15000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const seq = (await served.engine.store.head(served.campaign)).seq;
+      for (let waited = 0; watches.some((w) => w.out.length < seq); waited += 20) {
+        expect(waited).toBeLessThan(15000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const watch of watches) watch.stop.abort();
+      expect(await Promise.all(watches.map((w) => w.done))).toEqual([0, 0]);
+      const log = await runInProcess(["--server", served.url, "log", "--secrets", watches[0]!.secrets]);
+      expect(watches[0]!.out).toEqual(log.stdout.trimEnd().split("\n"));
+    } finally {
+      for (const watch of watches) watch.stop.abort();
+      await served.close();
     }
   });
 });
