@@ -12,13 +12,13 @@ import { RemoteCampaign } from "../../src/client/remote.js";
 import { FileSecrets, type PartySecrets } from "../../src/client/secrets.js";
 import { ServerConnection, ServerError } from "../../src/client/server.js";
 import { Table } from "../../src/client/table.js";
-import { run } from "../../src/cli/run.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { viewedContent, viewEvent } from "../../src/views.js";
 import { logViewContext } from "../../src/views-log.js";
 import { logLine } from "../../src/words/events.js";
 import { runInProcess, show } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
+import { runLive, until } from "./live.js";
 import { StubServer, type StubOptions } from "./stub-server.js";
 
 const stubs: StubServer[] = [];
@@ -137,30 +137,6 @@ describe("RemoteCampaign against a server", () => {
 });
 
 describe("the CLI against a server", () => {
-  /** Runs the CLI with its output seen as it comes; `stop` ends a watch. */
-  function runLive(args: string[], env: Record<string, string> = {}) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const stop = new AbortController();
-    const done = run(args, {
-      stdout: (text) => void out.push(...text.split("\n").filter((line) => line !== "")),
-      stderr: (text) => void err.push(text),
-      stdin: "",
-      env,
-      clock: () => new Date(),
-      interruption: () => stop.signal,
-    });
-    return { out, err, stop, done };
-  }
-
-  async function until(what: () => boolean, ms = 15000): Promise<void> {
-    const start = Date.now();
-    while (!what()) {
-      if (Date.now() - start > ms) throw new Error("timed out");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   it("watch prints every event once and in order across dropped connections, and takes the seat's chores", async () => {
     const stub = await ashfall({ dropFeedEvery: 3 });
     const dirs = { concord: await tempDir("epicwar-concord-"), horde: await tempDir("epicwar-horde-") };

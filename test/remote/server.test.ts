@@ -20,9 +20,9 @@ import { Engine } from "../../src/engine.js";
 import { buildServer } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
-import { run } from "../../src/cli/run.js";
 import { runInProcess, show } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
+import { runLive, until, type LiveRun } from "./live.js";
 
 const PLAYERS = ["concord", "horde"] as const;
 
@@ -162,46 +162,28 @@ describe("the players' client against the campaign server", () => {
 
   it("each player's watch follows the feed, takes its seat's chores and prints what log prints", async () => {
     const served = await serveAshfall();
-    const watches: Array<{
-      secrets: string;
-      out: string[];
-      err: string[];
-      stop: AbortController;
-      done: Promise<number>;
-    }> = [];
+    const watches: Array<LiveRun & { secrets: string }> = [];
     try {
       for (const player of PLAYERS) {
         const secrets = await tempDir(`epicwar-${player}-`);
-        expect(
-          (await runInProcess(["join", `${served.url}/join#${served.invites[player]}`, "--secrets", secrets])).code,
-        ).toBe(0);
-        const out: string[] = [];
-        const err: string[] = [];
-        const stop = new AbortController();
-        const done = run(["--server", served.url, "watch", "--from-seq", "0", "--secrets", secrets], {
-          stdout: (text) => void out.push(...text.split("\n").filter((line) => line !== "")),
-          stderr: (text) => void err.push(text),
-          stdin: "",
-          env: {},
-          clock: () => new Date(),
-          interruption: () => stop.signal,
-        });
-        watches.push({ secrets, out, err, stop, done });
+        const joined = await runInProcess([
+          "join",
+          `${served.url}/join#${served.invites[player]}`,
+          "--secrets",
+          secrets,
+        ]);
+        expect(joined.code, show(joined)).toBe(0);
+        const watch = runLive(["--server", served.url, "watch", "--from-seq", "0", "--secrets", secrets]);
+        watches.push({ ...watch, secrets });
       }
       // Both players' seeds committed and given by their watches: the server then rolls initiative.
-      const rolled = async () =>
-        (await served.engine.store.readAll(served.campaign)).some((e) => e.type === "InitiativeRolled");
-      for (let waited = 0; !(await rolled()); waited += 20) {
-        expect(waited, watches.map((w) => w.err.join("")).join("\n")).toBeLessThan(15000);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const events = () => served.engine.store.readAll(served.campaign);
+      await until(async () => (await events()).some((e) => e.type === "InitiativeRolled"));
       const seq = (await served.engine.store.head(served.campaign)).seq;
-      for (let waited = 0; watches.some((w) => w.out.length < seq); waited += 20) {
-        expect(waited).toBeLessThan(15000);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => watches.every((w) => w.out.length >= seq));
       for (const watch of watches) watch.stop.abort();
       expect(await Promise.all(watches.map((w) => w.done))).toEqual([0, 0]);
+      expect(watches.map((w) => w.err.join(""))).toEqual(["", ""]);
       const log = await runInProcess(["--server", served.url, "log", "--secrets", watches[0]!.secrets]);
       expect(watches[0]!.out).toEqual(log.stdout.trimEnd().split("\n"));
     } finally {
