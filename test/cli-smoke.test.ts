@@ -72,9 +72,9 @@ describe("the epicwar bin", () => {
     const option = await runCli(["state", "--bogus"]);
     expect(oneLine(option, 1)).toBe("epicwar: unknown option '--bogus' (see --help)");
     expect(option.stdout).toBe("");
-    const command = await runCli(["serve", "--help"]);
+    const command = await runCli(["teleport", "--help"]);
     expect(oneLine(command, 1)).toMatch(
-      /^epicwar: unknown command 'serve' \(the commands are new, apply, state, log, /,
+      /^epicwar: unknown command 'teleport' \(the commands are new, apply, state, log, /,
     );
     expect(command.stdout).toBe("");
   });

@@ -1,3 +1,5 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Id } from "../../events/common.js";
 import type { Engine } from "../engine.js";
 import type { Campaigns } from "./campaigns.js";
 import type { Feeds } from "./feed.js";
@@ -10,3 +12,7 @@ export interface ServerContext {
   campaigns: Campaigns;
   feeds: Feeds;
 }
+
+/** The `:id` of every campaign route: a campaign id, looked up among the campaigns served, never made into a path. */
+export const CampaignParams = Type.Object({ id: Id });
+export type CampaignParams = Static<typeof CampaignParams>;

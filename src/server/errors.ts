@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { describeAjvError } from "../../events/index.js";
+import type { Refusal } from "../rules/refusal.js";
 
 /** The error codes of the protocol (docs/server.md), each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -61,4 +62,11 @@ function asHttpError(error: FastifyError | HttpError): HttpError {
     default:
       return new HttpError("internal", "the server failed on this request (its log says why)");
   }
+}
+
+/** The rule or field a refusal names, as members of an error body. */
+export function refusalDetails(refusal: Refusal): Record<string, string> {
+  if (refusal.kind === "rule") return { rule: refusal.rule };
+  if (refusal.kind === "field") return { field: refusal.field };
+  return {};
 }

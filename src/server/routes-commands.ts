@@ -1,13 +1,11 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { Id } from "../../events/common.js";
 import { toCurrent } from "../../events/index.js";
 import { eventsAsSeen, lineView } from "../../replays/as-seen.js";
 import { checkCommand } from "../commands/schemas.js";
 import { seatIn } from "./auth.js";
-import { HttpError } from "./errors.js";
-import type { ServerContext } from "./context.js";
-import { refusalDetails } from "./routes-session.js";
+import { HttpError, refusalDetails } from "./errors.js";
+import { CampaignParams, type ServerContext } from "./context.js";
 
 /** Most commands one request may carry: a whole activation with its reveals is a handful. */
 const MAX_COMMANDS = 100;
@@ -20,7 +18,6 @@ const CommandsBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const CampaignParams = Type.Object({ id: Id });
 
 /** The host's steps the server takes itself, holding the host's dice seeds (docs/fair-dice.md): no seat sends them. */
 const SERVER_STEPS = new Set(["StartTurn", "RollInitiative", "RollScouting", "EndTurn"]);
@@ -30,7 +27,7 @@ const SERVER_STEPS = new Set(["StartTurn", "RollInitiative", "RollScouting", "En
  * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them.
  */
 export function commandRoutes(app: FastifyInstance, { engine, campaigns }: ServerContext): void {
-  app.post<{ Params: Static<typeof CampaignParams>; Body: Static<typeof CommandsBody> }>(
+  app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody> }>(
     "/campaigns/:id/commands",
     { schema: { params: CampaignParams, body: CommandsBody } },
     async (request) => {

@@ -1,6 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { Id } from "../../events/common.js";
 import { toCurrent } from "../../events/index.js";
 import {
   auditAsSeen,
@@ -18,12 +17,10 @@ import { ReplayError, Replays } from "../../replays/replayer.js";
 import { timeline, type TimelineEntry } from "../../replays/timeline.js";
 import { seatIn } from "./auth.js";
 import { HttpError } from "./errors.js";
-import type { ServerContext } from "./context.js";
+import { CampaignParams, type ServerContext } from "./context.js";
 import { lastEventId } from "./feed.js";
 import { waitingOn } from "./waiting.js";
 
-const CampaignParams = Type.Object({ id: Id });
-type Params = Static<typeof CampaignParams>;
 const Line = Type.String({ minLength: 1, maxLength: 80 });
 const BranchQuery = Type.Object({ branch: Type.Optional(Line) }, { additionalProperties: false });
 const Seq = Type.Integer({ minimum: 0 });
@@ -75,10 +72,10 @@ async function orNotFound<T>(read: Promise<T>): Promise<T> {
 export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: ServerContext): void {
   const store = engine.store;
   /** The seat asking and the stream of the line it reads. */
-  const reader = async (request: { params: Params; query: { branch?: string } }, seat: string) =>
+  const reader = async (request: { params: CampaignParams; query: { branch?: string } }, seat: string) =>
     campaigns.line(request.params.id, request.query.branch).then((stream) => ({ seat, stream }));
 
-  app.get<{ Params: Params; Querystring: Static<typeof StateQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof StateQuery> }>(
     "/campaigns/:id/state",
     { schema: { params: CampaignParams, querystring: StateQuery } },
     async (request) => {
@@ -88,7 +85,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     },
   );
 
-  app.get<{ Params: Params; Querystring: Static<typeof LogQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof LogQuery> }>(
     "/campaigns/:id/log",
     { schema: { params: CampaignParams, querystring: LogQuery } },
     async (request) => {
@@ -100,7 +97,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     },
   );
 
-  app.get<{ Params: Params; Querystring: Static<typeof BranchQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof BranchQuery> }>(
     "/campaigns/:id/timeline",
     { schema: { params: CampaignParams, querystring: BranchQuery } },
     async (request) => {
@@ -113,7 +110,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     },
   );
 
-  app.get<{ Params: Params; Querystring: Static<typeof AuditQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof AuditQuery> }>(
     "/campaigns/:id/audit",
     { schema: { params: CampaignParams, querystring: AuditQuery } },
     async (request) => {
@@ -123,13 +120,17 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     },
   );
 
-  app.get<{ Params: Params }>("/campaigns/:id/branches", { schema: { params: CampaignParams } }, async (request) => {
-    const { seat } = seatIn(request, request.params.id);
-    campaigns.require(request.params.id);
-    return linesAsSeen(store, request.params.id, seat);
-  });
+  app.get<{ Params: CampaignParams }>(
+    "/campaigns/:id/branches",
+    { schema: { params: CampaignParams } },
+    async (request) => {
+      const { seat } = seatIn(request, request.params.id);
+      campaigns.require(request.params.id);
+      return linesAsSeen(store, request.params.id, seat);
+    },
+  );
 
-  app.get<{ Params: Params; Querystring: Static<typeof DiffQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof DiffQuery> }>(
     "/campaigns/:id/diff",
     { schema: { params: CampaignParams, querystring: DiffQuery } },
     async (request) => {
@@ -144,7 +145,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     },
   );
 
-  app.get<{ Params: Params; Querystring: Static<typeof BranchQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof BranchQuery> }>(
     "/campaigns/:id/waiting",
     { schema: { params: CampaignParams, querystring: BranchQuery } },
     async (request) => {
@@ -153,7 +154,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     },
   );
 
-  app.get<{ Params: Params; Querystring: Static<typeof BranchQuery> }>(
+  app.get<{ Params: CampaignParams; Querystring: Static<typeof BranchQuery> }>(
     "/campaigns/:id/feed",
     { schema: { params: CampaignParams, querystring: BranchQuery } },
     async (request, reply) => {

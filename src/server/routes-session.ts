@@ -5,15 +5,14 @@ import { seatsOf } from "../client/seats.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { setupCommands, SetupFile } from "../setup-file.js";
 import { callerOf, requireOrganiser, SESSION_COOKIE } from "./auth.js";
-import { HttpError } from "./errors.js";
-import type { ServerContext } from "./context.js";
+import { HttpError, refusalDetails } from "./errors.js";
+import { CampaignParams, type ServerContext } from "./context.js";
 
 const SessionBody = Type.Object(
   { invite: Type.String({ minLength: 1, maxLength: 200 }) },
   { additionalProperties: false },
 );
 const InviteBody = Type.Object({ seat: Id }, { additionalProperties: false });
-const CampaignParams = Type.Object({ id: Id });
 const SeatParams = Type.Object({ id: Id, seat: Id });
 
 /** Seats and sessions (docs/server.md): redeeming invites, revoking tokens, issuing invites, creating campaigns. */
@@ -51,7 +50,7 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }
     };
   });
 
-  app.post<{ Params: Static<typeof CampaignParams>; Body: Static<typeof InviteBody> }>(
+  app.post<{ Params: CampaignParams; Body: Static<typeof InviteBody> }>(
     "/campaigns/:id/invites",
     { schema: { params: CampaignParams, body: InviteBody } },
     async (request, reply) => {
@@ -123,11 +122,4 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }
       return reply.status(201).send({ campaign: setup.campaign, invites });
     },
   );
-}
-
-/** The rule or field a refusal names, as members of the error body. */
-export function refusalDetails(refusal: { kind: string; rule?: string; field?: string }): Record<string, string> {
-  if (refusal.kind === "rule" && refusal.rule) return { rule: refusal.rule };
-  if (refusal.kind === "field" && refusal.field) return { field: refusal.field };
-  return {};
 }
