@@ -36,7 +36,8 @@ export async function* followFeed(
         options.signal,
       );
       for await (const batch of serverSentEvents(response.body!)) {
-        // What the server sends again after a reconnect, or out of order, the follower already has.
+        // Each event carries its seq (the SSE id repeats it). What the server sends again after a reconnect, or out of
+        // order, the follower already has.
         const fresh = batch.filter((event) => event.seq > last).sort((a, b) => a.seq - b.seq);
         if (fresh.length === 0) continue;
         last = fresh[fresh.length - 1]!.seq;

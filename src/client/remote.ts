@@ -36,9 +36,10 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
     private readonly branch?: string,
   ) {}
 
+  /** A route of the campaign; `query` may set `branch` itself (commands set none: they go to the campaign's own line). */
   private path(campaign: string, route: string, query: Record<string, string | number | undefined> = {}): string {
     const params = new URLSearchParams();
-    for (const [name, value] of Object.entries({ ...query, branch: this.branch }))
+    for (const [name, value] of Object.entries({ branch: this.branch, ...query }))
       if (value !== undefined) params.set(name, String(value));
     const search = params.toString();
     return `/campaigns/${encodeURIComponent(campaign)}/${route}${search ? `?${search}` : ""}`;
