@@ -98,9 +98,9 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
     return (await this.server.read<{ entries: TimelineEntry[] }>(this.path(campaign, "timeline"))).entries;
   }
 
-  /** The audit of the shared log, as this seat may see it. */
-  async audit(campaign: string): Promise<AuditReport> {
-    return this.server.read(this.path(campaign, "audit"));
+  /** The audit of the shared log (or of one turn of it), as this seat may see it. */
+  async audit(campaign: string, turn?: number): Promise<AuditReport> {
+    return this.server.read(this.path(campaign, "audit", { turn }));
   }
 }
 

@@ -141,6 +141,11 @@ describe("the players' client against the campaign server", () => {
       expect(timeline.stdout).toMatch(/^Turn 1 End: /m);
       const audit = await read("audit");
       expect(audit.code, show(audit)).toBe(0);
+      const turn = await read("audit", "--turn", "1", "--json");
+      expect(turn.code, show(turn)).toBe(0);
+      expect((JSON.parse(turn.stdout) as { turns: Array<{ turn: number }> }).turns.map((t) => t.turn)).toEqual([1]);
+      const later = await read("audit", "--turn", "9");
+      expect(later).toMatchObject({ code: 1, stderr: "epicwar: turn 9 of ashfall has not started\n" });
       const logged = await read("log", "--json");
       expect(logged.stdout.trimEnd().split("\n")).toHaveLength((await engine.store.head(campaign)).seq);
 

@@ -6,7 +6,9 @@ import { CliError, EXIT } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
 import type { CliKit } from "./kit.js";
 import { viewAsOption } from "./viewer.js";
-import { remoteAudit } from "./remote.js";
+import { refuseLocalOnly } from "./remote.js";
+import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
+import type { CliIo } from "../io.js";
 
 export interface AuditCliOptions {
   db: string;
@@ -41,6 +43,29 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
     else renderAudit(report).forEach(print);
     if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
   });
+}
+
+/**
+ * `epicwar audit` against a server: the server's audit of the campaign (or of one turn), as the seat may see it. A
+ * player's audit shows no hashes, so there is no recorded head to check it against (--head).
+ */
+async function remoteAudit(
+  request: ServerRequest,
+  options: AuditCliOptions & RemoteSeatOptions,
+  io: CliIo,
+  print: (line: string) => void,
+): Promise<void> {
+  refuseLocalOnly(options, {
+    head: "--head checks the log's hashes, which the server shows no player, so --head does not work",
+  });
+  const turn = options.turn === undefined ? undefined : parseTurn(options.turn);
+  const seat = await RemoteSeat.open(request, options, io.env);
+  const report = await seat.handler.audit(seat.campaign, turn);
+  if (turn !== undefined && report.turns.length === 0)
+    throw new CliError(`turn ${turn} of ${seat.campaign} has not started`);
+  if (options.json) print(JSON.stringify(report));
+  else renderAudit(report).forEach(print);
+  if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
 }
 
 function parseTurn(text: string): number {

@@ -3,11 +3,10 @@
  * what the server shows the token's seat, with the seat's held orders and chores from its secrets on this machine.
  */
 import type { Order } from "../../../events/common.js";
-import { renderAudit, auditSummary } from "../../../replays/audit-text.js";
 import { timelineLine } from "../../../replays/timeline.js";
 import { ownHeldOrders, seesAll, viewedContent } from "../../views.js";
 import { logLine } from "../../words/events.js";
-import { CliError, EXIT } from "../errors.js";
+import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { renderState } from "../render.js";
 import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
@@ -60,21 +59,4 @@ export async function remoteTimeline(
   const fromTurn = options.fromTurn === undefined ? 0 : Number(options.fromTurn);
   for (const entry of await seat.handler.timeline(seat.campaign))
     if (entry.turn >= fromTurn) print(options.json ? JSON.stringify(entry) : timelineLine(entry));
-}
-
-export async function remoteAudit(
-  request: ServerRequest,
-  options: RemoteSeatOptions & { json?: boolean; turn?: string; head?: string[] },
-  io: CliIo,
-  print: (line: string) => void,
-): Promise<void> {
-  refuseLocalOnly(options, {
-    turn: "--turn audits one turn of a local log; the server audits the whole campaign, so --turn does not work",
-    head: "--head checks hashes the server does not show a player, so --head does not work",
-  });
-  const seat = await RemoteSeat.open(request, options, io.env);
-  const report = await seat.handler.audit(seat.campaign);
-  if (options.json) print(JSON.stringify(report));
-  else renderAudit(report).forEach(print);
-  if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
 }
