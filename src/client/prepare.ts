@@ -1,7 +1,7 @@
 import { seatsOf } from "./seats.js";
 import { turnToStart, turnUnderWay } from "../../projections/turns.js";
 import type { Order } from "../../events/common.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { CampaignView } from "../views.js";
 import { digestHex, orderCommitment, randomHex, seedCommitment } from "../commitments.js";
 import { nothingToKeep } from "./held-orders.js";
 import { rollInitiative, type DiceSeeds } from "../dice.js";
@@ -33,7 +33,7 @@ export const SALT_BYTES = 16;
 export const SEED_BYTES = 32;
 
 /** The dice seeds of the current turn, once the host's seed is known to whoever asks. */
-export function turnSeeds(state: CampaignState, hostSeed: string): DiceSeeds {
+export function turnSeeds(state: CampaignView, hostSeed: string): DiceSeeds {
   const players = state.setup!.players.map((p) => p.id);
   return {
     campaign: state.campaign!,
@@ -82,7 +82,7 @@ function checkOrder(order: unknown): Order {
 }
 
 export async function prepareCommand(
-  state: CampaignState,
+  state: CampaignView,
   raw: unknown,
   secrets: SecretKeeper,
   random: RandomHex = randomHex,
@@ -182,7 +182,7 @@ export async function prepareCommand(
   }
 }
 
-async function heldHostSeed(state: CampaignState, secrets: SecretKeeper): Promise<string> {
+async function heldHostSeed(state: CampaignView, secrets: SecretKeeper): Promise<string> {
   const hostSeed = await secrets.hostSeed(state.turn);
   if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets (D1)`);
   return hostSeed;

@@ -202,9 +202,11 @@ export function eventFeed(
     state =
       state !== undefined && current[0]?.seq === state.seq + 1 ? evolveAll(state, structuredClone(current)) : undefined;
     const context = { state: state ?? initialState };
-    for (const event of events) {
-      const view = viewedContent(viewEvent(event, viewer, context));
-      print(`#${view.seq} ${describeEvent(view)}`);
-    }
+    for (const event of events) print(feedLine(viewedContent(viewEvent(event, viewer, context))));
   };
+}
+
+/** One line of the event feed: the event's seq and what it says, as the viewer may see it. */
+export function feedLine(event: ViewedDomainEvent & Pick<CurrentEvent, "seq">): string {
+  return `#${event.seq} ${describeEvent(event)}`;
 }
