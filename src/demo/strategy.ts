@@ -36,11 +36,23 @@ function orderFor(state: CampaignState, army: ArmyState): PlainCommand {
   if (attack) return activation(army, orderForPath(state, army, attack.path), attack.path);
 
   const holding = Object.values(state.objectives).some((o) => o.heldBy === army.player && sameSquare(o.at, army.at!));
-  if (holding && !onOwnHome) return activation(army, state.turn % 2 === 0 ? "fortify" : "firstFire", []);
+  if (holding && !onOwnHome && !quietTooLong(state))
+    return activation(army, state.turn % 2 === 0 ? "fortify" : "firstFire", []);
 
   const path = march(state, army, paths.values(), onOwnHome);
   if (!path) return activation(army, "firstFire", []);
   return activation(army, orderForPath(state, army, path), path);
+}
+
+/** Turns without a battle after which the armies holding objectives march out: else both sides could sit forever. */
+const QUIET_TURNS = 3;
+
+/** Whether no battle has been fought this turn nor in the QUIET_TURNS before it (the first turns of the campaign aside). */
+function quietTooLong(state: CampaignState): boolean {
+  if (state.turn <= QUIET_TURNS) return false;
+  for (let turn = state.turn - QUIET_TURNS; turn <= state.turn; turn++)
+    if ((state.battleIdsByTurn[turn] ?? []).length > 0) return false;
+  return true;
 }
 
 /** The path that brings the army nearest a target, if it gets closer (or must leave its home base). */
