@@ -18,7 +18,13 @@ import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 
 /** The commands that play against a server; every other one works on a local database only. */
-export const REMOTE_COMMANDS = ["state", "apply", "log", "timeline", "audit", "watch"] as const;
+export const REMOTE_COMMANDS = ["state", "apply", "log", "timeline", "audit", "watch", "demo"] as const;
+
+/**
+ * The commands that play against a server only when told so on the command line: `demo` with $EPICWAR_SERVER set is
+ * still the local demo, not scripted commanders taking over the player's seat.
+ */
+const EXPLICIT_ONLY: readonly string[] = ["demo"];
 
 /** The name of the file `epicwar join` keeps a seat's token in, in the campaign's secrets folder (no seat id starts with a dot). */
 const TOKEN_FILE = ".token.json";
@@ -44,7 +50,8 @@ export function serverRequested(command: Command, io: CliIo): ServerRequest | un
   const globals = command.optsWithGlobals<{ server?: string; token?: string }>();
   const explicit = command.getOptionValueSourceWithGlobals("server") === "cli";
   const dbGiven = command.options.some((o) => o.long === "--db") && command.getOptionValueSource("db") === "cli";
-  const server = globals.server ?? (dbGiven ? undefined : io.env["EPICWAR_SERVER"]);
+  const fromEnv = dbGiven || EXPLICIT_ONLY.includes(command.name()) ? undefined : io.env["EPICWAR_SERVER"];
+  const server = globals.server ?? fromEnv;
   if (server === undefined || server === "") return undefined;
   if (!(REMOTE_COMMANDS as readonly string[]).includes(command.name())) {
     if (!explicit) return undefined;

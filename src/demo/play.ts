@@ -2,6 +2,7 @@ import type { CurrentEvent, StoredEvent } from "../../events/index.js";
 import { toCurrent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Table } from "../client/table.js";
+import type { CampaignView } from "../views.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { describeEvent } from "../words/events.js";
 import { waitingFor } from "../words/waiting.js";
@@ -53,6 +54,14 @@ export function accountPrinter(
       print(`  ${describe(event)}`);
     }
   };
+}
+
+/** How a finished campaign ended, in a sentence: who won in which turn, or a draw. */
+export function campaignResult(state: CampaignView): string {
+  const { winner, turn } = state.result!;
+  return winner
+    ? `${state.setup!.players.find((p) => p.id === winner)!.name} win the campaign in turn ${turn}.`
+    : `The campaign ends in a draw in turn ${turn}.`;
 }
 
 /** Plays the campaign at the table with the demo's scripted commanders until it is won or `maxTurns` have passed. */

@@ -196,4 +196,37 @@ describe("the players' client against the campaign server", () => {
       await served.close();
     }
   });
+
+  it("demo --server plays a player's seat only: the organiser's token and --advanced are refused", async () => {
+    const served = await serveAshfall();
+    try {
+      const secrets = await tempDir("epicwar-organiser-");
+      expect(
+        (await runInProcess(["join", `${served.url}/join#${served.invites[HOST]}`, "--secrets", secrets])).code,
+      ).toBe(0);
+      const demo = (...more: string[]) => runInProcess(["--server", served.url, "demo", "--secrets", secrets, ...more]);
+      const organiser = await demo();
+      expect(organiser.code).toBe(1);
+      expect(organiser.stderr).toMatch(/the organiser's \(host\): the demo's commanders play a player's side/);
+      expect((await demo("--advanced")).stderr).toMatch(/--advanced sets up Emberfall in a local folder/);
+      // Nothing was played: the campaign waits for the players' seed commitments as it did.
+      expect((await served.engine.store.head(served.campaign)).seq).toBe(36);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("demo --server only when given on the command line; the local demo refuses --secrets", async () => {
+    const dir = await tempDir("epicwar-local-demo-");
+    const local = await runInProcess(["demo", "--db", join(dir, "db"), "--secrets", dir]);
+    expect(local).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/--campaign and --secrets are for demo --server/),
+    });
+    const fromEnv = await runInProcess(["demo", "--db", join(dir, "db")], "", {
+      env: { EPICWAR_SERVER: "http://127.0.0.1:9" },
+    });
+    expect(fromEnv.code, show(fromEnv)).toBe(0);
+    expect(fromEnv.stdout).toMatch(/win the campaign in turn|ends in a draw/);
+  });
 });

@@ -2,7 +2,8 @@ import type { Engine } from "../../engine.js";
 import { sequenceRandomHex } from "../../client/prepare.js";
 import { FileSecrets } from "../../client/secrets.js";
 import { Table } from "../../client/table.js";
-import { accountPrinter, playCampaign } from "../../demo/play.js";
+import { accountPrinter, campaignResult, playCampaign } from "../../demo/play.js";
+import { playDemoOnServer, type RemoteDemoOptions } from "./demo-remote.js";
 import { examplePath } from "../paths.js";
 import { renderState } from "../render.js";
 import { defaultSecretsDir } from "../seat.js";
@@ -98,9 +99,7 @@ export async function runDemo(
   print("");
   print(
     state.status === "finished"
-      ? state.result!.winner
-        ? `${state.setup!.players.find((p) => p.id === state.result!.winner)!.name} win the campaign in turn ${state.result!.turn}.`
-        : `The campaign ends in a draw in turn ${state.result!.turn}.`
+      ? campaignResult(state)
       : `No side reached ${state.setup!.cvpTarget} CVPs in ${MAX_TURNS} turns.`,
   );
   // A player's view carries no hash of the log (docs/views.md).
@@ -116,15 +115,35 @@ function checkViewer(viewer: Viewer, players: ReadonlyArray<{ id: string }>, cam
 }
 
 /** Registers `demo`: sets up a bundled example campaign in a local folder and tells what happened. */
-export function registerDemo(program: Command, { action, print, io }: CliKit): void {
+export function registerDemo(program: Command, kit: CliKit): void {
+  const { action, print, io } = kit;
   program
     .command("demo")
-    .description("set up the bundled example campaign in a local folder and tell what happened")
+    .description(
+      "set up the bundled example campaign in a local folder and tell what happened; with --server, play the token's side of a campaign on a server with the demo's commanders",
+    )
     .addOption(new Option("--db <dir>", "folder for the demo's database").default(DEMO_DB))
     .option("--advanced", "play the second example campaign, Emberfall, with every advanced rule (A1-A8) on")
     .addOption(viewAsOption())
+    .addOption(kit.campaignOption())
+    .addOption(kit.secretsOption())
+    .addHelpText(
+      "after",
+      [
+        "",
+        "With --server URL (given on the command line; $EPICWAR_SERVER is not enough) the scripted commanders play the",
+        "seat of the token (--token, $EPICWAR_TOKEN, or the one epicwar join kept) until the campaign ends: they follow",
+        "the feed as watch does, decide from that seat's view when the campaign waits on it, and keep its orders and seeds",
+        "in its secrets folder (--secrets). See docs/remote-play.md.",
+      ].join("\n"),
+    )
     .action(
-      action(async (options: { db: string; advanced?: boolean; as?: string }) => {
+      action(async (options: RemoteDemoOptions & { db: string }, command: Command) => {
+        const server = kit.server(command);
+        if (server) return playDemoOnServer(server, options, io, print);
+        // The local demo keeps its secrets beside its own folder and plays its own campaign.
+        if (options.campaign !== undefined || options.secrets !== undefined)
+          throw new CliError("--campaign and --secrets are for demo --server (a seat on a server): leave them out");
         await withEngine(options.db, { clock: io.clock }, (engine) =>
           runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as),
         );

@@ -52,13 +52,18 @@ export async function watchCampaign(
   const feed = followFeed(seat.server, seat.campaign, {
     after,
     signal,
-    onRetry: (error, delayMs) =>
-      io.stderr(`epicwar: the feed is cut (${error.message}); trying again in ${(delayMs / 1000).toFixed(1)} s\n`),
+    onRetry: feedRetryNotice(io),
   });
   for await (const events of feed) {
     for (const event of events) print(options.json ? JSON.stringify(event) : logLine(viewedContent(event)));
     await takeChores();
   }
+}
+
+/** Tells on stderr that the feed could not be reached, and when it is tried again. */
+export function feedRetryNotice(io: CliIo): (error: Error, delayMs: number) => void {
+  return (error, delayMs) =>
+    io.stderr(`epicwar: the feed is cut (${error.message}); trying again in ${(delayMs / 1000).toFixed(1)} s\n`);
 }
 
 /** Registers `watch`: the live feed of a campaign on a server, with the seat's chores. */

@@ -1,0 +1,99 @@
+/**
+ * `epicwar demo --server URL`: the demo's scripted commanders play the token's side of a campaign on a server, from
+ * what that seat may see, until the campaign ends. It follows the feed as `watch` does, prints each event as the demo
+ * tells its account, takes the seat's chores, and gives the seat's decisions whenever the campaign waits on it. Its
+ * orders and seeds are kept in the seat's secrets folder on this machine, as for a player at the keyboard.
+ */
+import { HOST } from "../../../events/common.js";
+import { followFeed } from "../../client/feed.js";
+import type { SeatEvent } from "../../client/remote.js";
+import { ChoreRefusedError, type Table } from "../../client/table.js";
+import { campaignResult } from "../../demo/play.js";
+import { seatDecision, unplayableFromView } from "../../demo/seat.js";
+import type { RemoteOutcome } from "../../client/remote.js";
+import { describeRefusal } from "../../rules/refusal.js";
+import { viewedContent, type CampaignView } from "../../views.js";
+import { describeEvent } from "../../words/events.js";
+import { CliError } from "../errors.js";
+import type { CliIo } from "../io.js";
+import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
+import { refuseLocalOnly } from "./remote.js";
+import { feedRetryNotice } from "./watch.js";
+
+export interface RemoteDemoOptions extends RemoteSeatOptions {
+  advanced?: boolean;
+}
+
+type SeatTable = Table<CampaignView, RemoteOutcome>;
+
+/**
+ * Takes the seat's chores and gives its decisions until the campaign waits on another party; returns the state then.
+ * A step refused because another seat wrote first (its reveal, say) is decided again on the new state; one refused
+ * on the state it was decided on means the commanders cannot go on.
+ */
+async function playWhileWaitedOn(table: SeatTable, seat: string): Promise<CampaignView> {
+  for (;;) {
+    const before = await table.state();
+    try {
+      await table.takeChores();
+    } catch (error) {
+      if (error instanceof ChoreRefusedError && (await table.state()).seq !== before.seq) continue;
+      throw error;
+    }
+    const state = await table.state();
+    const decision = seatDecision(state, seat);
+    if (!decision) return state;
+    const outcome = await table.submit(decision);
+    if (outcome.ok || (await table.state()).seq !== state.seq) continue;
+    throw new CliError(`the demo's ${decision.type} for ${seat} was refused: ${describeRefusal(outcome.refusal)}`);
+  }
+}
+
+/** Prints events as the demo tells its account: a heading for each turn, each event in words, as the seat sees it. */
+function printAccount(events: SeatEvent[], print: (line: string) => void): void {
+  for (const event of events.map(viewedContent)) {
+    if (event.type === "TurnStarted") print(`\n== Turn ${event.data.turn} ==`);
+    print(`  ${describeEvent(event)}`);
+  }
+}
+
+export async function playDemoOnServer(
+  request: ServerRequest,
+  options: RemoteDemoOptions,
+  io: CliIo,
+  print: (line: string) => void,
+): Promise<void> {
+  refuseLocalOnly(options, {
+    advanced: "--advanced sets up Emberfall in a local folder; on a server the operator creates the campaign, so",
+  });
+  const signal = io.interruption?.() ?? new AbortController().signal;
+  const seat = await RemoteSeat.open(request, options, io.env);
+  if (seat.seat === HOST)
+    throw new CliError(
+      "this token is the organiser's (host): the demo's commanders play a player's side; the organiser follows with epicwar watch",
+    );
+  const table = await seat.table();
+  const start = await table.state();
+  const unplayable = unplayableFromView(start);
+  if (unplayable) throw new CliError(unplayable);
+  print(
+    `The demo's scripted commanders play ${seat.seat} in ${seat.campaign} on ${seat.server.base}, from ${seat.seat}'s view; its orders and seeds are kept in ${seat.secretsDir}.`,
+  );
+  let state = await playWhileWaitedOn(table, seat.seat);
+  // The feed brings every event from the start on, the seat's own included: each is told once, in order, and each
+  // arrival is a moment the campaign may have come to wait on this seat.
+  if (state.status !== "finished") {
+    const feed = followFeed(seat.server, seat.campaign, { after: start.seq, signal, onRetry: feedRetryNotice(io) });
+    for await (const events of feed) {
+      printAccount(events, print);
+      state = await playWhileWaitedOn(table, seat.seat);
+      if (state.status === "finished" && events[events.length - 1]!.seq >= state.seq) break;
+    }
+  }
+  if (state.status !== "finished") {
+    print(`Stopped in turn ${state.turn}; epicwar demo --server again plays on from there.`);
+    return;
+  }
+  print("");
+  print(campaignResult(state));
+}
