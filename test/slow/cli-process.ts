@@ -1,0 +1,88 @@
+/** The built CLI (dist/, which `npm run test:slow` builds first) run as a process of its own, its output seen as it comes. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = fileURLToPath(new URL("../../dist/src/cli/main.js", import.meta.url));
+
+export interface CliProcess {
+  child: ChildProcess;
+  /** The lines printed on stdout so far. */
+  out: string[];
+  /** What was written to stderr so far. */
+  err: () => string;
+  /** Resolves with the first line printed (or already printed) that matches; rejects if the process ends first. */
+  line: (pattern: RegExp) => Promise<string>;
+  /** The exit code once the process ends (null when a signal ended it). */
+  exited: Promise<number | null>;
+  /** Asks it to stop as Ctrl-C would, and waits until it has. */
+  stop: () => Promise<number | null>;
+}
+
+/** Where a machine runs the CLI: its folder, its home (where a secrets folder is by default) and more of its environment. */
+export interface Machine {
+  cwd: string;
+  home: string;
+  env?: Record<string, string>;
+}
+
+/** Runs `epicwar ARGS` on a machine: each seat's has a home (and a secrets folder) of its own. */
+export function epicwar(args: string[], machine: Machine): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: machine.cwd,
+    env: { PATH: process.env["PATH"] ?? "", HOME: machine.home, ...machine.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const out: string[] = [];
+  let err = "";
+  let partial = "";
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }> = [];
+  let ended = false;
+  child.stdout!.setEncoding("utf8");
+  child.stderr!.setEncoding("utf8");
+  child.stdout!.on("data", (chunk: string) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop()!;
+    for (const line of lines) {
+      out.push(line);
+      for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  child.stderr!.on("data", (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      ended = true;
+      for (const waiter of waiters.splice(0))
+        waiter.reject(new Error(`epicwar ${args[0]} ended (${code}) before printing ${waiter.pattern}: ${err}`));
+      resolve(code);
+    });
+  });
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const printed = out.find((l) => pattern.test(l));
+      if (printed !== undefined) resolve(printed);
+      else if (ended) reject(new Error(`epicwar ${args[0]} ended before printing ${pattern}: ${err}`));
+      else waiters.push({ pattern, resolve, reject });
+    });
+  const stop = () => {
+    if (!ended) child.kill("SIGINT");
+    return exited;
+  };
+  return { child, out, err: () => err, line, exited, stop };
+}
+
+/** Runs `epicwar ARGS` to its end: its exit code and output. */
+export async function epicwarDone(
+  args: string[],
+  machine: Machine,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = epicwar(args, machine);
+  const code = await run.exited;
+  return { code, stdout: run.out.map((l) => `${l}\n`).join(""), stderr: run.err() };
+}
+
+export { ROOT };
