@@ -6,11 +6,10 @@
  */
 import { HOST } from "../../../events/common.js";
 import { followFeed } from "../../client/feed.js";
-import type { SeatEvent } from "../../client/remote.js";
+import type { RemoteOutcome, SeatEvent } from "../../client/remote.js";
 import { ChoreRefusedError, type Table } from "../../client/table.js";
 import { campaignResult } from "../../demo/play.js";
 import { seatDecision, unplayableFromView } from "../../demo/seat.js";
-import type { RemoteOutcome } from "../../client/remote.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import { viewedContent, type CampaignView } from "../../views.js";
 import { describeEvent } from "../../words/events.js";
