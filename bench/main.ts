@@ -10,6 +10,8 @@
  *   branchCreateRatio   creating a branch on the big log / on a 1,000-event log
  *   appendRatio         engine append events/s / raw LevelDB batch puts of the same values, same sync setting
  *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
+ *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
+ *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
  * --keep (leave the generated database in place and print where).
@@ -29,7 +31,9 @@ import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
 import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
 import { eventRange } from "../src/log/read-ahead.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
+import { fmt, median, type Figure } from "./figure.js";
 import { withProgress } from "./progress.js";
+import { serverFigures } from "./server-figures.js";
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
@@ -47,6 +51,7 @@ const SIZES = quick
       bulkAppend: 20_000,
       syncAppend: 1_000,
       runs: 3,
+      servedRuns: 1,
     }
   : {
       bigEvents: 1_000_000,
@@ -59,30 +64,15 @@ const SIZES = quick
       bulkAppend: 200_000,
       syncAppend: 3_000,
       runs: 3,
+      servedRuns: 3,
     };
 
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-  met: boolean | undefined;
-  detail: string;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ms = async (work: () => Promise<unknown>) => {
   const start = performance.now();
   await work();
   return performance.now() - start;
 };
 const rate = (events: number, millis: number) => (events / millis) * 1000;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
@@ -388,6 +378,7 @@ try {
   figures.push(await appendRatio(engine, template, true));
   figures.push(await appendRatio(engine, template, false));
   figures.push(await verifyRatio(engine.store));
+  figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await engine.close();
   if (args.has("--keep")) process.stderr.write(`kept ${dir}\n`);
