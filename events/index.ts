@@ -59,6 +59,10 @@ import { TitanRepaired } from "./TitanRepaired.js";
 import { ReserveTitanRepaired } from "./ReserveTitanRepaired.js";
 import { SupportPurchased } from "./SupportPurchased.js";
 import { SupportExpended } from "./SupportExpended.js";
+import { CampaignPaused } from "./CampaignPaused.js";
+import { CampaignResumed } from "./CampaignResumed.js";
+import { ActionDeadlineSet } from "./ActionDeadlineSet.js";
+import { ActionDeadlineEnforced } from "./ActionDeadlineEnforced.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -118,6 +122,10 @@ export const EVENT_DEFINITIONS = [
   ReserveTitanRepaired,
   SupportPurchased,
   SupportExpended,
+  CampaignPaused,
+  CampaignResumed,
+  ActionDeadlineSet,
+  ActionDeadlineEnforced,
 ] as const;
 
 type Definitions = (typeof EVENT_DEFINITIONS)[number];

@@ -234,6 +234,17 @@ const handlers: Handlers = {
   StallClaimed(state, data, seq) {
     state.turnState!.stallClaim = { seq, by: data.by, owed: data.owed };
   },
+  ActionDeadlineSet(state, data) {
+    state.turnState!.actionDeadline = data.deadline;
+  },
+  // Who the phase waited on is for people to read: the ActionPhaseEnded that follows it changes the state.
+  ActionDeadlineEnforced() {},
+  CampaignPaused(state, data, seq) {
+    state.paused = { seq, ...(data.reason === undefined ? {} : { reason: data.reason }) };
+  },
+  CampaignResumed(state) {
+    delete state.paused;
+  },
   ActionPhaseEnded(state, data, seq) {
     state.phase = "battle";
     for (const army of data.withheld) {

@@ -124,6 +124,8 @@ export interface TurnState {
   scouting?: TurnScouting;
   /** T5 stall ruling: the last stall claimed this turn (absent if none): who claimed it, and what was owed then. */
   stallClaim?: StallClaim;
+  /** O2: the Action phase's deadline (UTC date-time) the host set this turn, absent if none. */
+  actionDeadline?: string;
 }
 
 export type OwedItem = Static<typeof OwedItemSchema>;
@@ -267,6 +269,8 @@ export interface CampaignState {
   violations: ViolationState[];
   /** Set when the campaign is over (E2): the winner, or null for a draw. */
   result: { winner: string | null; turn: number } | null;
+  /** O1: present while the host has the campaign paused: since which event, and why if it said. */
+  paused?: { seq: number; reason?: string };
 }
 
 export const initialState: CampaignState = {

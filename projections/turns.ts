@@ -1,11 +1,11 @@
 import type { CampaignState } from "./state.js";
 
 /** T1: whether a turn is under way: started, and its host seed not yet revealed at its end. */
-export function turnUnderWay(state: CampaignState): boolean {
+export function turnUnderWay(state: Pick<CampaignState, "turnState">): boolean {
   return state.turnState !== null && state.turnState.hostSeed === null;
 }
 
 /** T1: the turn the next StartTurn begins: turn 1 right after set-up, else the one after the last ended turn. */
-export function turnToStart(state: CampaignState): number {
+export function turnToStart(state: Pick<CampaignState, "turnState" | "turn">): number {
   return state.turnState === null ? state.turn : state.turn + 1;
 }

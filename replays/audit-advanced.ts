@@ -36,7 +36,7 @@ export interface AdvancedFinding {
 export type ReportAdvanced = (finding: AdvancedFinding) => void;
 
 /** A stored event as the advanced checks read it. */
-export type CheckedEvent = Pick<StoredEvent, "seq" | "actor"> & DomainEvent;
+export type CheckedEvent = Pick<StoredEvent, "seq" | "actor" | "at"> & DomainEvent;
 
 export interface AdvancedCheck {
   /** `state` is the campaign as it stood before the event. */

@@ -2,7 +2,7 @@ import type { DomainEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { Command } from "../src/commands/schemas.js";
 import { decide } from "../src/decide.js";
-import { canonicalJson } from "../src/log/hash.js";
+import { canonicalJson } from "../src/commitments.js";
 import { describeRefusal, type Refusal } from "../src/rules/refusal.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
 import { DERIVED_VERDICTS, type Finding, type TurnAudit } from "./audit-report.js";
@@ -64,6 +64,7 @@ const RULE_OF: Record<string, string> = {
   OrderRevealed: "T5",
   RevealRejected: "T5",
   ActionPhaseEnded: "T5",
+  ActionDeadlineEnforced: "O2",
   StallClaimed: "T5",
   BattlePhaseEnded: "T1",
   TransitArrived: "E4",
@@ -176,6 +177,7 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
         scouting: event.data.scouting,
         ...(event.data.firstFire ? { firstFire: event.data.firstFire } : {}),
       });
+    case "ActionDeadlineEnforced":
     case "ActionPhaseEnded":
       return one({ type: "CloseActionPhase", actor });
     case "StallClaimed":
@@ -340,7 +342,8 @@ export class DerivedAudit implements AdvancedCheck {
     }
     let decision: ReturnType<typeof decide>;
     try {
-      decision = decide(state, rebuilt.command);
+      // At the event's own recorded time: a close at the Action phase's deadline (O2) is judged by it.
+      decision = decide(state, rebuilt.command, event.at);
     } catch (error) {
       decision = {
         ok: false,

@@ -183,8 +183,8 @@ export interface AuditReport {
   ok: boolean;
 }
 
-/** A stored event as the audit reads it: its seq, actor and stored hash, and its data at the current version. */
-export type AuditEvent = Pick<StoredEvent, "seq" | "actor"> & Partial<Pick<StoredEvent, "hash">> & DomainEvent;
+/** A stored event as the audit reads it: seq, actor, recorded time, hash, and its data at the current version. */
+export type AuditEvent = Pick<StoredEvent, "seq" | "actor" | "at"> & Partial<Pick<StoredEvent, "hash">> & DomainEvent;
 
 /** A head hash a player recorded earlier (what `epicwar verify` prints), with its seq when known. */
 export interface RecordedHead {

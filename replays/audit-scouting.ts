@@ -5,7 +5,7 @@ import { BLUFF_MARGIN, scoutingBand, type ScoutingBandName } from "../projection
 import type { CampaignState } from "../projections/state.js";
 import { orderCommitment } from "../src/commitments.js";
 import { rollScouting, type ScoutingRound } from "../src/dice.js";
-import { canonicalJson } from "../src/log/hash.js";
+import { canonicalJson } from "../src/commitments.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
 import {
   ADVANCED_VERDICTS as V,

@@ -7,7 +7,7 @@ import type { BasicCheck, TurnBook, TurnSection, TurnWork } from "./audit-turns.
  * T3, activations: each army that stood on the map when the turn began is activated once, by its owner, within the
  * Action phase, the players alternating from the one the initiative winner chose (the run-out ruling: a player with no
  * army left passes); an engaged defender gives its order out of sequence. An army never activated is a finding, unless
- * the host's close of a claimed stall kept it from its activation.
+ * the host's close of a claimed stall, or at the Action phase's deadline (O2), kept it from its activation.
  */
 export class ActivationCheck implements BasicCheck {
   constructor(private readonly book: TurnBook) {}
@@ -21,7 +21,7 @@ export class ActivationCheck implements BasicCheck {
     if (closing === null) return;
     for (const [army, player] of turn.acting) {
       if (turn.activations.has(army)) continue;
-      // Stall ruling: an army the host's close of a claimed stall lists as not activated was kept from it.
+      // Stall ruling: an army the close of a claimed stall (or at a deadline) lists as not activated was kept from it.
       const keptByStall =
         turn.stallClaimed !== null && turn.stallClaimed < closing && turn.actionEnded?.notActivated.includes(army);
       if (keptByStall) continue;

@@ -5,8 +5,8 @@ import type { ActivationWork, ArmyJudgement, BasicCheck, TurnBook, TurnSection, 
 /**
  * T5, never revealed: an activated army's order must be revealed, matching its commitment, before the Action phase
  * ends (while it is open the reveal is pending). By the stall ruling an attacker whose defender never gave its order,
- * when the host closed a claimed stall, could not reveal its own. The engine's ActionPhaseEnded must not list as
- * withheld an order that was revealed.
+ * when the host closed a claimed stall (or at the Action phase's deadline, O2), could not reveal its own. The engine's
+ * ActionPhaseEnded must not list as withheld an order that was revealed.
  */
 export class NeverRevealedCheck implements BasicCheck {
   constructor(private readonly book: TurnBook) {}

@@ -60,7 +60,11 @@ export interface TurnWork {
   activations: Map<string, ActivationWork>;
   battles: Array<{ seq: number; attacker: string; defender: string }>;
   actionEnded: { seq: number; withheld: string[]; notActivated: string[] } | null;
-  /** The seq of the first stall claim of the turn (T5 stall ruling), if any. */
+  /**
+   * The seq of the first stall claim of the turn (T5 stall ruling), or of the close at the Action phase's deadline
+   * (O2), which the ruling treats alike, if any. Whether the deadline had passed is the derived audit's to check: it
+   * decides that close again at its recorded time.
+   */
   stallClaimed: number | null;
   ended: { seq: number; hostSeed: string } | null;
   /** The seq of the event that closed the turn without a TurnEnded (a later turn's TurnStarted). */
@@ -143,6 +147,7 @@ export class TurnBook implements AdvancedCheck {
           };
         return;
       case "StallClaimed":
+      case "ActionDeadlineEnforced":
         if (turn) turn.stallClaimed ??= event.seq;
         return;
       default:

@@ -1,5 +1,35 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import canonicalizeModule from "canonicalize";
 import type { Order } from "../events/common.js";
-import { canonicalJson, sha256Hex } from "./log/hash.js";
+
+/*
+ * What a player's client computes and checks, in pure JavaScript so that the same module runs in Node and in a
+ * browser: Web Crypto's digests are missing on a plain-HTTP page served from another machine, and node:crypto is
+ * missing in every browser. Only @noble/hashes and canonicalize are imported here, and nothing with a node: import
+ * (test/commitments-portable.test.ts bundles it for the browser to hold it so). The log's own chain keeps node:crypto
+ * (src/log/hash.ts), which is faster and runs only where the log is.
+ */
+
+// The package is CommonJS with an ES-style default export in its typings.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
+
+/** RFC 8785 canonical JSON text of a value. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError("value has no JSON representation");
+  return text;
+}
+
+/** SHA-256 of a text's UTF-8 bytes, as 64 hex characters. */
+export function digestHex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+/** `bytes` random bytes as hex, from the platform's cryptographic generator (there on plain-HTTP pages too). */
+export function randomHex(bytes: number): string {
+  return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
+}
 
 /** What a hidden order commits to: the order bound to its campaign, turn and army, blinded by a secret salt (T5). */
 export interface OrderSecret {
@@ -14,10 +44,10 @@ export interface OrderSecret {
 /** SHA-256 over the canonical JSON of campaign, turn, army, order and salt. */
 export function orderCommitment(secret: OrderSecret): string {
   const { campaign, turn, army, order, salt } = secret;
-  return sha256Hex(canonicalJson({ campaign, turn, army, order, salt }));
+  return digestHex(canonicalJson({ campaign, turn, army, order, salt }));
 }
 
 /** The commitment to a dice seed of a turn, the host's or a player's (D1). */
 export function seedCommitment(seed: string): string {
-  return sha256Hex(seed);
+  return digestHex(seed);
 }

@@ -26,6 +26,12 @@ import {
 } from "./rules/setup.js";
 import { decideClaimStall } from "./rules/stall.js";
 import {
+  decidePauseCampaign,
+  decideResumeCampaign,
+  decideSetActionDeadline,
+  pausedRefusal,
+} from "./rules/organiser.js";
+import {
   decideChooseFirst,
   decideCloseActionPhase,
   decideCommitSeed,
@@ -40,8 +46,9 @@ import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateA
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
 
+/** A decider reads the command's recorded time `at` only where a rule compares times (O2's deadline). */
 type Deciders = {
-  [T in Command["type"]]: (state: CampaignState, command: Extract<Command, { type: T }>) => DomainEvent[];
+  [T in Command["type"]]: (state: CampaignState, command: Extract<Command, { type: T }>, at: string) => DomainEvent[];
 };
 
 const deciders: Deciders = {
@@ -82,19 +89,28 @@ const deciders: Deciders = {
   FinishEndPhase: decideFinishEndPhase,
   EndTurn: decideEndTurn,
   BuySupport: decideBuySupport,
+  PauseCampaign: decidePauseCampaign,
+  ResumeCampaign: decideResumeCampaign,
+  SetActionDeadline: decideSetActionDeadline,
 };
 
-/** The rules: a schema-checked command against the current state gives events or a refusal. Pure. */
-export function decide(state: CampaignState, command: Command): Decision {
+/**
+ * The rules: a schema-checked command against the current state gives events or a refusal. Pure: `at` is the time the
+ * command is recorded at (ISO date-time, the command handler's clock, which stamps its events; the audit passes the
+ * event's own), so that a decision replayed later gives the same events.
+ */
+export function decide(state: CampaignState, command: Command, at: string): Decision {
   if (state.status === "finished") {
     return {
       ok: false,
       refusal: { kind: "rule", rule: "E2", message: "the campaign is over and accepts no more commands" },
     };
   }
+  const paused = pausedRefusal(state, command);
+  if (paused) return { ok: false, refusal: paused };
   try {
-    const decider = deciders[command.type] as (state: CampaignState, command: Command) => DomainEvent[];
-    return { ok: true, events: decider(state, command) };
+    const decider = deciders[command.type] as (state: CampaignState, command: Command, at: string) => DomainEvent[];
+    return { ok: true, events: decider(state, command, at) };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal };
     throw error;

@@ -1,10 +1,13 @@
-import { createHmac } from "node:crypto";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
 
 /**
  * Provably fair dice (D1, docs/fair-dice.md). Die number `index` of a turn is drawn from
  * HMAC-SHA-256(key = host seed, message = "epicwar-die|<campaign>|<turn>|<index>|<player seeds in set-up order, |-joined>|<block>"),
  * reading bytes in order and rejecting any byte >= the largest multiple of `sides` below 256, so every face is equally
- * likely; a further block is hashed in the rare case all 32 bytes are rejected.
+ * likely; a further block is hashed in the rare case all 32 bytes are rejected. Pure JavaScript (@noble/hashes), so
+ * that a player's client checks its dice with this very module in Node or in a browser (src/commitments.ts says why).
  */
 export interface DiceSeeds {
   campaign: string;
@@ -18,7 +21,7 @@ export function rollDie(seeds: DiceSeeds, index: number, sides = 6): number {
   const limit = 256 - (256 % sides);
   for (let block = 0; ; block++) {
     const message = ["epicwar-die", seeds.campaign, seeds.turn, index, ...seeds.playerSeeds, block].join("|");
-    const bytes = createHmac("sha256", seeds.hostSeed).update(message).digest();
+    const bytes = hmac(sha256, utf8ToBytes(seeds.hostSeed), utf8ToBytes(message));
     for (const byte of bytes) if (byte < limit) return (byte % sides) + 1;
   }
 }

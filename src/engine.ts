@@ -5,17 +5,25 @@ import { decideBatch } from "./decide-batch.js";
 import { LiveCampaign } from "./live.js";
 import { AppendConflictError, EventStore, type BranchMeta, type StoreOptions } from "./log/index.js";
 import type { Refusal } from "./rules/refusal.js";
+import type { CampaignView } from "./views.js";
 
 export type Clock = () => Date;
 
-export type Outcome =
-  | { ok: true; events: StoredEvent[]; state: CampaignState }
-  | { ok: false; refusal: Refusal; /** which of several commands was refused */ index: number };
+export type Refused = { ok: false; refusal: Refusal; /** which of several commands was refused */ index: number };
 
-/** What a Table needs of a command handler: the Engine, or the MemoryEngine that keeps no log (src/memory-engine.ts). */
-export interface CommandHandler {
-  state(campaign: string): Promise<CampaignState>;
-  execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome>;
+export type Outcome = { ok: true; events: StoredEvent[]; state: CampaignState } | Refused;
+
+/** What any command handler answers: the events written, as its reader may see them, or a refusal. */
+export type Answer<E = StoredEvent> = { ok: true; events: E[] } | Refused;
+
+/**
+ * What a Table needs of a command handler: the Engine, the MemoryEngine that keeps no log (src/memory-engine.ts), or
+ * a RemoteCampaign on a server (src/client/remote.ts), which sees the campaign as its seat may (S, a CampaignView:
+ * the other side's secrets "hidden") and gets the events written as its seat sees them.
+ */
+export interface CommandHandler<S extends CampaignView = CampaignState, O extends Answer<unknown> = Outcome> {
+  state(campaign: string): Promise<S>;
+  execute(campaign: string, inputs: readonly unknown[]): Promise<O>;
 }
 
 export interface EngineOptions extends StoreOptions {

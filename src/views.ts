@@ -124,7 +124,7 @@ export function viewState(state: CampaignState, viewer: Viewer, context: ViewCon
  * yet revealed, with the very commitment the kept order and salt open (T5). Empty for the host and for no viewer.
  */
 export async function ownHeldOrders(
-  state: CampaignState,
+  state: CampaignView,
   viewer: Viewer,
   secrets: SecretKeeper,
 ): Promise<Record<string, Order>> {

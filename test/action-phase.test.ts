@@ -16,6 +16,9 @@ import type { Refusal } from "../src/rules/refusal.js";
 import { setupCommands } from "../src/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
 
+/** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */
+const DECIDED_AT = "2026-01-01T00:00:00.000Z";
+
 /**
  * The Action phase (T1-T5, M1-M5, S7 ruling, E1 captures) through the pure `decide` + `predict`, on the golden
  * fixture fixtures/action-close.json: a 16 x 6 map, red on the north edge and blue on the south, three armies each,
@@ -41,7 +44,7 @@ class Campaign {
   apply(input: unknown): Outcome {
     const checked = checkCommand(input);
     if (!checked.ok) return { ok: false, refusal: { kind: "field", field: checked.field, message: checked.message } };
-    const decision = decide(this.state, checked.command);
+    const decision = decide(this.state, checked.command, DECIDED_AT);
     if (!decision.ok) return decision;
     const events = decision.events.map((event, i) => ({ ...event, seq: this.state.seq + i + 1 }) as Event);
     this.state = predict(this.state, decision.events);

@@ -12,6 +12,9 @@ import { mergePatch } from "./golden/format.js";
 import { setupCommands } from "../src/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
 
+/** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */
+const DECIDED_AT = "2026-01-01T00:00:00.000Z";
+
 /**
  * Battle and End phase scenarios for the pure deciders, built before the Action phase rules exist: the set-up is
  * decided for real from a golden fixture, the Action phase is written as the events its rules will produce
@@ -58,7 +61,7 @@ export class Scenario {
   decide(input: unknown): { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal } {
     const checked = checkCommand(input);
     if (!checked.ok) return { ok: false, refusal: { kind: "field", field: checked.field, message: checked.message } };
-    return decide(this.state, checked.command);
+    return decide(this.state, checked.command, DECIDED_AT);
   }
 
   /** Decides a command that must be accepted, appends its events and returns them. */

@@ -20,7 +20,7 @@ describe("event catalogue", () => {
     for (const definition of EVENT_DEFINITIONS) {
       const lastWord = definition.type.match(/[A-Z][a-z]*$/)![0];
       expect(
-        lastWord.endsWith("ed") || ["Given", "Chosen", "Withdrew", "Down", "Built"].includes(lastWord),
+        lastWord.endsWith("ed") || ["Given", "Chosen", "Withdrew", "Down", "Built", "Set"].includes(lastWord),
         definition.type,
       ).toBe(true);
       expect(definition.version).toBeGreaterThanOrEqual(1);

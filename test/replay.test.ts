@@ -10,6 +10,9 @@ import { setupCommands } from "../src/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { tempDir } from "./support/tmp.js";
 
+/** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */
+const DECIDED_AT = "2026-01-01T00:00:00.000Z";
+
 const setup = goldenSetup("blank.json");
 const formationIds = Object.keys(setup.catalogue.formations);
 const players = setup.players.map((p) => p.id);
@@ -55,7 +58,7 @@ describe("replay", () => {
         for (const input of [create, ...commands]) {
           const checked = checkCommand(input);
           if (!checked.ok) continue;
-          const decision = decide(memory, checked.command);
+          const decision = decide(memory, checked.command, DECIDED_AT);
           if (!decision.ok) continue;
           let seq = memory.seq;
           memory = evolveAll(

@@ -20,6 +20,9 @@ import { goldenSetup } from "./support/fixtures.js";
 const SCOUTING_DICE = "golden-6";
 import { tempDir } from "./support/tmp.js";
 
+/** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */
+const DECIDED_AT = "2026-01-01T00:00:00.000Z";
+
 /**
  * A3 scouting through the engine and the players' side, on test/golden/fixtures/battle-ready.json with scouting on:
  * r1 (1,750 points, with outriders: scout units) stands three squares north of b1 (1,750) at (1,3).
@@ -53,7 +56,7 @@ async function submit(table: Table, command: Record<string, unknown>): Promise<v
 
 /** The state with a decided command folded in, for deciding what follows without the chores. */
 function folded(state: CampaignState, command: Parameters<typeof decide>[1]): CampaignState {
-  const decision = decide(state, command);
+  const decision = decide(state, command, DECIDED_AT);
   if (!decision.ok) throw new Error(JSON.stringify(decision.refusal));
   let seq = state.seq;
   return evolveAll(
@@ -133,7 +136,7 @@ describe("A3 scouting through the engine", () => {
     await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
     const answered = folded(await table.state(), { actor: "blue", type: "AnswerScouting", scouting: "t1s1" });
     const roll = (rounds: Array<{ scout: [number, number]; scouted: [number, number] }>) =>
-      decide(answered, { actor: HOST, type: "RollScouting", scouting: "t1s1", rounds });
+      decide(answered, { actor: HOST, type: "RollScouting", scouting: "t1s1", rounds }, DECIDED_AT);
     expect(roll([{ scout: [2, 2], scouted: [3, 3] }])).toMatchObject({
       ok: false,
       refusal: { rule: "A3", message: expect.stringContaining("is a tie") },

@@ -10,6 +10,9 @@ import { decide } from "../src/decide.js";
 import type { Refusal } from "../src/rules/refusal.js";
 import { setupCommands, type SetupFile } from "../src/setup-file.js";
 
+/** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */
+const DECIDED_AT = "2026-01-01T00:00:00.000Z";
+
 /**
  * Property tests of the pure set-up deciders (no store): random commands on the golden blank fixture's map, decided
  * with `decide` and folded with `replay`. The expectations below are written from ../shared/RULES.md, not from
@@ -39,7 +42,7 @@ class Campaign {
   apply(input: unknown): Outcome {
     const checked = checkCommand(input);
     if (!checked.ok) return { ok: false, refusal: { kind: "field", field: checked.field, message: checked.message } };
-    const decision = decide(this.state, checked.command);
+    const decision = decide(this.state, checked.command, DECIDED_AT);
     if (!decision.ok) return decision;
     for (const event of decision.events) this.events.push({ ...event, seq: this.events.length + 1 } as Event);
     this.state = replay(this.events);

@@ -30,7 +30,8 @@ import { nextDecision } from "../src/demo/play.js";
 import type { PlainCommand } from "../src/demo/plain-command.js";
 import { orderCommitment } from "../src/commitments.js";
 import { Engine } from "../src/engine.js";
-import { canonicalJson, sha256Hex } from "../src/log/hash.js";
+import { sha256Hex } from "../src/log/hash.js";
+import { canonicalJson } from "../src/commitments.js";
 import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import {

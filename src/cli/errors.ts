@@ -2,6 +2,7 @@ import { ViewerError } from "../../replays/as-seen.js";
 import { CorruptEventError, StoreOpenError } from "../log/index.js";
 import { InputError } from "../setup-loader.js";
 import { SecretsError } from "../client/secrets.js";
+import { ServerError } from "../client/server.js";
 
 /** A failure the CLI reports as one line and an exit code, never a stack trace. */
 export class CliError extends Error {
@@ -23,6 +24,7 @@ export function isKnownError(error: unknown): boolean {
     error instanceof CliError ||
     error instanceof InputError ||
     error instanceof SecretsError ||
+    error instanceof ServerError ||
     error instanceof ViewerError ||
     error instanceof StoreOpenError ||
     error instanceof CorruptEventError

@@ -15,6 +15,11 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Where the times recorded in the events a run writes come from. */
   clock: Clock;
+  /**
+   * Ctrl-C for a command that runs until it is stopped (watch): a signal aborted on SIGINT or SIGTERM. Asked for only
+   * by such a command, so that every other one is still stopped by Ctrl-C as usual.
+   */
+  interruption?: () => AbortSignal;
   /** The widths of the terminals stdout and stderr are, if they are: help is wrapped to them (default 80). */
   columns?: { stdout?: number | undefined; stderr?: number | undefined };
 }

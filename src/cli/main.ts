@@ -17,6 +17,11 @@ process.exitCode = await run(process.argv.slice(2), {
   },
   env: process.env,
   clock: () => new Date(),
+  interruption: () => {
+    const stop = new AbortController();
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+    return stop.signal;
+  },
   columns: {
     stdout: process.stdout.isTTY ? process.stdout.columns : undefined,
     stderr: process.stderr.isTTY ? process.stderr.columns : undefined,

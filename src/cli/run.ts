@@ -19,6 +19,9 @@ import { registerServe } from "./commands/serve.js";
 import { registerState } from "./commands/state.js";
 import { registerTimeline } from "./commands/timeline.js";
 import { registerVerify } from "./commands/verify.js";
+import { registerWaiting } from "./commands/waiting.js";
+import { registerJoin } from "./commands/join.js";
+import { registerWatch } from "./commands/watch.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
 import { packageVersion } from "./paths.js";
 import type { CliIo } from "./io.js";
@@ -36,8 +39,11 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerBranch,
   registerBranches,
   registerDiff,
+  registerWaiting,
   registerTimeline,
   registerServe,
+  registerJoin,
+  registerWatch,
 ];
 
 /** Runs the CLI on these arguments (process.argv without node and the script) and returns the exit code. */
@@ -49,7 +55,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return async (...args: A) => {
       try {
         const command = args.find((arg): arg is Command => arg instanceof Command);
-        if (command) await applyBranchOption(command);
+        // Against a server, --branch is a query of the read (src/client/remote.ts), not a line of a local folder.
+        if (command && !kit.server(command)) await applyBranchOption(command);
         await work(...args);
       } catch (error) {
         const known = isKnownError(error);
@@ -77,6 +84,14 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.",
     )
     .version(packageVersion(), "-V, --version", "print the version")
+    .option(
+      "--server <url>",
+      "play on a campaign server (state, apply, log, timeline, audit, watch), e.g. http://127.0.0.1:4100; default $EPICWAR_SERVER (docs/remote-play.md)",
+    )
+    .option(
+      "--token <token>",
+      "the seat's token on that server; default $EPICWAR_TOKEN, or the one epicwar join kept in the secrets folder",
+    )
     .exitOverride()
     .configureOutput({
       writeOut: io.stdout,

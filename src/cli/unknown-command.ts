@@ -1,5 +1,18 @@
-/** The program's own options: none takes a value. */
-const PROGRAM_OPTIONS = new Set(["-h", "--help", "-V", "--version"]);
+/** The program's own options that take no value... */
+const PROGRAM_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
+/** ...and those that take one: the next argument, or after "=". */
+const PROGRAM_VALUE_OPTIONS = ["--server", "--token"];
+
+/** Where the command's name is among the arguments: after the program's own options and their values. */
+function commandAt(args: readonly string[]): number {
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at]!;
+    if (PROGRAM_FLAGS.has(arg) || PROGRAM_VALUE_OPTIONS.some((option) => arg.startsWith(`${option}=`))) continue;
+    if (PROGRAM_VALUE_OPTIONS.includes(arg)) at++;
+    else return at;
+  }
+  return -1;
+}
 
 /**
  * Whether a command line names a command the CLI does not have: a sentence naming the known ones, or undefined.
@@ -9,7 +22,7 @@ const PROGRAM_OPTIONS = new Set(["-h", "--help", "-V", "--version"]);
  */
 export function unknownCommand(args: readonly string[], known: readonly string[]): string | undefined {
   const commands = [...known, "help"];
-  const at = args.findIndex((arg) => !PROGRAM_OPTIONS.has(arg));
+  const at = commandAt(args);
   if (at < 0 || args[at]!.startsWith("-")) return undefined;
   const following = args[at + 1];
   const named = args[at] === "help" && following !== undefined && !following.startsWith("-") ? following : args[at]!;

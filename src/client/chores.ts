@@ -1,5 +1,5 @@
 import { HOST } from "../../events/common.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { CampaignView } from "../views.js";
 
 /**
  * The protocol steps that need no decision, which the parties on this machine take as soon as they are due:
@@ -7,8 +7,9 @@ import type { CampaignState } from "../../projections/state.js";
  * starting the next turn and ending a turn once both players are done. Each is a plain command for prepareCommand.
  * `parties` are the ids (players and/or "host") this machine acts for.
  */
-export function dueChores(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
-  if (state.status !== "active" || !state.setup) return [];
+export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
+  // O1: a paused campaign takes no command but the host's ResumeCampaign, which is a decision, not a chore.
+  if (state.status !== "active" || !state.setup || state.paused) return [];
   const players = state.setup.players.map((p) => p.id);
   const turn = state.turnState;
   if (turn === null || turn.hostSeed !== null) {
@@ -39,7 +40,7 @@ export function dueChores(state: CampaignState, parties: ReadonlySet<string>): A
 }
 
 /** T5: the orders of both armies of a battle just started, and every order once all armies have been activated. */
-function dueReveals(state: CampaignState, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
+function dueReveals(state: CampaignView, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
   const turn = state.turnState!;
   // A reveal from these secrets that was already rejected this turn would only be rejected again: leave it to the player.
   const rejected = new Set(

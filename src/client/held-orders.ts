@@ -1,6 +1,6 @@
 /** The orders a player holds, against the commitments the log holds for them (T5, A3). */
 import type { Order } from "../../events/common.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { CampaignView } from "../views.js";
 import { orderCommitment } from "../commitments.js";
 import type { HeldOrder, SecretKeeper } from "./secrets.js";
 
@@ -8,7 +8,7 @@ export const nothingToKeep = async () => {};
 
 /** The salt an army's order already carries this turn, if the player holds the same order for it (made public by scouting). */
 export async function heldSalt(
-  state: CampaignState,
+  state: CampaignView,
   secrets: SecretKeeper,
   player: string,
   army: string,
@@ -19,7 +19,7 @@ export async function heldSalt(
 }
 
 /** The commitment the log already holds for an army's order this turn: its activation's, or one a scouting made public (A3). */
-export function committedOrder(state: CampaignState, army: string): string | undefined {
+export function committedOrder(state: CampaignView, army: string): string | undefined {
   return state.turnState?.activations[army]?.commitment ?? state.turnState?.scouting?.pledges[army]?.commitment;
 }
 
@@ -28,7 +28,7 @@ export function committedOrder(state: CampaignState, army: string): string | und
  * the secret that commitment needs must not be replaced.
  */
 export function keepOrderIfOpen(
-  state: CampaignState,
+  state: CampaignView,
   secrets: SecretKeeper,
   player: string,
   army: string,

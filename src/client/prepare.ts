@@ -1,10 +1,8 @@
 import { seatsOf } from "./seats.js";
 import { turnToStart, turnUnderWay } from "../../projections/turns.js";
-import { randomBytes } from "node:crypto";
 import type { Order } from "../../events/common.js";
-import type { CampaignState } from "../../projections/state.js";
-import { orderCommitment, seedCommitment } from "../commitments.js";
-import { sha256Hex } from "../log/hash.js";
+import type { CampaignView } from "../views.js";
+import { digestHex, orderCommitment, randomHex, seedCommitment } from "../commitments.js";
 import { nothingToKeep } from "./held-orders.js";
 import { rollInitiative, type DiceSeeds } from "../dice.js";
 import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
@@ -13,16 +11,15 @@ import type { SecretKeeper } from "./secrets.js";
 
 /** Random bytes as hex; injected so that tests and demos are repeatable. */
 export type RandomHex = (bytes: number) => string;
-export const cryptoRandomHex: RandomHex = (bytes) => randomBytes(bytes).toString("hex");
 
 /**
  * A fixed sequence of "random" bytes drawn from a label: the same salts and seeds, so the same dice, on every run.
- * For demos and tests only; real play draws from the operating system (cryptoRandomHex).
+ * For demos and tests only; real play draws from the operating system (randomHex of src/commitments.ts).
  */
 export function sequenceRandomHex(label: string): RandomHex {
   let counter = 0;
   return (bytes) =>
-    sha256Hex(`${label}-${counter++}`)
+    digestHex(`${label}-${counter++}`)
       .repeat(Math.ceil(bytes / 32))
       .slice(0, bytes * 2);
 }
@@ -36,7 +33,7 @@ export const SALT_BYTES = 16;
 export const SEED_BYTES = 32;
 
 /** The dice seeds of the current turn, once the host's seed is known to whoever asks. */
-export function turnSeeds(state: CampaignState, hostSeed: string): DiceSeeds {
+export function turnSeeds(state: CampaignView, hostSeed: string): DiceSeeds {
   const players = state.setup!.players.map((p) => p.id);
   return {
     campaign: state.campaign!,
@@ -85,10 +82,10 @@ function checkOrder(order: unknown): Order {
 }
 
 export async function prepareCommand(
-  state: CampaignState,
+  state: CampaignView,
   raw: unknown,
   secrets: SecretKeeper,
-  random: RandomHex = cryptoRandomHex,
+  random: RandomHex = randomHex,
 ): Promise<Prepared> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return passThrough(raw);
   const input = raw as Input;
@@ -185,7 +182,7 @@ export async function prepareCommand(
   }
 }
 
-async function heldHostSeed(state: CampaignState, secrets: SecretKeeper): Promise<string> {
+async function heldHostSeed(state: CampaignView, secrets: SecretKeeper): Promise<string> {
   const hostSeed = await secrets.hostSeed(state.turn);
   if (!hostSeed) throw new PrepareError(`the host's dice seed for turn ${state.turn} is not in its secrets (D1)`);
   return hostSeed;

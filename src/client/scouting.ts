@@ -1,5 +1,5 @@
 import type { Order } from "../../events/common.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { CampaignView } from "../views.js";
 import { orderCommitment } from "../commitments.js";
 import { rollScouting } from "../dice.js";
 import type { SecretKeeper } from "./secrets.js";
@@ -15,7 +15,7 @@ type Prepared = { command: unknown; keep: () => Promise<void> };
 
 /** The commitment and salt of `order` for `army`, reusing the salt the player holds for that order, else a fresh one. */
 async function openOrder(
-  state: CampaignState,
+  state: CampaignView,
   secrets: SecretKeeper,
   player: string,
   army: string,
@@ -29,7 +29,7 @@ async function openOrder(
 
 /** ScoutArmy as a player writes it (army and target): the Advance order's commitment and salt filled in. */
 export async function prepareScoutArmy(
-  state: CampaignState,
+  state: CampaignView,
   input: Input,
   secrets: SecretKeeper,
   freshSalt: () => string,
@@ -44,7 +44,7 @@ export async function prepareScoutArmy(
  * opened from the player's secrets, or, for an army not yet activated, committed to now.
  */
 export async function prepareAnswerScouting(
-  state: CampaignState,
+  state: CampaignView,
   input: Input,
   secrets: SecretKeeper,
   freshSalt: () => string,
@@ -60,7 +60,7 @@ export async function prepareAnswerScouting(
 
 /** RollScouting for the host: the dice the turn's seeds give, from the next unused die. */
 export function scoutingRounds(
-  state: CampaignState,
+  state: CampaignView,
   scoutingId: string,
   seeds: Parameters<typeof rollScouting>[0],
 ): ReturnType<typeof rollScouting> | undefined {

@@ -1,7 +1,7 @@
 import { HOST } from "../../events/common.js";
-import type { CampaignState } from "../../projections/state.js";
+import type { CampaignView } from "../views.js";
 
 /** The parties of a campaign, each a seat that acts and keeps its own secrets: the host, then every player. */
-export function seatsOf(state: CampaignState): string[] {
+export function seatsOf(state: CampaignView): string[] {
   return [HOST, ...(state.setup?.players.map((p) => p.id) ?? [])];
 }

@@ -1,13 +1,14 @@
 import { seatsOf } from "./seats.js";
-import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { CommandHandler, Engine, Outcome } from "../engine.js";
+import type { Answer, CommandHandler, Outcome, Refused } from "../engine.js";
+import type { CampaignView } from "../views.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
 import { dueChores } from "./chores.js";
 import { checkCommand } from "../commands/schemas.js";
 import { orderCommitment } from "../commitments.js";
 import { committedOrder } from "./held-orders.js";
-import { cryptoRandomHex, prepareCommand, type RandomHex } from "./prepare.js";
+import { randomHex } from "../commitments.js";
+import { prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./secrets.js";
 
 export interface TableOptions {
@@ -24,31 +25,36 @@ export class ChoreRefusedError extends Error {
   override readonly name = "ChoreRefusedError";
 }
 
+/** The events a handler's answer reports written: as stored for the Engine, as the seat sees them for a server. */
+export type WrittenEvents<O extends Answer<unknown>> = Extract<O, { ok: true }>["events"];
+
 /**
  * One machine's seat at a campaign: it prepares the commands of the parties it acts for from their secrets, submits
  * them, and takes the protocol chores (seeds, initiative, reveals, turn ends) as they fall due. It submits to the
- * Engine, or to any other command handler (the golden corpus's MemoryEngine, which keeps no log).
+ * Engine, or to any other command handler (the golden corpus's MemoryEngine, which keeps no log; a RemoteCampaign on
+ * a server). Everything it reads of the state is public to the parties it acts for, so a seat's view (S) serves.
  */
-export class Table<H extends CommandHandler = Engine> {
+export class Table<S extends CampaignView = CampaignState, O extends Answer<unknown> = Outcome> {
   private readonly random: RandomHex;
 
   constructor(
-    readonly engine: H,
+    readonly engine: CommandHandler<S, O>,
     readonly campaign: string,
     private readonly options: TableOptions,
   ) {
-    this.random = options.random ?? cryptoRandomHex;
+    this.random = options.random ?? randomHex;
   }
 
-  state(): Promise<CampaignState> {
+  state(): Promise<S> {
     return this.engine.state(this.campaign);
   }
 
   /** Prepares and submits one command as written by a party; then takes the chores it made due. */
-  async submit(input: unknown, onEvents: (events: StoredEvent[]) => void = () => {}): Promise<Outcome> {
+  async submit(input: unknown, onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<O> {
     const outcome = await this.prepareAndExecute(input);
-    if (outcome.ok) {
-      onEvents(outcome.events);
+    const written = writtenBy(outcome);
+    if (written) {
+      onEvents(written);
       await this.takeChores(onEvents);
     }
     return outcome;
@@ -59,10 +65,10 @@ export class Table<H extends CommandHandler = Engine> {
    * two, the log holds no commitment without its secret (a secret with no commitment is harmless, and pruned when
    * its turn ends). A command that fails its schema check commits to nothing, so nothing is kept for it.
    */
-  private async prepareAndExecute(input: unknown): Promise<Outcome> {
+  private async prepareAndExecute(input: unknown): Promise<O> {
     const state = await this.state();
     const stranger = notASeat(state, input);
-    if (stranger) return { ok: false, index: 0, refusal: stranger };
+    if (stranger) return { ok: false, index: 0, refusal: stranger } as Refused as O;
     const prepared = await prepareCommand(state, input, this.options.secrets, this.random);
     if (checkCommand(prepared.command).ok) {
       if ((prepared.command as { type: string }).type === "EndTurn") await this.pruneUncommittedOrders(state);
@@ -72,7 +78,7 @@ export class Table<H extends CommandHandler = Engine> {
   }
 
   /** Orders this machine's players kept this turn for commands that were refused: no activation commits to them. */
-  private async pruneUncommittedOrders(state: CampaignState): Promise<void> {
+  private async pruneUncommittedOrders(state: S): Promise<void> {
     for (const player of state.setup?.players.map((p) => p.id) ?? []) {
       if (this.options.parties && !this.options.parties.has(player)) continue;
       await this.options.secrets.pruneOrders(
@@ -86,7 +92,7 @@ export class Table<H extends CommandHandler = Engine> {
   }
 
   /** Takes every chore that is due for this machine's parties, until none is. */
-  async takeChores(onEvents: (events: StoredEvent[]) => void = () => {}): Promise<void> {
+  async takeChores(onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<void> {
     if (this.options.chores === false) return;
     for (;;) {
       const state = await this.state();
@@ -94,19 +100,19 @@ export class Table<H extends CommandHandler = Engine> {
       const chores = dueChores(state, parties);
       if (chores.length === 0) return;
       for (const chore of chores) {
-        const outcome = await this.prepareAndExecute(chore);
+        const outcome: Answer<unknown> = await this.prepareAndExecute(chore);
         if (!outcome.ok)
           throw new ChoreRefusedError(
             `${chore["actor"]}'s ${String(chore["type"])} was refused: ${describeRefusal(outcome.refusal)}`,
           );
-        onEvents(outcome.events);
+        onEvents(outcome.events as WrittenEvents<O>);
       }
     }
   }
 }
 
 /** An actor that is no seat of the campaign is refused first, whatever else the command holds: it names no secrets. */
-function notASeat(state: CampaignState, input: unknown): Refusal | undefined {
+function notASeat(state: CampaignView, input: unknown): Refusal | undefined {
   const actor = (input as { actor?: unknown } | null)?.actor;
   if (!state.setup || typeof input !== "object" || input === null || actor === undefined) return undefined;
   const seats = seatsOf(state);
@@ -116,4 +122,10 @@ function notASeat(state: CampaignState, input: unknown): Refusal | undefined {
     field: "actor",
     message: `${JSON.stringify(actor)} is not a player of this campaign (a command is given by ${seats.join(", ")})`,
   };
+}
+
+/** The events an accepted command wrote, or undefined for a refusal. */
+function writtenBy<O extends Answer<unknown>>(outcome: O): WrittenEvents<O> | undefined {
+  const answer: Answer<unknown> = outcome;
+  return answer.ok ? (answer.events as WrittenEvents<O>) : undefined;
 }

@@ -17,6 +17,8 @@ import {
   SupportKind,
 } from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
+import { PauseReason } from "../../events/CampaignPaused.js";
+import { DateTime } from "../../events/ActionDeadlineSet.js";
 
 /** Every command names who gives it and what it is. */
 const command = <T extends string, P extends Record<string, import("@sinclair/typebox").TSchema>>(
@@ -251,6 +253,15 @@ export const FinishEndPhase = command("FinishEndPhase", {});
 /** The host ends the turn and reveals its dice seed (D1, E2, E3). */
 export const EndTurn = command("EndTurn", { hostSeed: Nonce });
 
+/** The host pauses the campaign: every other command is refused until it resumes (O1). */
+export const PauseCampaign = command("PauseCampaign", { reason: Type.Optional(PauseReason) });
+
+/** The host resumes a paused campaign (O1). */
+export const ResumeCampaign = command("ResumeCampaign", {});
+
+/** The host sets or moves this turn's Action phase deadline, after which it may close the phase (O2, T5 stall). */
+export const SetActionDeadline = command("SetActionDeadline", { at: DateTime });
+
 export const COMMAND_SCHEMAS = {
   CreateCampaign,
   RegisterArmy,
@@ -289,6 +300,9 @@ export const COMMAND_SCHEMAS = {
   FinishEndPhase,
   EndTurn,
   BuySupport,
+  PauseCampaign,
+  ResumeCampaign,
+  SetActionDeadline,
 } as const satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMAND_SCHEMAS;

@@ -4,6 +4,9 @@ import { decide } from "../decide.js";
 import { predict } from "../rules/phases.js";
 import type { PlainCommand } from "./plain-command.js";
 
+/** No rule deciding the End phase choices checked here reads the time (only O2's deadline does): any serves. */
+const ANY_TIME = new Date(0).toISOString();
+
 /**
  * The state a command would leave if the rules accepted it now, else undefined: the demo's players check a choice
  * against the rules before they make it. Only for commands without secrets (End phase choices), which go to the
@@ -12,7 +15,7 @@ import type { PlainCommand } from "./plain-command.js";
 export function outcomeOf(state: CampaignState, command: PlainCommand): CampaignState | undefined {
   const checked = checkCommand(command);
   if (!checked.ok) return undefined;
-  const decision = decide(state, checked.command);
+  const decision = decide(state, checked.command, ANY_TIME);
   return decision.ok ? predict(state, decision.events) : undefined;
 }
 

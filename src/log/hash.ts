@@ -1,17 +1,9 @@
 import { hash } from "node:crypto";
-import canonicalizeModule from "canonicalize";
 
-// The package is CommonJS with an ES-style default export in its typings.
-const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
-
-/** RFC 8785 canonical JSON text of a value. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError("value has no JSON representation");
-  return text;
-}
-
-/** SHA-256 as 64 hex characters (crypto.hash: one call, no Hash object, about three times faster for an event). */
+/**
+ * SHA-256 as 64 hex characters (crypto.hash: one call, no Hash object, about three times faster for an event). The
+ * chain runs only where the log is, so it keeps node:crypto; what a player's client computes is src/commitments.ts.
+ */
 export function sha256Hex(text: string | Buffer): string {
   return hash("sha256", text, "hex");
 }
@@ -22,9 +14,10 @@ export class NotPlainDataError extends TypeError {
 }
 
 /**
- * RFC 8785 canonical JSON of plain data (what JSON.parse can give back): the same text as canonicalJson, written in
- * one pass for the append path, and strict about what it takes. Object properties that are undefined are left out,
- * as JSON.stringify and canonicalJson do; anything else that JSON cannot hold exactly is refused.
+ * RFC 8785 canonical JSON of plain data (what JSON.parse can give back): the same text as canonicalJson
+ * (src/commitments.ts), written in one pass for the append path, and strict about what it takes. Object properties
+ * that are undefined are left out, as JSON.stringify and canonicalJson do; anything else that JSON cannot hold exactly
+ * is refused.
  */
 export function canonicalPlainJson(value: unknown): string {
   switch (typeof value) {

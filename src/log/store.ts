@@ -14,7 +14,8 @@ import { Id } from "../../events/common.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
-import { canonicalJson, canonicalPlainJson, sha256Hex } from "./hash.js";
+import { canonicalPlainJson, sha256Hex } from "./hash.js";
+import { canonicalJson } from "../commitments.js";
 import {
   decodeEvent,
   encodeEvent,

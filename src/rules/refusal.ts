@@ -1,8 +1,8 @@
 import type { Square } from "../../events/common.js";
 
 /**
- * A refused command: a value naming the rule of ../shared/RULES.md it breaks, or the field that is wrong,
- * with a sentence a player understands.
+ * A refused command: a value naming the rule of ../shared/RULES.md it breaks (or the organiser's O1, O2 of
+ * docs/rulings.md), or the field that is wrong, with a sentence a player understands.
  */
 export type Refusal =
   | { kind: "rule"; rule: string; message: string }

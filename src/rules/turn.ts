@@ -7,7 +7,8 @@ import { seedCommitment } from "../commitments.js";
 import { requireActionPhase, requireActive, requireHostActor, unactivatedArmies } from "./action-common.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { endActionPhase } from "./phases.js";
-import { stalledCloseAllowed } from "./stall.js";
+import { owedItems, stalledCloseAllowed } from "./stall.js";
+import { passedDeadline } from "./organiser.js";
 import { requirePlayer, requireSetup } from "./guards.js";
 
 /** T1: the turn a StartTurn begins: turn 1 right after set-up, later turns once the previous one has ended. */
@@ -141,11 +142,16 @@ export function decideChooseFirst(state: CampaignState, command: CommandOf<"Choo
 
 /**
  * T5: the host ends the Action phase once every army has been activated; armies whose orders are still hidden are
- * recorded as withheld (a T5 violation each). Stall ruling: while the phase waits on a claimed stall, the host may end
- * it before: the attacked armies that never gave their order are withheld too, and the armies the stall kept from
- * activating are recorded as not activated.
+ * recorded as withheld (a T5 violation each). Stall ruling: while the phase waits on a claimed stall, or on anything
+ * once its deadline has passed at the command's recorded time `at` (O2), the host may end it before: the attacked
+ * armies that never gave their order are withheld too, and the armies the stall kept from activating are recorded as
+ * not activated. Closed at the deadline, the phase first records who it waited on.
  */
-export function decideCloseActionPhase(state: CampaignState, command: CommandOf<"CloseActionPhase">): DomainEvent[] {
+export function decideCloseActionPhase(
+  state: CampaignState,
+  command: CommandOf<"CloseActionPhase">,
+  at: string,
+): DomainEvent[] {
   requireSetup(state);
   requireHostActor(command.actor);
   const turn = requireActionPhase(state);
@@ -157,17 +163,32 @@ export function decideCloseActionPhase(state: CampaignState, command: CommandOf<
   const waiting = unactivatedArmies(state);
   if (waiting.length === 0) return endActionPhase(state, state.turn, hidden);
   const stall = stalledCloseAllowed(state);
-  if (!stall.allowed) {
+  const deadline = stall.allowed ? undefined : passedDeadline(state, at);
+  if (!stall.allowed && deadline === undefined) {
     const list = waiting.map((army) => `${army.id} (${army.player})`).join(", ");
+    const set = turn.actionDeadline;
     refuseRule(
       "T3",
-      `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been; and ${stall.reason}`,
+      `every army is activated once a turn before the Action phase ends: ${list} ${waiting.length === 1 ? "has" : "have"} not been; and ${stall.reason}` +
+        (set === undefined ? "" : `; or the host closes it once its deadline, ${set}, has passed (O2)`),
     );
   }
-  const neverGiven = stall.owed.filter((item) => item.owes === "order");
+  const owed = stall.allowed ? stall.owed : owedItems(state);
+  const neverGiven = owed.filter((item) => item.owes === "order");
   // An attacker whose defender never gave its order could not reveal its own (T5): no breach of its player.
   const couldNotReveal = new Set(neverGiven.map((item) => state.battles[item.battle]!.attacker.army));
   const withheld = [...hidden.filter((army) => !couldNotReveal.has(army)), ...neverGiven.map((item) => item.army)];
-  const notActivated = waiting.map((army) => army.id).filter((army) => !neverGiven.some((item) => item.army === army));
-  return endActionPhase(state, state.turn, withheld, notActivated);
+  const notActivated = waiting.filter((army) => !neverGiven.some((item) => item.army === army.id));
+  const ended = endActionPhase(
+    state,
+    state.turn,
+    withheld,
+    notActivated.map((army) => army.id),
+  );
+  if (deadline === undefined) return ended;
+  const waitedOn = notActivated.map((army) => ({ army: army.id, player: army.player }));
+  return [
+    { type: "ActionDeadlineEnforced", data: { turn: state.turn, deadline, owed, notActivated: waitedOn } },
+    ...ended,
+  ];
 }

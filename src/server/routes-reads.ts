@@ -19,7 +19,7 @@ import { seatIn } from "./auth.js";
 import { HttpError } from "./errors.js";
 import { CampaignParams, type ServerContext } from "./context.js";
 import { lastEventId } from "./feed.js";
-import { waitingOn } from "./waiting.js";
+import { waitingOn } from "../rules/waiting-on.js";
 
 const Line = Type.String({ minLength: 1, maxLength: 80 });
 const BranchQuery = Type.Object({ branch: Type.Optional(Line) }, { additionalProperties: false });
@@ -154,7 +154,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lin
     { schema: { params: CampaignParams, querystring: BranchQuery } },
     async (request) => {
       const { stream } = await reader(request, seatIn(request, request.params.id).seat);
-      return { waiting: waitingOn(await engine.state(stream)) };
+      return waitingOn(await engine.state(stream));
     },
   );
 

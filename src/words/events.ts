@@ -83,6 +83,15 @@ const describers: Describers = {
   ActionPhaseEnded: (d) =>
     `${d.notActivated ? `the host closed the stalled Action phase; not activated: ${d.notActivated.join(", ")}` : "all orders are in"}` +
     `${d.withheld.length ? `; never revealed: ${d.withheld.join(", ")}` : ""}; the Battle phase begins`,
+  ActionDeadlineSet: (d) => `the host sets the deadline of turn ${d.turn}'s Action phase at ${d.deadline}`,
+  ActionDeadlineEnforced: (d) =>
+    `the deadline of turn ${d.turn}'s Action phase (${d.deadline}) has passed and the host closes it, waiting on ` +
+    [
+      ...d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player}, battle ${item.battle})`),
+      ...d.notActivated.map((item) => `${item.army}'s activation (${item.player})`),
+    ].join(", "),
+  CampaignPaused: (d) => `the host pauses the campaign${d.reason === undefined ? "" : `: ${d.reason}`}`,
+  CampaignResumed: () => "the host resumes the campaign",
   StallClaimed: (d) =>
     `${d.by} claims the Action phase is stalled, waiting on ${d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}`,
   BattleResultReported: (d) => `${d.by} reports battle ${d.battle}: ${result(d.result)}`,
@@ -193,9 +202,11 @@ export function eventFeed(
     state =
       state !== undefined && current[0]?.seq === state.seq + 1 ? evolveAll(state, structuredClone(current)) : undefined;
     const context = { state: state ?? initialState };
-    for (const event of events) {
-      const view = viewedContent(viewEvent(event, viewer, context));
-      print(`#${view.seq} ${describeEvent(view)}`);
-    }
+    for (const event of events) print(feedLine(viewedContent(viewEvent(event, viewer, context))));
   };
+}
+
+/** One line of the event feed: the event's seq and what it says, as the viewer may see it. */
+export function feedLine(event: ViewedDomainEvent & Pick<CurrentEvent, "seq">): string {
+  return `#${event.seq} ${describeEvent(event)}`;
 }

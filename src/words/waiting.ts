@@ -1,8 +1,11 @@
 import { describeOwed, owedItems } from "../rules/stall.js";
+import type { WaitItem, WaitingOn } from "../rules/waiting-on.js";
 import type { CampaignView } from "../views.js";
 
 /** What the campaign is waiting for, in a phrase. */
 export function waitingFor(state: CampaignView): string {
+  if (state.paused)
+    return `the host to resume the campaign, paused at seq ${state.paused.seq}${state.paused.reason === undefined ? "" : ` (${state.paused.reason})`} (ResumeCampaign)`;
   if (state.status === "setup") return "set-up";
   if (state.status === "finished")
     return state.result?.winner ? `finished: ${state.result.winner} won` : "finished: a draw";
@@ -48,4 +51,54 @@ export function waitingFor(state: CampaignView): string {
   }
   const busy = players.filter((p) => !turn.endPhaseDone.includes(p));
   return busy.length ? `End phase: ${busy.join(" and ")} to finish` : "the host to end the turn";
+}
+
+/** Each awaited item in a phrase: what, and the command that gives it. */
+function describeAwaited(item: WaitItem): string {
+  const what: Record<WaitItem["what"], string> = {
+    resume: "to resume the campaign",
+    homeBase: "its home base",
+    objectives: `${item.count} more objective${item.count === 1 ? "" : "s"}`,
+    armies: `${item.count} more arm${item.count === 1 ? "y" : "ies"} registered`,
+    deployment: `the deployment of ${item.army}`,
+    campaignStart: "to start the campaign",
+    seedCommitment: "its dice seed commitment for the next turn",
+    turnStart: "to start the turn",
+    seed: "its dice seed for the turn",
+    initiative: "to roll initiative",
+    firstChoice: "to choose who activates first (won initiative)",
+    order: `the order of ${item.army}, attacked (battle ${item.battle})`,
+    reveal: `the reveal of ${item.army}'s order${item.battle ? ` (battle ${item.battle})` : ", due at the end of the Action phase"}`,
+    activation: `the activation of ${item.army}`,
+    scoutingAnswer: `its answer to scouting ${item.scouting}`,
+    scoutingRoll: `to roll scouting ${item.scouting}`,
+    armySize: `the size of its army scouted by ${item.scouting}`,
+    actionPhaseClose: "to close the Action phase",
+    battleResult: `the result of battle ${item.battle}`,
+    resultConfirmation: `to confirm or reject the reported result of battle ${item.battle}`,
+    endPhase: "to finish the End phase",
+    turnEnd: "to end the turn",
+  };
+  return `${what[item.what]} (${item.command})`;
+}
+
+/**
+ * What the campaign waits on, one line per party (`epicwar waiting`, the organiser's notice of who has not acted),
+ * then the organiser's settings: a pause, the Action phase's deadline and whether it has passed by `now`.
+ */
+export function describeWaitingOn(waiting: WaitingOn, now: Date): string[] {
+  const lines = Object.entries(waiting.parties).map(([party, items]) =>
+    items.length === 0 ? `${party}: nothing` : `${party}: ${items.map(describeAwaited).join("; ")}`,
+  );
+  if (waiting.paused) {
+    const why = waiting.paused.reason === undefined ? "" : `: ${waiting.paused.reason}`;
+    lines.push(`The host paused the campaign at seq ${waiting.paused.seq}${why}.`);
+  }
+  if (waiting.actionDeadline !== undefined) {
+    const passed = now.getTime() >= Date.parse(waiting.actionDeadline);
+    lines.push(
+      `The Action phase's deadline is ${waiting.actionDeadline}${passed ? ": it has passed, and the host may close the phase (CloseActionPhase)" : ""}.`,
+    );
+  }
+  return lines;
 }

@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
 import type { StoredEvent } from "../../../events/index.js";
 import type { CampaignState } from "../../../projections/state.js";
-import { ChoreRefusedError, Table } from "../../client/table.js";
+import { ChoreRefusedError, Table, type WrittenEvents } from "../../client/table.js";
 import { ORDER_SPELLINGS, PrepareError } from "../../client/prepare.js";
 import { SecretsError } from "../../client/secrets.js";
-import type { Outcome } from "../../engine.js";
+import type { Answer, Outcome } from "../../engine.js";
+import type { SeatEvent } from "../../client/remote.js";
 import { describeRefusal } from "../../rules/refusal.js";
-import type { Viewer } from "../../views.js";
-import { eventFeed } from "../../words/events.js";
+import { viewedContent, type CampaignView, type Viewer } from "../../views.js";
+import { eventFeed, feedLine } from "../../words/events.js";
 import { seatViewer } from "./show.js";
 import { CliError } from "../errors.js";
 import { withoutBom } from "../../setup-loader.js";
@@ -16,6 +17,8 @@ import type { CliIo } from "../io.js";
 import type { Command } from "commander";
 import { withEngine } from "../session.js";
 import type { CliKit, SeatCliOptions } from "./kit.js";
+import { refuseLocalOnly } from "./remote.js";
+import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
 
 /** The text of a commands file, or of standard input (`stdin`: a stream, or its whole text) for "-". */
 export async function readInput(file: string, stdin: CliIo["stdin"]): Promise<string> {
@@ -41,21 +44,55 @@ export const printEvents = (
   start?: CampaignState,
 ): ((events: StoredEvent[]) => void) => eventFeed(print, viewer, start);
 
+/** Where apply plays: a Seat at a local database, or a RemoteSeat at a campaign on a server. */
+export interface PlayingSeat<S extends CampaignView, O extends Answer<unknown>> {
+  /** The parties this machine acts for, or undefined for every party of the campaign. */
+  readonly acting: ReadonlySet<string> | undefined;
+  /** The table of the campaign (the one the seat plays unless named: a CreateCampaign's). */
+  table(named?: string): Promise<Table<S, O>>;
+  /** Prints each event written, from the state `start` on, as the seat's viewer may see it. */
+  feed(print: (line: string) => void, start: S): (events: WrittenEvents<O>) => void;
+}
+
+/** A seat at a local database, playing through the Engine. */
+function localSeat(seat: Seat): PlayingSeat<CampaignState, Outcome> {
+  return {
+    acting: seat.acting,
+    table: (named) => seat.table(named),
+    feed: (print, start) => printEvents(print, seatViewer(seat), start),
+  };
+}
+
+/** Prints each event a server reports written: it comes already as the seat may see it. */
+export const printSeatEvents =
+  (print: (line: string) => void) =>
+  (events: readonly SeatEvent[]): void =>
+    events.forEach((event) => print(feedLine(viewedContent(event))));
+
 /**
  * Applies commands given as JSON Lines, each prepared by this machine's parties, decided and written on its own, in
  * order. Stops at the first line that is not valid JSON or is refused: the lines before it stay applied, that line
  * and those after it are not. A line applied whose following step fails (a chore refused, a secret not kept) stays
  * applied, and the message says so. The chores due before the first line are taken first (see catchUp).
  */
-export async function applyCommands(
-  seat: Seat,
+export function applyCommands<S extends CampaignView, O extends Answer<unknown>>(
+  seat: Seat | PlayingSeat<S, O>,
+  file: string,
+  text: string,
+  print: (line: string) => void,
+): Promise<void> {
+  return "feed" in seat ? applyLines(seat, file, text, print) : applyLines(localSeat(seat), file, text, print);
+}
+
+async function applyLines<S extends CampaignView, O extends Answer<unknown>>(
+  seat: PlayingSeat<S, O>,
   file: string,
   text: string,
   print: (line: string) => void,
 ): Promise<void> {
   const lines = text.split(/\r?\n/);
-  let table: Table | undefined;
-  let feed: ((events: StoredEvent[]) => void) | undefined;
+  let table: Table<S, O> | undefined;
+  let feed: ((events: WrittenEvents<O>) => void) | undefined;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === "") continue;
     const where = `${file === "-" ? "stdin" : file}:${index + 1}`;
@@ -73,16 +110,16 @@ export async function applyCommands(
     const creates = (command as { type?: unknown } | null)?.type === "CreateCampaign";
     if (!table) {
       table = await seat.table(creates ? String((command as { campaign?: unknown }).campaign) : undefined);
-      feed = printEvents(print, seatViewer(seat), await table.state());
+      feed = seat.feed(print, await table.state());
       if (!creates) await catchUp(table, feed, true);
     }
-    const before = (await table.engine.store.head(table.campaign)).seq;
-    let outcome: Outcome;
+    const before = (await table.state()).seq;
+    let outcome: Answer<unknown>;
     try {
       outcome = await table.submit(command, feed);
     } catch (error) {
       // The line may have been applied before the failure (a chore after it refused, a secret after it not kept).
-      const after = (await table.engine.store.head(table.campaign)).seq;
+      const after = (await table.state()).seq;
       const message = error instanceof Error ? error.message : String(error);
       if (after > before) {
         const written = after === before + 1 ? `event #${after} is` : `events #${before + 1}-#${after} are`;
@@ -98,7 +135,7 @@ export async function applyCommands(
   }
   if (!table) {
     const only = await seat.table();
-    await catchUp(only, printEvents(print, seatViewer(seat), await only.state()), false);
+    await catchUp(only, seat.feed(print, await only.state()), false);
   }
 }
 
@@ -108,7 +145,11 @@ export async function applyCommands(
  * and reports a chore that fails; before a line, a failing chore is left for the line (which may be what gets past it,
  * a ClaimStall say), and the same chore is tried again after it.
  */
-async function catchUp(table: Table, feed: (events: StoredEvent[]) => void, linesFollow: boolean): Promise<void> {
+async function catchUp<S extends CampaignView, O extends Answer<unknown>>(
+  table: Table<S, O>,
+  feed: (events: WrittenEvents<O>) => void,
+  linesFollow: boolean,
+): Promise<void> {
   try {
     await table.takeChores(feed);
   } catch (error) {
@@ -116,6 +157,28 @@ async function catchUp(table: Table, feed: (events: StoredEvent[]) => void, line
       throw error;
     if (!linesFollow) throw new CliError(`a step that was due could not be taken: ${error.message}`);
   }
+}
+
+/** `apply` against a server: the lines prepared here from the seat's secrets, each sent on its own. */
+export async function remoteApply(
+  request: ServerRequest,
+  file: string,
+  options: RemoteSeatOptions,
+  io: CliIo,
+  print: (line: string) => void,
+): Promise<void> {
+  refuseLocalOnly(options, {
+    branch:
+      "--branch plays a line of a local folder; a server takes commands for the campaign's own line, so --branch does not work",
+  });
+  const text = await readInput(file, io.stdin);
+  const seat = await RemoteSeat.open(request, options, io.env);
+  await applyCommands(
+    { acting: seat.acting, table: (named) => seat.table(named), feed: (print) => printSeatEvents(print) },
+    file,
+    text,
+    print,
+  );
 }
 
 /** Whether a command file starts by creating a campaign: only then may apply create the database folder. */
@@ -151,7 +214,9 @@ export function registerApply(program: Command, kit: CliKit): void {
         "\nA secret is on disk before the command that commits to it is logged: a crash never loses an order that was logged.",
     )
     .action(
-      action(async (file: string, options: SeatCliOptions) => {
+      action(async (file: string, options: SeatCliOptions & { branch?: string }, command: Command) => {
+        const remote = kit.server(command);
+        if (remote) return remoteApply(remote, file, options, io, print);
         const text = await readInput(file, io.stdin);
         await withEngine(options.db, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) =>
           applyCommands(new Seat(engine, options), file, text, print),

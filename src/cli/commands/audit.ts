@@ -6,6 +6,9 @@ import { CliError, EXIT } from "../errors.js";
 import { pickCampaign, withEngine } from "../session.js";
 import type { CliKit } from "./kit.js";
 import { viewAsOption } from "./viewer.js";
+import { refuseLocalOnly } from "./remote.js";
+import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
+import type { CliIo } from "../io.js";
 
 export interface AuditCliOptions {
   db: string;
@@ -42,6 +45,29 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
   });
 }
 
+/**
+ * `epicwar audit` against a server: the server's audit of the campaign (or of one turn), as the seat may see it. A
+ * player's audit shows no hashes, so there is no recorded head to check it against (--head).
+ */
+async function remoteAudit(
+  request: ServerRequest,
+  options: AuditCliOptions & RemoteSeatOptions,
+  io: CliIo,
+  print: (line: string) => void,
+): Promise<void> {
+  refuseLocalOnly(options, {
+    head: "--head checks the log's hashes, which the server shows no player, so --head does not work",
+  });
+  const turn = options.turn === undefined ? undefined : parseTurn(options.turn);
+  const seat = await RemoteSeat.open(request, options, io.env);
+  const report = await seat.handler.audit(seat.campaign, turn);
+  if (turn !== undefined && report.turns.length === 0)
+    throw new CliError(`turn ${turn} of ${seat.campaign} has not started`);
+  if (options.json) print(JSON.stringify(report));
+  else renderAudit(report).forEach(print);
+  if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
+}
+
 function parseTurn(text: string): number {
   if (!/^[1-9][0-9]{0,5}$/.test(text)) throw new CliError(`--turn must be a turn number (1, 2, ...), not "${text}"`);
   return Number(text);
@@ -59,7 +85,7 @@ function parseHead(text: string): RecordedHead {
 /** Registers `audit`: recomputes a campaign's commitments, moves, rolls and hashes. */
 export function registerAudit(
   program: Command,
-  { action, print, dbOption, campaignOption, branchOption }: CliKit,
+  { action, print, io, server, dbOption, campaignOption, branchOption, secretsOption }: CliKit,
 ): void {
   program
     .command("audit")
@@ -77,9 +103,15 @@ export function registerAudit(
     )
     .addOption(viewAsOption())
     .addOption(branchOption())
+    .addOption(secretsOption())
     .addHelpText(
       "after",
       "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.",
     )
-    .action(action((options: AuditCliOptions) => runAudit(options, print)));
+    .action(
+      action((options: AuditCliOptions & { secrets?: string }, command: Command) => {
+        const remote = server(command);
+        return remote ? remoteAudit(remote, options, io, print) : runAudit(options, print);
+      }),
+    );
 }

@@ -1,6 +1,7 @@
-import { Option } from "commander";
+import { Option, type Command } from "commander";
 import { MAIN } from "../../../replays/branches.js";
 import { defaultDb, type CliIo } from "../io.js";
+import { serverRequested, type ServerRequest } from "../remote.js";
 
 /** Wraps a command's work so that any failure becomes one line on stderr and an exit code (run.ts's `action`). */
 export type Wrap = <A extends unknown[]>(work: (...args: A) => Promise<void>) => (...args: A) => Promise<void>;
@@ -17,6 +18,8 @@ export interface CliKit {
   asOption: () => Option;
   choresOption: () => Option;
   branchOption: () => Option;
+  /** The server this run of the command plays against (--server, $EPICWAR_SERVER), or undefined for a local database. */
+  server: (command: Command) => ServerRequest | undefined;
 }
 
 /** The options of a command played at a seat (new, apply, state). */
@@ -38,7 +41,7 @@ export function cliKit(io: CliIo, action: Wrap): CliKit {
     secretsOption: () =>
       new Option(
         "--secrets <dir>",
-        "folder of the parties' secrets files (hidden orders, dice seeds); default: <db>-secrets beside the database",
+        "folder of the parties' secrets files (hidden orders, dice seeds); default: <db>-secrets beside the database, or ~/.epicwar/servers/<host>_<port> when playing on a server",
       ),
     asOption: () =>
       new Option(
@@ -51,5 +54,6 @@ export function cliKit(io: CliIo, action: Wrap): CliKit {
         "do not take protocol steps automatically (seeds, initiative, reveals, starting and ending turns)",
       ),
     branchOption,
+    server: (command) => serverRequested(command, io),
   };
 }

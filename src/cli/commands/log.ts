@@ -2,9 +2,15 @@ import { Option, type Command } from "commander";
 import { pickCampaign, withEngine } from "../session.js";
 import type { CliKit } from "./kit.js";
 import { showLog, showRawLog, warnIfBroken } from "./show.js";
+import { remoteLog } from "./remote.js";
+
+type LogCliOptions = { db: string; campaign?: string; json?: boolean; raw?: boolean; as?: string; secrets?: string };
 
 /** Registers `log`: the campaign's events in order, as read, as JSON lines, as stored (--raw) or as a player sees them. */
-export function registerLog(program: Command, { action, print, dbOption, campaignOption, branchOption }: CliKit): void {
+export function registerLog(
+  program: Command,
+  { action, print, io, server, dbOption, campaignOption, branchOption, secretsOption }: CliKit,
+): void {
   program
     .command("log")
     .description("list the campaign's events in order")
@@ -27,12 +33,15 @@ export function registerLog(program: Command, { action, print, dbOption, campaig
       ),
     )
     .addOption(branchOption())
+    .addOption(secretsOption())
     .addHelpText(
       "after",
       "\nA reference verifier of a --raw log, in Python with the standard library only: tools/verify_log.py (docs/storage.md).",
     )
     .action(
-      action(async (options: { db: string; campaign?: string; json?: boolean; raw?: boolean; as?: string }) => {
+      action(async (options: LogCliOptions, command: Command) => {
+        const remote = server(command);
+        if (remote) return remoteLog(remote, options, io, print);
         await withEngine(options.db, { createIfMissing: false }, async (engine) => {
           const campaign = await pickCampaign(engine, options.db, options.campaign);
           if (options.raw) await showRawLog(engine.store, campaign, print);

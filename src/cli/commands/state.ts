@@ -5,6 +5,15 @@ import { positionOf } from "./branch.js";
 import type { CliKit, SeatCliOptions } from "./kit.js";
 import { showStateAt } from "./replay.js";
 import { showState, warnIfBroken } from "./show.js";
+import { remoteState } from "./remote.js";
+
+type StateCliOptions = SeatCliOptions & {
+  json?: boolean;
+  turn?: string;
+  phase?: string;
+  seq?: string;
+  branch?: string;
+};
 
 /** Registers `state`: the campaign now, or where a turn or phase began, or right after an event. */
 export function registerState(program: Command, kit: CliKit): void {
@@ -24,7 +33,9 @@ export function registerState(program: Command, kit: CliKit): void {
     .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
     .option("--seq <n>", "the state right after this event, not now (0: before the first)")
     .action(
-      action(async (options: SeatCliOptions & { json?: boolean; turn?: string; phase?: string; seq?: string }) => {
+      action(async (options: StateCliOptions, command: Command) => {
+        const server = kit.server(command);
+        if (server) return remoteState(server, options, kit.io, print);
         const position = positionOf(options);
         await withEngine(options.db, { createIfMissing: false }, async (engine) => {
           const seat = new Seat(engine, options);

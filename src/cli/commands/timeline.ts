@@ -8,6 +8,7 @@ import { describeAs, lineView } from "../../../replays/as-seen.js";
 import { viewAsOption } from "./viewer.js";
 import type { Command } from "commander";
 import type { CliKit } from "./kit.js";
+import { remoteTimeline } from "./remote.js";
 
 /**
  * `epicwar timeline`: one line per event in players' words, prefixed with where it happened ("Turn 3 Action: ..."),
@@ -40,10 +41,19 @@ export async function runTimeline(
   });
 }
 
+type TimelineCliOptions = {
+  db: string;
+  campaign?: string;
+  fromTurn?: string;
+  json?: boolean;
+  as?: string;
+  secrets?: string;
+};
+
 /** Registers `timeline`: the campaign in players' words, one line per event. */
 export function registerTimeline(
   program: Command,
-  { action, print, dbOption, campaignOption, branchOption }: CliKit,
+  { action, print, io, server, dbOption, campaignOption, branchOption, secretsOption }: CliKit,
 ): void {
   program
     .command("timeline")
@@ -54,9 +64,11 @@ export function registerTimeline(
     .option("--from-turn <n>", "start where this turn begins")
     .option("--json", "one JSON object per event (JSON Lines): seq, turn, phase, label, type, actor, at, text")
     .addOption(viewAsOption())
+    .addOption(secretsOption())
     .action(
-      action((options: { db: string; campaign?: string; fromTurn?: string; json?: boolean; as?: string }) =>
-        runTimeline(options, print),
-      ),
+      action((options: TimelineCliOptions, command: Command) => {
+        const remote = server(command);
+        return remote ? remoteTimeline(remote, options, io, print) : runTimeline(options, print);
+      }),
     );
 }

@@ -1,0 +1,127 @@
+import type { StoredEvent } from "../../events/index.js";
+import type { AuditReport } from "../../replays/audit-report.js";
+import type { TimelineEntry } from "../../replays/timeline.js";
+import type { Answer, CommandHandler } from "../engine.js";
+import type { CampaignView, EventView } from "../views.js";
+import { refusedAccess, type ServerConnection, type ServerError, type ServerErrorBody } from "./server.js";
+
+/** An event as a seat gets it from the server: as stored for the organiser, a player's view (no hashes) for a player. */
+export type SeatEvent = EventView<StoredEvent>;
+
+/** What a remote command answers: the events written, as the seat sees them, or a refusal. */
+export type RemoteOutcome = Answer<SeatEvent>;
+
+/**
+ * How often a command is sent again after the log moved on under it (409 stale). Each retry re-reads the state
+ * first; a campaign that keeps moving faster than that is reported as a conflict, for the player to try again.
+ */
+const STALE_RETRIES = 5;
+
+/**
+ * A campaign on a server as one seat plays it: the CommandHandler a Table submits to (src/engine.ts), over HTTP.
+ * Its state is the seat's view (viewState: the other side's secrets are "hidden"), which is all a Table, prepare
+ * and the chores read. Each command carries the seq of the last state it read (`expectedSeq`); if the log moved on
+ * since (409), it re-reads and sends the same command again, as long as it still falls in the turn it was prepared
+ * in (a commitment or a seed is bound to its turn). A refusal of the command (422, 400, a 403 naming its actor) comes
+ * back as the Refusal value the CLI prints; a bad token (401), another campaign's token (403), a missing campaign or
+ * an unreachable server is thrown as a ServerError.
+ */
+export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcome> {
+  /** The seq and turn of the last state read or command accepted: what the next command expects. */
+  private last: { seq: number; turn: number } | undefined;
+
+  constructor(
+    readonly server: ServerConnection,
+    /** A branch's name (`?branch=`) for reads; commands go to the campaign's own line. */
+    private readonly branch?: string,
+  ) {}
+
+  /** A route of the campaign; `query` may set `branch` itself (commands set none: they go to the campaign's own line). */
+  private path(campaign: string, route: string, query: Record<string, string | number | undefined> = {}): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries({ branch: this.branch, ...query }))
+      if (value !== undefined) params.set(name, String(value));
+    const search = params.toString();
+    return `/campaigns/${encodeURIComponent(campaign)}/${route}${search ? `?${search}` : ""}`;
+  }
+
+  /** The campaign now, as this seat may see it. */
+  async state(campaign: string): Promise<CampaignView> {
+    return this.stateAt(campaign, {});
+  }
+
+  /** The campaign now, after an event (`seq`) or where a turn or phase began, as this seat may see it. */
+  async stateAt(campaign: string, at: { seq?: number; turn?: number; phase?: string }): Promise<CampaignView> {
+    const answer = await this.server.read<{ seq: number; state: CampaignView & { heldOrders?: unknown } }>(
+      this.path(campaign, "state", at),
+    );
+    // The server holds no player's secrets: held orders come from this machine's secrets file (ownHeldOrders).
+    const { heldOrders: _unused, ...state } = answer.state;
+    if (at.seq === undefined && at.turn === undefined) this.last = { seq: answer.seq, turn: state.turn };
+    return state;
+  }
+
+  async execute(campaign: string, inputs: readonly unknown[]): Promise<RemoteOutcome> {
+    if (!this.last) await this.state(campaign);
+    const preparedIn = this.last!.turn;
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.server.send("POST", this.path(campaign, "commands", { branch: undefined }), {
+        expectedSeq: this.last!.seq,
+        commands: inputs,
+      });
+      const body = (answer.body ?? {}) as ServerErrorBody & { events?: SeatEvent[] };
+      if (answer.status === 200) {
+        this.last = { seq: body.seq!, turn: this.last!.turn };
+        return { ok: true, events: body.events ?? [] };
+      }
+      if (answer.status !== 409) return refusalOf(answer.status, body, () => refusedAccess(this.server.base, answer));
+      await this.state(campaign);
+      if (this.last!.turn !== preparedIn || attempt >= STALE_RETRIES)
+        return {
+          ok: false,
+          index: 0,
+          refusal: {
+            kind: "conflict",
+            message: `the campaign moved on (now at event #${this.last!.seq}, turn ${this.last!.turn}) while the command was sent; nothing was written: give it again`,
+          },
+        };
+    }
+  }
+
+  /** The log after `after` (default: all of it), as this seat may see it. */
+  async log(campaign: string, after?: number): Promise<{ seq: number; events: SeatEvent[] }> {
+    return this.server.read(this.path(campaign, "log", { after }));
+  }
+
+  /** The campaign in players' words, one entry per event. */
+  async timeline(campaign: string): Promise<TimelineEntry[]> {
+    return (await this.server.read<{ entries: TimelineEntry[] }>(this.path(campaign, "timeline"))).entries;
+  }
+
+  /** The audit of the shared log (or of one turn of it), as this seat may see it. */
+  async audit(campaign: string, turn?: number): Promise<AuditReport> {
+    return this.server.read(this.path(campaign, "audit", { turn }));
+  }
+}
+
+/**
+ * The refusal a rejected command answers with, as the engine would give it for that command: a rule or a field of the
+ * command (the server names it in the batch, `commands[0].seedHash`, and repeats that in its message). A 403 that
+ * names no field of a command (a token of another campaign) is not about the command: a ServerError.
+ */
+function refusalOf(status: number, body: ServerErrorBody, otherwise: () => ServerError): RemoteOutcome {
+  const index = body.index ?? 0;
+  const inBatch = `commands[${index}].`;
+  const field = body.field?.startsWith(inBatch) ? body.field.slice(inBatch.length) : body.field;
+  const said = body.message ?? `refused (${status})`;
+  const message = body.field && said.startsWith(`${body.field}: `) ? said.slice(body.field.length + 2) : said;
+  const fieldRefusal = (named: string): RemoteOutcome => ({
+    ok: false,
+    index,
+    refusal: { kind: "field", field: named, message },
+  });
+  if (status === 422 && body.rule) return { ok: false, index, refusal: { kind: "rule", rule: body.rule, message } };
+  if (status === 422 || status === 400) return fieldRefusal(field ?? "command");
+  if (status === 403 && field !== undefined) return fieldRefusal(field);
+  throw otherwise();
+}
