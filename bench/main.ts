@@ -14,7 +14,7 @@
  *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
- * --keep (leave the generated database in place and print where).
+ * --keep (leave the generated database in place and print where), --server (the server's two figures only).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -38,6 +38,7 @@ import { serverFigures } from "./server-figures.js";
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
 const json = args.has("--json");
+const serverOnly = args.has("--server");
 
 const SIZES = quick
   ? {
@@ -364,20 +365,22 @@ try {
   process.stderr.write(
     `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`,
   );
-  const template = await withProgress(
-    "playing the demo campaign for a template of turns",
-    1,
-    () => playTemplate(),
-    (t) => `${t.turns.length} turns`,
-  );
-  await generate(engine, template);
-  figures.push(await replayRatio(engine.store));
-  figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
-  figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
-  figures.push(await branchCreateRatio(engine.store));
-  figures.push(await appendRatio(engine, template, true));
-  figures.push(await appendRatio(engine, template, false));
-  figures.push(await verifyRatio(engine.store));
+  if (!serverOnly) {
+    const template = await withProgress(
+      "playing the demo campaign for a template of turns",
+      1,
+      () => playTemplate(),
+      (t) => `${t.turns.length} turns`,
+    );
+    await generate(engine, template);
+    figures.push(await replayRatio(engine.store));
+    figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
+    figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
+    figures.push(await branchCreateRatio(engine.store));
+    figures.push(await appendRatio(engine, template, true));
+    figures.push(await appendRatio(engine, template, false));
+    figures.push(await verifyRatio(engine.store));
+  }
   figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await engine.close();
