@@ -72,12 +72,12 @@ async function main() {
         campaign,
         seats.map((seat, i) => ({ seat, token: viewerTokens[i]! })),
       );
-      const side = servedSide(server.address, campaign, tokens);
+      const side = servedSide(server.address, campaign, tokens, tally);
       const watchedFrom = (await side.state()).seq;
       const commandsBefore = tally.commands;
       const playStart = performance.now();
       const budget = seconds * 1000 - playedMs;
-      const { ended } = await playCampaign(side, tally, () => performance.now() - playStart >= budget);
+      const { ended } = await playCampaign(side, () => performance.now() - playStart >= budget);
       const playMs = performance.now() - playStart;
       playedMs += playMs;
       const log = (await request(server.address, "GET", `/campaigns/${campaign}/log`, tokens[HOST]!)).body as {

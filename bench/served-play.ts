@@ -2,28 +2,29 @@
  * The Ashfall demo played by the demo's scripted commanders, either through a campaign server (docs/server.md) or
  * straight to an in-process Engine, for the load test (`npm run load`) and the server's figures of the bench.
  *
- * Each step reads the campaign, lets each player's machine take its chores (seeds, reveals), else asks the scripted
- * commanders for the next decision, prepares the command on the machine of the player who gives it (its secrets, its
- * commitment: src/client/prepare.ts) and gives it. Through a server the campaign is read as the organiser sees it (the
- * log as stored: the scripted commanders decide for both sides) and each command is posted with its player's token;
- * the server takes the host's steps after it. In-process, the Engine decides it and a host Table takes the host's
- * steps, as the server does.
+ * Each player's machine is a Table (src/client/table.ts) with its own secrets: it prepares its player's commands
+ * (commitments, reveals, seeds), gives them, and takes its player's chores. Through a server its Table submits to a
+ * RemoteCampaign (the players' client) with the player's token, and the server takes the host's steps after each
+ * command; in-process it submits to the Engine, and a host Table takes the host's steps after each command. The
+ * commanders decide for both sides from the campaign as stored: through a server, as the organiser reads it.
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { HOST } from "../events/common.js";
 import type { CampaignState } from "../projections/state.js";
-import { dueChores } from "../src/client/chores.js";
-import { prepareCommand, sequenceRandomHex, type RandomHex } from "../src/client/prepare.js";
+import { sequenceRandomHex } from "../src/client/prepare.js";
+import { RemoteCampaign } from "../src/client/remote.js";
+import { ServerConnection } from "../src/client/server.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { examplePath } from "../src/cli/paths.js";
 import { nextDecision } from "../src/demo/play.js";
-import type { Engine } from "../src/engine.js";
+import type { Answer, CommandHandler, Engine } from "../src/engine.js";
 import { describeRefusal } from "../src/rules/refusal.js";
 import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
+import type { CampaignView } from "../src/views.js";
 import { waitingFor } from "../src/words/waiting.js";
 
 /** A campaign the scripted commanders have not won by then is left, and a new one begun. */
@@ -65,7 +66,7 @@ export interface ServerAddress {
   operator: string;
 }
 
-export interface Answer {
+export interface HttpAnswer {
   status: number;
   body: unknown;
 }
@@ -77,7 +78,7 @@ export async function request(
   path: string,
   token: string,
   body?: unknown,
-): Promise<Answer> {
+): Promise<HttpAnswer> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: {
@@ -90,7 +91,7 @@ export async function request(
   return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as unknown) };
 }
 
-async function expectStatus(answer: Promise<Answer>, status: number, what: string): Promise<unknown> {
+async function expectStatus(answer: Promise<HttpAnswer>, status: number, what: string): Promise<unknown> {
   const { status: got, body } = await answer;
   if (got !== status) throw new Error(`${what}: ${got} ${JSON.stringify(body)}`);
   return body;
@@ -143,53 +144,6 @@ export async function seatTokens(
   );
 }
 
-/** Where a campaign is played: how it is read and how a player's prepared command is given. */
-export interface PlaySide {
-  state(): Promise<CampaignState>;
-  /** Gives one prepared command of `actor`'s at the seq it was prepared at; throws if it is not accepted. */
-  give(actor: string, command: unknown, expectedSeq: number): Promise<void>;
-}
-
-/** A campaign on a server: read with the organiser's token, each command posted with its player's. */
-export function servedSide(server: ServerAddress, campaign: string, tokens: Record<string, string>): PlaySide {
-  return {
-    state: async () =>
-      (
-        (await expectStatus(
-          request(server, "GET", `/campaigns/${campaign}/state`, tokens[HOST]!),
-          200,
-          "GET /state",
-        )) as { state: CampaignState }
-      ).state,
-    give: async (actor, command, expectedSeq) => {
-      await expectStatus(
-        request(server, "POST", `/campaigns/${campaign}/commands`, tokens[actor]!, {
-          expectedSeq,
-          commands: [command],
-        }),
-        200,
-        `${actor}'s ${(command as { type: string }).type}`,
-      );
-    },
-  };
-}
-
-/** Creates Ashfall as `campaign` in the engine, its host's first steps taken as a server takes them. */
-export async function createEngineCampaign(engine: Engine, campaign: string): Promise<PlaySide> {
-  const created = await engine.create(setupCommands(await ashfallSetup(campaign)).map((step) => step.command));
-  if (!created.ok) throw new Error(`set-up refused: ${describeRefusal(created.refusal)}`);
-  const host = new Table(engine, campaign, { parties: new Set([HOST]), secrets: new MemorySecrets() });
-  await host.takeChores();
-  return {
-    state: () => engine.state(campaign),
-    give: async (actor, command) => {
-      const outcome = await engine.execute(campaign, [command]);
-      if (!outcome.ok) throw new Error(`${actor}'s command: ${describeRefusal(outcome.refusal)}`);
-      await host.takeChores();
-    },
-  };
-}
-
 /** What the players' machines counted: each command given and how long the giving took. */
 export interface PlayTally {
   commands: number;
@@ -199,30 +153,121 @@ export interface PlayTally {
 
 export const newTally = (): PlayTally => ({ commands: 0, latencies: [] });
 
+/** A command handler whose every command is counted and timed, from giving it to its answer. */
+function timed<S extends CampaignView, O extends Answer<unknown>>(
+  handler: CommandHandler<S, O>,
+  tally: PlayTally,
+): CommandHandler<S, O> {
+  return {
+    state: (campaign) => handler.state(campaign),
+    execute: async (campaign, inputs) => {
+      const start = performance.now();
+      const outcome = await handler.execute(campaign, inputs);
+      tally.latencies.push(performance.now() - start);
+      tally.commands += inputs.length;
+      return outcome;
+    },
+  };
+}
+
+/** A player's machine at a campaign: its Table, with its own secrets. */
+interface Seat {
+  takeChores(onEvents: () => void): Promise<void>;
+  submit(input: unknown): Promise<Answer<unknown>>;
+}
+
+/** Where a campaign is played: the campaign as the scripted commanders read it, and each player's machine. */
+export interface PlaySide {
+  /** The campaign as stored: the commanders decide for both sides. */
+  state(): Promise<CampaignState>;
+  seats: ReadonlyMap<string, Seat>;
+}
+
+const playerTable = <S extends CampaignView, O extends Answer<unknown>>(
+  handler: CommandHandler<S, O>,
+  campaign: string,
+  player: string,
+) =>
+  new Table(handler, campaign, {
+    parties: new Set([player]),
+    secrets: new MemorySecrets(),
+    random: sequenceRandomHex(`load-${campaign}-${player}`),
+  });
+
+/**
+ * A campaign on a server, each player's machine a Table over a RemoteCampaign with its player's token (the players'
+ * client of src/client/remote.ts), the campaign read for the commanders with the organiser's token.
+ */
+export function servedSide(
+  server: ServerAddress,
+  campaign: string,
+  tokens: Record<string, string>,
+  tally: PlayTally,
+): PlaySide {
+  return {
+    state: async () =>
+      (
+        (await expectStatus(
+          request(server, "GET", `/campaigns/${campaign}/state`, tokens[HOST]!),
+          200,
+          "GET /state",
+        )) as { state: CampaignState }
+      ).state,
+    seats: new Map(
+      PLAYERS.map((player) => [
+        player,
+        playerTable(
+          timed(new RemoteCampaign(new ServerConnection(server.url, tokens[player]!)), tally),
+          campaign,
+          player,
+        ),
+      ]),
+    ),
+  };
+}
+
+/**
+ * Creates Ashfall as `campaign` in the engine, each player's machine a Table on it, and the host's steps taken after
+ * each command before it is answered, as the server takes them.
+ */
+export async function engineSide(engine: Engine, campaign: string, tally: PlayTally): Promise<PlaySide> {
+  const created = await engine.create(setupCommands(await ashfallSetup(campaign)).map((step) => step.command));
+  if (!created.ok) throw new Error(`set-up refused: ${describeRefusal(created.refusal)}`);
+  const host = new Table(engine, campaign, { parties: new Set([HOST]), secrets: new MemorySecrets() });
+  await host.takeChores();
+  const withHostSteps: CommandHandler = {
+    state: (line) => engine.state(line),
+    execute: async (line, inputs) => {
+      const outcome = await engine.execute(line, inputs);
+      if (outcome.ok) await host.takeChores();
+      return outcome;
+    },
+  };
+  return {
+    state: () => engine.state(campaign),
+    seats: new Map(PLAYERS.map((player) => [player, playerTable(timed(withHostSteps, tally), campaign, player)])),
+  };
+}
+
 /**
  * Plays the campaign until it is finished (or has passed MAX_TURNS turns), or until `stop()` says so before a step:
- * whether it ended. Each player's machine keeps its own secrets.
+ * whether it ended. Each step, the players' machines take their chores, then the commanders' next decision is given.
  */
-export async function playCampaign(side: PlaySide, tally: PlayTally, stop: () => boolean = () => false) {
-  const machines = new Map(
-    PLAYERS.map((player) => [
-      player,
-      { secrets: new MemorySecrets(), random: sequenceRandomHex(`load-${player}`) as RandomHex },
-    ]),
-  );
+export async function playCampaign(side: PlaySide, stop: () => boolean = () => false) {
   for (;;) {
     if (stop()) return { ended: false };
+    // One player's chore can make the other's due (a turn's end calls for both seeds): until neither has any.
+    for (let took = true; took; ) {
+      took = false;
+      for (const seat of side.seats.values()) await seat.takeChores(() => (took = true));
+    }
     const state = await side.state();
     if (state.status === "finished" || state.turn > MAX_TURNS) return { ended: true };
-    const input = dueChores(state, new Set(PLAYERS))[0] ?? nextDecision(state);
-    if (!input) throw new Error(`the scripted commanders are stuck: the campaign waits for ${waitingFor(state)}`);
-    const machine = machines.get(input.actor as (typeof PLAYERS)[number])!;
-    const prepared = await prepareCommand(state, input, machine.secrets, machine.random);
-    await prepared.keep();
-    const start = performance.now();
-    await side.give(input.actor as string, prepared.command, state.seq);
-    tally.latencies.push(performance.now() - start);
-    tally.commands++;
+    const decision = nextDecision(state);
+    if (!decision) throw new Error(`the scripted commanders are stuck: the campaign waits for ${waitingFor(state)}`);
+    const outcome = await side.seats.get(decision.actor)!.submit(decision);
+    if (!outcome.ok)
+      throw new Error(`${decision.actor}'s ${decision.type} was refused: ${describeRefusal(outcome.refusal)}`);
   }
 }
 

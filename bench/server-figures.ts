@@ -16,7 +16,7 @@ import { HOST } from "../events/common.js";
 import { Engine } from "../src/engine.js";
 import { fmt, median, type Figure } from "./figure.js";
 import {
-  createEngineCampaign,
+  engineSide,
   createServedCampaign,
   newTally,
   playCampaign,
@@ -51,10 +51,10 @@ async function watchedPlay(
     campaign,
     seats.map((seat, i) => ({ seat, token: viewerTokens[i]! })),
   );
-  const side = servedSide(server, campaign, tokens);
+  const side = servedSide(server, campaign, tokens, newTally());
   const watchedFrom = (await side.state()).seq;
   const start = Date.now();
-  await playCampaign(side, newTally());
+  await playCampaign(side);
   const head = (await side.state()).seq;
   const report = await viewers.end(campaign, head);
   return report.viewers.map((viewer) => {
@@ -80,16 +80,14 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
       runs * 4,
       async (tick) => {
         // A campaign each way first, not counted: the first commands of a process compile the code and schemas they use.
-        await playCampaign(
-          servedSide(server.address, "warmup", await createServedCampaign(server.address, "warmup")),
-          newTally(),
-        );
-        await playCampaign(await createEngineCampaign(engine, "warmup"), newTally());
+        const warmup = await createServedCampaign(server.address, "warmup");
+        await playCampaign(servedSide(server.address, "warmup", warmup, newTally()));
+        await playCampaign(await engineSide(engine, "warmup", newTally()));
         for (let run = 0; run < runs; run++) {
           const tokens = await createServedCampaign(server.address, `http${run}`);
-          await playCampaign(servedSide(server.address, `http${run}`, tokens), http);
+          await playCampaign(servedSide(server.address, `http${run}`, tokens, http));
           tick(run * 4 + 1);
-          await playCampaign(await createEngineCampaign(engine, `engine${run}`), inProcess);
+          await playCampaign(await engineSide(engine, `engine${run}`, inProcess));
           tick(run * 4 + 2);
           single.push(...(await watchedPlay(server.address, viewers, `one${run}`, [PLAYERS[0]])));
           tick(run * 4 + 3);
