@@ -29,7 +29,11 @@ export class LineContexts {
     // A read that failed leaves nothing half-folded behind: the next request folds the line from its start.
     const previous = (this.lines.get(stream) ?? Promise.resolve(fresh())).catch(fresh);
     const next = previous.then(async (kept): Promise<Kept> => {
-      const events = await this.store.readAll(stream, kept.seq + 1);
+      // The head is kept in memory: a line that has not moved is not read at all, and one that has is read as a
+      // known short range (a lookup of those keys, not an iterator).
+      const head = await this.store.head(stream);
+      if (head.seq <= kept.seq) return kept;
+      const events = await this.store.readAll(stream, kept.seq + 1, head.seq);
       if (events.length === 0) return kept;
       return { growing: kept.growing, seq: events.at(-1)!.seq, context: kept.growing.advance(events.map(toCurrent)) };
     });
