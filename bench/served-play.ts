@@ -257,7 +257,7 @@ export async function playCampaign(side: PlaySide, stop: () => boolean = () => f
   for (;;) {
     if (stop()) return { ended: false };
     // One player's chore can make the other's due (a turn's end calls for both seeds): until neither has any.
-    for (let took = true; took; ) {
+    for (let took = true; took;) {
       took = false;
       for (const seat of side.seats.values()) await seat.takeChores(() => (took = true));
     }
