@@ -10,9 +10,11 @@
  *   branchCreateRatio   creating a branch on the big log / on a 1,000-event log
  *   appendRatio         engine append events/s / raw LevelDB batch puts of the same values, same sync setting
  *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
+ *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
+ *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
- * --keep (leave the generated database in place and print where).
+ * --keep (leave the generated database in place and print where), --server (the server's two figures only).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -29,11 +31,14 @@ import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
 import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
 import { eventRange } from "../src/log/read-ahead.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
+import { fmt, median, type Figure } from "./figure.js";
 import { withProgress } from "./progress.js";
+import { serverFigures } from "./server-figures.js";
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
 const json = args.has("--json");
+const serverOnly = args.has("--server");
 
 const SIZES = quick
   ? {
@@ -47,6 +52,7 @@ const SIZES = quick
       bulkAppend: 20_000,
       syncAppend: 1_000,
       runs: 3,
+      servedRuns: 1,
     }
   : {
       bigEvents: 1_000_000,
@@ -59,30 +65,15 @@ const SIZES = quick
       bulkAppend: 200_000,
       syncAppend: 3_000,
       runs: 3,
+      servedRuns: 3,
     };
 
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  goal: string;
-  met: boolean | undefined;
-  detail: string;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ms = async (work: () => Promise<unknown>) => {
   const start = performance.now();
   await work();
   return performance.now() - start;
 };
 const rate = (events: number, millis: number) => (events / millis) * 1000;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
@@ -374,20 +365,23 @@ try {
   process.stderr.write(
     `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`,
   );
-  const template = await withProgress(
-    "playing the demo campaign for a template of turns",
-    1,
-    () => playTemplate(),
-    (t) => `${t.turns.length} turns`,
-  );
-  await generate(engine, template);
-  figures.push(await replayRatio(engine.store));
-  figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
-  figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
-  figures.push(await branchCreateRatio(engine.store));
-  figures.push(await appendRatio(engine, template, true));
-  figures.push(await appendRatio(engine, template, false));
-  figures.push(await verifyRatio(engine.store));
+  if (!serverOnly) {
+    const template = await withProgress(
+      "playing the demo campaign for a template of turns",
+      1,
+      () => playTemplate(),
+      (t) => `${t.turns.length} turns`,
+    );
+    await generate(engine, template);
+    figures.push(await replayRatio(engine.store));
+    figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
+    figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
+    figures.push(await branchCreateRatio(engine.store));
+    figures.push(await appendRatio(engine, template, true));
+    figures.push(await appendRatio(engine, template, false));
+    figures.push(await verifyRatio(engine.store));
+  }
+  figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await engine.close();
   if (args.has("--keep")) process.stderr.write(`kept ${dir}\n`);

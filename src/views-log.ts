@@ -10,32 +10,48 @@ function noCommanderLeft(state: CampaignState, armyId: string): boolean {
   return army !== undefined && formation !== undefined && (formation.units[army.commander.unitType] ?? 0) === 0;
 }
 
+type LoggedEvent = Pick<CurrentEvent, "seq"> & DomainEvent;
+
 /**
  * The context for viewing a log now: the state after its last event, and the armies whose commander a battle has
  * killed (S8). A commander is killed when a BattleResolved leaves no unit of its type in its formation, judged right
  * after that event: before a rout sends the survivors In Transit and the state stops counting them by formation,
  * before a reinforcement brings the formation back to strength. Once killed, always known, until the army gets a new
  * commander (A6).
+ */
+export function logViewContext(events: Iterable<LoggedEvent>): ViewContext {
+  return new GrowingViewContext().advance(events);
+}
+
+/**
+ * The context of logViewContext for a log that grows, such as the one a live feed follows: each event is folded once,
+ * when its batch comes, onto the state the batches before it left; the context after a batch is the one
+ * logViewContext gives for the whole log up to it.
  *
  * The events are folded from copies: evolveAll puts an event's own objects into the state (an army's formations) and a
  * later event of the same batch changes them in place, which would change the caller's events.
  */
-export function logViewContext(events: Iterable<Pick<CurrentEvent, "seq"> & DomainEvent>): ViewContext {
-  let state: CampaignState = initialState;
-  const killed = new Set<string>();
-  let pending: Array<Pick<CurrentEvent, "seq"> & DomainEvent> = [];
-  for (const event of events) {
-    pending.push(event);
-    // A6: a new commander is a new secret; the one killed is named in its CommanderKilled event.
-    if (event.type === "CommanderAppointed") killed.delete(event.data.army);
-    if (event.type !== "BattleResolved") continue;
-    state = evolveAll(state, structuredClone(pending));
-    pending = [];
-    const battle = state.battles[event.data.battle];
-    for (const army of battle ? [battle.attacker.army, battle.defender.army] : []) {
-      if (noCommanderLeft(state, army)) killed.add(army);
+export class GrowingViewContext {
+  private state: CampaignState = initialState;
+  private readonly killed = new Set<string>();
+
+  /** Folds the events after those already folded; the context now. */
+  advance(events: Iterable<LoggedEvent>): ViewContext {
+    let pending: LoggedEvent[] = [];
+    for (const event of events) {
+      pending.push(event);
+      // A6: a new commander is a new secret; the one killed is named in its CommanderKilled event.
+      if (event.type === "CommanderAppointed") this.killed.delete(event.data.army);
+      if (event.type !== "BattleResolved") continue;
+      this.state = evolveAll(this.state, structuredClone(pending));
+      pending = [];
+      const battle = this.state.battles[event.data.battle];
+      for (const army of battle ? [battle.attacker.army, battle.defender.army] : []) {
+        if (noCommanderLeft(this.state, army)) this.killed.add(army);
+      }
     }
+    this.state = evolveAll(this.state, structuredClone(pending));
+    // A copy: a context handed out stays as it was when later batches change the set.
+    return { state: this.state, killed: new Set(this.killed) };
   }
-  state = evolveAll(state, structuredClone(pending));
-  return { state, killed };
 }

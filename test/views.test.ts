@@ -44,7 +44,7 @@ import {
   viewState,
   type ViewContext,
 } from "../src/views.js";
-import { logViewContext } from "../src/views-log.js";
+import { GrowingViewContext, logViewContext } from "../src/views-log.js";
 import { Scenario, side } from "./battle-support.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { tempDir } from "./support/tmp.js";
@@ -250,15 +250,37 @@ describe("S8 views: commanders known to their owner only until killed", () => {
     });
   });
 
-  it("S8 a killed commander stays known after its formation is brought back to strength (E6b)", () => {
+  /** b1's commander killed in battle (its line company's only command stand), then the company reinforced (E6b). */
+  const killedThenReinforced = () => {
     const s = oneBattle();
     s.fight("t1b1", { outcome: "defender", attacker: side(5), defender: side(30, { line: { "command-stand": 1 } }) });
     s.emit({
       type: "FormationReinforced",
       data: { turn: 1, army: "b1", player: "blue", formation: "line", units: { "command-stand": 1 } },
     });
+    return s;
+  };
+
+  it("S8 a killed commander stays known after its formation is brought back to strength (E6b)", () => {
+    const s = killedThenReinforced();
     expect(s.state.armies["b1"]!.formations.find((f) => f.id === "line")!.units["command-stand"]).toBe(1);
     expect(viewState(s.state, "red", logViewContext(s.events)).armies["b1"]!.commander).toEqual(B1_COMMANDER);
+  });
+
+  it("S8 a context advanced batch by batch, as the live feed keeps it, is the one logViewContext gives for the whole log", () => {
+    const s = killedThenReinforced();
+    const whole = logViewContext(s.events);
+    expect(whole.killed?.has("b1")).toBe(true);
+    // Every cut into two batches, the battle's events split every way, and one event per batch.
+    const splits = s.events.map((_, cut) => [s.events.slice(0, cut), s.events.slice(cut)]);
+    splits.push(s.events.map((event) => [event]));
+    for (const batches of splits) {
+      const growing = new GrowingViewContext();
+      const contexts = batches.map((batch) => growing.advance(batch));
+      expect(contexts.at(-1)).toEqual(whole);
+      // A context handed out earlier keeps the killed commanders as they were when it was given.
+      expect(contexts[0]!.killed).toEqual(logViewContext(batches[0]!).killed);
+    }
   });
 
   it("S8 a player's held orders are its own, from its own secrets; the host and no viewer get none", async () => {

@@ -6,6 +6,7 @@ import { authenticate } from "./auth.js";
 import { Campaigns } from "./campaigns.js";
 import { HttpError, sendError } from "./errors.js";
 import { Feeds } from "./feed.js";
+import { LineContexts } from "./line-contexts.js";
 import { commandRoutes } from "./routes-commands.js";
 import { readRoutes } from "./routes-reads.js";
 import { sessionRoutes } from "./routes-session.js";
@@ -92,7 +93,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const campaigns = await Campaigns.open(engine, options.secrets);
   // A server stopped between a command and the host's chores after it left them due: they are taken first.
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
-  const context = { engine, seats, campaigns, feeds };
+  const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
   sessionRoutes(app, context);
   commandRoutes(app, context);
   readRoutes(app, context);

@@ -3,14 +3,19 @@ import { Id } from "../../events/common.js";
 import type { Engine } from "../engine.js";
 import type { Campaigns } from "./campaigns.js";
 import type { Feeds } from "./feed.js";
+import type { LineContexts } from "./line-contexts.js";
 import type { SeatStore } from "./seat-store.js";
 
-/** What every group of routes shares: the engine on the folder, the seats, the campaigns served and the open feeds. */
+/**
+ * What every group of routes shares: the engine on the folder, the seats, the campaigns served, the open feeds and the
+ * view context of each line, kept up to date between requests.
+ */
 export interface ServerContext {
   engine: Engine;
   seats: SeatStore;
   campaigns: Campaigns;
   feeds: Feeds;
+  lineContexts: LineContexts;
 }
 
 /** The `:id` of every campaign route: a campaign id, looked up among the campaigns served, never made into a path. */

@@ -3,9 +3,10 @@ import { Subscription } from "rxjs";
 import { initialState } from "../../projections/state.js";
 import { toCurrent, type CurrentEvent, type StoredEvent } from "../../events/index.js";
 import { eventsAsSeen } from "../../replays/as-seen.js";
+import type { ViewContext } from "../views-secret-field.js";
 import type { EventStore } from "../log/index.js";
 import { seesAll, type Viewer } from "../views.js";
-import { logViewContext } from "../views-log.js";
+import { GrowingViewContext } from "../views-log.js";
 import { HttpError } from "./errors.js";
 
 /** How often an idle feed sends a comment, so that proxies and clients know the connection is alive. */
@@ -26,9 +27,134 @@ export function lastEventId(request: FastifyRequest): number {
   return Number(header);
 }
 
-/** The open feeds of a server, ended before it closes (a feed never ends by itself). */
+/** One open feed: its seat, the last seq it has been sent, and its response. */
+interface Follower {
+  readonly viewer: Viewer;
+  last: number;
+  write(text: string): void;
+  end(): void;
+}
+
+/** An event as Server-Sent Events carry it: its seq as the id, the view as the data. */
+const sse = (view: { seq: number }) => `id: ${view.seq}\nevent: event\ndata: ${JSON.stringify(view)}\n\n`;
+
+/**
+ * A line followed by every feed open on it: read from the store once, followed through one subscription, and its
+ * view context advanced once per batch, however many feeds watch it. Each batch is viewed and written out once per
+ * seat, and that text goes to every feed of the seat: a hundred viewers cost one view per seat, not a hundred.
+ */
+class FollowedLine {
+  private readonly events: CurrentEvent[];
+  private readonly growing = new GrowingViewContext();
+  private context: ViewContext;
+  private readonly followers = new Set<Follower>();
+  private readonly subscription: Subscription;
+  /** Followed no more: a feed that got this line as it closed follows a new one. */
+  closed = false;
+
+  constructor(
+    store: EventStore,
+    stream: string,
+    stored: readonly StoredEvent[],
+    log: FastifyRequest["log"],
+    /** Called once the line is followed no more: its last feed ended, or the store's stream failed or completed. */
+    private readonly onClosed: () => void,
+  ) {
+    this.events = stored.map(toCurrent);
+    this.context = this.growing.advance(this.events);
+    this.subscription = store.batches$(stream, this.lastSeq() + 1).subscribe({
+      next: (batch) => this.deliver(batch),
+      error: (error: unknown) => {
+        log.error({ err: error, stream }, "feed failed");
+        this.close();
+      },
+      complete: () => this.close(),
+    });
+  }
+
+  private lastSeq(): number {
+    return this.events[this.events.length - 1]?.seq ?? 0;
+  }
+
+  /** The context a seat's views are judged in: the campaign as it stands now, for a player. */
+  private contextFor(viewer: Viewer): ViewContext {
+    return seesAll(viewer) ? { state: initialState } : this.context;
+  }
+
+  /**
+   * Starts a feed: sends it every event after `after` so far, then each batch as it comes. Both happen in one turn of
+   * the event loop, so that no batch falls between the two.
+   */
+  join(follower: Follower, after: number): void {
+    const missed = this.events.filter((event) => event.seq > after);
+    follower.write(eventsAsSeen(missed, follower.viewer, this.contextFor(follower.viewer)).map(sse).join(""));
+    follower.last = Math.max(after, this.lastSeq());
+    this.followers.add(follower);
+  }
+
+  leave(follower: Follower): void {
+    this.followers.delete(follower);
+    if (this.followers.size === 0) this.close();
+  }
+
+  private deliver(batch: StoredEvent[]): void {
+    const events = batch.map(toCurrent);
+    this.events.push(...events);
+    this.context = this.growing.advance(events);
+    const viewsBySeat = new Map<Viewer, { seq: number; text: string }[]>();
+    for (const follower of this.followers) {
+      let views = viewsBySeat.get(follower.viewer);
+      if (!views) {
+        views = eventsAsSeen(batch, follower.viewer, this.contextFor(follower.viewer)).map((view) => ({
+          seq: view.seq,
+          text: sse(view),
+        }));
+        viewsBySeat.set(follower.viewer, views);
+      }
+      // A feed that asked for a Last-Event-ID beyond the head when it joined is sent only what comes after it.
+      const last = follower.last;
+      follower.write(
+        views
+          .filter((view) => view.seq > last)
+          .map((view) => view.text)
+          .join(""),
+      );
+      follower.last = Math.max(last, batch[batch.length - 1]!.seq);
+    }
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscription.unsubscribe();
+    this.onClosed();
+    for (const follower of [...this.followers]) follower.end();
+  }
+}
+
+/** The open feeds of a server, ended before it closes (a feed never ends by itself), and the lines they follow. */
 export class Feeds {
   private readonly open = new Set<() => void>();
+  private readonly lines = new Map<string, Promise<FollowedLine>>();
+
+  /** The followed line of a stream: the one its feeds already share, else one read from the store now. */
+  private follow(store: EventStore, stream: string, log: FastifyRequest["log"]): Promise<FollowedLine> {
+    let line = this.lines.get(stream);
+    if (!line) {
+      const opened: Promise<FollowedLine> = store.readAll(stream).then(
+        (stored) =>
+          new FollowedLine(store, stream, stored, log, () => {
+            if (this.lines.get(stream) === opened) this.lines.delete(stream);
+          }),
+      );
+      // A line that cannot be read is forgotten, so that the next feed of it tries again.
+      opened.catch(() => {
+        if (this.lines.get(stream) === opened) this.lines.delete(stream);
+      });
+      this.lines.set(stream, (line = opened));
+    }
+    return line;
+  }
 
   /**
    * Streams a line's events to one viewer as Server-Sent Events (docs/server.md): every event after `after`, then each
@@ -44,7 +170,9 @@ export class Feeds {
     after: number,
   ): Promise<void> {
     // Read before the answer starts: a line that cannot be read is an error status, not a feed that stops.
-    const seen: CurrentEvent[] = (await store.readAll(stream)).map(toCurrent);
+    let line = await this.follow(store, stream, request.log);
+    // The line's last feed may have ended while this one waited for it.
+    while (line.closed) line = await this.follow(store, stream, request.log);
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, {
@@ -53,25 +181,22 @@ export class Feeds {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    const send = (events: readonly (StoredEvent | CurrentEvent)[]) => {
-      const context = seesAll(viewer) ? { state: initialState } : logViewContext(seen);
-      for (const view of eventsAsSeen(
-        events.filter((event) => event.seq > after),
-        viewer,
-        context,
-      ))
-        out.write(`id: ${view.seq}\nevent: event\ndata: ${JSON.stringify(view)}\n\n`);
-    };
-    send(seen);
-    const subscription = new Subscription();
     const keepAlive = setInterval(() => out.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
     let ended = false;
+    const follower: Follower = {
+      viewer,
+      last: after,
+      write: (text) => {
+        if (text !== "") out.write(text);
+      },
+      end: () => end(),
+    };
     const end = () => {
       if (ended) return;
       ended = true;
       clearInterval(keepAlive);
-      subscription.unsubscribe();
       this.open.delete(end);
+      line.leave(follower);
       if (!out.writableEnded) out.end();
       // The feed's line of the request log, written when it ends (a feed is answered only then).
       request.log.info(
@@ -82,19 +207,7 @@ export class Feeds {
     this.open.add(end);
     // The response closes when the client goes away (or when end() has ended it).
     out.on("close", end);
-    subscription.add(
-      store.batches$(stream, (seen[seen.length - 1]?.seq ?? 0) + 1).subscribe({
-        next: (batch) => {
-          seen.push(...batch.map(toCurrent));
-          send(batch);
-        },
-        error: (error: unknown) => {
-          request.log.error({ err: error, stream }, "feed failed");
-          end();
-        },
-        complete: end,
-      }),
-    );
+    line.join(follower, after);
   }
 
   /** Ends every open feed: the server is closing. */

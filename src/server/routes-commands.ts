@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { toCurrent } from "../../events/index.js";
-import { eventsAsSeen, lineView } from "../../replays/as-seen.js";
+import { eventsAsSeen } from "../../replays/as-seen.js";
+import { seesAll } from "../views.js";
 import { checkCommand } from "../commands/schemas.js";
 import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
@@ -26,7 +26,7 @@ const SERVER_STEPS = new Set(["StartTurn", "RollInitiative", "RollScouting", "En
  * `POST /campaigns/:id/commands`: a seat's commands, all or nothing, at the seq the client last saw; then the host's
  * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them.
  */
-export function commandRoutes(app: FastifyInstance, { engine, campaigns }: ServerContext): void {
+export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineContexts }: ServerContext): void {
   app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody> }>(
     "/campaigns/:id/commands",
     { schema: { params: CampaignParams, body: CommandsBody } },
@@ -68,10 +68,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns }: Serve
         await campaigns.takeHostChores(id, request.log);
         return (await engine.store.head(id)).seq;
       });
-      const line = await engine.store.readAll(id, 1, seq);
-      const view = await lineView(engine.store, id, seat, line.map(toCurrent));
-      const written = line.slice(expectedSeq);
-      return { seq, events: view ? eventsAsSeen(written, seat, view.context) : written };
+      const written = await engine.store.readAll(id, expectedSeq + 1, seq);
+      return { seq, events: seesAll(seat) ? written : eventsAsSeen(written, seat, await lineContexts.now(id)) };
     },
   );
 }

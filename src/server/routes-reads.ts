@@ -69,7 +69,7 @@ async function orNotFound<T>(read: Promise<T>): Promise<T> {
  * CLI's --json --as): the host sees what `--as host` sees, a player only its view. No read holds a player's hidden
  * orders: the server never has them.
  */
-export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: ServerContext): void {
+export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lineContexts }: ServerContext): void {
   const store = engine.store;
   /** The seat asking and the stream of the line it reads. */
   const reader = async (request: { params: CampaignParams; query: { branch?: string } }, seat: string) =>
@@ -80,7 +80,11 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds }: S
     { schema: { params: CampaignParams, querystring: StateQuery } },
     async (request) => {
       const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
-      const context = await orNotFound(stateContext(store, stream, seat, positionOf(request.query)));
+      const position = positionOf(request.query);
+      // The campaign now comes from the context kept for the line; a past point is judged from the log up to it.
+      const context = await orNotFound(
+        position === undefined ? lineContexts.now(stream) : stateContext(store, stream, seat, position),
+      );
       return { seq: context.state.seq, state: stateAsSeen(context, seat, {}) };
     },
   );

@@ -2,6 +2,7 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextDecision } from "../../src/demo/play.js";
 import { CAMPAIGN, headSeq, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer;
@@ -20,14 +21,19 @@ interface FeedEvent {
 }
 
 /** Opens the feed with these headers; `events` fills as they arrive, `waitFor(n)` resolves once n have. */
-function openFeed(headers: Record<string, string>) {
+function openFeed(headers: Record<string, string>, at = { port: () => port }) {
   const events: FeedEvent[] = [];
   const comments: string[] = [];
   let status = 0;
   let contentType = "";
   const waiters: Array<() => void> = [];
   let buffer = "";
-  const req: ClientRequest = httpRequest({ host: "127.0.0.1", port, path: `/campaigns/${CAMPAIGN}/feed`, headers });
+  const req: ClientRequest = httpRequest({
+    host: "127.0.0.1",
+    port: at.port(),
+    path: `/campaigns/${CAMPAIGN}/feed`,
+    headers,
+  });
   req.on("response", (res) => {
     status = res.statusCode ?? 0;
     contentType = String(res.headers["content-type"]);
@@ -95,6 +101,49 @@ describe("the live feed", () => {
     await new Promise((wait) => setTimeout(wait, 50));
     expect(rest.map((e) => e.id)).toEqual(Array.from({ length: head - lastSeen }, (_, i) => lastSeen + 1 + i));
     again.close();
+  });
+
+  it("sends every feed of a line each event once, in order, the feeds of one seat the same bytes, however many watch", async () => {
+    // A campaign of its own, whose players keep their secrets for the whole test.
+    const own = await startTestServer();
+    try {
+      await own.app.listen({ host: "127.0.0.1", port: 0 });
+      const at = { port: () => (own.app.server.address() as AddressInfo).port };
+      const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(own, player)]));
+      const seats = ["concord", "concord", "concord", "horde", "horde", "host"];
+      const feeds = seats.map((seat) => openFeed({ authorization: `Bearer ${own.tokens[seat]}` }, at));
+      const before = await headSeq(own);
+      await Promise.all(feeds.map((feed) => feed.waitFor(before)));
+      // The demo's commanders play on, each command prepared on its player's machine, its chores after it.
+      for (let moves = 0; moves < 6; moves++) {
+        for (const player of players.values()) await player.takeChores();
+        const command = nextDecision(await own.engine.state(CAMPAIGN));
+        if (!command) break;
+        const { actor, ...rest } = command;
+        const answer = await players.get(actor)!.submit(rest);
+        expect(answer.statusCode, answer.body).toBe(200);
+      }
+      const head = await headSeq(own);
+      expect(head).toBeGreaterThan(before);
+      const received = await Promise.all(feeds.map((feed) => feed.waitFor(head)));
+      for (const events of received)
+        expect(events.map((e) => e.id)).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+      const bytes = received.map((events) => JSON.stringify(events));
+      expect(new Set(bytes.slice(0, 3)).size).toBe(1);
+      expect(bytes[3]).toBe(bytes[4]);
+      expect(bytes[0]).not.toBe(bytes[3]);
+      expect(received[5]!.every((e) => typeof e.data.hash === "string")).toBe(true);
+      expect(received[0]!.some((e) => "hash" in e.data)).toBe(false);
+      for (const feed of feeds) feed.close();
+
+      // With every feed of the line closed, the next one reads the line again and gets all of it.
+      await new Promise((wait) => setTimeout(wait, 50));
+      const later = openFeed({ authorization: `Bearer ${own.tokens["horde"]}` }, at);
+      expect(JSON.stringify(await later.waitFor(head))).toBe(bytes[3]);
+      later.close();
+    } finally {
+      await own.close();
+    }
   });
 
   it("answers 401 without a token and 400 for a Last-Event-ID that is no seq", async () => {

@@ -1,0 +1,43 @@
+import { toCurrent } from "../../events/index.js";
+import type { EventStore } from "../log/index.js";
+import { GrowingViewContext } from "../views-log.js";
+import type { ViewContext } from "../views-secret-field.js";
+
+interface Kept {
+  growing: GrowingViewContext;
+  seq: number;
+  context: ViewContext;
+}
+
+/**
+ * The view context of each line the server has been asked about (logViewContext: the campaign now, and the commanders
+ * battles have killed), kept between requests and advanced with only the events appended since. Judging a player's
+ * view from the whole line on every command and every read made each cost as much as the campaign was long.
+ */
+export class LineContexts {
+  /** Per stream, the context as last advanced; each advance waits for the one before it, so none folds twice. */
+  private readonly lines = new Map<string, Promise<Kept>>();
+
+  constructor(private readonly store: EventStore) {}
+
+  /** The context of the stream's line as it stands now. */
+  now(stream: string): Promise<ViewContext> {
+    const fresh = (): Kept => {
+      const growing = new GrowingViewContext();
+      return { growing, seq: 0, context: growing.advance([]) };
+    };
+    // A read that failed leaves nothing half-folded behind: the next request folds the line from its start.
+    const previous = (this.lines.get(stream) ?? Promise.resolve(fresh())).catch(fresh);
+    const next = previous.then(async (kept): Promise<Kept> => {
+      // The head is kept in memory: a line that has not moved is not read at all, and one that has is read as a
+      // known short range (a lookup of those keys, not an iterator).
+      const head = await this.store.head(stream);
+      if (head.seq <= kept.seq) return kept;
+      const events = await this.store.readAll(stream, kept.seq + 1, head.seq);
+      if (events.length === 0) return kept;
+      return { growing: kept.growing, seq: events.at(-1)!.seq, context: kept.growing.advance(events.map(toCurrent)) };
+    });
+    this.lines.set(stream, next);
+    return next.then((kept) => kept.context);
+  }
+}
