@@ -103,6 +103,20 @@ describe("what the maps show", () => {
   });
 });
 
+describe("markers of what stands on a square", () => {
+  it("E3 A8 A5 defences, a captured city and a seized home base are drawn with their holders", () => {
+    const state = structuredClone(emberfallAction) as CampaignState;
+    state.defences = { "3,3": 900, "5,2": 0 };
+    state.cities = { "12,3": "horde" };
+    state.homeBases["concord"]!.heldBy = "horde";
+    const titles = parseSvg(renderMap(viewState(state, "concord"), { viewer: "concord" })).titles;
+    expect(titles).toContain("Defences at (3,3): 900 points (E3)");
+    expect(titles.filter((t) => t.startsWith("Defences at "))).toHaveLength(1);
+    expect(titles).toContain("City at (12,3) held by The Cinder Horde (A8)");
+    expect(titles).toContain("Home base of The Concord of Seven Suns at (8,1) (A5): held by The Cinder Horde");
+  });
+});
+
 const playerName = (state: CampaignState, id: string) => state.setup!.players.find((p) => p.id === id)!.name;
 
 describe("a player's map gives nothing away", () => {
