@@ -2,7 +2,6 @@
  * The one map renderer (src/map): golden SVGs of the bundled campaigns as each player sees them, a property that a
  * player's map gives away none of the enemy's secrets, escaping, XML well-formedness, and the browser bundle.
  */
-import { build } from "esbuild";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../events/common.js";
@@ -10,6 +9,7 @@ import type { CampaignState } from "../../projections/state.js";
 import { ADVANCED_DEMO, BASIC_DEMO } from "../../src/cli/commands/demo.js";
 import { renderMap } from "../../src/map/render-map.js";
 import { ownHeldOrders, viewState, type ViewContext } from "../../src/views.js";
+import { browserBundle } from "../support/browser-bundle.js";
 import { battleAndMoves, PlayedCampaign } from "./campaigns.js";
 import { expectGolden, goldenPath } from "./golden.js";
 import { parseSvg } from "./xml.js";
@@ -215,18 +215,9 @@ describe("text from the set-up file", () => {
 
 describe("one renderer for Node and the browser", () => {
   it("bundles for the browser from src/map/render-map.ts with no node: import and no package, transitively", async () => {
-    const result = await build({
-      stdin: { contents: 'export * from "./src/map/render-map.ts";', resolveDir: process.cwd(), loader: "ts" },
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(result.metafile.inputs);
+    const { inputs, text } = await browserBundle("./src/map/render-map.ts");
     expect(inputs.filter((input) => input.startsWith("node:") || input.includes("node_modules"))).toEqual([]);
-    expect(result.outputFiles[0]!.text).not.toMatch(/["']node:/);
+    expect(text).not.toMatch(/["']node:/);
   });
 
   it("is deterministic: the same view and options give the same text", () => {

@@ -1,4 +1,4 @@
-import { Option } from "commander";
+import { Option, type Command } from "commander";
 import { MAIN } from "../../../replays/branches.js";
 import { defaultDb, type CliIo } from "../io.js";
 
@@ -52,4 +52,12 @@ export function cliKit(io: CliIo, action: Wrap): CliKit {
       ),
     branchOption,
   };
+}
+
+/** `--turn N [--phase P] | --seq N`: the point of the log at which a command shows `what` (positionOf reads them). */
+export function addPositionOptions(command: Command, what: string): Command {
+  return command
+    .option("--turn <n>", `${what} where this turn begins (its Action phase), not now`)
+    .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
+    .option("--seq <n>", `${what} right after this event, not now (0: before the first)`);
 }

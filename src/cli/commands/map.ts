@@ -8,7 +8,7 @@ import { CliError } from "../errors.js";
 import { Seat } from "../seat.js";
 import { withEngine } from "../session.js";
 import { asCliError, positionOf } from "./branch.js";
-import type { CliKit, SeatCliOptions } from "./kit.js";
+import { addPositionOptions, type CliKit, type SeatCliOptions } from "./kit.js";
 import { seatViewer, warnIfBroken } from "./show.js";
 
 type MapCliOptions = SeatCliOptions & { turn?: string; phase?: string; seq?: string; square: string; out?: string };
@@ -41,7 +41,7 @@ function squareSizeOf(text: string): number {
 /** Registers `map`: the map now, or at a point of the log, as SVG on stdout or in a file. */
 export function registerMap(program: Command, kit: CliKit): void {
   const { action, io } = kit;
-  program
+  const command = program
     .command("map")
     .description(
       "draw the map as SVG (terrain, roads, objectives, home bases, defences, armies, battles, this turn's moves): now, where a turn or phase began (--turn, --phase) or after an event (--seq)",
@@ -50,10 +50,8 @@ export function registerMap(program: Command, kit: CliKit): void {
     .addOption(kit.campaignOption())
     .addOption(new Option("--as <player>", "draw what this player may see, with its own hidden orders"))
     .addOption(kit.secretsOption())
-    .addOption(kit.branchOption())
-    .option("--turn <n>", "the map where this turn begins (its Action phase), not now")
-    .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
-    .option("--seq <n>", "the map right after this event, not now (0: before the first)")
+    .addOption(kit.branchOption());
+  addPositionOptions(command, "the map")
     .option("--square <px>", "pixels per square", String(DEFAULT_SQUARE_SIZE))
     .option("--out <file>", "write the SVG to this file instead of standard output")
     .action(

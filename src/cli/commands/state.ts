@@ -2,14 +2,14 @@ import { Option, type Command } from "commander";
 import { Seat } from "../seat.js";
 import { withEngine } from "../session.js";
 import { positionOf } from "./branch.js";
-import type { CliKit, SeatCliOptions } from "./kit.js";
+import { addPositionOptions, type CliKit, type SeatCliOptions } from "./kit.js";
 import { showStateAt } from "./replay.js";
 import { showState, warnIfBroken } from "./show.js";
 
 /** Registers `state`: the campaign now, or where a turn or phase began, or right after an event. */
 export function registerState(program: Command, kit: CliKit): void {
   const { action, print } = kit;
-  program
+  const command = program
     .command("state")
     .description(
       "show the campaign now (or where a turn or phase began: --turn, --phase; after an event: --seq): map, armies, objectives, CVP target and awards",
@@ -19,22 +19,19 @@ export function registerState(program: Command, kit: CliKit): void {
     .option("--json", "print the projected state as JSON")
     .addOption(new Option("--as <player>", "show what this player may see, with its own hidden orders"))
     .addOption(kit.secretsOption())
-    .addOption(kit.branchOption())
-    .option("--turn <n>", "the state where this turn begins (its Action phase), not now")
-    .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
-    .option("--seq <n>", "the state right after this event, not now (0: before the first)")
-    .action(
-      action(async (options: SeatCliOptions & { json?: boolean; turn?: string; phase?: string; seq?: string }) => {
-        const position = positionOf(options);
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-          const seat = new Seat(engine, options);
-          print(
-            position
-              ? await showStateAt(seat, position, options.json ?? false)
-              : await showState(seat, options.json ?? false),
-          );
-          await warnIfBroken(engine, await seat.campaign());
-        });
-      }),
-    );
+    .addOption(kit.branchOption());
+  addPositionOptions(command, "the state").action(
+    action(async (options: SeatCliOptions & { json?: boolean; turn?: string; phase?: string; seq?: string }) => {
+      const position = positionOf(options);
+      await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        const seat = new Seat(engine, options);
+        print(
+          position
+            ? await showStateAt(seat, position, options.json ?? false)
+            : await showState(seat, options.json ?? false),
+        );
+        await warnIfBroken(engine, await seat.campaign());
+      });
+    }),
+  );
 }
