@@ -10,6 +10,7 @@
  *   branchCreateRatio   creating a branch on the big log / on a 1,000-event log
  *   appendRatio         engine append events/s / raw LevelDB batch puts of the same values, same sync setting
  *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
+ *   mapRenderMs         median time renderMap takes for a 40 x 30 map with 80 armies (no baseline: bench/map.ts)
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
  * --keep (leave the generated database in place and print where).
@@ -29,6 +30,7 @@ import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
 import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
 import { eventRange } from "../src/log/read-ahead.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
+import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
 
 const args = new Set(process.argv.slice(2));
@@ -47,6 +49,7 @@ const SIZES = quick
       bulkAppend: 20_000,
       syncAppend: 1_000,
       runs: 3,
+      mapRenders: 100,
     }
   : {
       bigEvents: 1_000_000,
@@ -59,6 +62,7 @@ const SIZES = quick
       bulkAppend: 200_000,
       syncAppend: 3_000,
       runs: 3,
+      mapRenders: 500,
     };
 
 interface Figure {
@@ -83,6 +87,19 @@ const ms = async (work: () => Promise<unknown>) => {
 const rate = (events: number, millis: number) => (events / millis) * 1000;
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The map of a 40 x 30 campaign with 80 armies, as a player sees it: the Node figure beside Chromium's (issue 15). */
+function mapRenderMs(): Figure {
+  const { medianMs, p90Ms, bytes } = timeMapRender(SIZES.mapRenders);
+  return {
+    name: "mapRenderMs",
+    value: medianMs,
+    unit: " ms",
+    goal: "<= 16",
+    met: medianMs <= 16,
+    detail: `renderMap of 40 x 30 squares, 80 armies, 10 battles, 40 moves (${fmt(bytes / 1024)} KiB of SVG); median of ${SIZES.mapRenders}, p90 ${fmt(p90Ms, 2)} ms`,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
@@ -374,6 +391,8 @@ try {
   process.stderr.write(
     `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`,
   );
+  // First, on a quiet heap: the other steps leave behind garbage whose collection would land in its few milliseconds.
+  figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
   const template = await withProgress(
     "playing the demo campaign for a template of turns",
     1,
