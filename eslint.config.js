@@ -55,6 +55,11 @@ export default tseslint.config(
     "the server sits at the CLI's level: nothing below it imports it",
   ),
   layer(
+    "src/map/**/*.ts",
+    ["node:*", "**/cli/**", "**/server/**", "**/demo/**", "**/replays/**", "**/log/**", "**/client/**", "**/rules/**"],
+    "the map renderer runs in the browser too: it draws a view and imports no Node module, log, rules or CLI",
+  ),
+  layer(
     "src/server/**/*.ts",
     ["**/cli/**"],
     "the server and the CLI stand side by side: neither's modules are the other's",

@@ -1,9 +1,9 @@
 import { createHash, createHmac } from "node:crypto";
-import { build } from "esbuild";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, digestHex, orderCommitment, randomHex, seedCommitment } from "../src/commitments.js";
 import { rollDie } from "../src/dice.js";
+import { browserBundle } from "./support/browser-bundle.js";
 
 const nodeSha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -23,24 +23,11 @@ const order = fc.constantFrom("firstFire", "advance", "charge", "fortify" as con
 
 describe("One commitment module for Node and the browser", () => {
   it("bundles for the browser from src/commitments.ts and src/dice.ts with no node: import, transitively", async () => {
-    const result = await build({
-      stdin: {
-        contents: 'export * from "./src/commitments.ts"; export * from "./src/dice.ts";',
-        resolveDir: process.cwd(),
-        loader: "ts",
-      },
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(result.metafile.inputs);
+    const { inputs, text } = await browserBundle("./src/commitments.ts", "./src/dice.ts");
     expect(inputs.filter((input) => input.startsWith("node:"))).toEqual([]);
     const packages = new Set(inputs.flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
     expect([...packages].sort()).toEqual(["@noble/hashes", "canonicalize"]);
-    expect(result.outputFiles[0]!.text).not.toMatch(/["']node:/);
+    expect(text).not.toMatch(/["']node:/);
   });
 
   it("D1 seed commitments and digests are byte-identical to node:crypto's SHA-256 on random texts", () => {

@@ -1,4 +1,3 @@
-import type { Order } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import type { ArmyState, BattleState, CampaignSetup, CampaignState, TurnState } from "../../projections/state.js";
 import { refuseField, refuseRule } from "./refusal.js";
@@ -6,12 +5,7 @@ import { requireSetup } from "./guards.js";
 
 /** Helpers shared by the turn, activation and reveal deciders (T1-T5). */
 
-export const ORDER_NAMES: Record<Order, string> = {
-  firstFire: "First Fire",
-  advance: "Advance",
-  charge: "Charge",
-  fortify: "Fortify",
-};
+export { ORDER_NAMES } from "../words/orders.js";
 
 export function requireHostActor(actor: string): void {
   if (actor !== HOST) refuseField("actor", `only the host may do this, not "${actor}"`);

@@ -4,6 +4,7 @@ import { evolveAll } from "../../projections/campaign.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
 import { SUPPORT_PRICES } from "../../projections/support.js";
 import { sq } from "../rules/refusal.js";
+import { ORDER_NAMES } from "./orders.js";
 import {
   HIDDEN,
   viewEvent,
@@ -22,12 +23,7 @@ import {
 /** One describer per event type, given the data as a viewer may see it: a secret field may be HIDDEN. */
 type Describers = { [T in EventType]: (data: ViewedData<T>) => string };
 
-export const ORDER_NAMES = {
-  firstFire: "First Fire",
-  advance: "Advance",
-  charge: "Charge",
-  fortify: "Fortify",
-} as const;
+export { ORDER_NAMES };
 /** A number, or "?" where fog of war (A2) hides it. */
 const n = (value: number | Hidden) => (value === HIDDEN ? "?" : value.toLocaleString("en"));
 const short = (hex: string) => hex.slice(0, 12);

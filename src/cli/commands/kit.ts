@@ -57,3 +57,11 @@ export function cliKit(io: CliIo, action: Wrap): CliKit {
     server: (command) => serverRequested(command, io),
   };
 }
+
+/** `--turn N [--phase P] | --seq N`: the point of the log at which a command shows `what` (positionOf reads them). */
+export function addPositionOptions(command: Command, what: string): Command {
+  return command
+    .option("--turn <n>", `${what} where this turn begins (its Action phase), not now`)
+    .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
+    .option("--seq <n>", `${what} right after this event, not now (0: before the first)`);
+}

@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import { Seat } from "../seat.js";
 import { withEngine } from "../session.js";
 import { positionOf } from "./branch.js";
-import type { CliKit, SeatCliOptions } from "./kit.js";
+import { addPositionOptions, type CliKit, type SeatCliOptions } from "./kit.js";
 import { showStateAt } from "./replay.js";
 import { showState, warnIfBroken } from "./show.js";
 import { remoteState } from "./remote.js";
@@ -18,7 +18,7 @@ type StateCliOptions = SeatCliOptions & {
 /** Registers `state`: the campaign now, or where a turn or phase began, or right after an event. */
 export function registerState(program: Command, kit: CliKit): void {
   const { action, print } = kit;
-  program
+  const command = program
     .command("state")
     .description(
       "show the campaign now (or where a turn or phase began: --turn, --phase; after an event: --seq): map, armies, objectives, CVP target and awards",
@@ -28,24 +28,21 @@ export function registerState(program: Command, kit: CliKit): void {
     .option("--json", "print the projected state as JSON")
     .addOption(new Option("--as <player>", "show what this player may see, with its own hidden orders"))
     .addOption(kit.secretsOption())
-    .addOption(kit.branchOption())
-    .option("--turn <n>", "the state where this turn begins (its Action phase), not now")
-    .option("--phase <phase>", "with --turn: where this phase of the turn begins: action, battle or end")
-    .option("--seq <n>", "the state right after this event, not now (0: before the first)")
-    .action(
-      action(async (options: StateCliOptions, command: Command) => {
-        const server = kit.server(command);
-        if (server) return remoteState(server, options, kit.io, print);
-        const position = positionOf(options);
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
-          const seat = new Seat(engine, options);
-          print(
-            position
-              ? await showStateAt(seat, position, options.json ?? false)
-              : await showState(seat, options.json ?? false),
-          );
-          await warnIfBroken(engine, await seat.campaign());
-        });
-      }),
-    );
+    .addOption(kit.branchOption());
+  addPositionOptions(command, "the state").action(
+    action(async (options: StateCliOptions, command: Command) => {
+      const server = kit.server(command);
+      if (server) return remoteState(server, options, kit.io, print);
+      const position = positionOf(options);
+      await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        const seat = new Seat(engine, options);
+        print(
+          position
+            ? await showStateAt(seat, position, options.json ?? false)
+            : await showState(seat, options.json ?? false),
+        );
+        await warnIfBroken(engine, await seat.campaign());
+      });
+    }),
+  );
 }
