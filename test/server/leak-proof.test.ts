@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
+import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
 import { HOST } from "../../events/common.js";
 import { toCurrent, type CurrentEvent } from "../../events/index.js";
@@ -149,13 +150,17 @@ function fogLeaksInTimeline(entries: ReadonlyArray<{ seq: number; text: string }
   return entries.flatMap((entry) => {
     const event = bySeq.get(entry.seq);
     if (!event || fogLeaksInEvents([event], seat).length === 0) return [];
-    return shownPointsFields(event.data)
-      .map((path) => path.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], event.data))
-      .filter((value): value is number => typeof value === "number")
+    return shownPointsNumbers(event.data)
       .filter((value) => new RegExp(`\\b${value.toLocaleString("en")} (points|pts)\\b`).test(entry.text))
       .map((value) => `${event.type} #${event.seq} in words shows ${value} points`);
   });
 }
+
+/** The numbers a value's points fields hold. */
+const shownPointsNumbers = (value: object): number[] =>
+  shownPointsFields(value)
+    .map((path) => path.reduce<unknown>((inner, key) => (inner as Record<string, unknown>)[key], value))
+    .filter((inner): inner is number => typeof inner === "number");
 
 /** A2: the other side's armies' points and Reserves in a diff's summaries of two lines. */
 function fogLeaksInDiff(diff: { a: DiffSide; b: DiffSide }, seat: string): string[] {
@@ -317,8 +322,7 @@ async function readEverything(served: Served, seat: string, g: Gen, branch: stri
 const FIXTURES = ["battle-ready.json", "ashfall"] as const;
 
 /** A set-up under fog of war and A6 commanders, every commander's formation renamed to an id found nowhere else. */
-async function foggedSetup(g: Gen) {
-  const fixture = pick(g, FIXTURES);
+async function foggedSetup(fixture: (typeof FIXTURES)[number]) {
   const setup = (fixture === "ashfall" ? await ashfallSetup() : goldenSetup(fixture)) as ReturnType<typeof goldenSetup>;
   return {
     ...setup,
@@ -352,40 +356,71 @@ interface Totals {
 }
 
 /**
+ * A campaign of this set-up served on a listening port (for the feed), its players' clients each keeping its own
+ * secrets. `configure` adds to the app before it first answers.
+ */
+async function startServed(
+  setup: { campaign: string },
+  seed: number,
+  configure?: (app: FastifyInstance) => void,
+): Promise<Served> {
+  // Without fsync: what is searched is the answers, not the log's durability, and a run appends hundreds of events.
+  const server = await startTestServer({ setup, engine: { sync: false }, ...(configure ? { configure } : {}) });
+  await server.app.listen({ host: "127.0.0.1", port: 0 });
+  const { campaign } = setup;
+  const players = Object.keys(server.tokens).filter((seat) => seat !== HOST);
+  return {
+    server,
+    campaign,
+    port: (server.app.server.address() as AddressInfo).port,
+    secretsDir: join(server.dir, "db-secrets"),
+    clients: new Map(
+      players.map((player) => [
+        player,
+        new PlayerClient(server, player, {
+          campaign,
+          secrets: new RecordingSecrets(),
+          random: sequenceRandomHex(`${seed}-${player}`),
+        }),
+      ]),
+    ),
+  };
+}
+
+/** The next command of a random campaign: a player's chore when one is due (its client takes it), else a decision. */
+function nextStep(served: Served, state: CampaignState, player: RandomPlayer): Step {
+  const chore = dueChores(state, new Set(served.clients.keys()))[0];
+  const decision = chore
+    ? { command: chore as Plain, why: "a player's chore" }
+    : (leaderlessArmy(state) ?? withCommanders(state, player.decide(state)));
+  if (!decision) throw new Error(`nobody can decide at turn ${state.turn}, ${state.phase} phase`);
+  if (decision.command.type !== "RaiseArmy") return decision;
+  const army = String(decision.command["army"]);
+  return { ...decision, command: uniqueCommander(army, decision.command as Plain & RaisedArmy) };
+}
+
+/** Posts a step as its seat and expects it applied. */
+async function play(served: Served, step: Step) {
+  const answer = await submit(served, step.command);
+  expect(answer.statusCode, `${step.why}: ${JSON.stringify(step.command)}: ${answer.body}`).toBe(200);
+  return answer;
+}
+
+/**
  * One random campaign played through the server. Every seat follows the live feed from the start and every command's
  * answer is checked as it comes; at the stops (and at the end) every seat reads everything.
  */
 async function playAndRead(g: Gen, options: { maxTurns: number; stops: number }, totals: Totals): Promise<void> {
-  const setup = await foggedSetup(g);
-  const campaign = setup.campaign;
-  // Without fsync: what is searched is the answers, not the log's durability, and a run appends hundreds of events.
-  const server = await startTestServer({ setup, engine: { sync: false } });
+  const setup = await foggedSetup(pick(g, FIXTURES));
+  const served = await startServed(setup, g(fc.integer));
+  const { server, campaign } = served;
   const seats = Object.keys(server.tokens);
   const feeds = new Map<string, ReturnType<typeof openFeed>>();
   try {
-    await server.app.listen({ host: "127.0.0.1", port: 0 });
-    const seed = g(fc.integer);
-    const players = seats.filter((seat) => seat !== HOST);
-    const served: Served = {
-      server,
-      campaign,
-      port: (server.app.server.address() as AddressInfo).port,
-      secretsDir: join(server.dir, "db-secrets"),
-      clients: new Map(
-        players.map((player) => [
-          player,
-          new PlayerClient(server, player, {
-            campaign,
-            secrets: new RecordingSecrets(),
-            random: sequenceRandomHex(`${seed}-${player}`),
-          }),
-        ]),
-      ),
-    };
     for (const seat of seats)
       feeds.set(seat, openFeed(served.port, auth(server.tokens[seat]!), `/campaigns/${campaign}/feed`));
     const feedChecked = new Map(seats.map((seat) => [seat, 0]));
-    /** Checks the answers to commands, then what each live feed sent since it was last checked. */
+    /** Checks the answers to commands, then every byte each live feed sent since it was last checked. */
     const checkAnswers = async (answers: Array<{ seat: string; body: string }>) => {
       const truth = await truthOf(served, campaign);
       const findings = answers.flatMap(({ seat, body }) =>
@@ -398,7 +433,7 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
         const from = feedChecked.get(seat)!;
         feedChecked.set(seat, events.length);
         findings.push(
-          ...leaksInAnswer("live feed", JSON.stringify(events.slice(from)), truth, seat, () =>
+          ...leaksInAnswer("live feed", feed.text(), truth, seat, () =>
             fogLeaksInEvents(
               events.slice(from).map((e) => e.data as EventLike),
               seat,
@@ -436,18 +471,9 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
         }
       }
       if (last) break;
-      const chore = dueChores(state, new Set(players))[0];
-      const decision: Step | undefined = chore
-        ? { command: chore as Plain, why: "a player's chore" }
-        : (leaderlessArmy(state) ?? withCommanders(state, player.decide(state)));
-      if (!decision) throw new Error(`nobody can decide at turn ${state.turn}, ${state.phase} phase`);
-      const command =
-        decision.command.type === "RaiseArmy"
-          ? uniqueCommander(String(decision.command["army"]), decision.command as Plain & RaisedArmy)
-          : decision.command;
-      const answer = await submit(served, command);
-      expect(answer.statusCode, `${decision.why}: ${JSON.stringify(command)}: ${answer.body}`).toBe(200);
-      await checkAnswers([{ seat: command.actor, body: answer.body }]);
+      const step = nextStep(served, state, player);
+      const answer = await play(served, step);
+      await checkAnswers([{ seat: step.command.actor, body: answer.body }]);
       totals.commands++;
     }
     const events = (await truthOf(served, campaign)).events;
@@ -456,7 +482,7 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
     totals.runs++;
   } finally {
     for (const feed of feeds.values()) feed.close();
-    await server.close();
+    await served.server.close();
   }
 }
 type RaisedArmy = Parameters<typeof uniqueCommander>[1];
@@ -502,4 +528,112 @@ describe("S8 D1 T5 A2 no answer of the server ever holds a secret its seat may n
       JSON.stringify(totals.hidden),
     ).toBe(true);
   }, 120_000);
+});
+
+/** The leaks reported for the reads whose names start with `where`, each without its read's name. */
+const reportedIn = (leaks: readonly string[], where: string) =>
+  leaks.filter((leak) => leak.startsWith(where)).map((leak) => leak.slice(leak.indexOf(": ") + 2));
+
+/** An answer's JSON changed as `change` changes it. */
+const rewriteJson =
+  <T>(change: (json: T) => void) =>
+  (body: string) => {
+    const json = JSON.parse(body) as T;
+    change(json);
+    return JSON.stringify(json);
+  };
+
+/** A value planted at the end of a JSON object's members. */
+const withMember = (body: string, value: unknown) => body.replace(/}$/, `,"planted":${JSON.stringify(value)}}`);
+
+describe("the leak search finds what it looks for", () => {
+  it("reports a hidden salt, the host's seed and a living commander planted in any read, and the other side's points planted in a state, log, timeline, audit or diff", async () => {
+    /** Rewrites the answers of some reads: set by each check, applied by the app's last onSend hook. */
+    let plant: ((url: string, body: string) => string) | undefined;
+    const served = await startServed(await foggedSetup("ashfall"), 7, (app) =>
+      app.addHook("onSend", async (request, _reply, payload) =>
+        plant && typeof payload === "string" ? plant(request.url, payload) : payload,
+      ),
+    );
+    const { campaign } = served;
+    /** What concord's reads show with this plant, as the property's search reports it. */
+    const found = async (g: Gen, route: string, rewrite: (body: string) => string, seat = "concord") => {
+      plant = (url, body) => (url.startsWith(`/campaigns/${campaign}/${route}`) ? rewrite(body) : body);
+      try {
+        return await readEverything(served, seat, g, undefined);
+      } finally {
+        plant = undefined;
+      }
+    };
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.gen(), async (g) => {
+          // Play until horde holds an order not yet revealed, in a turn whose host seed is still secret.
+          const player = new RandomPlayer(g);
+          let truth = await truthOf(served, campaign);
+          const hidden = () => secretsHiddenFrom(truth, "concord");
+          while (!hidden().some((s) => s.kind === "salt")) {
+            await play(served, nextStep(served, await served.server.engine.state(campaign), player));
+            truth = await truthOf(served, campaign);
+          }
+          expect(await readEverything(served, "concord", g, undefined), "nothing planted, nothing found").toEqual([]);
+
+          const salt = hidden().find((s) => s.kind === "salt")!;
+          const hostSeed = hidden().find((s) => s.kind === "host seed")!;
+          const [army, fate] = [...commanderFates(truth.events)].find(([, f]) => f.player === "horde" && !f.killed)!;
+          for (const route of ["state", "log", "timeline", "audit", "branches", "diff", "waiting"]) {
+            const leaks = await found(g, route, (body) => withMember(body, [salt.text, hostSeed.text, fate.commander]));
+            expect(reportedIn(leaks, `concord ${route}`), `planted in ${route}`).toEqual(
+              expect.arrayContaining([salt.what, hostSeed.what, `horde's living commander of ${army}`]),
+            );
+          }
+          const forHost = await found(g, "log", (body) => withMember(body, salt.text), HOST);
+          expect(reportedIn(forHost, "host log")).toContain(salt.what);
+
+          // A2: the points of a horde army, and an event of horde's that fog of war hides, shown.
+          const planted = 1234;
+          const hordeArmy = Object.values((await served.server.engine.state(campaign)).armies).find(
+            (a) => a.player === "horde",
+          )!.id;
+          type Armies = { armies: Record<string, { points: unknown }> };
+          const showPoints = rewriteJson<{ state: Armies }>((json) => (json.state.armies[hordeArmy]!.points = planted));
+          expect(reportedIn(await found(g, "state", showPoints), "concord state")).toContain(
+            `points at armies.${hordeArmy}.points`,
+          );
+          const showInDiff = rewriteJson<{ b: Armies }>((json) => (json.b.armies[hordeArmy]!.points = planted));
+          expect(reportedIn(await found(g, "diff", showInDiff), "concord diff")).toContain(
+            `main: the points of ${hordeArmy}`,
+          );
+          const showInAudit = (body: string) => withMember(body, { points: planted });
+          expect(reportedIn(await found(g, "audit", showInAudit), "concord audit")).toContain(
+            "points at planted.points",
+          );
+          const fogged = truth.events.find((e) => fogLeaksInEvents([e as unknown as EventLike], "concord").length > 0)!;
+          const unfog = rewriteJson<{ events: EventLike[] }>(
+            (json) => (json.events.find((e) => e.seq === fogged.seq)!.data = fogged.data as EventLike["data"]),
+          );
+          expect(reportedIn(await found(g, "log", unfog), "concord log")).toEqual(
+            expect.arrayContaining([expect.stringMatching(`^${fogged.type} #${fogged.seq} `)]),
+          );
+          // Points in words: a trade of horde's (the random player trades seldom), its points written in its entry.
+          const trade = {
+            seq: truth.events.length + 1,
+            type: "FormationsTraded",
+            data: { player: "horde", points: 1250 },
+          };
+          const withTrade = { ...truth, events: [...truth.events, trade as unknown as CurrentEvent] };
+          const entry = { seq: trade.seq, text: "horde trades in h1's armour (1,250 points) for nothing" };
+          expect(fogLeaksInTimeline([entry], withTrade, "concord")).toEqual([
+            `FormationsTraded #${trade.seq} in words shows 1250 points`,
+          ]);
+          expect(
+            fogLeaksInTimeline([{ ...entry, text: "horde trades in formations (? points)" }], withTrade, "concord"),
+          ).toEqual([]);
+        }),
+        { numRuns: 1, seed: 1, endOnFailure: true },
+      );
+    } finally {
+      await served.server.close();
+    }
+  });
 });
