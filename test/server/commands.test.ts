@@ -1,5 +1,7 @@
+import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextActivator, unactivatedArmies } from "../../src/rules/action-common.js";
@@ -35,6 +37,8 @@ const post = (token: string | undefined, payload: unknown, headers: Record<strin
 /** A seat's commands at the campaign's current seq, with any other members of the body. */
 const commandsOf = async (seat: string, commands: object[], body: object = {}) =>
   post(server.tokens[seat], { expectedSeq: await headSeq(server), commands, ...body });
+/** The server's seats file: the hashes of every token and invite it holds. */
+const seatsFile = () => readFile(join(server.dir, "db-server", "seats.json"), "utf8");
 const read = (seat: string, path: string) =>
   server.app.inject({ method: "GET", url: `/campaigns/${CAMPAIGN}/${path}`, headers: auth(server.tokens[seat]!) });
 
@@ -405,6 +409,44 @@ describe("security: each request the server refuses is a clear 4xx, and the log 
     "refuses an unknown field in the body of %s with 400 and the field",
     async (_route, request, field) => {
       await expectRefused(request, 400, { error: "invalid", field });
+    },
+  );
+
+  const routes: Array<[string, string, object?]> = [
+    ["GET", "/campaigns"],
+    ["POST", "/session", { invite: "x" }],
+    ["DELETE", "/session"],
+    ["POST", `/campaigns/${CAMPAIGN}/invites`, { seat: "concord" }],
+    ["DELETE", `/campaigns/${CAMPAIGN}/seats/horde`],
+    ["POST", `/campaigns/${CAMPAIGN}/commands`, { expectedSeq: 0, commands: [{ actor: "host", type: "ClaimStall" }] }],
+    ["GET", `/campaigns/${CAMPAIGN}/state`],
+    ["GET", `/campaigns/${CAMPAIGN}/log`],
+    ["GET", `/campaigns/${CAMPAIGN}/timeline`],
+    ["GET", `/campaigns/${CAMPAIGN}/audit`],
+    ["GET", `/campaigns/${CAMPAIGN}/branches`],
+    ["GET", `/campaigns/${CAMPAIGN}/diff?a=main&b=main`],
+    ["GET", `/campaigns/${CAMPAIGN}/waiting`],
+    ["GET", `/campaigns/${CAMPAIGN}/feed`],
+  ];
+  it.each(routes)(
+    "refuses an unknown field in the query of %s %s with 400 and the field",
+    async (method, url, payload) => {
+      // A token of its own: were the query let through, DELETE /session would revoke it.
+      const token = await redeem(await invite("host"));
+      const before = await seatsFile();
+      await expectRefused(
+        () =>
+          server.app.inject({
+            method: method as "GET",
+            url: `${url}${url.includes("?") ? "&" : "?"}extra=1`,
+            headers: auth(token),
+            ...(payload ? { payload } : {}),
+          }),
+        400,
+        { error: "invalid", field: "extra" },
+      );
+      // Nor is a seat's token revoked, nor an invite issued, by a request refused for its query.
+      expect(await seatsFile()).toEqual(before);
     },
   );
 });
