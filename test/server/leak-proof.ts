@@ -322,6 +322,40 @@ export async function readEverything(
   return findings;
 }
 
+/**
+ * A player's commands that poke at one of the other side's armies (its order, its commander's formation): each is
+ * refused, leaves the log as it was, and its refusal quotes none of that side's secrets.
+ */
+async function probeOtherSide(served: Served, seat: string, g: Gen): Promise<Finding[]> {
+  const { server, campaign } = served;
+  const truth = await truthOf(served, campaign);
+  const enemies = [...commanderFates(truth.events)].filter(([, fate]) => fate.player !== seat);
+  if (enemies.length === 0) return [];
+  const [army, { commander }] = pick(g, enemies);
+  const head = await server.engine.store.head(campaign);
+  const findings: Finding[] = [];
+  for (const probe of [
+    { type: "RevealOrder", army, order: "advance", salt: "0123456789abcdef".repeat(2) },
+    { type: "ActivateArmy", army, commitment: "0".repeat(64), path: [] },
+    { type: "ReinforceFormation", army, formation: commander.formation },
+    { type: "BreakDown", army, formations: [commander.formation] },
+    { type: "ReplaceFormation", army, formation: commander.formation, with: { id: "x1", formation: "line-company" } },
+    { type: "DisbandArmy", army },
+  ]) {
+    const answer = await server.app.inject({
+      method: "POST",
+      url: `/campaigns/${campaign}/commands`,
+      headers: auth(server.tokens[seat]!),
+      payload: { expectedSeq: head.seq, commands: [{ actor: seat, ...probe }] },
+    });
+    expect(answer.statusCode, `${seat}'s ${probe.type} of ${army}: ${answer.body}`).toBeGreaterThanOrEqual(400);
+    expect(answer.statusCode).toBeLessThan(500);
+    findings.push(...leaksInAnswer(`${probe.type} of ${army} refused`, answer.body, truth, seat));
+  }
+  expect(await server.engine.store.head(campaign), "refused probes leave the log as it was").toEqual(head);
+  return findings;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Playing through the server
 
@@ -472,6 +506,7 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
         const truth = await truthOf(served, campaign);
         for (const seat of seats) {
           expect(await readEverything(served, seat, g, branch)).toEqual([]);
+          if (seat !== HOST) expect(await probeOtherSide(served, seat, g)).toEqual([]);
           for (const secret of secretsHiddenFrom(truth, seat)) totals.hidden[secret.kind]++;
           totals.reads++;
         }
