@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Commander } from "../events/common.js";
 import {
   catalogue,
   EVENT_DEFINITIONS,
@@ -47,6 +46,15 @@ import {
 import { GrowingViewContext, logViewContext } from "../src/views-log.js";
 import { Scenario, side } from "./battle-support.js";
 import { goldenSetup } from "./support/fixtures.js";
+import {
+  commanderFates,
+  commanderTokens,
+  PUBLIC_POINTS_EVENTS,
+  RecordingSecrets,
+  shownPointsFields,
+  statePointsShown,
+  uniqueCommander,
+} from "./support/secret-search.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -394,99 +402,6 @@ describe("S8 the table of secrets covers every commander in the log, and refusal
 // ---------------------------------------------------------------------------------------------------------------
 // The property: random campaigns
 
-/** MemorySecrets that also lists every secret it was given, for the test to search the views for. */
-class RecordingSecrets extends MemorySecrets {
-  readonly orders: Array<{ player: string; turn: number; army: string } & HeldOrder> = [];
-  readonly hostSeeds: Array<{ turn: number; seed: string }> = [];
-  override async keepOrder(player: string, turn: number, army: string, held: HeldOrder) {
-    this.orders.push({ player, turn, army, ...held });
-    return super.keepOrder(player, turn, army, held);
-  }
-  override async keepHostSeed(turn: number, seed: string) {
-    this.hostSeeds.push({ turn, seed });
-    return super.keepHostSeed(turn, seed);
-  }
-}
-
-/** A commander formation id that is found nowhere else: the army's formation holding the commander, renamed. */
-const commanderFormationId = (army: string) => `cmd-${army}-7f3a`;
-
-/** Renames the commander's formation of an army (of a set-up file, or a RaiseArmy) to its unique id. */
-function uniqueCommander<C extends { formations: Array<{ id: string }>; commander: Commander }>(
-  army: string,
-  roster: C,
-): C {
-  const id = commanderFormationId(army);
-  return {
-    ...roster,
-    formations: roster.formations.map((f) => (f.id === roster.commander.formation ? { ...f, id } : f)),
-    commander: { ...roster.commander, formation: id },
-  };
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** How a commander shows in JSON, compact or pretty-printed, either key order. */
-const commanderTokens = (c: Commander): RegExp[] => {
-  const formation = `"formation":\\s*"${escape(c.formation)}"`;
-  const unitType = `"unitType":\\s*"${escape(c.unitType)}"`;
-  return [new RegExp(`${formation},\\s*${unitType}`), new RegExp(`${unitType},\\s*${formation}`)];
-};
-
-/**
- * The test's own account of who commands what and who is dead, from the events (independent of src/views*): unit
- * counts by formation through registrations, battle losses, reinforcements, replacements and break-downs; a commander
- * dies when a BattleResolved leaves no unit of its type in its formation.
- */
-function commanderFates(
-  events: readonly CurrentEvent[],
-): Map<string, { player: string; commander: Commander; killed: boolean }> {
-  const fates = new Map<string, { player: string; commander: Commander; killed: boolean }>();
-  const counts = new Map<string, Map<string, Record<string, number>>>();
-  const battles = new Map<string, [string, string]>();
-  for (const event of events) {
-    switch (event.type) {
-      case "ArmyRegistered":
-      case "ArmyRaised":
-        fates.set(event.data.army, { player: event.data.player, commander: event.data.commander, killed: false });
-        counts.set(event.data.army, new Map(event.data.formations.map((f) => [f.id, { ...f.units }])));
-        break;
-      case "BattleStarted":
-        battles.set(event.data.battle, [event.data.attacker, event.data.defender]);
-        break;
-      case "BattleResolved": {
-        const [attacker, defender] = battles.get(event.data.battle)!;
-        for (const [army, result] of [
-          [attacker, event.data.result.attacker],
-          [defender, event.data.result.defender],
-        ] as const) {
-          const formations = counts.get(army)!;
-          for (const [id, lost] of Object.entries(result.losses)) {
-            const units = formations.get(id)!;
-            for (const [type, n] of Object.entries(lost)) units[type] = (units[type] ?? 0) - n;
-          }
-          const fate = fates.get(army)!;
-          if ((formations.get(fate.commander.formation)?.[fate.commander.unitType] ?? 0) <= 0) fate.killed = true;
-        }
-        break;
-      }
-      case "FormationReinforced": {
-        const units = counts.get(event.data.army)!.get(event.data.formation)!;
-        for (const [type, n] of Object.entries(event.data.units)) units[type] = (units[type] ?? 0) + n;
-        break;
-      }
-      case "FormationReplaced":
-        counts.get(event.data.army)!.delete(event.data.replaced);
-        counts.get(event.data.army)!.set(event.data.formation.id, { ...event.data.formation.units });
-        break;
-      case "FormationsBrokenDown":
-        for (const id of event.data.formations) counts.get(event.data.army)!.delete(id);
-        break;
-      default:
-    }
-  }
-  return fates;
-}
-
 interface Outputs {
   stateJson: string;
   stateText: string;
@@ -541,64 +456,6 @@ function swapCommanders(log: readonly StoredEvent[], enemy: string): StoredEvent
   }
   return changed ? chain(swapped, log[0]!.stream) : undefined;
 }
-
-/**
- * A2: the fields whose numbers are an army's points or sums that tell them (a battle's size, what a purchase cost, the
- * war chest that paid for it). Searched for by name, so that a number that merely equals some army's points (a VP
- * count, a square) is no false alarm.
- */
-const POINTS_FIELDS = new Set([
-  "points",
-  "averagePoints",
-  "vpTarget",
-  "cost",
-  "balance",
-  "change",
-  "floorCut",
-  "warChest",
-]);
-
-/** Every points field in a JSON value not shown HIDDEN, by path; a part HIDDEN whole is not entered. */
-function shownPointsFields(value: unknown, path: string[] = []): string[][] {
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, inner]) => [
-    ...(POINTS_FIELDS.has(key) && inner !== HIDDEN ? [[...path, key]] : []),
-    ...shownPointsFields(inner, [...path, key]),
-  ]);
-}
-
-/**
- * A2: whether a points field of a player's state view may be shown to it under fog of war: the set-up (catalogue and
- * force, agreed by both), its own armies and ledger, and a battle's sizes once it is on the table (from the Battle
- * phase of its turn), its own side's before.
- */
-function statePointsShown(state: CampaignState, viewer: string, [part, key, side]: string[]): boolean {
-  if (
-    part === "setup" ||
-    (part === "armies" && state.armies[key!]?.player === viewer) ||
-    (part === "ledgers" && key === viewer)
-  )
-    return true;
-  if (part !== "battles") return false;
-  const battle = state.battles[key!]!;
-  if (battle.turn < state.turn || state.phase !== "action") return true;
-  return (side === "attacker" || side === "defender") && battle[side].player === viewer;
-}
-
-/**
- * A2: the event types whose points are public under fog of war: the set-up, a size stated to a scout (A3), defences
- * that stand on the map, off-table support from the price list (A7), and what a battle fought on the table shows.
- */
-const PUBLIC_POINTS_EVENTS = new Set([
-  "CampaignCreated",
-  "ArmySizeStated",
-  "DefencesBuilt",
-  "DefencesPurchased",
-  "SupportPurchased",
-  "BattleResultReported",
-  "BattleResolved",
-  "TitanDamageCarried",
-]);
 
 /**
  * A2: under fog of war, no points field of the viewer's state view or log shows a number that is not its own or public

@@ -1,4 +1,5 @@
 import cookie from "@fastify/cookie";
+import { Type } from "@sinclair/typebox";
 import { Ajv } from "ajv";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Engine } from "../engine.js";
@@ -37,6 +38,7 @@ declare module "fastify" {
  * ajv as strict as the engine's: no field is removed, defaulted or coerced, except that a query's numbers arrive as
  * text.
  */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const bodyAjv = new Ajv({ strict: true, allErrors: false });
 const queryAjv = new Ajv({ strict: true, coerceTypes: true });
 
@@ -66,6 +68,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     (httpPart === "querystring" || httpPart === "params" ? queryAjv : bodyAjv).compile(schema),
   );
   app.setErrorHandler(sendError);
+  // A route that takes no query refuses one as strictly as the others refuse an unknown member: a query the server
+  // would ignore is a client's mistake, told rather than acted on (DELETE /session?... would revoke the token).
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, querystring: route.schema?.querystring ?? NO_QUERY };
+  });
   app.setNotFoundHandler((request) => {
     throw new HttpError("not-found", `no route ${request.method} ${request.url.split("?")[0]}`);
   });

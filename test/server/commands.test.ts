@@ -1,4 +1,10 @@
+import { readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextActivator, unactivatedArmies } from "../../src/rules/action-common.js";
 import { HIDDEN } from "../../src/views.js";
 import {
   ashfallSetup,
@@ -31,6 +37,8 @@ const post = (token: string | undefined, payload: unknown, headers: Record<strin
 /** A seat's commands at the campaign's current seq, with any other members of the body. */
 const commandsOf = async (seat: string, commands: object[], body: object = {}) =>
   post(server.tokens[seat], { expectedSeq: await headSeq(server), commands, ...body });
+/** The server's seats file: the hashes of every token and invite it holds. */
+const seatsFile = () => readFile(join(server.dir, "db-server", "seats.json"), "utf8");
 const read = (seat: string, path: string) =>
   server.app.inject({ method: "GET", url: `/campaigns/${CAMPAIGN}/${path}`, headers: auth(server.tokens[seat]!) });
 
@@ -231,4 +239,216 @@ describe("reads, each as the seat may see it", () => {
     expect(concordSees.filter((a) => a.player === "concord").every((a) => typeof a.points === "number")).toBe(true);
     expect((await stateOf("host")).every((a) => typeof a.points === "number")).toBe(true);
   });
+});
+
+describe("security: each request the server refuses is a clear 4xx, and the log is left exactly as it was", () => {
+  /** Expects the answer's status and error body, and the head of every campaign unchanged by it. */
+  const expectRefused = async (
+    request: () => Promise<{ statusCode: number; json: () => unknown; body: string }>,
+    status: number,
+    body: object,
+  ) => {
+    const before = await Promise.all((await server.engine.listCampaigns()).map((c) => headHash(server, c)));
+    const answer = await request();
+    expect(answer.statusCode, answer.body).toBe(status);
+    expect(answer.json()).toMatchObject(body);
+    expect(await Promise.all((await server.engine.listCampaigns()).map((c) => headHash(server, c)))).toEqual(before);
+  };
+  const invite = async (seat: string) => {
+    const answer = await server.app.inject({
+      method: "POST",
+      url: `/campaigns/${CAMPAIGN}/invites`,
+      headers: auth(server.tokens["host"]!),
+      payload: { seat },
+    });
+    return answer.json<{ invite: string }>().invite;
+  };
+  const redeem = async (invite: string) =>
+    (await server.app.inject({ method: "POST", url: "/session", payload: { invite } })).json<{ token: string }>().token;
+
+  it("refuses a token its seat has revoked (DELETE /session), though it was valid a moment before", async () => {
+    const token = await redeem(await invite("concord"));
+    const claim = async () => post(token, { expectedSeq: await headSeq(server), commands: [{}] });
+    expect((await claim()).statusCode).toBe(400);
+    const revoked = await server.app.inject({ method: "DELETE", url: "/session", headers: auth(token) });
+    expect(revoked.statusCode).toBe(204);
+    await expectRefused(claim, 401, { error: "unauthorized", message: expect.stringContaining("revoked") });
+  });
+
+  it("refuses the organiser's token acting as a player, and a player's acting as the organiser", async () => {
+    await expectRefused(() => commandsOf("host", [{ actor: "concord", type: "ClaimStall" }]), 403, {
+      error: "forbidden",
+      field: "commands[0].actor",
+    });
+    await expectRefused(() => commandsOf("horde", [{ actor: "host", type: "CloseActionPhase" }]), 403, {
+      error: "forbidden",
+      field: "commands[0].actor",
+    });
+  });
+
+  it("refuses a seat of another campaign served by the same server, on every campaign route", async () => {
+    const created = await server.app.inject({
+      method: "POST",
+      url: "/campaigns",
+      headers: auth(server.operator),
+      payload: { ...(await ashfallSetup()), campaign: "ashfall2" },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const other = await redeem(created.json<{ invites: Record<string, string> }>().invites["concord"]!);
+    const as = (method: "GET" | "POST", path: string, payload?: object) => () =>
+      server.app.inject({ method, url: `/campaigns/${CAMPAIGN}/${path}`, headers: auth(other), payload });
+    await expectRefused(
+      as("POST", "commands", { expectedSeq: 0, commands: [{ actor: "concord", type: "ClaimStall" }] }),
+      403,
+      { error: "forbidden", message: expect.stringContaining("another campaign") },
+    );
+    await expectRefused(as("POST", "invites", { seat: "concord" }), 403, { error: "forbidden" });
+    for (const path of ["state", "log", "timeline", "audit", "branches", "diff?a=main&b=main", "waiting", "feed"])
+      await expectRefused(as("GET", path), 403, { error: "forbidden" });
+  });
+
+  it("refuses a replayed reveal: the same request again is stale, and the same reveal at the new seq breaks T5", async () => {
+    const state = await concord.state();
+    const next = nextActivator(state)!;
+    const client = next === "concord" ? concord : horde;
+    const army = unactivatedArmies(state).find((a) => a.player === next)!;
+    const activated = await client.submit({ type: "ActivateArmy", army: army.id, order: "fortify", path: [] });
+    expect(activated.statusCode, activated.body).toBe(200);
+    const reveal = await client.prepare({ type: "RevealOrder", army: army.id });
+    const revealed = await post(server.tokens[next], reveal);
+    expect(revealed.statusCode, revealed.body).toBe(200);
+    expect(revealed.json<{ events: Array<{ type: string }> }>().events[0]!.type).toBe("OrderRevealed");
+    await expectRefused(() => post(server.tokens[next], reveal), 409, {
+      error: "stale",
+      seq: revealed.json<{ seq: number }>().seq,
+    });
+    await expectRefused(async () => post(server.tokens[next], { ...reveal, expectedSeq: await headSeq(server) }), 422, {
+      error: "refused",
+      rule: "T5",
+      index: 0,
+      message: expect.stringContaining("revealed once"),
+    });
+  });
+
+  it("answers a 10 MB batch sent over a real socket with 413, the server still answering after it", async () => {
+    await server.app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = server.app.server.address() as AddressInfo;
+    const pad = "x".repeat(10 * 1024 * 1024);
+    const body = JSON.stringify({
+      expectedSeq: await headSeq(server),
+      commands: [{ actor: "concord", type: "ClaimStall", pad }],
+    });
+    await expectRefused(
+      () =>
+        new Promise((resolve, reject) => {
+          const request = httpRequest({
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: `/campaigns/${CAMPAIGN}/commands`,
+            headers: { ...auth(server.tokens["concord"]!), "content-type": "application/json" },
+          });
+          request.on("response", (response) => {
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk: string) => (text += chunk));
+            response.on("end", () =>
+              resolve({ statusCode: response.statusCode ?? 0, body: text, json: () => JSON.parse(text) }),
+            );
+          });
+          // The server may answer and close before the last byte is written: the answer is what is judged.
+          request.on("error", (error: NodeJS.ErrnoException) => {
+            if (error.code !== "EPIPE" && error.code !== "ECONNRESET") reject(error);
+          });
+          request.end(body);
+        }),
+      413,
+      { error: "too-large" },
+    );
+    expect((await read("concord", "waiting")).statusCode).toBe(200);
+  });
+
+  const unknownInBody: Array<[string, () => Promise<LightMyRequestResponse>, string]> = [
+    [
+      "POST /session",
+      () => server.app.inject({ method: "POST", url: "/session", payload: { invite: "x", extra: 1 } }),
+      "extra",
+    ],
+    [
+      "POST /campaigns/:id/invites",
+      () =>
+        server.app.inject({
+          method: "POST",
+          url: `/campaigns/${CAMPAIGN}/invites`,
+          headers: auth(server.tokens["host"]!),
+          payload: { seat: "concord", extra: 1 },
+        }),
+      "extra",
+    ],
+    [
+      "POST /campaigns",
+      async () =>
+        server.app.inject({
+          method: "POST",
+          url: "/campaigns",
+          headers: auth(server.operator),
+          payload: { ...(await ashfallSetup()), campaign: "ashfall3", extra: 1 },
+        }),
+      "extra",
+    ],
+    [
+      "POST /campaigns/:id/commands",
+      () => commandsOf("concord", [{ actor: "concord", type: "ClaimStall" }], { extra: 1 }),
+      "extra",
+    ],
+    [
+      "a command in POST /campaigns/:id/commands",
+      () => commandsOf("concord", [{ actor: "concord", type: "ClaimStall", extra: 1 }]),
+      "commands[0].extra",
+    ],
+  ];
+  it.each(unknownInBody)(
+    "refuses an unknown field in the body of %s with 400 and the field",
+    async (_route, request, field) => {
+      await expectRefused(request, 400, { error: "invalid", field });
+    },
+  );
+
+  const routes: Array<[string, string, object?]> = [
+    ["GET", "/campaigns"],
+    ["POST", "/session", { invite: "x" }],
+    ["DELETE", "/session"],
+    ["POST", `/campaigns/${CAMPAIGN}/invites`, { seat: "concord" }],
+    ["DELETE", `/campaigns/${CAMPAIGN}/seats/horde`],
+    ["POST", `/campaigns/${CAMPAIGN}/commands`, { expectedSeq: 0, commands: [{ actor: "host", type: "ClaimStall" }] }],
+    ["GET", `/campaigns/${CAMPAIGN}/state`],
+    ["GET", `/campaigns/${CAMPAIGN}/log`],
+    ["GET", `/campaigns/${CAMPAIGN}/timeline`],
+    ["GET", `/campaigns/${CAMPAIGN}/audit`],
+    ["GET", `/campaigns/${CAMPAIGN}/branches`],
+    ["GET", `/campaigns/${CAMPAIGN}/diff?a=main&b=main`],
+    ["GET", `/campaigns/${CAMPAIGN}/waiting`],
+    ["GET", `/campaigns/${CAMPAIGN}/feed`],
+  ];
+  it.each(routes)(
+    "refuses an unknown field in the query of %s %s with 400 and the field",
+    async (method, url, payload) => {
+      // A token of its own: were the query let through, DELETE /session would revoke it.
+      const token = await redeem(await invite("host"));
+      const before = await seatsFile();
+      await expectRefused(
+        () =>
+          server.app.inject({
+            method: method as "GET",
+            url: `${url}${url.includes("?") ? "&" : "?"}extra=1`,
+            headers: auth(token),
+            ...(payload ? { payload } : {}),
+          }),
+        400,
+        { error: "invalid", field: "extra" },
+      );
+      // Nor is a seat's token revoked, nor an invite issued, by a request refused for its query.
+      expect(await seatsFile()).toEqual(before);
+    },
+  );
 });

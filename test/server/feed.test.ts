@@ -1,9 +1,15 @@
 /** The live feed over a real listening server: Server-Sent Events read from a raw HTTP request. */
-import { request as httpRequest, type ClientRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextDecision } from "../../src/demo/play.js";
-import { CAMPAIGN, headSeq, PlayerClient, startTestServer, type TestServer } from "./support.js";
+import {
+  CAMPAIGN,
+  headSeq,
+  openFeed as openFeedOn,
+  PlayerClient,
+  startTestServer,
+  type TestServer,
+} from "./support.js";
 
 let server: TestServer;
 let port: number;
@@ -14,61 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface FeedEvent {
-  id: number;
-  event: string;
-  data: { seq: number; type: string; hash?: string };
-}
-
-/** Opens the feed with these headers; `events` fills as they arrive, `waitFor(n)` resolves once n have. */
-function openFeed(headers: Record<string, string>, at = { port: () => port }) {
-  const events: FeedEvent[] = [];
-  const comments: string[] = [];
-  let status = 0;
-  let contentType = "";
-  const waiters: Array<() => void> = [];
-  let buffer = "";
-  const req: ClientRequest = httpRequest({
-    host: "127.0.0.1",
-    port: at.port(),
-    path: `/campaigns/${CAMPAIGN}/feed`,
-    headers,
-  });
-  req.on("response", (res) => {
-    status = res.statusCode ?? 0;
-    contentType = String(res.headers["content-type"]);
-    res.setEncoding("utf8");
-    res.on("data", (chunk: string) => {
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(":")) comments.push(block);
-        else {
-          const fields = Object.fromEntries(
-            block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
-          );
-          events.push({ id: Number(fields["id"]), event: fields["event"]!, data: JSON.parse(fields["data"]!) });
-        }
-      }
-      waiters.splice(0).forEach((wake) => wake());
-    });
-  });
-  req.end();
-  const waitFor = async (count: number) => {
-    while (events.length < count) await new Promise<void>((wake) => waiters.push(wake));
-    return events;
-  };
-  return {
-    events,
-    comments,
-    waitFor,
-    close: () => req.destroy(),
-    status: () => status,
-    contentType: () => contentType,
-  };
-}
+/** Opens the feed of this file's server, or of another (`at`), with these headers. */
+const openFeed = (headers: Record<string, string>, at = { port: () => port }) => openFeedOn(at.port(), headers);
 
 describe("the live feed", () => {
   it("sends exactly the events after Last-Event-ID, then each new one once, in seq order, as the seat sees them", async () => {

@@ -4,6 +4,7 @@
  * it: prepareCommand with the player's own secrets in memory (the server never sees them), its command then posted.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -12,7 +13,7 @@ import { dueChores } from "../../src/client/chores.js";
 import { prepareCommand, sequenceRandomHex, type RandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { examplePath } from "../../src/cli/paths.js";
-import { Engine } from "../../src/engine.js";
+import { Engine, type EngineOptions } from "../../src/engine.js";
 import { buildServer } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
@@ -38,11 +39,20 @@ export async function ashfallSetup(file = "ashfall.setup.json"): Promise<object>
   return loadSetupFile(examplePath(file));
 }
 
-/** A server over a fresh folder, with Ashfall created by the operator and every seat's invite redeemed. */
-export async function startTestServer(): Promise<TestServer> {
+export interface TestServerOptions {
+  /** The set-up POST /campaigns creates; Ashfall when not given. */
+  setup?: object;
+  /** A test that plays many campaigns may open the engine without fsync (`{ sync: false }`). */
+  engine?: EngineOptions;
+  /** Adds to the app before it first answers (hooks cannot be added later). */
+  configure?: (app: FastifyInstance) => void;
+}
+
+/** A server over a fresh folder, with a campaign created by the operator and every seat's invite redeemed. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   // Its own folder, removed by close(): a file's tests share one server, outliving any one test.
   const dir = await mkdtemp(join(tmpdir(), "epicwar-server-"));
-  const engine = await Engine.open(join(dir, "db"));
+  const engine = await Engine.open(join(dir, "db"), options.engine);
   const { seats, operatorToken } = await SeatStore.open(join(dir, "db-server"));
   const logLines: string[] = [];
   const app = await buildServer({
@@ -51,12 +61,13 @@ export async function startTestServer(): Promise<TestServer> {
     secrets: join(dir, "db-secrets"),
     log: (line) => void logLines.push(line),
   });
+  options.configure?.(app);
   const operator = operatorToken!;
   const created = await app.inject({
     method: "POST",
     url: "/campaigns",
     headers: auth(operator),
-    payload: await ashfallSetup(),
+    payload: options.setup ?? (await ashfallSetup()),
   });
   if (created.statusCode !== 201) throw new Error(`POST /campaigns: ${created.statusCode} ${created.body}`);
   const { invites } = created.json<{ invites: Record<string, string> }>();
@@ -87,26 +98,30 @@ export const headHash = async (server: TestServer, campaign = CAMPAIGN) =>
 
 /** A player's machine: its secrets in memory, its commands prepared there and posted with the seq it read. */
 export class PlayerClient {
-  readonly secrets = new MemorySecrets();
+  readonly campaign: string;
+  readonly secrets: MemorySecrets;
   private readonly random: RandomHex;
 
   constructor(
     private readonly server: TestServer,
     readonly player: string,
+    options: { campaign?: string; secrets?: MemorySecrets; random?: RandomHex } = {},
   ) {
-    this.random = sequenceRandomHex(`client-${player}`);
+    this.campaign = options.campaign ?? CAMPAIGN;
+    this.secrets = options.secrets ?? new MemorySecrets();
+    this.random = options.random ?? sequenceRandomHex(`client-${player}`);
   }
 
   /** The campaign as the player's client knows it (a remote client reads GET /state; the test reads the engine). */
   state(): Promise<CampaignState> {
-    return this.server.engine.state(CAMPAIGN);
+    return this.server.engine.state(this.campaign);
   }
 
   /** Prepares a command as the player writes it (an order in the clear) and posts what the protocol sends. */
   async submit(input: Record<string, unknown>): Promise<LightMyRequestResponse> {
     return this.server.app.inject({
       method: "POST",
-      url: `/campaigns/${CAMPAIGN}/commands`,
+      url: `/campaigns/${this.campaign}/commands`,
       headers: auth(this.server.tokens[this.player]!),
       payload: await this.prepare(input),
     });
@@ -130,4 +145,63 @@ export class PlayerClient {
     }
     return answers;
   }
+}
+
+export interface FeedEvent {
+  id: number;
+  event: string;
+  data: { seq: number; type: string; hash?: string; data?: unknown };
+}
+
+/**
+ * Opens a feed on a listening server with these headers, as a browser's EventSource would: `events` fill as they
+ * arrive, `text()` is every byte received so far, `waitFor(n)` resolves once n events have, `waitForSeq(seq)` once the
+ * event of that seq has.
+ */
+export function openFeed(port: number, headers: Record<string, string>, path = `/campaigns/${CAMPAIGN}/feed`) {
+  const events: FeedEvent[] = [];
+  const comments: string[] = [];
+  let status = 0;
+  let contentType = "";
+  const waiters: Array<() => void> = [];
+  let received = "";
+  let buffer = "";
+  const req = httpRequest({ host: "127.0.0.1", port, path, headers });
+  req.on("response", (res) => {
+    status = res.statusCode ?? 0;
+    contentType = String(res.headers["content-type"]);
+    res.setEncoding("utf8");
+    res.on("data", (chunk: string) => {
+      received += chunk;
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(":")) comments.push(block);
+        else {
+          const fields = Object.fromEntries(
+            block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+          );
+          events.push({ id: Number(fields["id"]), event: fields["event"]!, data: JSON.parse(fields["data"]!) });
+        }
+      }
+      waiters.splice(0).forEach((wake) => wake());
+    });
+  });
+  req.end();
+  const waitUntil = async (done: () => boolean) => {
+    while (!done()) await new Promise<void>((wake) => waiters.push(wake));
+    return events;
+  };
+  return {
+    events,
+    comments,
+    waitFor: (count: number) => waitUntil(() => events.length >= count),
+    waitForSeq: (seq: number) => waitUntil(() => (events.at(-1)?.id ?? 0) >= seq),
+    text: () => received,
+    close: () => req.destroy(),
+    status: () => status,
+    contentType: () => contentType,
+  };
 }
