@@ -24,13 +24,26 @@ const PLAYERS = ["concord", "horde"] as const;
 const SEATS = ["host", ...PLAYERS] as const;
 type Seat = (typeof SEATS)[number];
 
-/** Every byte of every file under these folders, as text (LevelDB's too: salts and seeds are hex, so they show as is). */
+/**
+ * Every byte of every file under these folders, as text (LevelDB's too: salts and seeds are hex, so they show as is).
+ * A file the running server renames or removes between the listing and the reading (a secrets file's temporary copy,
+ * a LevelDB log compacted away) is skipped: its bytes are in the file it became, which the next round reads.
+ */
 async function everyByte(folders: string[]): Promise<string> {
   const texts: string[] = [];
   for (const folder of folders)
     for (const entry of await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []))
-      if (entry.isFile()) texts.push((await readFile(join(entry.parentPath, entry.name))).toString("latin1"));
+      if (entry.isFile()) texts.push(await readIfStillThere(join(entry.parentPath, entry.name)));
   return texts.join("\n");
+}
+
+async function readIfStillThere(path: string): Promise<string> {
+  try {
+    return (await readFile(path)).toString("latin1");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw error;
+  }
 }
 
 /** The secrets folder `epicwar join` made for this server in a seat's home (docs/remote-play.md). */
