@@ -3,6 +3,8 @@ import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
 import { FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
+import { dueChores } from "../client/chores.js";
+import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine.js";
 import { BranchError } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
@@ -16,6 +18,8 @@ import { HttpError } from "./errors.js";
 export class Campaigns {
   private readonly known: Set<string>;
   private readonly queues = new Map<string, SerialQueue>();
+  /** The host's Table of each campaign, made on its first chore and kept: its secrets file is claimed once. */
+  private readonly hostTables = new Map<string, Table>();
 
   private constructor(
     readonly engine: Engine,
@@ -65,20 +69,32 @@ export class Campaigns {
   /**
    * Takes the host's chores that are due (its dice seeds, initiative and scouting rolls, starting and ending turns):
    * the server's part of the protocol; the players' chores are their clients'. A chore that fails leaves the campaign
-   * waiting on it and is logged; the command before it stands.
+   * waiting on it and is logged; the command before it stands. Given the state a command produced, nothing is read
+   * when no chore of the host's is due in it (dueChores is pure).
    */
-  async takeHostChores(campaign: string, log: FastifyBaseLogger): Promise<void> {
-    const store = this.engine.store;
-    const secrets = new FileSecrets(
-      this.secretsDir,
-      campaign,
-      async () => (await store.readAll(campaign, 1, 1))[0]?.hash,
-    );
-    const table = new Table(this.engine, campaign, { parties: new Set([HOST]), secrets });
+  async takeHostChores(campaign: string, log: FastifyBaseLogger, after?: CampaignState): Promise<void> {
+    if (after && dueChores(after, HOST_PARTY).length === 0) return;
     try {
-      await table.takeChores();
+      await this.hostTable(campaign).takeChores();
     } catch (error) {
       log.error({ campaign, err: error }, `the host's chore in ${campaign} failed: ${(error as Error).message}`);
     }
   }
+
+  private hostTable(campaign: string): Table {
+    let table = this.hostTables.get(campaign);
+    if (!table) {
+      const store = this.engine.store;
+      const secrets = new FileSecrets(
+        this.secretsDir,
+        campaign,
+        async () => (await store.readAll(campaign, 1, 1))[0]?.hash,
+      );
+      table = new Table(this.engine, campaign, { parties: HOST_PARTY, secrets });
+      this.hostTables.set(campaign, table);
+    }
+    return table;
+  }
 }
+
+const HOST_PARTY: ReadonlySet<string> = new Set([HOST]);

@@ -65,7 +65,7 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
             index: outcome.index,
           });
         }
-        await campaigns.takeHostChores(id, request.log);
+        await campaigns.takeHostChores(id, request.log, outcome.state);
         return (await engine.store.head(id)).seq;
       });
       const written = await engine.store.readAll(id, expectedSeq + 1, seq);
