@@ -28,7 +28,7 @@ import { Replays } from "../replays/replayer.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { seededRandom } from "../src/demo/rng.js";
 import { Engine } from "../src/engine.js";
-import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
+import { sha256Hex, verifyStream, type EventStore, type LevelEventStore } from "../src/log/index.js";
 import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
 import { eventRange } from "../src/log/read-ahead.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
@@ -100,7 +100,8 @@ function mapRenderMs(): Figure {
  * the engine's batch byte budget, so that both sides get as much from LevelDB per batch.
  */
 async function rawScan(store: EventStore, stream: string): Promise<number> {
-  const iterator = store.db.iterator(eventRange(store.eventsPrefix, stream));
+  const level = store as LevelEventStore;
+  const iterator = level.db.iterator(eventRange(level.eventsPrefix, stream));
   let count = 0;
   try {
     for (;;) {
@@ -327,7 +328,7 @@ async function appendRatio(engine: Engine, template: Template, sync: boolean): P
         const puts = values
           .slice(seq, seq + batchSize)
           .map((value, i) => ({ type: "put" as const, key: eventKey(`raw-${stream}`, seq + i + 1), value }));
-        rawMs += await ms(() => store.events.batch(puts, { sync } as object));
+        rawMs += await ms(() => (store as LevelEventStore).events.batch(puts, { sync } as object));
         tick(seq + batchSize);
       }
     },

@@ -1,5 +1,15 @@
-export { checkAppend, EventStore, sealEvent, StoreOpenError, type CheckedEvent, type StoreOptions } from "./store.js";
-export { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
+export { checkAppend, sealEvent, type CheckedEvent } from "./append-check.js";
+export { LevelEventStore } from "./store.js";
+export { EventStore, isDatabaseUrl, storeLocation } from "./open.js";
+export type { ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+export {
+  AppendConflictError,
+  BranchError,
+  CorruptEventError,
+  EventExistsError,
+  InvalidEventError,
+  StoreOpenError,
+} from "./errors.js";
 export { blameBrokenLog, verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
 export { sha256Hex } from "./hash.js";
 export { canonicalJson } from "../commitments.js";

@@ -5,7 +5,7 @@ import { checkRange, type RangeLinks } from "./chain-range.js";
 import type { CheckerData, CheckerMessage, CheckerOrder } from "./chain-worker.js";
 import type { Head } from "./layout.js";
 import type { Range } from "./line-ranges.js";
-import type { EventStore } from "./store.js";
+import type { EventStore } from "./event-store.js";
 
 function startChecker(data: CheckerData): Worker {
   if (!import.meta.url.endsWith(".ts"))
@@ -64,8 +64,9 @@ export async function chainHolds(
   };
   const unreadable = () => note(undefined);
 
-  const data: CheckerData = { location: store.db.location, eventsPrefix: store.eventsPrefix };
-  const workers = Array.from({ length: options.checkers }, () => startChecker(data));
+  // A store whose log the threads cannot open for themselves (PostgreSQL) is checked on this thread only.
+  const data = store.checkerData();
+  const workers = data ? Array.from({ length: options.checkers }, () => startChecker(data)) : [];
   const checkerLoops = workers.map(
     (worker) =>
       new Promise<void>((done) => {
@@ -99,7 +100,7 @@ export async function chainHolds(
       }),
   );
   const thisThreadLoop = async () => {
-    if (!options.thisThread) return;
+    if (!options.thisThread && workers.length > 0) return;
     for (let index = nextRange(); index !== undefined; index = nextRange()) {
       const range = ranges[index]!;
       const { stream } = range.segment;
