@@ -44,10 +44,18 @@ export interface SnapshotCache {
  * at all (AppendConflictError, InvalidEventError, EventExistsError). A branch is a stream that starts with another
  * stream's prefix: every reader (readBatches, readAll, batches$, events$) reads it as its whole line. The stored value
  * of an event is its hash followed by the exact bytes that were hashed (docs/storage.md).
+ *
+ * Bringing in a log written elsewhere (an import) is one more method of the same shape as append: the stored values,
+ * their chain checked once, written as given with the new head in one batch or one transaction.
  */
 export interface EventStore {
   /** Where the log is, as it was opened (a folder, or a database URL without its password). */
   readonly location: string;
+  /**
+   * Whether other processes may append to this log while it is open (PostgreSQL), so that a reader of this process
+   * learns of appends only from the log itself; false where the store has the log to itself (LevelDB's lock).
+   */
+  readonly shared: boolean;
   readonly snapshots: SnapshotCache;
   close(): Promise<void>;
 

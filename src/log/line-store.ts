@@ -15,6 +15,7 @@ export abstract class LineStore implements EventStore {
   protected readonly lines = new Map<string, Segment[]>();
 
   abstract readonly location: string;
+  abstract readonly shared: boolean;
   abstract readonly snapshots: SnapshotCache;
   abstract close(): Promise<void>;
   abstract head(stream: string): Promise<Head>;

@@ -8,13 +8,9 @@ export function isDatabaseUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-/**
- * Where a command's log is: `--store` when given, else $EPICWAR_STORE, else the LevelDB folder `--db`. A PostgreSQL
- * URL (postgres://user@host:port/database) opens the log there; anything else is a folder.
- */
-export function storeLocation(options: { store?: string | undefined; db: string }, env: NodeJS.ProcessEnv): string {
-  const chosen = options.store ?? env["EPICWAR_STORE"];
-  return chosen !== undefined && chosen !== "" ? chosen : options.db;
+/** Where a command's log is: `--store` (or $EPICWAR_STORE) when given, else the LevelDB folder `--db`. */
+export function storeLocation(where: { db: string; store?: string | undefined }): string {
+  return where.store !== undefined && where.store !== "" ? where.store : where.db;
 }
 
 /** Opens the log at a location: a PostgreSQL database for a postgres:// URL, else a LevelDB folder. */

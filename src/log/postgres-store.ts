@@ -71,6 +71,8 @@ export class PostgresEventStore extends LineStore {
   private readonly followed = new Map<string, { wake: Set<() => void>; seen: number }>();
   private listener: AppendListener | undefined;
   readonly snapshots: SnapshotCache;
+  /** Several processes (servers, CLI commands) may append to one database at once. */
+  readonly shared = true;
 
   private constructor(
     private readonly pool: pg.Pool,

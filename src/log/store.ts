@@ -65,6 +65,8 @@ export class LevelEventStore extends LineStore {
   }
 
   readonly snapshots: SnapshotCache;
+  /** LevelDB's lock keeps every other process out while the store is open. */
+  readonly shared = false;
 
   get location(): string {
     return this.db.location;
