@@ -215,14 +215,8 @@ export class PostgresEventStore extends LineStore {
     return this.queue.run(async () => {
       try {
         return await this.transaction(options.sync, async (client) => {
-          // The head's row lock makes every other append of the stream wait for this transaction.
-          const { rows } = await client.query<{ seq: string; hash: string }>(
-            "SELECT seq, hash FROM heads WHERE stream = $1 FOR UPDATE",
-            [stream],
-          );
-          const head: Head = rows[0]
-            ? { seq: Number(rows[0].seq), hash: rows[0].hash }
-            : { seq: 0, hash: GENESIS_HASH };
+          // Nothing to write: the expected seq is checked, and no head row is made for a stream that has none.
+          const head = checked.length === 0 ? await this.storedHead(stream) : await this.lockHead(client, stream);
           if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
           if (checked.length === 0) return [];
           const taken = await this.firstStoredFrom(stream, head.seq + 1, {
@@ -265,6 +259,25 @@ export class PostgresEventStore extends LineStore {
         this.wakeFollowers(stream);
       }
     });
+  }
+
+  /**
+   * The stream's head, its row locked until the transaction ends: every other append of the stream waits for this
+   * one, then reads the head it left. A stream's first append has no row to lock yet: it writes one at seq 0 (kept
+   * only if the append is), waiting for any other first append's transaction, whose head it then reads.
+   */
+  private async lockHead(client: pg.PoolClient, stream: string): Promise<Head> {
+    const read = () =>
+      client.query<{ seq: string; hash: string }>("SELECT seq, hash FROM heads WHERE stream = $1 FOR UPDATE", [stream]);
+    let { rows } = await read();
+    if (!rows[0]) {
+      await client.query("INSERT INTO heads (stream, seq, hash) VALUES ($1, 0, $2) ON CONFLICT (stream) DO NOTHING", [
+        stream,
+        GENESIS_HASH,
+      ]);
+      ({ rows } = await read());
+    }
+    return { seq: Number(rows[0]!.seq), hash: rows[0]!.hash };
   }
 
   /** Runs work in one transaction on one connection; `sync: false` commits without waiting for the disk. */
