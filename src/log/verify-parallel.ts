@@ -18,6 +18,9 @@ function startChecker(data: CheckerData): Worker {
   });
 }
 
+/** How many ranges this thread reads at once when it checks a line alone. */
+const THIS_THREAD_READS = 4;
+
 /** One thread per core besides this one, at most four. */
 export function defaultCheckerCount(): number {
   return Math.max(0, Math.min(4, availableParallelism() - 1));
@@ -110,8 +113,11 @@ export async function chainHolds(
     }
   };
 
+  // Where no checker thread can read the log (PostgreSQL), this thread keeps several ranges' reads in flight, so that
+  // the database reads the next ranges while this thread hashes.
+  const thisThreadLoops = data ? 1 : THIS_THREAD_READS;
   try {
-    await Promise.all([thisThreadLoop(), ...checkerLoops]);
+    await Promise.all([...Array.from({ length: thisThreadLoops }, thisThreadLoop), ...checkerLoops]);
     return { holds: !failed && (await joins(ranges, results, forkHashes, head)), rangesByCheckers };
   } finally {
     await Promise.all(workers.map((worker) => worker.removeAllListeners("exit").terminate()));

@@ -82,7 +82,9 @@ function urls(port: number): Pick<Cluster, "url" | "urlOf"> {
   return { url: urlOf("postgres"), urlOf };
 }
 
-async function start(dataDir: string, port: number): Promise<Cluster> {
+async function start(dataDir: string, port: number, durable = false): Promise<Cluster> {
+  // A test database needs no durability across a crash; a cluster for measuring (the bench) keeps PostgreSQL's own.
+  const relaxed = durable ? "" : " -c fsync=off -c full_page_writes=off";
   await pgBinary("pg_ctl", [
     "start",
     "--wait",
@@ -90,9 +92,9 @@ async function start(dataDir: string, port: number): Promise<Cluster> {
     dataDir,
     "--log",
     join(dataDir, "server.log"),
-    // Loopback only, the socket in the cluster's own folder; a test database needs no durability across a crash.
+    // Loopback only, the socket in the cluster's own folder.
     "-o",
-    `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dataDir} -c fsync=off -c full_page_writes=off`,
+    `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dataDir}${relaxed}`,
   ]);
   return {
     port,
@@ -104,8 +106,11 @@ async function start(dataDir: string, port: number): Promise<Cluster> {
   };
 }
 
-/** Makes a new cluster (trusting local connections on loopback) and starts it on a free port. */
-export async function startCluster(): Promise<Cluster> {
+/**
+ * Makes a new cluster (trusting local connections on loopback) and starts it on a free port; without fsync unless
+ * `durable`.
+ */
+export async function startCluster(options: { durable?: boolean } = {}): Promise<Cluster> {
   const dataDir = await ownedFolder("epicwar-pg-");
   await pgBinary("initdb", [
     "--pgdata",
@@ -118,7 +123,7 @@ export async function startCluster(): Promise<Cluster> {
     "UTF8",
     "--no-locale",
   ]);
-  return start(dataDir, await freePort());
+  return start(dataDir, await freePort(), options.durable);
 }
 
 /**
