@@ -46,6 +46,8 @@ export class LevelEventStore extends LineStore {
 
   private constructor(
     readonly db: Level<string, string>,
+    /** The folder as it was named when opened (LevelDB's own location is made absolute). */
+    readonly location: string,
     private readonly options: Required<StoreOptions>,
   ) {
     super();
@@ -68,10 +70,6 @@ export class LevelEventStore extends LineStore {
   /** LevelDB's lock keeps every other process out while the store is open. */
   readonly shared = false;
 
-  get location(): string {
-    return this.db.location;
-  }
-
   static async open(location: string, options: StoreOptions = {}): Promise<LevelEventStore> {
     if (options.createIfMissing === false && !existsSync(join(location, "CURRENT"))) {
       throw new StoreOpenError(`no campaign database at ${location}`);
@@ -91,7 +89,7 @@ export class LevelEventStore extends LineStore {
       throw new StoreOpenError(`cannot open ${location}: ${cause?.message ?? message}`);
     }
     openHere.add(where);
-    return new LevelEventStore(db, {
+    return new LevelEventStore(db, location, {
       sync: options.sync ?? true,
       catalogue: options.catalogue ?? defaultCatalogue,
       createIfMissing: options.createIfMissing ?? true,
