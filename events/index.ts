@@ -211,6 +211,30 @@ export class EventCatalogue {
     return undefined;
   }
 
+  /**
+   * Checks an event as stored, at any version this engine reads: a known type, a version from 1 to the current one,
+   * and data that is valid once lifted to the current version (what every reader of the log folds).
+   */
+  checkStored(event: Pick<NewEvent, "type" | "version" | "data">): SchemaProblem | undefined {
+    const definition = this.byType.get(event.type)?.definition;
+    if (!definition) return { field: "type", message: `unknown event type "${event.type}"` };
+    if (!Number.isInteger(event.version) || event.version < 1 || event.version > definition.version)
+      return {
+        field: "version",
+        message: `${event.type} has versions 1 to ${definition.version} in this engine, not ${String(event.version)}`,
+      };
+    let lifted: unknown;
+    try {
+      lifted = this.upcast(event).data;
+    } catch (error) {
+      return {
+        field: `${event.type}.data`,
+        message: `cannot be read at version ${event.version}: ${(error as Error).message}`,
+      };
+    }
+    return this.check({ type: event.type, version: definition.version, data: lifted });
+  }
+
   /** Lifts a stored event of any known version to the current version of its type. */
   upcast<E extends { type: string; version: number; data: unknown }>(event: E): E {
     const entry = this.byType.get(event.type);

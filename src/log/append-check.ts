@@ -4,6 +4,7 @@ import {
   NewEventSchema,
   type EventCatalogue,
   type NewEvent,
+  type SchemaProblem,
   type StoredEvent,
 } from "../../events/index.js";
 import { Id } from "../../events/common.js";
@@ -35,6 +36,11 @@ function isDateTime(text: string): boolean {
 const envelopeAjv = new Ajv({ strict: true });
 envelopeAjv.addFormat("date-time", { type: "string", validate: isDateTime });
 const checkEnvelope = envelopeAjv.compile(NewEventSchema);
+/** What is wrong with an envelope's fields as a writer supplies them (type, version, at, actor, data), if anything. */
+export function envelopeProblem(event: unknown): SchemaProblem | undefined {
+  return checkEnvelope(event) ? undefined : describeAjvError(checkEnvelope.errors, "event");
+}
+
 /** Stream names are ids: no "#" or "~", which would let one stream's keys fall inside another's key range. */
 export const STREAM_NAME = new RegExp(Id.pattern!);
 

@@ -9,6 +9,15 @@ export function checkStreamName(stream: string): void {
     throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
 }
 
+/** Whether a stream id is taken in the log: a head, a branch record, or events stored under it without a head. */
+export async function streamInUse(store: EventStore, stream: string): Promise<boolean> {
+  return (
+    (await store.head(stream)).seq > 0 ||
+    (await store.branch(stream)) !== undefined ||
+    (await store.firstStoredFrom(stream, 1)) !== undefined
+  );
+}
+
 /**
  * The record of a new branch `stream` of `parent` at `forkSeq`, checked against the log before a store writes it with
  * the branch's head at (forkSeq, the parent's hash there): refused for a stream id already in use (events stored under
@@ -22,13 +31,7 @@ export async function planBranch(
   forkSeq: number,
   options: { name?: string; created?: string },
 ): Promise<BranchMeta> {
-  if (
-    (await store.head(stream)).seq > 0 ||
-    (await store.branch(stream)) ||
-    (await store.firstStoredFrom(stream, 1)) !== undefined
-  ) {
-    throw new BranchError(`${stream} already exists in this log`);
-  }
+  if (await streamInUse(store, stream)) throw new BranchError(`${stream} already exists in this log`);
   const parentHead = await store.head(parent);
   if (parentHead.seq === 0) throw new BranchError(`there is no stream ${parent} to branch from`);
   if (!Number.isInteger(forkSeq) || forkSeq < 1 || forkSeq > parentHead.seq) {

@@ -12,6 +12,15 @@ export interface StoreOptions {
   createIfMissing?: boolean;
 }
 
+/** A stream as an import writes it: its own stored values (hash and body) from seq `first`, its head, its branch record. */
+export interface ImportedStream {
+  stream: string;
+  branch?: BranchMeta;
+  first: number;
+  values: readonly string[];
+  head: Head;
+}
+
 /**
  * A consistent view of the log as it was when it was taken, for reads that must agree with each other while appends
  * go on (verify reads the head and then the events up to it). Close it when done.
@@ -44,9 +53,6 @@ export interface SnapshotCache {
  * at all (AppendConflictError, InvalidEventError, EventExistsError). A branch is a stream that starts with another
  * stream's prefix: every reader (readBatches, readAll, batches$, events$) reads it as its whole line. The stored value
  * of an event is its hash followed by the exact bytes that were hashed (docs/storage.md).
- *
- * Bringing in a log written elsewhere (an import) is one more method of the same shape as append: the stored values,
- * their chain checked once, written as given with the new head in one batch or one transaction.
  */
 export interface EventStore {
   /** Where the log is, as it was opened (a folder, or a database URL without its password). */
@@ -88,6 +94,13 @@ export interface EventStore {
     events: readonly NewEvent[],
     options?: { sync?: boolean },
   ): Promise<StoredEvent[]>;
+
+  /**
+   * Writes whole streams an import has checked (src/log/import-file.ts): their stored values as given, never
+   * re-encoded, and their heads and branch records, so that no reader sees a stream half imported. Refused with
+   * BranchError, before anything is written, when any of the streams is in use in this log.
+   */
+  importStreams(streams: readonly ImportedStream[]): Promise<void>;
 
   /** The stored value (hash and body) at `seq` of a stream's line. */
   valueAt(stream: string, seq: number): Promise<string | undefined>;

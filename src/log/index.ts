@@ -1,7 +1,7 @@
-export { checkAppend, sealEvent, type CheckedEvent } from "./append-check.js";
+export { checkAppend, envelopeProblem, sealEvent, type CheckedEvent } from "./append-check.js";
 export { LevelEventStore } from "./store.js";
 export { EventStore, isDatabaseUrl, storeLocation } from "./open.js";
-export type { ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+export type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 export {
   AppendConflictError,
   BranchError,

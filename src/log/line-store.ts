@@ -1,7 +1,7 @@
 import { mergeMap, type Observable } from "rxjs";
 import { GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import type { CheckerData } from "./chain-worker.js";
-import type { EventStore, ReadPoint, SnapshotCache } from "./event-store.js";
+import type { EventStore, ImportedStream, ReadPoint, SnapshotCache } from "./event-store.js";
 import { HASH_LENGTH, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { walkLine } from "./line-walk.js";
 import { eventInPlace } from "./read-order.js";
@@ -30,6 +30,7 @@ export abstract class LineStore implements EventStore {
     forkSeq: number,
     options?: { name?: string; sync?: boolean; created?: string },
   ): Promise<BranchMeta>;
+  abstract importStreams(streams: readonly ImportedStream[]): Promise<void>;
   abstract append(
     stream: string,
     expectedSeq: number,

@@ -4,10 +4,10 @@ import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type Stored
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkAppend, sealChecked } from "./append-check.js";
-import { checkStreamName, planBranch } from "./branch-plan.js";
+import { checkStreamName, planBranch, streamInUse } from "./branch-plan.js";
 import type { CheckerData } from "./chain-worker.js";
-import { AppendConflictError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
-import type { ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { eventKey, seqOfKey, streamKeyPrefix, streamOfKey, streamRange } from "./layout.js";
 import type { BranchMeta, Head } from "./layout.js";
@@ -24,6 +24,9 @@ export type { StoreOptions } from "./event-store.js";
  * stores appending to one log would race past each other's expected-seq checks.
  */
 const openHere = new Set<string>();
+
+/** Puts per LevelDB batch of an import: large enough to amortise a batch, small enough to hold little memory. */
+const IMPORT_BATCH = 4096;
 
 /** Ranges shorter than this are read with one getMany of their keys rather than with an iterator. */
 const SMALL_READ = 256;
@@ -196,6 +199,38 @@ export class LevelEventStore extends LineStore {
       this.heads.set(stream, head);
       this.lines.delete(stream);
       return meta;
+    });
+  }
+
+  /**
+   * Writes whole streams that an import has checked (src/log/import-file.ts): each one's stored values as given, never
+   * re-encoded, in batches without a flush, then every head and branch record in one last batch, flushed to disk. Until
+   * that last batch no head counts the events, so no reader sees a stream half imported. Refused with BranchError,
+   * before anything is written, when any of the streams is in use in this folder (a head, a branch record, or events).
+   */
+  async importStreams(streams: readonly ImportedStream[]): Promise<void> {
+    for (const { stream } of streams) checkStreamName(stream);
+    return this.queue.run(async () => {
+      for (const { stream } of streams)
+        if (await streamInUse(this, stream)) throw new BranchError(`${stream} already exists in this log`);
+      const last = this.db.batch();
+      for (const { stream, branch, values, first, head } of streams) {
+        for (let start = 0; start < values.length; start += IMPORT_BATCH) {
+          const puts = values.slice(start, start + IMPORT_BATCH).map((value, i) => ({
+            type: "put" as const,
+            key: this.events.prefix + eventKey(stream, first + start + i),
+            value,
+          }));
+          await this.db.batch(puts, { sync: false });
+        }
+        if (branch) last.put(stream, JSON.stringify(branch), { sublevel: this.branchesDb });
+        last.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
+      }
+      await last.write({ sync: this.options.sync });
+      for (const { stream, head } of streams) {
+        this.heads.set(stream, head);
+        this.lines.delete(stream);
+      }
     });
   }
 

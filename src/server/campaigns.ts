@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
-import { FileSecrets } from "../client/secrets.js";
+import type { StoredEvent } from "../../events/index.js";
+import { secretsOfLog } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import type { CampaignState } from "../../projections/state.js";
@@ -103,26 +104,24 @@ export class Campaigns {
    * Takes the host's chores that are due (its dice seeds, initiative and scouting rolls, starting and ending turns):
    * the server's part of the protocol; the players' chores are their clients'. A chore that fails leaves the campaign
    * waiting on it and is logged; the command before it stands. Given the state a command produced, nothing is read
-   * when no chore of the host's is due in it (dueChores is pure).
+   * when no chore of the host's is due in it (dueChores is pure). The events the chores wrote, in order: those of a
+   * chore that failed after others are kept.
    */
-  async takeHostChores(campaign: string, log: FastifyBaseLogger, after?: CampaignState): Promise<void> {
-    if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return;
+  async takeHostChores(campaign: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
+    const written: StoredEvent[] = [];
+    if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
     try {
-      await this.hostTable(campaign).takeChores();
+      await this.hostTable(campaign).takeChores((events) => written.push(...events));
     } catch (error) {
       log.error({ campaign, err: error }, `the host's chore in ${campaign} failed: ${(error as Error).message}`);
     }
+    return written;
   }
 
   private hostTable(campaign: string): Table {
     let table = this.hostTables.get(campaign);
     if (!table) {
-      const store = this.engine.store;
-      const secrets = new FileSecrets(
-        this.secretsDir,
-        campaign,
-        async () => (await store.readAll(campaign, 1, 1))[0]?.hash,
-      );
+      const secrets = secretsOfLog(this.secretsDir, campaign, this.engine.store);
       table = new Table(this.engine, campaign, { parties: HOST_PARTY, secrets });
       this.hostTables.set(campaign, table);
     }

@@ -54,7 +54,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
             { field: `commands[${index}].type`, index },
           );
       });
-      const seq = await campaigns.serialize(id, async () => {
+      // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
+      const written = await campaigns.serialize(id, async () => {
         const head = await engine.store.head(id);
         if (head.seq !== expectedSeq) throw stale(expectedSeq, head.seq);
         const outcome = await engine.execute(id, commands);
@@ -65,11 +66,13 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
             index: outcome.index,
           });
         }
-        await campaigns.takeHostChores(id, request.log, outcome.state);
-        return (await engine.store.head(id)).seq;
+        return [...outcome.events, ...(await campaigns.takeHostChores(id, request.log, outcome.state))];
       });
-      const written = await engine.store.readAll(id, expectedSeq + 1, seq);
-      return { seq, events: seesAll(seat) ? written : eventsAsSeen(written, seat, await lineContexts.now(id)) };
+      const seq = written.at(-1)!.seq;
+      return {
+        seq,
+        events: seesAll(seat) ? written : eventsAsSeen(written, seat, await lineContexts.now(id, written)),
+      };
     },
   );
 }

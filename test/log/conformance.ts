@@ -4,6 +4,7 @@
  * the snapshot cache, and the golden corpus and the demo campaign played through the engine. Run against LevelDB in
  * the fast tier (test/log/conformance-leveldb.test.ts) and against PostgreSQL in the slow tier.
  */
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { firstValueFrom, take, toArray } from "rxjs";
@@ -13,11 +14,13 @@ import { toCurrent, type StoredEvent } from "../../events/index.js";
 import { evolveAll } from "../../projections/campaign.js";
 import { initialState } from "../../projections/state.js";
 import { auditStream } from "../../replays/audit-load.js";
+import { exportPlan } from "../../replays/export-plan.js";
 import { Replays } from "../../replays/replayer.js";
 import { splitSnapshot } from "../../replays/snapshots.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { Table } from "../../src/client/table.js";
+import { readExportFile } from "../../src/cli/commands/import.js";
 import { playCampaign } from "../../src/demo/play.js";
 import { Engine, type CommandHandler } from "../../src/engine.js";
 import {
@@ -31,6 +34,7 @@ import {
   type ChainProblem,
   type Head,
 } from "../../src/log/index.js";
+import { exportLines } from "../../src/log/export-file.js";
 import { MemoryEngine } from "../../src/memory-engine.js";
 import { setupCommands } from "../../src/setup-file.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
@@ -280,6 +284,33 @@ export function conformance(kind: StoreKind): void {
     });
   });
 
+  describe(`EventStore on ${kind.name}: import`, () => {
+    it("imports an export of a campaign with its branches as stored: same lines, same heads, verified; never over a stream in use", async () => {
+      const source = await open(await kind.fresh());
+      const main = await fill(source, "c1", 7, 3);
+      await source.createBranch("c1.b", "c1", 4, { name: "b", created: CLOCK().toISOString() });
+      await source.append("c1.b", 4, deployedBatch(40, 2, "p2"));
+      const file = join(await tempDir("epicwar-export-"), "c1.jsonl");
+      await writeFile(file, (await collect(exportLines(source, await exportPlan(source, "c1")))).join("\n") + "\n");
+      const checked = await readExportFile(file);
+      const target = await open(await kind.fresh());
+      try {
+        await target.importStreams(checked.streams);
+        for (const stream of ["c1", "c1.b"]) {
+          expect(await target.head(stream), stream).toEqual(await source.head(stream));
+          expect(await target.readAll(stream), stream).toEqual(await source.readAll(stream));
+          expect(await verifyStream(target, stream), stream).toMatchObject({ ok: true });
+        }
+        expect((await target.branches()).map((b) => b.name)).toEqual(["b"]);
+        expect(await target.readAll("c1")).toEqual(main);
+        await expect(target.importStreams(checked.streams)).rejects.toThrow(BranchError);
+        expect(await target.head("c1")).toEqual(await source.head("c1"));
+      } finally {
+        await closeAll();
+      }
+    });
+  });
+
   describe(`EventStore on ${kind.name}: verify finds every kind of tampering at its first bad seq`, () => {
     const N = 8;
     let events: StoredEvent[] = [];
@@ -499,6 +530,12 @@ export function conformance(kind: StoreKind): void {
       }
     });
   });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
 }
 
 /** A temporary folder for a LevelDB log, removed after the test. */
