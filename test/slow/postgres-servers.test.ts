@@ -126,7 +126,11 @@ describe("a streaming replica of the database", () => {
           [...command, "--store", primary.urlOf("war"), "--db", "war"],
           at("organiser"),
         );
-        const onReplica = await epicwarDone([...command, "--store", replica.urlOf("war"), "--db", "war"], at("reader"));
+        // The reader names its store in the environment ($EPICWAR_STORE) rather than with --store.
+        const onReplica = await epicwarDone([...command, "--db", "war"], {
+          ...at("reader"),
+          env: { EPICWAR_STORE: replica.urlOf("war") },
+        });
         expect(onPrimary.code, onPrimary.stderr).toBe(0);
         expect(onReplica.code, onReplica.stderr).toBe(0);
         expect(onReplica.stdout, command.join(" ")).toBe(onPrimary.stdout);
