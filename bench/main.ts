@@ -3,20 +3,25 @@
  *
  * Every figure is a ratio against a baseline measured in the same run, on the same data and machine, so that it says
  * something about the engine rather than about the computer:
- *   replayRatio         full replay events/s of a generated log  /  raw LevelDB scan (nextv + JSON.parse) events/s
+ *   replayRatio         full replay events/s of a generated log  /  raw scan (LevelDB nextv, or PostgreSQL pages by
+ *                       primary key; + JSON.parse) events/s
  *   stateAtTurnMs       median time for the state at a turn and phase of a 1,000-turn campaign, from snapshots
  *   stateAtTurnSpeedup  median of (full replay to that point / snapshot path), per sampled point
  *   (the same two for a campaign whose turns keep their battles: its state grows with every battle fought)
  *   branchCreateRatio   creating a branch on the big log / on a 1,000-event log
- *   appendRatio         engine append events/s / raw LevelDB batch puts of the same values, same sync setting
+ *   appendRatio         engine append events/s / raw batch puts (LevelDB) or INSERTs (PostgreSQL) of the same values,
+ *                       same sync setting
  *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
  *   importRatio         `epicwar import` of the big log's export, events/s / raw LevelDB puts of the same values
+ *                       (LevelDB only)
  *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
  *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *   mapRenderMs         median time renderMap takes for a 40 x 30 map with 80 armies (no baseline: bench/map.ts)
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
- * --keep (leave the generated database in place and print where), --server (the server's two figures only).
+ * --keep (leave the generated database in place and print where), --server (the server's two figures only),
+ * --store postgres://... (the store's figures on that PostgreSQL database, which must be empty, against PostgreSQL's
+ * own raw reads and writes; the map and server figures, which do not touch the store, are left out).
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -32,18 +37,23 @@ import { Replays } from "../replays/replayer.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { seededRandom } from "../src/demo/rng.js";
 import { Engine } from "../src/engine.js";
-import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
-import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
-import { eventRange } from "../src/log/read-ahead.js";
+import { isDatabaseUrl, sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
+import { HASH_LENGTH } from "../src/log/layout.js";
 import { exportLines } from "../src/log/export-file.js";
 import { readExportFile } from "../src/cli/commands/import.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { fmt, median, type Figure } from "./figure.js";
 import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
+import { rawBaseline } from "./raw-baselines.js";
 import { serverFigures } from "./server-figures.js";
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+/** `--store URL`: the store figures on a PostgreSQL database (empty) instead of a LevelDB folder of the bench's own. */
+const storeAt = args.has("--store") ? argv[argv.indexOf("--store") + 1] : undefined;
+if (args.has("--store") && (storeAt === undefined || !isDatabaseUrl(storeAt)))
+  throw new Error("--store takes the URL of an empty PostgreSQL database: --store postgres://user@host:port/database");
 const quick = args.has("--quick");
 const json = args.has("--json");
 const serverOnly = args.has("--server");
@@ -101,28 +111,6 @@ function mapRenderMs(): Figure {
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
 
-/**
- * The raw scan: the stream's values straight from LevelDB with nextv, each body parsed with JSON.parse. It reads with
- * the engine's batch byte budget, so that both sides get as much from LevelDB per batch.
- */
-async function rawScan(store: EventStore, stream: string): Promise<number> {
-  const iterator = store.db.iterator(eventRange(store.eventsPrefix, stream));
-  let count = 0;
-  try {
-    for (;;) {
-      const entries = await iterator.nextv(1000);
-      if (entries.length === 0) break;
-      for (const [, value] of entries) {
-        JSON.parse(value.slice(HASH_LENGTH));
-        count++;
-      }
-    }
-  } finally {
-    await iterator.close();
-  }
-  return count;
-}
-
 /** SHA-256 of every stored body of a stream, timed over the hashing only (the bodies are read in chunks first). */
 async function rawHashMs(store: EventStore, stream: string): Promise<number> {
   let total = 0;
@@ -174,7 +162,7 @@ async function replayRatio(store: EventStore): Promise<Figure> {
   const full: number[] = [];
   await withProgress(`replaying ${fmt(events)} events, ${SIZES.runs} runs`, SIZES.runs * 2, async (tick) => {
     for (let run = 0; run < SIZES.runs; run++) {
-      raw.push(await ms(() => rawScan(store, "big")));
+      raw.push(await ms(() => baseline.scan("big")));
       tick(run * 2 + 1);
       full.push(await ms(() => new Replays(store, { snapshots: false }).current("big")));
       tick(run * 2 + 2);
@@ -330,10 +318,8 @@ async function appendRatio(engine: Engine, template: Template, sync: boolean): P
       for (let seq = 0; seq < total; seq += batchSize) {
         const slice = events.slice(seq, seq + batchSize);
         engineMs += await ms(() => store.append(stream, seq, slice, { sync }));
-        const puts = values
-          .slice(seq, seq + batchSize)
-          .map((value, i) => ({ type: "put" as const, key: eventKey(`raw-${stream}`, seq + i + 1), value }));
-        rawMs += await ms(() => store.events.batch(puts, { sync } as object));
+        const batch = values.slice(seq, seq + batchSize);
+        rawMs += await ms(() => baseline.put(`raw-${stream}`, seq + 1, batch, sync));
         tick(seq + batchSize);
       }
     },
@@ -394,13 +380,10 @@ async function importRatio(store: EventStore): Promise<Figure> {
     );
     const values: string[] = [];
     for await (const batch of store.rawBatches("big")) for (const [, value] of batch) values.push(value);
+    const rawPuts = rawBaseline(raw.store, undefined);
     const rawMs = await ms(async () => {
-      for (let start = 0; start < values.length; start += 4096) {
-        const puts = values
-          .slice(start, start + 4096)
-          .map((value, i) => ({ type: "put" as const, key: eventKey("big", start + i + 1), value }));
-        await raw.store.events.batch(puts, { sync: false } as object);
-      }
+      for (let start = 0; start < values.length; start += 4096)
+        await rawPuts.put("big", start + 1, values.slice(start, start + 4096), false);
     });
     const value = rate(events, importMs) / rate(values.length, rawMs);
     return {
@@ -427,16 +410,20 @@ const machine = {
 };
 
 const dir = await mkdtemp(join(tmpdir(), "epicwar-bench-"));
-const engine = await Engine.open(dir, { sync: false });
+const engine = await Engine.open(storeAt ?? dir, { sync: false });
+if ((await engine.store.streams()).length > 0)
+  throw new Error(`${engine.store.location} is not empty: give the bench a database of its own`);
+const baseline = rawBaseline(engine.store, storeAt);
 const figures: Figure[] = [];
 const started = performance.now();
 try {
   process.stderr.write(
-    `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${dir}\n`,
+    `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${engine.store.location}\n`,
   );
   if (!serverOnly) {
     // First, on a quiet heap: the other steps leave behind garbage whose collection would land in its few milliseconds.
-    figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
+    if (!storeAt)
+      figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
     const template = await withProgress(
       "playing the demo campaign for a template of turns",
       1,
@@ -451,10 +438,13 @@ try {
     figures.push(await appendRatio(engine, template, true));
     figures.push(await appendRatio(engine, template, false));
     figures.push(await verifyRatio(engine.store));
-    figures.push(await importRatio(engine.store));
+    // An import into a folder of the bench's own: on PostgreSQL it would need a second database.
+    if (!storeAt) figures.push(await importRatio(engine.store));
   }
-  figures.push(...(await serverFigures(SIZES.servedRuns)));
+  // The server's figures run servers of their own on LevelDB folders: not a figure of the store.
+  if (!storeAt) figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
+  await baseline.close();
   await engine.close();
   if (args.has("--keep")) process.stderr.write(`kept ${dir}\n`);
   else await rm(dir, { recursive: true, force: true });

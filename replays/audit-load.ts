@@ -1,6 +1,6 @@
 import { catalogue, toCurrent, type StoredEvent } from "../events/index.js";
 import type { Segment } from "../src/log/layout.js";
-import type { EventStore } from "../src/log/store.js";
+import type { EventStore } from "../src/log/index.js";
 import { verifyStream } from "../src/log/verify.js";
 import {
   auditCampaign,

@@ -12,7 +12,7 @@
  */
 import type { CampaignState } from "../projections/state.js";
 import { eventKey, SEQ_DIGITS } from "../src/log/layout.js";
-import type { EventStore, Segment } from "../src/log/index.js";
+import type { EventStore, Segment, SnapshotCache } from "../src/log/index.js";
 import type { TurnPhase } from "./positions.js";
 
 /**
@@ -115,7 +115,7 @@ export function splitSnapshot(value: string): { header: SnapshotHeader; body: st
 }
 
 /**
- * The "snapshots" sublevel. Keys (see docs/storage.md):
+ * The store's snapshot cache (a LevelDB sublevel, or a PostgreSQL table). Keys (see docs/storage.md):
  *   "<stream>#<seq, 12 digits>"              -> header JSON, a newline, the state after that seq (encodeSnapshot)
  *   "<stream>@<turn, 10 digits>.<phase 0-2>" -> a mark: the seq of the event that opens that phase, as text, and
  *                                              after a space the stream and seq of the snapshot before it, if known
@@ -123,12 +123,12 @@ export function splitSnapshot(value: string): { header: SnapshotHeader; body: st
  * fork, as it shares the events.
  */
 export class SnapshotStore {
-  readonly db;
+  readonly db: SnapshotCache;
   /** Counts of what was skipped, for tests and the benchmark. */
   readonly rejected: Record<Rejection, number> = { stale: 0, forged: 0, unreadable: 0 };
 
   constructor(readonly store: EventStore) {
-    this.db = store.db.sublevel<string, string>("snapshots", { valueEncoding: "utf8" });
+    this.db = store.snapshots;
   }
 
   /**
@@ -166,9 +166,7 @@ export class SnapshotStore {
   ): Promise<Snapshot | undefined> {
     for (let last = to; last >= from;) {
       // One entry at a time (a state can be large): the newest at or before `last`, in one read.
-      const [entry] = await this.db
-        .iterator({ gte: eventKey(segment.stream, from), lte: eventKey(segment.stream, last), reverse: true, limit: 1 })
-        .all();
+      const entry = await this.db.last(eventKey(segment.stream, from), eventKey(segment.stream, last));
       if (!entry) return undefined;
       const [key, value] = entry;
       const seq = Number(key.slice(-SEQ_DIGITS));
@@ -220,7 +218,7 @@ export class SnapshotStore {
     snapshots: ReadonlyArray<{ stream: string; hash: string; state: CampaignState; json?: string }>,
   ): Promise<void> {
     if (snapshots.length === 0) return;
-    await this.db.batch(
+    await this.db.put(
       snapshots.map(({ stream, hash, state, json }) => {
         const header: SnapshotHeader = {
           v: REDUCER_VERSION,
@@ -231,7 +229,6 @@ export class SnapshotStore {
           phase: state.phase,
         };
         return {
-          type: "put" as const,
           key: eventKey(stream, state.seq),
           value: json === undefined ? encodeSnapshot(header, state) : `${JSON.stringify(header)}\n${json}`,
         };
@@ -260,9 +257,8 @@ export class SnapshotStore {
 
   async putMarks(marks: readonly Mark[]): Promise<void> {
     if (marks.length === 0) return;
-    await this.db.batch(
+    await this.db.put(
       marks.map(({ stream, turn, phase, seq, near }) => ({
-        type: "put" as const,
         key: markKey(stream, turn, phase),
         value: near ? `${seq} ${near.stream} ${near.seq}` : String(seq),
       })),
@@ -281,14 +277,14 @@ export class SnapshotStore {
 
   /** The seqs of `stream`'s own stored snapshots (checked or not). */
   async seqs(stream: string): Promise<number[]> {
-    const keys = await this.db.keys({ gte: eventKey(stream, 0), lte: `${stream}#~` }).all();
+    const keys = await this.db.keys(eventKey(stream, 0), `${stream}#~`);
     return keys.map((key) => Number(key.slice(-SEQ_DIGITS)));
   }
 
   /** How many characters a stream's own snapshots take, before LevelDB's compression (for the benchmark and tools). */
   async size(stream: string): Promise<number> {
     let total = 0;
-    for await (const value of this.db.values({ gte: eventKey(stream, 0), lte: `${stream}#~` })) total += value.length;
+    for await (const value of this.db.values(eventKey(stream, 0), `${stream}#~`)) total += value.length;
     return total;
   }
 

@@ -279,7 +279,7 @@ describe("import refuses a file that does not hold, naming its first bad line, a
     try {
       const checked = await checkExport(each(lines), catalogue);
       await expect(engine.store.importStreams(checked.streams)).rejects.toThrow(
-        new BranchError("ashfall already exists in this folder"),
+        new BranchError("ashfall already exists in this log"),
       );
       // A second campaign in the file's place only by its branch's name is refused too.
       await expect(engine.store.importStreams(checked.streams.slice(1))).rejects.toThrow(/ashfall\.b0 already exists/);
@@ -318,7 +318,7 @@ describe("epicwar export and import", () => {
     const again = await runInProcess(["import", file, "--db", copy]);
     expect([again.code, again.stderr]).toEqual([
       1,
-      `epicwar: ashfall already exists in this folder (${copy}): an import never writes over a campaign or a branch; nothing was written (import into another --db)\n`,
+      `epicwar: ashfall already exists in this log (${copy}): an import never writes over a campaign or a branch; nothing was written (import into another --db)\n`,
     ]);
     expect(await rawStream(copy, CAMPAIGN)).toEqual(before);
   });

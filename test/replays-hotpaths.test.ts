@@ -69,7 +69,7 @@ describe("the append path", () => {
             expect(stored[i]).toEqual(sealed.stored);
             // What append returns is what a read gives back, key order included: the stored canonical order.
             expect(Object.keys(stored[i]!.data as object)).toEqual(Object.keys(original.data as object).sort());
-            expect(await store.events.get(`c1#${String(head.seq + i + 1).padStart(12, "0")}`)).toBe(sealed.value);
+            expect(await store.valueAt("c1", head.seq + i + 1)).toBe(sealed.value);
             prev = sealed.stored.hash;
           }
           expect(await store.readAll("c1", head.seq + 1)).toEqual(stored.map((e) => JSON.parse(JSON.stringify(e))));

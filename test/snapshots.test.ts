@@ -113,10 +113,9 @@ describe("snapshots", () => {
       { stream: CAMPAIGN, hash: ashfall.events[early - 1]!.hash, state: foldTo(ashfall.events, early) },
     ]);
     const wrongState = { ...foldTo(ashfall.events, late), turn: 99 };
-    await replays.snapshots.db.put(
-      rawKey(CAMPAIGN, late),
-      stored({ ...headerAt(late), v: REDUCER_VERSION + 1 }, wrongState),
-    );
+    await replays.snapshots.db.put([
+      { key: rawKey(CAMPAIGN, late), value: stored({ ...headerAt(late), v: REDUCER_VERSION + 1 }, wrongState) },
+    ]);
     const at = await replays.stateAtSeq(CAMPAIGN, late + 3);
     expect(at.from).toBe(early);
     expect(at.state).toEqual(foldTo(ashfall.events, late + 3));
@@ -136,10 +135,9 @@ describe("snapshots", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const seq = turnEnds()[1]!;
-    await replays.snapshots.db.put(
-      rawKey(CAMPAIGN, seq),
-      stored(forge(seq), { ...foldTo(ashfall.events, seq), turn: 42 }),
-    );
+    await replays.snapshots.db.put([
+      { key: rawKey(CAMPAIGN, seq), value: stored(forge(seq), { ...foldTo(ashfall.events, seq), turn: 42 }) },
+    ]);
     const at = await replays.stateAtSeq(CAMPAIGN, seq + 10);
     expect(at.from).toBe(0);
     expect(at.state).toEqual(foldTo(ashfall.events, seq + 10));
@@ -156,10 +154,15 @@ describe("snapshots", () => {
     // The snapshot turn 3 starts from: turn 2's end, or an earlier one when that state outgrew its budget.
     const before3 = (await replays.snapshots.latest(CAMPAIGN, started3, { unhashed: true }))!.state.seq;
     // That snapshot stamped with another event's hash, and a state that says something else.
-    await replays.snapshots.db.put(
-      rawKey(CAMPAIGN, before3),
-      stored({ ...headerAt(before3), hash: ashfall.events[0]!.hash }, { ...foldTo(ashfall.events, before3), turn: 42 }),
-    );
+    await replays.snapshots.db.put([
+      {
+        key: rawKey(CAMPAIGN, before3),
+        value: stored(
+          { ...headerAt(before3), hash: ashfall.events[0]!.hash },
+          { ...foldTo(ashfall.events, before3), turn: 42 },
+        ),
+      },
+    ]);
     const at = await replays.stateAt(CAMPAIGN, { turn: 3 });
     expect(at.state).toEqual(foldTo(ashfall.events, started3));
     expect(at.from).toBeLessThan(before3);
@@ -179,8 +182,10 @@ describe("snapshots", () => {
     const { engine } = await openCopy();
     const replays = new Replays(engine.store);
     const seq = turnEnds()[1]!;
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, seq), `${JSON.stringify(headerAt(seq))}\n{"seq":`);
-    await replays.snapshots.db.put(rawKey(CAMPAIGN, seq + 1), "not a snapshot");
+    await replays.snapshots.db.put([
+      { key: rawKey(CAMPAIGN, seq), value: `${JSON.stringify(headerAt(seq))}\n{"seq":` },
+    ]);
+    await replays.snapshots.db.put([{ key: rawKey(CAMPAIGN, seq + 1), value: "not a snapshot" }]);
     expect((await replays.stateAtSeq(CAMPAIGN, seq + 2)).state).toEqual(foldTo(ashfall.events, seq + 2));
     expect(replays.snapshots.rejected.unreadable).toBe(2);
   });

@@ -30,8 +30,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "epicwar-views-commands-"));
   ashfall = join(dir, "ashfall");
   emberfall = join(dir, "emberfall");
-  await withEngine(ashfall, {}, (engine) => runDemo(engine, ashfall, () => {}, BASIC_DEMO));
-  await withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, () => {}, ADVANCED_DEMO));
+  await withEngine({ db: ashfall }, {}, (engine) => runDemo(engine, ashfall, () => {}, BASIC_DEMO));
+  await withEngine({ db: emberfall }, {}, (engine) => runDemo(engine, emberfall, () => {}, ADVANCED_DEMO));
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -43,11 +43,13 @@ async function lines(run: (print: (line: string) => void) => Promise<void>): Pro
 }
 
 const events = (db: string, campaign: string): Promise<CurrentEvent[]> =>
-  withEngine(db, { createIfMissing: false }, async (engine) => (await engine.store.readAll(campaign)).map(toCurrent));
+  withEngine({ db: db }, { createIfMissing: false }, async (engine) =>
+    (await engine.store.readAll(campaign)).map(toCurrent),
+  );
 
 describe("T5 a player's view of a past moment holds only what it held then", () => {
   const heldAt = (seq: number) =>
-    withEngine(ashfall, { createIfMissing: false }, async (engine) => {
+    withEngine({ db: ashfall }, { createIfMissing: false }, async (engine) => {
       const json = await showStateAt(new Seat(engine, { db: ashfall, as: "horde" }), { seq }, true);
       return (JSON.parse(json) as { heldOrders: Record<string, string> }).heldOrders;
     });
@@ -60,11 +62,11 @@ describe("T5 a player's view of a past moment holds only what it held then", () 
     const order = kept.orders?.["1/h1"]?.order;
     expect(order, "the demo's secrets file holds h1's order of turn 1").toBeDefined();
 
-    const text = await withEngine(ashfall, { createIfMissing: false }, (engine) =>
+    const text = await withEngine({ db: ashfall }, { createIfMissing: false }, (engine) =>
       showStateAt(new Seat(engine, { db: ashfall, as: "horde" }), { turn: 1, phase: "action" }, false),
     );
     expect(text).not.toContain("hidden from your opponent");
-    const start = await withEngine(ashfall, { createIfMissing: false }, (engine) =>
+    const start = await withEngine({ db: ashfall }, { createIfMissing: false }, (engine) =>
       showStateAt(new Seat(engine, { db: ashfall, as: "horde" }), { turn: 1, phase: "action" }, true),
     );
     expect((JSON.parse(start) as { heldOrders: object }).heldOrders).toEqual({});
@@ -146,7 +148,7 @@ describe("audit --as: the findings of the shared log, without the other side's s
   });
 
   it("A2 A6 a finding about the other side keeps its verdict and seqs; its detail goes where it is worked out from that side's secrets", async () => {
-    const input = await withEngine(emberfall, { createIfMissing: false }, (engine) =>
+    const input = await withEngine({ db: emberfall }, { createIfMissing: false }, (engine) =>
       loadAuditInput(engine.store, "emberfall"),
     );
     const context = logViewContext(input.events);
@@ -219,10 +221,10 @@ describe("A2 diff --as: the other side's strength and reserves stay hidden under
 describe("demo --as: the account and the final state as the player sees them", () => {
   it("A6 demo --as concord, told again from the log, names no living horde commander and prints no head hash", async () => {
     const told = await lines((print) =>
-      withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO, "concord")),
+      withEngine({ db: emberfall }, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO, "concord")),
     );
     const asStored = await lines((print) =>
-      withEngine(emberfall, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO)),
+      withEngine({ db: emberfall }, {}, (engine) => runDemo(engine, emberfall, print, ADVANCED_DEMO)),
     );
     expect(told.length).toBeGreaterThan(100);
     expect(asStored.some((line) => /of horde gets a commander \(/.test(line))).toBe(true);

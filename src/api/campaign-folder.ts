@@ -47,7 +47,7 @@ export interface OpenOptions {
   sync?: boolean;
   /** Where recorded times come from (default: the system clock). */
   clock?: Clock;
-  /** Create the folder when it holds no database (default true). */
+  /** Create the folder (or the tables) when there is no log there yet (default true). */
   createIfMissing?: boolean;
 }
 
@@ -69,8 +69,9 @@ export interface SeatOptions {
 }
 
 /**
- * A folder of campaigns (an embedded LevelDB): creating them, playing them as seats, and every read the CLI offers,
- * each as a seat may see it. One process at a time holds a folder; close it when done.
+ * A folder of campaigns (an embedded LevelDB, or a PostgreSQL database named by a postgres:// URL: docs/scaling.md):
+ * creating them, playing them as seats, and every read the CLI offers, each as a seat may see it. One process at a
+ * time holds a LevelDB folder; close it when done.
  */
 export class CampaignFolder {
   private constructor(private readonly engine: Engine) {}

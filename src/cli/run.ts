@@ -110,6 +110,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     });
   const kit = cliKit(io, action);
   for (const register of COMMANDS) register(program, kit);
+  // Every command that opens a local log may find it in PostgreSQL instead of its folder.
+  for (const command of program.commands)
+    if (command.options.some((option) => option.long === "--db")) command.addOption(kit.storeOption());
 
   // An unknown command is an error even with --help, which commander would answer with the main help and exit 0.
   const unknown = unknownCommand(

@@ -2,23 +2,25 @@ import { existsSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Engine, type EngineOptions } from "../engine.js";
-import { blameBrokenLog } from "../log/index.js";
+import { blameBrokenLog, isDatabaseUrl, storeLocation } from "../log/index.js";
 import { CliError, isKnownError } from "./errors.js";
 
 /**
- * Opens the engine on a folder for one CLI command and always closes it. An error the CLI would call internal, on a
+ * Opens the engine on the command's log (--store, else the folder --db) for one CLI command and always closes it. An error the CLI would call internal, on a
  * folder where a line fails verification, is reported as that line's broken log (exit 2; see blameBrokenFolder).
  */
 export async function withEngine<T>(
-  db: string,
+  where: { db: string; store?: string | undefined },
   options: EngineOptions,
   work: (engine: Engine) => Promise<T>,
 ): Promise<T> {
+  const db = storeLocation(where);
   // An empty path would put the database's files in the current folder.
   if (db.trim() === "")
     throw new CliError("--db needs a folder name (an empty EPICWAR_DB gives none): e.g. --db my-war");
-  const existed = existsSync(db);
-  const heldDatabase = existsSync(join(db, "CURRENT"));
+  const inFolder = !isDatabaseUrl(db);
+  const existed = inFolder && existsSync(db);
+  const heldDatabase = !inFolder || existsSync(join(db, "CURRENT"));
   const engine = await Engine.open(db, options);
   let leftEmpty = false;
   try {

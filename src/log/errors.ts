@@ -53,3 +53,8 @@ export class EventExistsError extends CorruptEventError {
 export class BranchError extends Error {
   override readonly name = "BranchError";
 }
+
+/** The log could not be opened: a folder missing, locked by another process or not a database; a database unreachable. */
+export class StoreOpenError extends Error {
+  override readonly name = "StoreOpenError";
+}

@@ -1,4 +1,4 @@
-import type { EventStore } from "./store.js";
+import type { EventStore } from "./event-store.js";
 import { HASH_LENGTH, type BranchMeta, type Head } from "./layout.js";
 
 /** The first member of an export file's first line: what the file is. */
@@ -42,7 +42,7 @@ export interface ExportPlan {
  * read at one point of the log, so that the events and heads agree with each other.
  */
 export async function* exportLines(store: EventStore, plan: ExportPlan): AsyncGenerator<string> {
-  const readPoint = store.readPoint();
+  const readPoint = await store.readPoint();
   try {
     const header: ExportHeader = {
       kind: EXPORT_KIND,

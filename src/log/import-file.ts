@@ -3,7 +3,8 @@ import { Id } from "../../events/common.js";
 import { EXPORT_KIND, EXPORT_VERSION, type ExportHeader } from "./export-file.js";
 import { sha256Hex } from "./hash.js";
 import { encodeEvent, type BranchMeta, type Head } from "./layout.js";
-import { envelopeProblem, type ImportedStream } from "./store.js";
+import { envelopeProblem } from "./append-check.js";
+import type { ImportedStream } from "./event-store.js";
 
 /**
  * An export file that cannot be imported, found before anything is written: the number of the first bad line (1 is

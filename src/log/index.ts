@@ -1,13 +1,15 @@
+export { checkAppend, envelopeProblem, sealEvent, type CheckedEvent } from "./append-check.js";
+export { LevelEventStore } from "./store.js";
+export { EventStore, isDatabaseUrl, storeLocation } from "./open.js";
+export type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 export {
-  checkAppend,
-  EventStore,
-  sealEvent,
+  AppendConflictError,
+  BranchError,
+  CorruptEventError,
+  EventExistsError,
+  InvalidEventError,
   StoreOpenError,
-  type CheckedEvent,
-  type ImportedStream,
-  type StoreOptions,
-} from "./store.js";
-export { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
+} from "./errors.js";
 export { blameBrokenLog, verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
 export { sha256Hex } from "./hash.js";
 export { canonicalJson } from "../commitments.js";

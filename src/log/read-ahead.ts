@@ -2,7 +2,7 @@ import type { Level } from "level";
 import { streamRange } from "./layout.js";
 
 /** An explicit LevelDB snapshot: reads given one see the database as it was when it was taken. */
-export type ReadPoint = ReturnType<Level<string, string>["snapshot"]>;
+export type LevelReadPoint = ReturnType<Level<string, string>["snapshot"]>;
 
 export const READ_BATCH = 1000;
 /**
@@ -49,7 +49,7 @@ export function rawEntries(
   stream: string,
   from: number,
   to?: number,
-  readPoint?: ReadPoint,
+  readPoint?: LevelReadPoint,
 ): AsyncGenerator<Array<[string, string]>> {
   const range = { ...eventRange(eventsPrefix, stream, from, to), fillCache: false };
   return readAhead(db.iterator(readPoint ? { ...range, snapshot: readPoint } : range));

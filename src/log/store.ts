@@ -1,60 +1,22 @@
 import { Level } from "level";
-import { mergeMap, Observable, Subject } from "rxjs";
-import { Ajv } from "ajv";
-import {
-  catalogue as defaultCatalogue,
-  describeAjvError,
-  GENESIS_HASH,
-  NewEventSchema,
-  type EventCatalogue,
-  type NewEvent,
-  type SchemaProblem,
-  type StoredEvent,
-} from "../../events/index.js";
-import { Id } from "../../events/common.js";
+import { Observable, Subject } from "rxjs";
+import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, InvalidEventError } from "./errors.js";
-import { canonicalPlainJson, sha256Hex } from "./hash.js";
-import { canonicalJson } from "../commitments.js";
-import {
-  decodeEvent,
-  encodeEvent,
-  eventKey,
-  HASH_LENGTH,
-  seqOfKey,
-  streamKeyPrefix,
-  streamOfKey,
-  streamRange,
-  type BranchMeta,
-  type Head,
-  type Segment,
-} from "./layout.js";
+import { checkAppend, sealChecked } from "./append-check.js";
+import { checkStreamName, planBranch, streamInUse } from "./branch-plan.js";
+import type { CheckerData } from "./chain-worker.js";
+import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import { LineStore } from "./line-store.js";
+import { eventKey, seqOfKey, streamKeyPrefix, streamOfKey, streamRange } from "./layout.js";
+import type { BranchMeta, Head } from "./layout.js";
 import { SerialQueue } from "./queue.js";
-import { eventRange, rawEntries, readAhead, type ReadPoint } from "./read-ahead.js";
+import { eventRange, rawEntries, readAhead, type LevelReadPoint } from "./read-ahead.js";
+import { decodeInOrder, ReadOrder } from "./read-order.js";
 
-/** A stream as an import writes it: its own stored values (hash and body) from seq `first`, its head, its branch record. */
-export interface ImportedStream {
-  stream: string;
-  branch?: BranchMeta;
-  first: number;
-  values: readonly string[];
-  head: Head;
-}
-
-export interface StoreOptions {
-  /** Fsync every append before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
-  sync?: boolean;
-  /** Event types this store accepts (default: the engine's catalogue). */
-  catalogue?: EventCatalogue;
-  /** Create the folder when it holds no database yet (default true); readers pass false. */
-  createIfMissing?: boolean;
-}
-
-/** The folder could not be opened as an event log: missing, locked by another process, or not a database. */
-export class StoreOpenError extends Error {
-  override readonly name = "StoreOpenError";
-}
+export { checkAppend, sealEvent, type CheckedEvent } from "./append-check.js";
+export type { StoreOptions } from "./event-store.js";
 
 /**
  * The folders this process has a store open on. LevelDB's lock keeps other processes out; inside this one, the
@@ -69,178 +31,6 @@ const IMPORT_BATCH = 4096;
 /** Ranges shorter than this are read with one getMany of their keys rather than with an iterator. */
 const SMALL_READ = 256;
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
-
-/** RFC 3339 date-time: the shape, and a real calendar date and time of day (no month 13, 30 February or hour 25). */
-function isDateTime(text: string): boolean {
-  const match = DATE_TIME.exec(text);
-  if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (days === undefined || day < 1 || day > days || hour > 23 || minute > 59 || second > 60) return false;
-  return match[9] === undefined || (Number(match[9]) <= 23 && Number(match[10]) <= 59);
-}
-
-const envelopeAjv = new Ajv({ strict: true });
-envelopeAjv.addFormat("date-time", { type: "string", validate: isDateTime });
-const checkEnvelope = envelopeAjv.compile(NewEventSchema);
-/** What is wrong with an envelope's fields as a writer supplies them (type, version, at, actor, data), if anything. */
-export function envelopeProblem(event: unknown): SchemaProblem | undefined {
-  return checkEnvelope(event) ? undefined : describeAjvError(checkEnvelope.errors, "event");
-}
-
-/** Stream names are ids: no "#" or "~", which would let one stream's keys fall inside another's key range. */
-const STREAM_NAME = new RegExp(Id.pattern!);
-
-/** Seals an envelope into the chain: its hash covers every field but the hash itself. */
-export function sealEvent(
-  stream: string,
-  seq: number,
-  prev: string,
-  event: NewEvent,
-): { stored: StoredEvent; value: string } {
-  const body = canonicalJson({
-    stream,
-    seq,
-    type: event.type,
-    version: event.version,
-    at: event.at,
-    actor: event.actor,
-    data: event.data,
-    prev,
-  });
-  const hash = sha256Hex(body);
-  const stored: StoredEvent = {
-    stream,
-    seq,
-    type: event.type,
-    version: event.version,
-    at: event.at,
-    actor: event.actor,
-    data: event.data,
-    prev,
-    hash,
-  };
-  return { stored, value: encodeEvent(hash, body) };
-}
-
-/** A checked event: its data copied, and the canonical JSON of that data, written once when it was checked. */
-export interface CheckedEvent extends NewEvent {
-  dataJson: string;
-}
-
-/**
- * sealEvent for a checked event: the canonical envelope is put together around the data's canonical JSON (keys in
- * RFC 8785 order: actor, at, data, prev, seq, stream, type, version), giving the same bytes as canonicalJson.
- */
-function sealChecked(
-  stream: string,
-  seq: number,
-  prev: string,
-  event: CheckedEvent,
-): { stored: StoredEvent; value: string } {
-  const body =
-    `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},"data":${event.dataJson},"prev":${JSON.stringify(prev)},` +
-    `"seq":${seq},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(event.type)},"version":${event.version}}`;
-  const hash = sha256Hex(body);
-  const stored: StoredEvent = {
-    stream,
-    seq,
-    type: event.type,
-    version: event.version,
-    at: event.at,
-    actor: event.actor,
-    data: event.data,
-    prev,
-    hash,
-  };
-  return { stored, value: encodeEvent(hash, body) };
-}
-
-/**
- * What append checks before it writes, thrown as append throws it: the stream's name (RangeError), and each event
- * (InvalidEventError), copied: the envelope's fields are strings and numbers; the data is written out as canonical JSON
- * once, and copied in the same turn, so what is checked is exactly what will be hashed and stored, whatever the caller
- * does with its objects afterwards. Exported for the command handler that keeps no log (src/memory-engine.ts).
- */
-export function checkAppend(stream: string, events: readonly NewEvent[], catalogue: EventCatalogue): CheckedEvent[] {
-  if (!STREAM_NAME.test(stream))
-    throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
-  return events.map((event, index) => checkEvent(event, index, catalogue));
-}
-
-function checkEvent(original: NewEvent, index: number, catalogue: EventCatalogue): CheckedEvent {
-  if (typeof original !== "object" || original === null)
-    throw new InvalidEventError(index, "event", "is not plain data");
-  if (!checkEnvelope(original)) {
-    const problem = describeAjvError(checkEnvelope.errors, "event");
-    throw new InvalidEventError(index, problem.field, problem.message);
-  }
-  let dataJson: string;
-  try {
-    dataJson = canonicalPlainJson(original.data);
-  } catch {
-    throw new InvalidEventError(index, "event", "is not plain data");
-  }
-  // The copy is read back from the canonical JSON: what append returns is what a read of the log gives, key order
-  // included, and the caller's objects are not shared with it.
-  const data: unknown = JSON.parse(dataJson);
-  const event: CheckedEvent = {
-    type: original.type,
-    version: original.version,
-    at: original.at,
-    actor: original.actor,
-    data,
-    dataJson,
-  };
-  const problem = catalogue.check(event);
-  if (problem) throw new InvalidEventError(index, problem.field, problem.message);
-  return event;
-}
-
-/**
- * Checks that the events one read of a stream gives follow on as the chain says: each stored under its own seq and
- * stream, none missing from the first seq asked for to the last found, each linking to the one before. A fold can
- * trust nothing less, and it costs a few comparisons an event; the hashes are verify's. A broken order is reported as
- * the CorruptEventError of the first seq that is not where it should be.
- */
-class ReadOrder {
-  private prev: string | undefined;
-
-  constructor(
-    private readonly stream: string,
-    /** The seq the next event must have. */
-    public next: number,
-  ) {
-    this.prev = next === 1 ? GENESIS_HASH : undefined;
-  }
-
-  /** `keySeq`: the seq of the key the event was stored under, where the read knows it. */
-  check(event: StoredEvent, keySeq = this.next): void {
-    const seq = this.next;
-    if (keySeq !== seq) throw new CorruptEventError(this.stream, seq, "is missing");
-    if (event.seq !== seq || event.stream !== this.stream) {
-      throw new CorruptEventError(
-        this.stream,
-        seq,
-        `is missing or out of place: the event read in its place says it is ${String(event.stream)} #${String(event.seq)}`,
-      );
-    }
-    if (this.prev !== undefined && event.prev !== this.prev)
-      throw new CorruptEventError(this.stream, seq, `does not link to event ${seq - 1}`);
-    this.prev = event.hash;
-    this.next = seq + 1;
-  }
-}
-
 /**
  * The append-only, hash-chained event log of many streams (campaigns and their branches) in one LevelDB.
  * Appends are serialised through one queue and written with their new head in one atomic batch.
@@ -249,26 +39,41 @@ class ReadOrder {
  * only its own events, from fork seq + 1 on, the first linking to the fork hash. Every reader (readBatches, readAll,
  * batches$, events$) reads a branch as its whole line: the parent's events up to the fork (recursively), then its own.
  */
-export class EventStore {
+export class LevelEventStore extends LineStore {
   private readonly queue = new SerialQueue();
   private readonly heads = new Map<string, Head>();
   private readonly live = new Map<string, Subject<StoredEvent[]>>();
   readonly events;
   private readonly headsDb;
   private readonly branchesDb;
-  /** Lines known not to change: every branch's, and every stream's that has events (it can no longer become a branch). */
-  private readonly lines = new Map<string, Segment[]>();
 
   private constructor(
     readonly db: Level<string, string>,
+    /** The folder as it was named when opened (LevelDB's own location is made absolute). */
+    readonly location: string,
     private readonly options: Required<StoreOptions>,
   ) {
+    super();
     this.events = db.sublevel<string, string>("events", { valueEncoding: "utf8" });
     this.headsDb = db.sublevel<string, string>("heads", { valueEncoding: "utf8" });
     this.branchesDb = db.sublevel<string, string>("branches", { valueEncoding: "utf8" });
+    const snapshots = db.sublevel<string, string>("snapshots", { valueEncoding: "utf8" });
+    this.snapshots = {
+      get: (key) => snapshots.get(key),
+      put: (entries) => snapshots.batch(entries.map(({ key, value }) => ({ type: "put" as const, key, value }))),
+      del: (key) => snapshots.del(key),
+      last: async (gte, lte) => (await snapshots.iterator({ gte, lte, reverse: true, limit: 1 }).all())[0],
+      keys: (gte, lte) => snapshots.keys({ gte, lte }).all(),
+      values: (gte, lte) => snapshots.values({ gte, lte }),
+      clear: (range) => snapshots.clear(range ?? {}),
+    };
   }
 
-  static async open(location: string, options: StoreOptions = {}): Promise<EventStore> {
+  readonly snapshots: SnapshotCache;
+  /** LevelDB's lock keeps every other process out while the store is open. */
+  readonly shared = false;
+
+  static async open(location: string, options: StoreOptions = {}): Promise<LevelEventStore> {
     if (options.createIfMissing === false && !existsSync(join(location, "CURRENT"))) {
       throw new StoreOpenError(`no campaign database at ${location}`);
     }
@@ -287,7 +92,7 @@ export class EventStore {
       throw new StoreOpenError(`cannot open ${location}: ${cause?.message ?? message}`);
     }
     openHere.add(where);
-    return new EventStore(db, {
+    return new LevelEventStore(db, location, {
       sync: options.sync ?? true,
       catalogue: options.catalogue ?? defaultCatalogue,
       createIfMissing: options.createIfMissing ?? true,
@@ -312,7 +117,7 @@ export class EventStore {
    * `readPoint`, when given).
    */
   async storedHead(stream: string, readPoint?: ReadPoint): Promise<Head> {
-    const value = await this.headsDb.get(stream, readPoint ? { snapshot: readPoint } : {});
+    const value = await this.headsDb.get(stream, readPoint ? { snapshot: readPoint as LevelReadPoint } : {});
     return value === undefined ? { seq: 0, hash: GENESIS_HASH } : (JSON.parse(value) as Head);
   }
 
@@ -350,17 +155,10 @@ export class EventStore {
   async firstStoredFrom(stream: string, seq: number, readPoint?: ReadPoint): Promise<number | undefined> {
     // On the root database with the prefixed keys: a third quicker than through the sublevel.
     const { gte, lte } = eventRange(this.eventsPrefix, stream, seq);
-    const [key] = await this.db.keys({ gte, lte, limit: 1, ...(readPoint ? { snapshot: readPoint } : {}) }).all();
+    const [key] = await this.db
+      .keys({ gte, lte, limit: 1, ...(readPoint ? { snapshot: readPoint as LevelReadPoint } : {}) })
+      .all();
     return key === undefined ? undefined : seqOfKey(key);
-  }
-
-  /**
-   * The first seq of a line stored after its head, or undefined when there is none: events the head does not count,
-   * because it was deleted or set back outside the engine (appends never leave any).
-   */
-  async storedAfterHead(stream: string): Promise<number | undefined> {
-    const [head, line] = await Promise.all([this.head(stream), this.line(stream)]);
-    return this.firstStoredFrom(line.at(-1)!.stream, head.seq + 1);
   }
 
   /** The branch record of a stream, or undefined for a stream that is not a branch. */
@@ -374,72 +172,8 @@ export class EventStore {
     return (await this.branchesDb.values().all()).map((value) => JSON.parse(value) as BranchMeta);
   }
 
-  /**
-   * The stretches of streams a stream reads, in seq order: for a campaign its own events; for a branch its parent's
-   * line up to the fork seq, then its own events. A stretch emptied by a fork below it is left out.
-   */
-  async line(stream: string): Promise<Segment[]> {
-    const known = this.lines.get(stream);
-    if (known) return known;
-    const segments: Segment[] = [];
-    const seen = new Set<string>();
-    let current = stream;
-    let to = Infinity;
-    for (;;) {
-      if (seen.has(current))
-        throw new BranchError(
-          `the branch records of ${stream} form a loop through ${current}: the folder was changed outside epicwar`,
-        );
-      seen.add(current);
-      const meta = await this.branch(current);
-      if (!meta) {
-        segments.unshift({ stream: current, from: 1, to });
-        break;
-      }
-      if (meta.forkSeq + 1 <= to) segments.unshift({ stream: current, from: meta.forkSeq + 1, to });
-      to = Math.min(to, meta.forkSeq);
-      current = meta.parent;
-    }
-    if (segments.length > 1 || (await this.head(stream)).seq > 0) this.lines.set(stream, segments);
-    return segments;
-  }
-
-  /** The stored value (hash and body) of the event at `seq` of a stream's line, or undefined when there is none. */
-  async valueAt(stream: string, seq: number): Promise<string | undefined> {
-    return (await this.storedAt(stream, seq))?.value;
-  }
-
-  /** The value at `seq` of a stream's line, with the stream whose own event it is (the parent's, before a fork). */
-  private async storedAt(stream: string, seq: number): Promise<{ owner: string; value: string } | undefined> {
-    const segment = (await this.line(stream)).find((s) => seq >= s.from && seq <= s.to);
-    const value = segment && (await this.events.get(eventKey(segment.stream, seq)));
-    return value === undefined ? undefined : { owner: segment!.stream, value };
-  }
-
-  /** The hash of the event at `seq` of a stream's line, as stored (GENESIS_HASH for seq 0). */
-  async hashAt(stream: string, seq: number): Promise<string | undefined> {
-    if (seq === 0) return GENESIS_HASH;
-    return (await this.valueAt(stream, seq))?.slice(0, HASH_LENGTH);
-  }
-
-  /** The event at `seq` of a stream's line, or undefined when there is none. */
-  async eventAt(stream: string, seq: number): Promise<StoredEvent | undefined> {
-    const stored = await this.storedAt(stream, seq);
-    if (stored === undefined) return undefined;
-    let event: StoredEvent;
-    try {
-      event = decodeEvent(stored.value);
-    } catch {
-      throw new CorruptEventError(stream, seq);
-    }
-    if (event.seq !== seq || event.stream !== stored.owner) {
-      throw new CorruptEventError(
-        stored.owner,
-        seq,
-        `is out of place: the event stored in its place says it is ${String(event.stream)} #${String(event.seq)}`,
-      );
-    }
-    return event;
+  protected ownValue(stream: string, seq: number): Promise<string | undefined> {
+    return this.events.get(eventKey(stream, seq));
   }
 
   /**
@@ -454,39 +188,10 @@ export class EventStore {
     forkSeq: number,
     options: { name?: string; sync?: boolean; created?: string } = {},
   ): Promise<BranchMeta> {
-    if (!STREAM_NAME.test(stream))
-      throw new RangeError(
-        `stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`,
-      );
+    checkStreamName(stream);
     return this.queue.run(async () => {
-      // Events stored under the id without a head (deleted outside the engine) take it too: they are never overwritten.
-      if (
-        (await this.head(stream)).seq > 0 ||
-        (await this.branch(stream)) ||
-        (await this.firstStoredFrom(stream, 1)) !== undefined
-      ) {
-        throw new BranchError(`${stream} already exists in this folder`);
-      }
-      const parentHead = await this.head(parent);
-      if (parentHead.seq === 0) throw new BranchError(`there is no stream ${parent} to branch from`);
-      if (!Number.isInteger(forkSeq) || forkSeq < 1 || forkSeq > parentHead.seq) {
-        throw new BranchError(`a branch of ${parent} forks at a seq from 1 to ${parentHead.seq}, not ${forkSeq}`);
-      }
-      const value = await this.valueAt(parent, forkSeq);
-      if (value === undefined || sha256Hex(value.slice(HASH_LENGTH)) !== value.slice(0, HASH_LENGTH))
-        throw new CorruptEventError(parent, forkSeq);
-      const forkHash = value.slice(0, HASH_LENGTH);
-      const parentMeta = await this.branch(parent);
-      const meta: BranchMeta = {
-        stream,
-        name: options.name ?? stream,
-        parent,
-        root: parentMeta?.root ?? parent,
-        forkSeq,
-        forkHash,
-        created: options.created ?? new Date().toISOString(),
-      };
-      const head: Head = { seq: forkSeq, hash: forkHash };
+      const meta = await planBranch(this, stream, parent, forkSeq, options);
+      const head: Head = { seq: forkSeq, hash: meta.forkHash };
       const batch = this.db.batch();
       batch.put(stream, JSON.stringify(meta), { sublevel: this.branchesDb });
       batch.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
@@ -504,20 +209,10 @@ export class EventStore {
    * before anything is written, when any of the streams is in use in this folder (a head, a branch record, or events).
    */
   async importStreams(streams: readonly ImportedStream[]): Promise<void> {
-    for (const { stream } of streams)
-      if (!STREAM_NAME.test(stream))
-        throw new RangeError(
-          `stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`,
-        );
+    for (const { stream } of streams) checkStreamName(stream);
     return this.queue.run(async () => {
-      for (const { stream } of streams) {
-        if (
-          (await this.head(stream)).seq > 0 ||
-          (await this.branch(stream)) ||
-          (await this.firstStoredFrom(stream, 1)) !== undefined
-        )
-          throw new BranchError(`${stream} already exists in this folder`);
-      }
+      for (const { stream } of streams)
+        if (await streamInUse(this, stream)) throw new BranchError(`${stream} already exists in this log`);
       const last = this.db.batch();
       for (const { stream, branch, values, first, head } of streams) {
         for (let start = 0; start < values.length; start += IMPORT_BATCH) {
@@ -606,15 +301,20 @@ export class EventStore {
 
   /** The same entries with their keys as the root database holds them (storedKeyPrefix). */
   rawEntries(stream: string, from = 1, to?: number, readPoint?: ReadPoint): AsyncGenerator<Array<[string, string]>> {
-    return rawEntries(this.db, this.eventsPrefix, stream, from, to, readPoint);
+    return rawEntries(this.db, this.eventsPrefix, stream, from, to, readPoint as LevelReadPoint | undefined);
   }
 
   /**
    * A consistent view of the database as it is now, for reads that must agree with each other while appends go on
    * (verify reads the head and then the events up to it). Close it when done.
    */
-  readPoint(): ReadPoint {
-    return this.db.snapshot();
+  readPoint(): Promise<ReadPoint> {
+    return Promise.resolve(this.db.snapshot());
+  }
+
+  /** The checker threads open the folder themselves, through LevelDB's multithreaded handle. */
+  checkerData(): CheckerData {
+    return { location: this.db.location, eventsPrefix: this.eventsPrefix };
   }
 
   /** What the stream's event keys start with in the root database, as rawEntries gives them: the seq's digits follow. */
@@ -655,37 +355,13 @@ export class EventStore {
       const values = await this.events.getMany(keys);
       const events: StoredEvent[] = [];
       for (const [index, value] of values.entries()) {
-        if (value === undefined) continue;
-        let event: StoredEvent;
-        try {
-          event = decodeEvent(value);
-        } catch {
-          throw new CorruptEventError(stream, from + index);
-        }
-        order.check(event, from + index);
-        events.push(event);
+        if (value !== undefined) events.push(decodeInOrder(order, stream, value, from + index));
       }
       if (events.length > 0) yield events;
       return;
     }
     const iterator = this.db.values(eventRange(this.eventsPrefix, stream, from, to));
-    const decode = (value: string): StoredEvent => {
-      let event: StoredEvent;
-      try {
-        event = decodeEvent(value);
-      } catch {
-        throw new CorruptEventError(stream, order.next);
-      }
-      order.check(event);
-      return event;
-    };
-    for await (const values of readAhead(iterator)) yield values.map(decode);
-  }
-
-  async readAll(stream: string, from = 1, to?: number): Promise<StoredEvent[]> {
-    const all: StoredEvent[] = [];
-    for await (const batch of this.readBatches(stream, from, to)) all.push(...batch);
-    return all;
+    for await (const values of readAhead(iterator)) yield values.map((value) => decodeInOrder(order, stream, value));
   }
 
   /**
@@ -726,11 +402,6 @@ export class EventStore {
       })();
       return () => liveSubscription.unsubscribe();
     });
-  }
-
-  /** The same as batches$, one event at a time. */
-  events$(stream: string, from = 1): Observable<StoredEvent> {
-    return this.batches$(stream, from).pipe(mergeMap((batch) => batch));
   }
 
   private liveSubject(stream: string): Subject<StoredEvent[]> {

@@ -5,7 +5,7 @@ import { checkRange, type RangeLinks } from "./chain-range.js";
 import type { CheckerData, CheckerMessage, CheckerOrder } from "./chain-worker.js";
 import type { Head } from "./layout.js";
 import type { Range } from "./line-ranges.js";
-import type { EventStore } from "./store.js";
+import type { EventStore } from "./event-store.js";
 
 function startChecker(data: CheckerData): Worker {
   if (!import.meta.url.endsWith(".ts"))
@@ -17,6 +17,9 @@ function startChecker(data: CheckerData): Worker {
     workerData: data,
   });
 }
+
+/** How many ranges this thread reads at once when it checks a line alone. */
+const THIS_THREAD_READS = 4;
 
 /** One thread per core besides this one, at most four. */
 export function defaultCheckerCount(): number {
@@ -64,8 +67,9 @@ export async function chainHolds(
   };
   const unreadable = () => note(undefined);
 
-  const data: CheckerData = { location: store.db.location, eventsPrefix: store.eventsPrefix };
-  const workers = Array.from({ length: options.checkers }, () => startChecker(data));
+  // A store whose log the threads cannot open for themselves (PostgreSQL) is checked on this thread only.
+  const data = store.checkerData();
+  const workers = data ? Array.from({ length: options.checkers }, () => startChecker(data)) : [];
   const checkerLoops = workers.map(
     (worker) =>
       new Promise<void>((done) => {
@@ -99,7 +103,7 @@ export async function chainHolds(
       }),
   );
   const thisThreadLoop = async () => {
-    if (!options.thisThread) return;
+    if (!options.thisThread && workers.length > 0) return;
     for (let index = nextRange(); index !== undefined; index = nextRange()) {
       const range = ranges[index]!;
       const { stream } = range.segment;
@@ -109,8 +113,11 @@ export async function chainHolds(
     }
   };
 
+  // Where no checker thread can read the log (PostgreSQL), this thread keeps several ranges' reads in flight, so that
+  // the database reads the next ranges while this thread hashes.
+  const thisThreadLoops = data ? 1 : THIS_THREAD_READS;
   try {
-    await Promise.all([thisThreadLoop(), ...checkerLoops]);
+    await Promise.all([...Array.from({ length: thisThreadLoops }, thisThreadLoop), ...checkerLoops]);
     return { holds: !failed && (await joins(ranges, results, forkHashes, head)), rangesByCheckers };
   } finally {
     await Promise.all(workers.map((worker) => worker.removeAllListeners("exit").terminate()));

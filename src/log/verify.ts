@@ -3,8 +3,7 @@ import { BranchError, CorruptEventError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
 import { HASH_LENGTH, type BranchMeta, type Segment } from "./layout.js";
 import { splitLine, type Range } from "./line-ranges.js";
-import type { ReadPoint } from "./read-ahead.js";
-import type { EventStore } from "./store.js";
+import type { EventStore, ReadPoint } from "./event-store.js";
 import { chainHolds, defaultCheckerCount } from "./verify-parallel.js";
 
 export type ChainProblem = "missing" | "unreadable" | "hash" | "order" | "link" | "truncated" | "head" | "fork";
@@ -102,7 +101,7 @@ export async function verifyStream(
   // Every read of the main thread comes from one read point, so that appends made meanwhile (in this process) are not
   // seen as events after the head. The checker threads cannot share it; they read only events up to that head, which
   // no append changes.
-  const readPoint = store.readPoint();
+  const readPoint = await store.readPoint();
   try {
     return await verifyAt(store, stream, options, readPoint);
   } finally {

@@ -22,6 +22,8 @@ export interface ServerOptions {
   seats: SeatStore;
   /** The host's secrets folder (its dice seeds): the server takes the host's chores. */
   secrets: string;
+  /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
+  hostChores?: boolean;
   /** Where the request log goes, one JSON line per request (pino); no log when not given. */
   log?: (line: string) => void;
 }
@@ -97,9 +99,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });
-  const campaigns = await Campaigns.open(engine, options.secrets);
+  const campaigns = await Campaigns.open(engine, options.secrets, options.hostChores ?? true);
   // A server stopped between a command and the host's chores after it left them due: they are taken first.
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
+  campaigns.followChores(app.log);
+  app.addHook("onClose", async () => campaigns.close());
   const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
   sessionRoutes(app, context);
   commandRoutes(app, context);

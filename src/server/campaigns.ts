@@ -10,6 +10,7 @@ import type { Engine } from "../engine.js";
 import { BranchError } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
+import type { Subscription } from "rxjs";
 
 /**
  * The campaigns a server serves: the ones in its folder when it started and those created through it since (the
@@ -22,25 +23,57 @@ export class Campaigns {
   /** The host's Table of each campaign, made on its first chore and kept: its secrets file is claimed once. */
   private readonly hostTables = new Map<string, Table>();
 
+  /** Each campaign's line followed for the host's chores after appends made by other processes (a shared store). */
+  private readonly followed = new Map<string, Subscription>();
+
   private constructor(
     readonly engine: Engine,
     /** The host's secrets folder: its dice seeds, which only this server holds. */
     private readonly secretsDir: string,
     known: readonly string[],
+    /** Whether this server takes the host's chores: of several on one database, exactly one does. */
+    private readonly hostChores: boolean,
   ) {
     this.known = new Set(known);
   }
 
-  static async open(engine: Engine, secretsDir: string): Promise<Campaigns> {
-    return new Campaigns(engine, secretsDir, await engine.listCampaigns());
+  static async open(engine: Engine, secretsDir: string, hostChores = true): Promise<Campaigns> {
+    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores);
+  }
+
+  /**
+   * On a log other processes append to (several servers on one PostgreSQL), a command taken by another server can
+   * leave the host's chores due, and only the server with the host's secrets takes them: it follows every campaign
+   * it serves and looks for due chores after each batch of events, whoever appended it.
+   */
+  followChores(log: FastifyBaseLogger): void {
+    if (!this.hostChores || !this.engine.store.shared) return;
+    for (const campaign of this.known) this.followChoresOf(campaign, log);
+  }
+
+  private followChoresOf(campaign: string, log: FastifyBaseLogger): void {
+    if (this.followed.has(campaign)) return;
+    const subscription = this.engine.store.batches$(campaign).subscribe({
+      next: () => void this.serialize(campaign, () => this.takeHostChores(campaign, log)),
+      error: (error: unknown) =>
+        log.error({ campaign, err: error }, `following ${campaign} for the host's chores failed`),
+    });
+    this.followed.set(campaign, subscription);
+  }
+
+  /** Stops following the campaigns' lines. */
+  close(): void {
+    for (const subscription of this.followed.values()) subscription.unsubscribe();
+    this.followed.clear();
   }
 
   ids(): string[] {
     return [...this.known].sort();
   }
 
-  add(campaign: string): void {
+  add(campaign: string, log: FastifyBaseLogger): void {
     this.known.add(campaign);
+    if (this.followed.size > 0 || (this.hostChores && this.engine.store.shared)) this.followChoresOf(campaign, log);
   }
 
   /** 404 for a campaign this server does not serve. */
@@ -76,7 +109,7 @@ export class Campaigns {
    */
   async takeHostChores(campaign: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
-    if (after && dueChores(after, HOST_PARTY).length === 0) return written;
+    if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
     try {
       await this.hostTable(campaign).takeChores((events) => written.push(...events));
     } catch (error) {

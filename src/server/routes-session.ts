@@ -105,7 +105,7 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }
           });
         const created = await engine.create(steps.map((step) => step.command));
         if (created.ok) {
-          campaigns.add(setup.campaign);
+          campaigns.add(setup.campaign, request.log);
           await campaigns.takeHostChores(setup.campaign, request.log);
         }
         return created;

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine.js";
-import { StoreOpenError } from "../log/index.js";
+import { storeLocation, StoreOpenError } from "../log/index.js";
 import { buildServer } from "./app.js";
 import { SeatStore } from "./seat-store.js";
 
 export interface ServeOptions {
   /** The campaign folder (LevelDB): every campaign in it is served. */
   db: string;
+  /** The log in PostgreSQL instead (a postgres:// URL), which several servers may serve at once. */
+  store?: string;
+  /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
+  hostChores?: boolean;
   host: string;
   port: number;
   /** The host's secrets folder (its dice seeds). */
@@ -23,6 +27,8 @@ export interface RunningServer {
   app: FastifyInstance;
   /** Where it listens: http://host:port. */
   url: string;
+  /** The log it serves, as it may be shown (a folder, or a database URL without its password). */
+  location: string;
   /** Stops taking requests, lets those in flight finish, then closes the folder. */
   close(): Promise<void>;
 }
@@ -33,14 +39,15 @@ export class ServeError extends Error {
 }
 
 /**
- * Starts `epicwar serve` (docs/server.md): opens the folder (LevelDB's lock keeps a second server out) and the seats,
+ * Starts `epicwar serve` (docs/server.md): opens the log (a folder, whose LevelDB lock keeps a second server out; or a
+ * PostgreSQL database, which several servers share) and the seats,
  * builds the server (which takes the host's chores left due), listens, and tells the operator, through `print`, its token on the first start
  * and one invite line per seat of every campaign that has none issued yet.
  */
 export async function startServer(options: ServeOptions, print: (line: string) => void): Promise<RunningServer> {
   let engine: Engine;
   try {
-    engine = await Engine.open(options.db, options.clock ? { clock: options.clock } : {});
+    engine = await Engine.open(storeLocation(options), options.clock ? { clock: options.clock } : {});
   } catch (error) {
     if (error instanceof StoreOpenError && /in use|already open/.test(error.message))
       throw new ServeError(
@@ -54,13 +61,14 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       engine,
       seats,
       secrets: options.secrets,
+      hostChores: options.hostChores ?? true,
       ...(options.log ? { log: options.log } : {}),
     });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
     const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
-    print(`Serving ${options.db} at ${url} (request log on stderr; Ctrl-C stops it).`);
+    print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
     if (operatorToken)
       print(`Operator token (shown this once; only its hash is kept in ${options.serverData}): ${operatorToken}`);
     for (const campaign of await engine.listCampaigns()) {
@@ -69,7 +77,12 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       for (const [seat, invite] of Object.entries(invites)) print(`${campaign} ${seat} ${url}/join#${invite}`);
     }
     let closing: Promise<void> | undefined;
-    return { app, url, close: () => (closing ??= app.close().then(() => engine.close())) };
+    return {
+      app,
+      url,
+      location: engine.store.location,
+      close: () => (closing ??= app.close().then(() => engine.close())),
+    };
   } catch (error) {
     await engine.close();
     throw error;

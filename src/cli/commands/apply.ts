@@ -218,7 +218,7 @@ export function registerApply(program: Command, kit: CliKit): void {
         const remote = kit.server(command);
         if (remote) return remoteApply(remote, file, options, io, print);
         const text = await readInput(file, io.stdin);
-        await withEngine(options.db, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) =>
+        await withEngine(options, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) =>
           applyCommands(new Seat(engine, options), file, text, print),
         );
       }),

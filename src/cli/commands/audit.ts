@@ -30,7 +30,7 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
   const turn = options.turn === undefined ? undefined : parseTurn(options.turn);
   const heads = (options.head ?? []).map(parseHead);
   const auditOptions: AuditOptions = { ...(turn === undefined ? {} : { turn }), ...(heads.length ? { heads } : {}) };
-  await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+  await withEngine(options, { createIfMissing: false }, async (engine) => {
     const campaign = await pickCampaign(engine, options.db, options.campaign);
     const { report, startedTurns } = await auditAsSeen(engine.store, campaign, options.as, auditOptions);
     if (turn !== undefined && report.turns.length === 0) {

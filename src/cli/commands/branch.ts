@@ -43,14 +43,14 @@ export async function pickLine(
  * fork; `new` makes a campaign's own line, never a branch.)
  */
 export async function applyBranchOption(command: Command): Promise<void> {
-  const options = command.opts<{ db?: string; campaign?: string; branch?: string }>();
+  const options = command.opts<{ db?: string; store?: string; campaign?: string; branch?: string }>();
   if (options.branch === undefined || command.name() === "branch" || command.name() === "diff") return;
   if (command.name() === "new")
     throw new CliError(
       `new creates a campaign's own line; to try another course, fork it: epicwar branch --from-turn N --name NAME`,
     );
   const db = options.db!;
-  const stream = await withEngine(db, { createIfMissing: false }, (engine) =>
+  const stream = await withEngine({ db, store: options.store }, { createIfMissing: false }, (engine) =>
     pickLine(engine, db, options.campaign, options.branch),
   );
   command.setOptionValue("campaign", stream);
@@ -98,7 +98,7 @@ export async function runBranch(options: BranchCliOptions, print: (line: string)
     { turn: "--from-turn", phase: "--phase", seq: "--from-seq" },
   );
   if (!from) throw new CliError("say where to fork: --from-turn N (with --phase action|battle|end) or --from-seq N");
-  await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+  await withEngine(options, { createIfMissing: false }, async (engine) => {
     const campaign = await rootCampaign(engine, options.db, options.campaign);
     const parent = await pickLine(engine, options.db, options.campaign, options.branch);
     let stream: string;
@@ -137,7 +137,7 @@ export async function runBranches(
   options: { db: string; campaign?: string; json?: boolean },
   print: (line: string) => void,
 ): Promise<void> {
-  await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+  await withEngine(options, { createIfMissing: false }, async (engine) => {
     const campaign = await rootCampaign(engine, options.db, options.campaign);
     const lines = await linesAsSeen(engine.store, campaign);
     const { branches } = lines;

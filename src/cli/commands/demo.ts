@@ -144,7 +144,7 @@ export function registerDemo(program: Command, kit: CliKit): void {
         // The local demo keeps its secrets beside its own folder and plays its own campaign.
         if (options.campaign !== undefined || options.secrets !== undefined)
           throw new CliError("--campaign and --secrets are for demo --server (a seat on a server): leave them out");
-        await withEngine(options.db, { clock: io.clock }, (engine) =>
+        await withEngine(options, { clock: io.clock }, (engine) =>
           runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as),
         );
       }),

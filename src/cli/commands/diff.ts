@@ -19,7 +19,7 @@ export async function runDiff(
   options: { db: string; campaign?: string; json?: boolean; as?: string },
   print: (line: string) => void,
 ): Promise<void> {
-  await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+  await withEngine(options, { createIfMissing: false }, async (engine) => {
     const streams = [
       await pickLine(engine, options.db, options.campaign, a),
       await pickLine(engine, options.db, options.campaign, b),

@@ -98,7 +98,7 @@ export function registerExport(program: Command, kit: CliKit): void {
     .option("--maps <dir>", "write one SVG map per turn into this folder (where each turn's Battle phase began)")
     .action(
       action(async (options: ExportCliOptions) => {
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        await withEngine(options, { createIfMissing: false }, async (engine) => {
           const seat = new Seat(engine, options);
           const stream = await seat.campaign();
           const viewer = seatViewer(seat);

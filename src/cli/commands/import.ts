@@ -38,21 +38,22 @@ export function registerImport(program: Command, { action, print, dbOption }: Cl
     .argument("<file>", "the export file (JSON Lines)")
     .addOption(dbOption())
     .action(
-      action(async (file: string, options: { db: string }) => {
+      action(async (file: string, options: { db: string; store?: string }) => {
         const checked = await readExportFile(file);
         const { header } = checked;
-        await withEngine(options.db, {}, async (engine) => {
+        const into = await withEngine(options, {}, async (engine) => {
           await engine.store.importStreams(checked.streams).catch((error: unknown) => {
             if (error instanceof BranchError)
               throw new CliError(
-                `${error.message} (${options.db}): an import never writes over a campaign or a branch; nothing was written (import into another --db)`,
+                `${error.message} (${engine.store.location}): an import never writes over a campaign or a branch; nothing was written (import into another --db)`,
               );
             throw error;
           });
+          return engine.store.location;
         });
         const branches = checked.streams.filter((s) => s.branch).map((s) => s.branch!.name);
         print(
-          `imported ${header.campaign} into ${options.db}: ${checked.events} events, ${header.stream} at #${header.head.seq} ${header.head.hash.slice(0, 16)}${branches.length ? `, with its branches ${branches.join(", ")}` : ""}; its chain was checked in full`,
+          `imported ${header.campaign} into ${into}: ${checked.events} events, ${header.stream} at #${header.head.seq} ${header.head.hash.slice(0, 16)}${branches.length ? `, with its branches ${branches.join(", ")}` : ""}; its chain was checked in full`,
         );
       }),
     );

@@ -13,6 +13,8 @@ export interface CliKit {
   print: (line: string) => void;
   io: CliIo;
   dbOption: () => Option;
+  /** `--store URL`: the log in PostgreSQL instead of the folder; every command with --db has it (run.ts). */
+  storeOption: () => Option;
   campaignOption: () => Option;
   secretsOption: () => Option;
   asOption: () => Option;
@@ -37,6 +39,14 @@ export function cliKit(io: CliIo, action: Wrap): CliKit {
     io,
     dbOption: () =>
       new Option("--db <dir>", "folder of the campaign database (embedded LevelDB)").default(defaultDb(io.env)),
+    storeOption: () => {
+      const option = new Option(
+        "--store <url>",
+        "the event log in PostgreSQL (postgres://user@host:port/database) instead of the folder --db, which then holds only the secrets and the server's data beside it; default $EPICWAR_STORE",
+      );
+      const fromEnv = io.env["EPICWAR_STORE"];
+      return fromEnv ? option.default(fromEnv) : option;
+    },
     campaignOption: () => new Option("--campaign <id>", "which campaign, where the folder holds several"),
     secretsOption: () =>
       new Option(

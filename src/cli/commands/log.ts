@@ -42,7 +42,7 @@ export function registerLog(
       action(async (options: LogCliOptions, command: Command) => {
         const remote = server(command);
         if (remote) return remoteLog(remote, options, io, print);
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        await withEngine(options, { createIfMissing: false }, async (engine) => {
           const campaign = await pickCampaign(engine, options.db, options.campaign);
           if (options.raw) await showRawLog(engine.store, campaign, print);
           else await showLog(engine, campaign, options.json ?? false, print, options.as);

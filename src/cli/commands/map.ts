@@ -58,7 +58,7 @@ export function registerMap(program: Command, kit: CliKit): void {
       action(async (options: MapCliOptions) => {
         const position = positionOf(options);
         const squareSize = squareSizeOf(options.square);
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        await withEngine(options, { createIfMissing: false }, async (engine) => {
           const seat = new Seat(engine, options);
           const stream = await seat.campaign();
           const viewer = seatViewer(seat);

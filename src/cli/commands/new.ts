@@ -48,7 +48,7 @@ export function registerNew(program: Command, kit: CliKit): void {
     .action(
       action(async (options: SeatCliOptions & { setup: string }) => {
         const setup = await loadSetupFile(options.setup);
-        await withEngine(options.db, { clock: io.clock }, async (engine) => {
+        await withEngine(options, { clock: io.clock }, async (engine) => {
           const { campaign, lines } = await createCampaign(engine, options.setup, setup);
           lines.forEach(print);
           const table = await new Seat(engine, options).table(campaign);

@@ -7,6 +7,8 @@ import type { CliKit } from "./kit.js";
 
 export interface ServeCliOptions {
   db: string;
+  store?: string;
+  hostChores: boolean;
   host: string;
   port: string;
   secrets?: string;
@@ -41,6 +43,8 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
     server = await startServer(
       {
         db: options.db,
+        ...(options.store ? { store: options.store } : {}),
+        hostChores: options.hostChores,
         host: options.host,
         port: Number(options.port),
         secrets: options.secrets ?? defaultSecretsDir(options.db),
@@ -56,7 +60,7 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
     throw error;
   }
   const signal = await signals.stopped;
-  kit.print(`${signal}: finishing the requests in flight, then closing ${options.db}.`);
+  kit.print(`${signal}: finishing the requests in flight, then closing ${server.location}.`);
   await server.close();
   kit.print("Closed.");
 }
@@ -81,6 +85,12 @@ export function registerServe(program: Command, kit: CliKit): void {
     )
     .addOption(
       new Option(
+        "--no-host-chores",
+        "leave the host's chores to another server on the same PostgreSQL database (--store), the one with the host's secrets",
+      ),
+    )
+    .addOption(
+      new Option(
         "--server-data <dir>",
         "folder of the server's own data (seats.json: hashes of tokens and invites); default: <db>-server beside the database",
       ),
@@ -95,6 +105,8 @@ export function registerServe(program: Command, kit: CliKit): void {
         "Players' orders and seeds stay on their own machines; the server keeps the host's dice seeds and takes the host's steps.",
         "One line per request goes to stderr (no token or cookie is ever written). SIGINT or SIGTERM: the requests in flight",
         "finish, the folder is closed, exit 0. A second server on the same folder refuses to start.",
+        "With --store postgres://..., several servers serve one database: each keeps its own seats (--server-data), and",
+        "exactly one takes the host's chores; start the others with --no-host-chores (docs/scaling.md).",
       ].join("\n"),
     )
     .action(kit.action((options: ServeCliOptions) => runServe(options, kit)));

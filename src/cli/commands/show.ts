@@ -82,7 +82,7 @@ export async function showLog(
  */
 export async function showRawLog(store: EventStore, stream: string, print: (line: string) => void): Promise<void> {
   // One snapshot for the events and the head, so that they agree with each other.
-  const readPoint = store.readPoint();
+  const readPoint = await store.readPoint();
   try {
     const head = await store.storedHead(stream, readPoint);
     for (const segment of await store.line(stream)) {

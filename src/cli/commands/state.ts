@@ -34,7 +34,7 @@ export function registerState(program: Command, kit: CliKit): void {
       const server = kit.server(command);
       if (server) return remoteState(server, options, kit.io, print);
       const position = positionOf(options);
-      await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+      await withEngine(options, { createIfMissing: false }, async (engine) => {
         const seat = new Seat(engine, options);
         print(
           position

@@ -21,7 +21,7 @@ export async function runTimeline(
   if (options.fromTurn !== undefined && !/^[1-9][0-9]{0,8}$/.test(options.fromTurn)) {
     throw new CliError(`--from-turn must be a turn number (1, 2, ...), not "${options.fromTurn}"`);
   }
-  await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+  await withEngine(options, { createIfMissing: false }, async (engine) => {
     const stream = await pickCampaign(engine, options.db, options.campaign);
     const replays = new Replays(engine.store);
     const fromTurn = options.fromTurn === undefined ? undefined : Number(options.fromTurn);

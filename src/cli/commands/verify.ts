@@ -45,7 +45,7 @@ export function registerVerify(
     .addOption(branchOption())
     .action(
       action(async (options: { db: string; campaign?: string }) => {
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        await withEngine(options, { createIfMissing: false }, async (engine) => {
           const campaigns = options.campaign
             ? [await pickCampaign(engine, options.db, options.campaign)]
             : [...(await engine.listCampaigns()), ...(await engine.listBranches()).map((branch) => branch.stream)];

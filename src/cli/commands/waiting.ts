@@ -26,7 +26,7 @@ export function registerWaiting(
     )
     .action(
       action(async (options: { db: string; campaign?: string; json?: boolean }) => {
-        await withEngine(options.db, { createIfMissing: false }, async (engine) => {
+        await withEngine(options, { createIfMissing: false }, async (engine) => {
           const campaign = await pickCampaign(engine, options.db, options.campaign);
           const waiting = waitingOn(await engine.state(campaign));
           if (options.json) print(JSON.stringify(waiting));

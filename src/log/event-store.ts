@@ -1,0 +1,136 @@
+import type { Observable } from "rxjs";
+import type { EventCatalogue, NewEvent, StoredEvent } from "../../events/index.js";
+import type { CheckerData } from "./chain-worker.js";
+import type { BranchMeta, Head, Segment } from "./layout.js";
+
+export interface StoreOptions {
+  /** Make every append durable before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
+  sync?: boolean;
+  /** Event types this store accepts (default: the engine's catalogue). */
+  catalogue?: EventCatalogue;
+  /** Create the log when there is none yet (default true); readers pass false. */
+  createIfMissing?: boolean;
+}
+
+/** A stream as an import writes it: its own stored values (hash and body) from seq `first`, its head, its branch record. */
+export interface ImportedStream {
+  stream: string;
+  branch?: BranchMeta;
+  first: number;
+  values: readonly string[];
+  head: Head;
+}
+
+/**
+ * A consistent view of the log as it was when it was taken, for reads that must agree with each other while appends
+ * go on (verify reads the head and then the events up to it). Close it when done.
+ */
+export interface ReadPoint {
+  close(): Promise<void>;
+}
+
+/**
+ * The snapshot cache's key/value pairs (replays/snapshots.ts gives the keys; docs/storage.md): a cache beside the log,
+ * which may be cleared at any time. Ranges are of keys in code-point order, both ends included.
+ */
+export interface SnapshotCache {
+  get(key: string): Promise<string | undefined>;
+  put(entries: ReadonlyArray<{ key: string; value: string }>): Promise<void>;
+  del(key: string): Promise<void>;
+  /** The greatest key from `gte` to `lte` and its value, or undefined when the range holds none. */
+  last(gte: string, lte: string): Promise<[string, string] | undefined>;
+  keys(gte: string, lte: string): Promise<string[]>;
+  values(gte: string, lte: string): AsyncIterable<string>;
+  /** Deletes the range, or everything when none is given. */
+  clear(range?: { gte: string; lte: string }): Promise<void>;
+}
+
+/**
+ * The append-only, hash-chained event log of many streams (campaigns and their branches): LevelDB in a folder
+ * (store.ts, the default) or PostgreSQL (postgres-store.ts), chosen by the location it is opened on (open.ts).
+ *
+ * Appends name the seq they expect the stream to be at and are written with the stream's new head atomically, or not
+ * at all (AppendConflictError, InvalidEventError, EventExistsError). A branch is a stream that starts with another
+ * stream's prefix: every reader (readBatches, readAll, batches$, events$) reads it as its whole line. The stored value
+ * of an event is its hash followed by the exact bytes that were hashed (docs/storage.md).
+ */
+export interface EventStore {
+  /** Where the log is, as it was opened (a folder, or a database URL without its password). */
+  readonly location: string;
+  /**
+   * Whether other processes may append to this log while it is open (PostgreSQL), so that a reader of this process
+   * learns of appends only from the log itself; false where the store has the log to itself (LevelDB's lock).
+   */
+  readonly shared: boolean;
+  readonly snapshots: SnapshotCache;
+  close(): Promise<void>;
+
+  /** The stream's last seq and hash; seq 0 and the genesis hash for a stream with no events. */
+  head(stream: string): Promise<Head>;
+  /** The head as stored, bypassing any cache of this process (as of `readPoint`, when given): what verify compares. */
+  storedHead(stream: string, readPoint?: ReadPoint): Promise<Head>;
+  /** Every stream with a head or with events stored under its own keys (its head deleted outside epicwar), sorted. */
+  streams(): Promise<string[]>;
+  /** The seq of the stream's first own event stored at `seq` or after (as of `readPoint`), or undefined. */
+  firstStoredFrom(stream: string, seq: number, readPoint?: ReadPoint): Promise<number | undefined>;
+  /** The first seq of a line stored after its head, or undefined: events its head does not count. */
+  storedAfterHead(stream: string): Promise<number | undefined>;
+
+  branch(stream: string): Promise<BranchMeta | undefined>;
+  branches(): Promise<BranchMeta[]>;
+  /** The stretches of streams a stream's line reads, in seq order (see docs/storage.md, Branches). */
+  line(stream: string): Promise<Segment[]>;
+  createBranch(
+    stream: string,
+    parent: string,
+    forkSeq: number,
+    options?: { name?: string; sync?: boolean; created?: string },
+  ): Promise<BranchMeta>;
+
+  /** Appends after `expectedSeq`, all of the events with the new head or none of them. */
+  append(
+    stream: string,
+    expectedSeq: number,
+    events: readonly NewEvent[],
+    options?: { sync?: boolean },
+  ): Promise<StoredEvent[]>;
+
+  /**
+   * Writes whole streams an import has checked (src/log/import-file.ts): their stored values as given, never
+   * re-encoded, and their heads and branch records, so that no reader sees a stream half imported. Refused with
+   * BranchError, before anything is written, when any of the streams is in use in this log.
+   */
+  importStreams(streams: readonly ImportedStream[]): Promise<void>;
+
+  /** The stored value (hash and body) at `seq` of a stream's line. */
+  valueAt(stream: string, seq: number): Promise<string | undefined>;
+  /** The stored hash at `seq` of a stream's line (the genesis hash for seq 0). */
+  hashAt(stream: string, seq: number): Promise<string | undefined>;
+  eventAt(stream: string, seq: number): Promise<StoredEvent | undefined>;
+
+  /** A stream's own stored (seq, value) pairs in seq order, in batches: what verify walks. */
+  rawBatches(
+    stream: string,
+    from?: number,
+    to?: number,
+    readPoint?: ReadPoint,
+  ): AsyncGenerator<Array<[number, string]>>;
+  /** The same with each seq as a key: storedKeyPrefix(stream) and the seq's twelve digits (the quick check's input). */
+  rawEntries(
+    stream: string,
+    from?: number,
+    to?: number,
+    readPoint?: ReadPoint,
+  ): AsyncGenerator<Array<[string, string]>>;
+  storedKeyPrefix(stream: string): string;
+  readPoint(): Promise<ReadPoint>;
+  /** What verify's checker threads need to read the log themselves, or undefined where they cannot. */
+  checkerData(): CheckerData | undefined;
+
+  /** The line's events from..to, checked to follow on (CorruptEventError otherwise), in batches. */
+  readBatches(stream: string, from?: number, to?: number): AsyncGenerator<StoredEvent[]>;
+  readAll(stream: string, from?: number, to?: number): Promise<StoredEvent[]>;
+  /** The line's events from `from` on: those stored, then every append's as it is written, none skipped or repeated. */
+  batches$(stream: string, from?: number): Observable<StoredEvent[]>;
+  events$(stream: string, from?: number): Observable<StoredEvent>;
+}

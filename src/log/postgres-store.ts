@@ -1,0 +1,564 @@
+import pg from "pg";
+import { Observable } from "rxjs";
+import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
+import { checkAppend, sealChecked } from "./append-check.js";
+import { checkStreamName, planBranch, streamInUse } from "./branch-plan.js";
+import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import { LineStore } from "./line-store.js";
+import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
+import { AppendListener } from "./postgres-listener.js";
+import { APPENDS_CHANNEL, createSchema, hasSchema } from "./postgres-schema.js";
+import { SerialQueue } from "./queue.js";
+import { READ_BATCH } from "./read-ahead.js";
+import { decodeInOrder, ReadOrder } from "./read-order.js";
+
+/** A PostgreSQL read point: one connection in a repeatable-read transaction, whose snapshot every read through it sees. */
+interface PgReadPoint extends ReadPoint {
+  client: pg.PoolClient;
+}
+
+/** Anything a query can go through: the pool, or a read point's connection. */
+type Queryable = Pick<pg.Pool, "query">;
+
+/** Rows per INSERT of an import. */
+const IMPORT_ROWS = 5_000;
+
+/** PostgreSQL's code for a unique key refusing a row: another writer took the seq first. */
+const UNIQUE_VIOLATION = "23505";
+
+interface BranchRow {
+  stream: string;
+  name: string;
+  parent: string;
+  root: string;
+  fork_seq: string;
+  fork_hash: string;
+  created: string;
+}
+
+const branchOfRow = (row: BranchRow): BranchMeta => ({
+  stream: row.stream,
+  name: row.name,
+  parent: row.parent,
+  root: row.root,
+  forkSeq: Number(row.fork_seq),
+  forkHash: row.fork_hash,
+  created: row.created,
+});
+
+/** The URL as it may be shown: without its password. */
+function shownLocation(location: string): string {
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "a PostgreSQL URL that does not parse";
+  }
+}
+
+/**
+ * The event log in PostgreSQL, shared by every process that opens the same database (several `epicwar serve`
+ * instances). Tables: events (stream, seq, hash, body), heads, branches, snapshots (postgres-schema.ts).
+ *
+ * Each append is one transaction: it locks the stream's head row, refuses a stale expected seq (AppendConflictError)
+ * or an event stored after the head (EventExistsError), inserts the events (whose primary key refuses a seq another
+ * writer took first) and the new head, and notifies the appends channel. The head is read from the database on every
+ * call, since other processes append too; followers (batches$) read by seq whenever a notification or a head read
+ * says their stream moved.
+ */
+export class PostgresEventStore extends LineStore {
+  private readonly queue = new SerialQueue();
+  /** Per followed stream, its followers' wake-ups and the highest seq any of them has been given. */
+  private readonly followed = new Map<string, { wake: Set<() => void>; seen: number }>();
+  private listener: AppendListener | undefined;
+  readonly snapshots: SnapshotCache;
+  /** Several processes (servers, CLI commands) may append to one database at once. */
+  readonly shared = true;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly connectionString: string,
+    readonly location: string,
+    private readonly options: Required<StoreOptions>,
+  ) {
+    super();
+    this.snapshots = postgresSnapshotCache(pool);
+  }
+
+  static async open(location: string, options: StoreOptions = {}): Promise<PostgresEventStore> {
+    const shown = shownLocation(location);
+    const pool = new pg.Pool({ connectionString: location, max: 8 });
+    // An idle connection's error (the server restarting) is the next query's to report, not the process's to die of.
+    pool.on("error", () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        if (options.createIfMissing === false) {
+          if (!(await hasSchema(client))) throw new StoreOpenError(`no campaign database at ${shown}`);
+        } else {
+          await createSchema(client);
+        }
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end();
+      if (error instanceof StoreOpenError) throw error;
+      throw new StoreOpenError(`cannot open ${shown}: ${(error as Error).message}`);
+    }
+    return new PostgresEventStore(pool, location, shown, {
+      sync: options.sync ?? true,
+      catalogue: options.catalogue ?? defaultCatalogue,
+      createIfMissing: options.createIfMissing ?? true,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.run(async () => undefined);
+    await this.listener?.close();
+    this.followed.clear();
+    await this.pool.end();
+  }
+
+  private on(readPoint: ReadPoint | undefined): Queryable {
+    return (readPoint as PgReadPoint | undefined)?.client ?? this.pool;
+  }
+
+  async head(stream: string): Promise<Head> {
+    const head = await this.storedHead(stream);
+    // Another process may have appended without this one hearing of it yet: its followers read on now.
+    const followed = this.followed.get(stream);
+    if (followed && head.seq > followed.seen) for (const wake of followed.wake) wake();
+    return head;
+  }
+
+  async storedHead(stream: string, readPoint?: ReadPoint): Promise<Head> {
+    const { rows } = await this.on(readPoint).query<{ seq: string; hash: string }>(
+      "SELECT seq, hash FROM heads WHERE stream = $1",
+      [stream],
+    );
+    const row = rows[0];
+    return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
+  }
+
+  async streams(): Promise<string[]> {
+    // The streams with events are found by one index probe each (a loose scan), as LevelDB seeks past each stream.
+    const { rows } = await this.pool.query<{ stream: string }>(`
+      WITH RECURSIVE found(stream) AS (
+        (SELECT stream FROM events ORDER BY stream LIMIT 1)
+        UNION ALL
+        SELECT (SELECT e.stream FROM events e WHERE e.stream > found.stream ORDER BY e.stream LIMIT 1)
+        FROM found WHERE found.stream IS NOT NULL
+      )
+      SELECT stream FROM found WHERE stream IS NOT NULL
+      UNION SELECT stream FROM heads`);
+    return rows.map((row) => row.stream).sort();
+  }
+
+  async firstStoredFrom(stream: string, seq: number, readPoint?: ReadPoint): Promise<number | undefined> {
+    const { rows } = await this.on(readPoint).query<{ seq: string }>(
+      "SELECT seq FROM events WHERE stream = $1 AND seq >= $2 ORDER BY seq LIMIT 1",
+      [stream, seq],
+    );
+    return rows[0] ? Number(rows[0].seq) : undefined;
+  }
+
+  async branch(stream: string): Promise<BranchMeta | undefined> {
+    const { rows } = await this.pool.query<BranchRow>("SELECT * FROM branches WHERE stream = $1", [stream]);
+    return rows[0] && branchOfRow(rows[0]);
+  }
+
+  async branches(): Promise<BranchMeta[]> {
+    const { rows } = await this.pool.query<BranchRow>("SELECT * FROM branches ORDER BY stream");
+    return rows.map(branchOfRow);
+  }
+
+  async createBranch(
+    stream: string,
+    parent: string,
+    forkSeq: number,
+    options: { name?: string; sync?: boolean; created?: string } = {},
+  ): Promise<BranchMeta> {
+    checkStreamName(stream);
+    return this.queue.run(async () => {
+      const meta = await planBranch(this, stream, parent, forkSeq, options);
+      try {
+        await this.transaction(options.sync, async (client) => {
+          await this.insertBranch(client, meta);
+          // A plain insert: a head another process wrote for this stream since it was checked refuses the branch.
+          await client.query("INSERT INTO heads (stream, seq, hash) VALUES ($1, $2, $3)", [
+            stream,
+            meta.forkSeq,
+            meta.forkHash,
+          ]);
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+          throw new BranchError(`${stream} already exists in this log`);
+        throw error;
+      }
+      this.lines.delete(stream);
+      return meta;
+    });
+  }
+
+  /**
+   * Writes whole streams an import has checked: their values as given (split into hash and body, never re-encoded),
+   * their heads and branch records, in one transaction, so that no reader sees a stream half imported. A stream in
+   * use is refused with BranchError before anything is written; one taken by another writer meanwhile by the heads'
+   * primary key, which rolls the whole import back.
+   */
+  async importStreams(streams: readonly ImportedStream[]): Promise<void> {
+    for (const { stream } of streams) checkStreamName(stream);
+    return this.queue.run(async () => {
+      for (const { stream } of streams)
+        if (await streamInUse(this, stream)) throw new BranchError(`${stream} already exists in this log`);
+      try {
+        await this.transaction(undefined, async (client) => {
+          for (const { stream, branch, values, first, head } of streams) {
+            for (let start = 0; start < values.length; start += IMPORT_ROWS) {
+              const slice = values.slice(start, start + IMPORT_ROWS);
+              await client.query(
+                `INSERT INTO events (stream, seq, hash, body)
+                 SELECT $1, $2::bigint + ordinality - 1, substr(value, 1, ${HASH_LENGTH}), substr(value, ${HASH_LENGTH + 1})
+                 FROM unnest($3::text[]) WITH ORDINALITY AS batch(value, ordinality)`,
+                [stream, first + start, slice],
+              );
+            }
+            if (branch) await this.insertBranch(client, branch);
+            await client.query("INSERT INTO heads (stream, seq, hash) VALUES ($1, $2, $3)", [
+              stream,
+              head.seq,
+              head.hash,
+            ]);
+          }
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+          throw new BranchError(`a stream of the import was written by another process meanwhile: nothing was written`);
+        throw error;
+      }
+      for (const { stream } of streams) this.lines.delete(stream);
+    });
+  }
+
+  async append(
+    stream: string,
+    expectedSeq: number,
+    events: readonly NewEvent[],
+    options: { sync?: boolean } = {},
+  ): Promise<StoredEvent[]> {
+    // Checked and copied in the caller's turn, as LevelDB's store does; queued in call order.
+    const checked = checkAppend(stream, events, this.options.catalogue);
+    return this.queue.run(async () => {
+      try {
+        return await this.transaction(options.sync, async (client) => {
+          // Nothing to write: the expected seq is checked, and no head row is made for a stream that has none.
+          const head = checked.length === 0 ? await this.storedHead(stream) : await this.lockHead(client, stream);
+          if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
+          if (checked.length === 0) return [];
+          const taken = await this.firstStoredFrom(stream, head.seq + 1, {
+            client,
+            close: async () => {},
+          } as PgReadPoint);
+          if (taken !== undefined) throw new EventExistsError(stream, taken, head.seq);
+          let prev = head.hash;
+          const stored: StoredEvent[] = [];
+          const seqs: number[] = [];
+          const hashes: string[] = [];
+          const bodies: string[] = [];
+          for (const [index, event] of checked.entries()) {
+            const seq = head.seq + index + 1;
+            const sealed = sealChecked(stream, seq, prev, event);
+            seqs.push(seq);
+            hashes.push(sealed.stored.hash);
+            bodies.push(sealed.value.slice(HASH_LENGTH));
+            stored.push(sealed.stored);
+            prev = sealed.stored.hash;
+          }
+          await client.query(
+            `WITH written AS (
+               INSERT INTO events (stream, seq, hash, body)
+               SELECT $1, seq, hash, body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS batch(seq, hash, body)
+             ), moved AS (
+               INSERT INTO heads (stream, seq, hash) VALUES ($1, $5, $6)
+               ON CONFLICT (stream) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash
+             )
+             SELECT pg_notify('${APPENDS_CHANNEL}', $1)`,
+            [stream, seqs, hashes, bodies, head.seq + stored.length, prev],
+          );
+          return stored;
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+        // Another writer's first append of the stream took these seqs between this one's head read and its insert.
+        throw new AppendConflictError(stream, expectedSeq, (await this.storedHead(stream)).seq);
+      } finally {
+        this.wakeFollowers(stream);
+      }
+    });
+  }
+
+  private async insertBranch(client: pg.PoolClient, meta: BranchMeta): Promise<void> {
+    await client.query(
+      "INSERT INTO branches (stream, name, parent, root, fork_seq, fork_hash, created) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [meta.stream, meta.name, meta.parent, meta.root, meta.forkSeq, meta.forkHash, meta.created],
+    );
+  }
+
+  /**
+   * The stream's head, its row locked until the transaction ends: every other append of the stream waits for this
+   * one, then reads the head it left. A stream's first append has no row to lock yet: it writes one at seq 0 (kept
+   * only if the append is), waiting for any other first append's transaction, whose head it then reads.
+   */
+  private async lockHead(client: pg.PoolClient, stream: string): Promise<Head> {
+    const read = () =>
+      client.query<{ seq: string; hash: string }>("SELECT seq, hash FROM heads WHERE stream = $1 FOR UPDATE", [stream]);
+    let { rows } = await read();
+    if (!rows[0]) {
+      await client.query("INSERT INTO heads (stream, seq, hash) VALUES ($1, 0, $2) ON CONFLICT (stream) DO NOTHING", [
+        stream,
+        GENESIS_HASH,
+      ]);
+      ({ rows } = await read());
+    }
+    return { seq: Number(rows[0]!.seq), hash: rows[0]!.hash };
+  }
+
+  /** Runs work in one transaction on one connection; `sync: false` commits without waiting for the disk. */
+  private async transaction<T>(sync: boolean | undefined, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      if (!(sync ?? this.options.sync)) await client.query("SET LOCAL synchronous_commit = off");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  protected async ownValue(stream: string, seq: number): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ value: string }>(
+      "SELECT hash || body AS value FROM events WHERE stream = $1 AND seq = $2",
+      [stream, seq],
+    );
+    return rows[0]?.value;
+  }
+
+  async *rawBatches(
+    stream: string,
+    from = 1,
+    to?: number,
+    readPoint?: ReadPoint,
+  ): AsyncGenerator<Array<[number, string]>> {
+    yield* this.pages(stream, from, to, readPoint);
+  }
+
+  async *rawEntries(
+    stream: string,
+    from = 1,
+    to?: number,
+    readPoint?: ReadPoint,
+  ): AsyncGenerator<Array<[string, string]>> {
+    const prefix = this.storedKeyPrefix(stream);
+    for await (const page of this.pages(stream, from, to, readPoint))
+      yield page.map(([seq, value]) => [prefix + seqDigits(seq), value] as [string, string]);
+  }
+
+  /**
+   * A stream's own stored events from..to in pages of READ_BATCH by seq (each page a range of the primary key), the
+   * next page asked for as soon as the last arrives, as LevelDB's iterator reads ahead.
+   */
+  private async *pages(
+    stream: string,
+    from: number,
+    to: number | undefined,
+    readPoint: ReadPoint | undefined,
+  ): AsyncGenerator<Array<[number, string]>> {
+    const on = this.on(readPoint);
+    const last = to ?? Number.MAX_SAFE_INTEGER;
+    const page = async (after: number): Promise<Array<[number, string]>> => {
+      const { rows } = await on.query<{ seq: string; value: string }>(
+        "SELECT seq, hash || body AS value FROM events WHERE stream = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4",
+        [stream, after, last, READ_BATCH],
+      );
+      return rows.map((row) => [Number(row.seq), row.value]);
+    };
+    let next: Promise<Array<[number, string]>> | undefined = page(Math.max(from, 1) - 1);
+    try {
+      for (;;) {
+        const batch = await next;
+        next = undefined;
+        if (batch.length === 0) return;
+        if (batch.length === READ_BATCH) next = page(batch.at(-1)![0]);
+        yield batch;
+        if (!next) return;
+      }
+    } finally {
+      await next?.catch(() => undefined);
+    }
+  }
+
+  storedKeyPrefix(stream: string): string {
+    return streamKeyPrefix(stream);
+  }
+
+  async readPoint(): Promise<ReadPoint> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      // The snapshot is taken by the transaction's first statement, not by BEGIN.
+      await client.query("SELECT 1");
+    } catch (error) {
+      client.release();
+      throw error;
+    }
+    const point: PgReadPoint = {
+      client,
+      close: async () => {
+        await client.query("COMMIT").catch(() => undefined);
+        client.release();
+      },
+    };
+    return point;
+  }
+
+  /** Verify's checker threads read a LevelDB folder themselves; on PostgreSQL the chain is checked on this thread. */
+  checkerData(): undefined {
+    return undefined;
+  }
+
+  async *readBatches(stream: string, from = 1, to?: number): AsyncGenerator<StoredEvent[]> {
+    for (const segment of await this.line(stream)) {
+      const start = Math.max(from, segment.from);
+      const end = Math.min(to ?? Infinity, segment.to);
+      if (start > end) continue;
+      const order = new ReadOrder(segment.stream, start);
+      for await (const page of this.pages(segment.stream, start, end === Infinity ? undefined : end, undefined))
+        yield page.map(([seq, value]) => decodeInOrder(order, segment.stream, value, seq));
+    }
+  }
+
+  /**
+   * The line's events from `from` on: what is stored, then whatever is appended, by any process. The follower reads
+   * by seq from where it is whenever it is woken: by an append of this process, by a notification from the database,
+   * or by a head read that finds the stream further on than any follower here has been given. A notification that
+   * never comes costs only time, never an event.
+   */
+  batches$(stream: string, from = 1): Observable<StoredEvent[]> {
+    return new Observable<StoredEvent[]>((subscriber) => {
+      let last = from - 1;
+      let reading: Promise<void> | undefined;
+      let again = false;
+      const followed = this.follow(stream);
+      const readOn = async () => {
+        do {
+          again = false;
+          for await (const batch of this.readBatches(stream, last + 1)) {
+            if (subscriber.closed) return;
+            last = batch.at(-1)!.seq;
+            followed.seen = Math.max(followed.seen, last);
+            subscriber.next(batch);
+          }
+        } while (again && !subscriber.closed);
+      };
+      const wake = () => {
+        if (reading) {
+          again = true;
+          return;
+        }
+        reading = readOn()
+          .catch((error: unknown) => subscriber.error(error))
+          .finally(() => (reading = undefined));
+      };
+      void (async () => {
+        try {
+          // The head as it was before the first read: a line that ends before it lost its tail outside epicwar.
+          const head = await this.storedHead(stream);
+          await readOn();
+          if (subscriber.closed) return;
+          if (last < head.seq)
+            throw new CorruptEventError(stream, last + 1, `is missing: the head counts ${head.seq} events`);
+          followed.wake.add(wake);
+          // Anything appended while the first read ran.
+          wake();
+        } catch (error) {
+          subscriber.error(error);
+        }
+      })();
+      return () => {
+        followed.wake.delete(wake);
+        if (followed.wake.size === 0) this.followed.delete(stream);
+      };
+    });
+  }
+
+  /** The stream's followers here, and the listener that wakes them on other processes' appends (started once). */
+  private follow(stream: string): { wake: Set<() => void>; seen: number } {
+    if (!this.listener) {
+      this.listener = new AppendListener(this.connectionString, (heard) => {
+        if (heard === undefined) for (const name of this.followed.keys()) this.wakeFollowers(name);
+        else this.wakeFollowers(heard);
+      });
+      void this.listener.start();
+    }
+    let followed = this.followed.get(stream);
+    if (!followed) this.followed.set(stream, (followed = { wake: new Set(), seen: 0 }));
+    return followed;
+  }
+
+  private wakeFollowers(stream: string): void {
+    for (const wake of this.followed.get(stream)?.wake ?? []) wake();
+  }
+}
+
+/** The snapshot cache as a table of key/value rows, keys compared by code point as LevelDB compares them. */
+function postgresSnapshotCache(pool: pg.Pool): SnapshotCache {
+  return {
+    get: async (key) =>
+      (await pool.query<{ value: string }>("SELECT value FROM snapshots WHERE key = $1", [key])).rows[0]?.value,
+    put: async (entries) => {
+      if (entries.length === 0) return;
+      await pool.query(
+        `INSERT INTO snapshots (key, value) SELECT * FROM unnest($1::text[], $2::text[])
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        [entries.map((entry) => entry.key), entries.map((entry) => entry.value)],
+      );
+    },
+    del: async (key) => {
+      await pool.query("DELETE FROM snapshots WHERE key = $1", [key]);
+    },
+    last: async (gte, lte) => {
+      const { rows } = await pool.query<{ key: string; value: string }>(
+        "SELECT key, value FROM snapshots WHERE key >= $1 AND key <= $2 ORDER BY key DESC LIMIT 1",
+        [gte, lte],
+      );
+      return rows[0] && [rows[0].key, rows[0].value];
+    },
+    keys: async (gte, lte) =>
+      (
+        await pool.query<{ key: string }>("SELECT key FROM snapshots WHERE key >= $1 AND key <= $2 ORDER BY key", [
+          gte,
+          lte,
+        ])
+      ).rows.map((row) => row.key),
+    values: async function* (gte, lte) {
+      const { rows } = await pool.query<{ value: string }>(
+        "SELECT value FROM snapshots WHERE key >= $1 AND key <= $2 ORDER BY key",
+        [gte, lte],
+      );
+      for (const row of rows) yield row.value;
+    },
+    clear: async (range) => {
+      if (range) await pool.query("DELETE FROM snapshots WHERE key >= $1 AND key <= $2", [range.gte, range.lte]);
+      else await pool.query("DELETE FROM snapshots");
+    },
+  };
+}
