@@ -35,8 +35,20 @@ export class GrowingViewContext {
   private state: CampaignState = initialState;
   private readonly killed = new Set<string>();
 
-  /** Folds the events after those already folded; the context now. */
-  advance(events: Iterable<LoggedEvent>): ViewContext {
+  /**
+   * Folds the events after those already folded; the context now. `folded`: the state they fold to, where the caller
+   * has it (the engine's live state, from the same reducers), taken as it is unless one of the events changes which
+   * commanders are known killed, which is judged between events.
+   */
+  advance(events: Iterable<LoggedEvent>, folded?: CampaignState): ViewContext {
+    if (folded) {
+      const list = [...events];
+      if (!list.some((event) => event.type === "BattleResolved" || event.type === "CommanderAppointed")) {
+        this.state = folded;
+        return { state: folded, killed: new Set(this.killed) };
+      }
+      events = list;
+    }
     let pending: LoggedEvent[] = [];
     for (const event of events) {
       pending.push(event);

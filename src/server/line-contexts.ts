@@ -1,4 +1,5 @@
 import { toCurrent, type StoredEvent } from "../../events/index.js";
+import type { CampaignState } from "../../projections/state.js";
 import type { EventStore } from "../log/index.js";
 import { GrowingViewContext } from "../views-log.js";
 import type { ViewContext } from "../views-secret-field.js";
@@ -22,9 +23,10 @@ export class LineContexts {
 
   /**
    * The context of the stream's line as it stands now. `known`: events of the line the caller holds, in order (those
-   * it just wrote); where they follow what was folded last, they are not read again.
+   * it just wrote); where they follow what was folded last, they are not read again. `folded`: the state after them,
+   * where the caller has it (the engine's live state): taken as it is instead of folding them a second time.
    */
-  now(stream: string, known: readonly StoredEvent[] = []): Promise<ViewContext> {
+  now(stream: string, known: readonly StoredEvent[] = [], folded?: CampaignState): Promise<ViewContext> {
     const fresh = (): Kept => {
       const growing = new GrowingViewContext();
       return { growing, seq: 0, context: growing.advance([]) };
@@ -41,7 +43,12 @@ export class LineContexts {
           ? known
           : await this.store.readAll(stream, kept.seq + 1, head.seq);
       if (events.length === 0) return kept;
-      return { growing: kept.growing, seq: events.at(-1)!.seq, context: kept.growing.advance(events.map(toCurrent)) };
+      const seq = events.at(-1)!.seq;
+      const context = kept.growing.advance(
+        events.map(toCurrent),
+        folded?.seq === seq && events === known ? folded : undefined,
+      );
+      return { growing: kept.growing, seq, context };
     });
     this.lines.set(stream, next);
     return next.then((kept) => kept.context);

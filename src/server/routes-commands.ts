@@ -69,10 +69,10 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
         return [...outcome.events, ...(await campaigns.takeHostChores(id, request.log, outcome.state))];
       });
       const seq = written.at(-1)!.seq;
-      return {
-        seq,
-        events: seesAll(seat) ? written : eventsAsSeen(written, seat, await lineContexts.now(id, written)),
-      };
+      if (seesAll(seat)) return { seq, events: written };
+      // The engine's live state after them (unless the line has moved on since): the context needs no fold of its own.
+      const context = await lineContexts.now(id, written, await engine.state(id));
+      return { seq, events: eventsAsSeen(written, seat, context) };
     },
   );
 }

@@ -7,6 +7,15 @@ import { logViewContext } from "../../src/views-log.js";
 import { CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer;
+
+/** Each player's chores in turn until none is due: one player's (a seed) can make the other's due. */
+async function everyChore(players: Iterable<PlayerClient>): Promise<void> {
+  const all = [...players];
+  for (let took = true; took;) {
+    took = false;
+    for (const player of all) if ((await player.takeChores()).length > 0) took = true;
+  }
+}
 beforeAll(async () => {
   server = await startTestServer();
 });
@@ -19,7 +28,7 @@ describe("the view context kept per line", () => {
     expect(await contexts.now(CAMPAIGN)).toEqual(await whole());
     const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(server, player)]));
     for (let step = 0; step < 12; step++) {
-      for (const player of players.values()) await player.takeChores();
+      await everyChore(players.values());
       const command = nextDecision(await server.engine.state(CAMPAIGN));
       if (!command) break;
       const { actor, ...rest } = command;
@@ -46,21 +55,32 @@ describe("the view context kept per line", () => {
     });
     const contexts = new LineContexts(counted);
     const whole = async () => logViewContext((await store.readAll(CAMPAIGN)).map(toCurrent));
-    await contexts.now(CAMPAIGN);
+    let folded = (await contexts.now(CAMPAIGN)).state.seq;
     const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(own, player)]));
-    for (let step = 0; step < 12; step++) {
-      for (const player of players.values()) await player.takeChores();
+    let battles = 0;
+    // Until a battle has been resolved (Ashfall's first come in turn 2), and at most six turns.
+    for (let step = 0; battles === 0 && (await own.engine.state(CAMPAIGN)).turn <= 6; step++) {
+      await everyChore(players.values());
       const command = nextDecision(await own.engine.state(CAMPAIGN));
       if (!command) break;
-      const before = (await store.head(CAMPAIGN)).seq;
       const { actor, ...rest } = command;
       expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
-      const written = await store.readAll(CAMPAIGN, before + 1);
+      // What the line gained since the context was last asked for: the chores' events and the command's.
+      const written = await store.readAll(CAMPAIGN, folded + 1);
       // Every other step the caller holds only the last of the new events: the context reads the rest itself.
       const known = step % 2 === 0 ? written : written.slice(-1);
       const readsBefore = reads;
-      expect(await contexts.now(CAMPAIGN, known)).toEqual(await whole());
-      expect(reads - readsBefore).toBe(step % 2 === 0 || written.length === 1 ? 0 : 1);
+      // The engine's state after them, given as well: taken as it is, but for a batch that may kill a commander.
+      const live = await own.engine.state(CAMPAIGN);
+      const context = await contexts.now(CAMPAIGN, known, live);
+      folded = context.state.seq;
+      expect(context).toEqual(await whole());
+      const judged = written.some((event) => ["BattleResolved", "CommanderAppointed"].includes(event.type));
+      const given = step % 2 === 0 || written.length === 1;
+      expect(context.state === live).toBe(given && !judged);
+      expect(reads - readsBefore).toBe(given ? 0 : 1);
+      if (judged) battles++;
     }
+    expect(battles).toBeGreaterThan(0);
   });
 });
