@@ -14,6 +14,7 @@ import { registerDemo } from "./commands/demo.js";
 import { registerDiff } from "./commands/diff.js";
 import { cliKit, type CliKit } from "./commands/kit.js";
 import { registerLog } from "./commands/log.js";
+import { registerBattle } from "./commands/battle.js";
 import { registerMap } from "./commands/map.js";
 import { registerNew } from "./commands/new.js";
 import { registerServe } from "./commands/serve.js";
@@ -33,6 +34,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerNew,
   registerApply,
   registerState,
+  registerBattle,
   registerMap,
   registerLog,
   registerVerify,
