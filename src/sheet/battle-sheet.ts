@@ -260,8 +260,8 @@ function gravityRow(
       byTurn: `Turns 1+: ${level}`,
     };
   }
-  const roll = gravity.dice.length > 0 ? gravity.dice.map(d6).join(", ") : null;
   if (!gravity.flux) {
+    const roll = gravity.dice.map(d6).join(", ");
     const level = GRAVITY_NAMES[gravity.level];
     return {
       condition: "Gravity",
@@ -271,7 +271,15 @@ function gravityRow(
       byTurn: `Turns 1+: ${level}`,
     };
   }
-  // Flux: the starting level, then each End phase's roll; later turns are rolled as they come.
+  // Flux: the table's 6 (when rolled), the starting level's dice, then each End phase's roll as it comes.
+  const starting = kit.gravity === "flux" ? gravity.dice : gravity.dice.slice(1);
+  const roll = [
+    ...(kit.gravity === "flux" ? [] : [d6(gravity.dice[0]!)]),
+    `starting level ${starting.map(d6).join(", ")}`,
+    ...state.gravityFlux.map(
+      (f) => `after turn ${f.battleTurn}: ${GRAVITY_NAMES[f.level]}${f.changed ? " (changed)" : ""}`,
+    ),
+  ].join("; ");
   const known = [gravity.level, ...state.gravityFlux.map((f) => f.level)].map((level) => GRAVITY_NAMES[level]);
   const levelAt = (turn: number) => known[turn - 1] ?? "rolled at the previous End phase";
   return {
@@ -304,7 +312,7 @@ function sheetVolley(volley: BattleKitState["volleys"][string]): SheetVolley {
               .map((s) =>
                 s.damage !== undefined
                   ? `TK damage ${s.damage}`
-                  : `${s.roll} against ${unit.save}+ ${s.saved ? "saved" : "failed"}`,
+                  : `${s.roll} against ${unit.save}+: ${s.saved ? "saved" : "failed"}`,
               )
               .join(", "),
     }));
