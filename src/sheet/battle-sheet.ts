@@ -13,6 +13,7 @@ import {
   ROAD_GUIDE,
   TERRAIN_GUIDE,
   WORLD_ATMOSPHERE_NAMES,
+  rollsConditions,
   scenarioText,
   turnByTurn,
   type ConditionBand,
@@ -238,7 +239,7 @@ function sheetConditions(
   }
   const gravity = gravityRow(kit, state, rolled, turns);
   if (gravity) rows.push(gravity);
-  const pending = state.conditions === null;
+  const pending = rollsConditions(kit) && state.conditions === null;
   return rows.length > 0 || pending ? { rows, pending } : null;
 }
 
