@@ -60,6 +60,11 @@ export default tseslint.config(
     "the map renderer runs in the browser too: it draws a view and imports no Node module, log, rules or CLI",
   ),
   layer(
+    "src/sheet/**/*.ts",
+    ["node:*", "**/cli/**", "**/server/**", "**/demo/**", "**/replays/**", "**/log/**", "**/client/**", "**/rules/**"],
+    "the battle sheet runs in the browser too: it reads a view and imports no Node module, log, rules or CLI",
+  ),
+  layer(
     "src/server/**/*.ts",
     ["**/cli/**"],
     "the server and the CLI stand side by side: neither's modules are the other's",

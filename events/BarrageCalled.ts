@@ -12,7 +12,7 @@ export const BarrageCalled = defineEvent(
       battle: Id,
       player: Id,
       barrage: Id,
-      points: Type.Integer({ minimum: 1, maximum: 1000 }),
+      barragePoints: Type.Integer({ minimum: 1, maximum: 1000 }),
       models: Type.Integer({ minimum: 1, maximum: 200 }),
       /** Seed 004's barrage point table: the d10 score that hits. */
       toHit: Type.Integer({ minimum: 2, maximum: 10 }),

@@ -42,7 +42,7 @@ export interface VolleyState {
 export interface BarrageState {
   id: string;
   player: string;
-  points: number;
+  barragePoints: number;
   models: number;
   toHit: number;
   rolls: number[] | null;
@@ -166,7 +166,7 @@ export const battleKitHandlers = {
     kitOf(state, data.battle).barrages[data.barrage] = {
       id: data.barrage,
       player: data.player,
-      points: data.points,
+      barragePoints: data.barragePoints,
       models: data.models,
       toHit: data.toHit,
       rolls: null,

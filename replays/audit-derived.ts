@@ -282,8 +282,8 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
       return one({ type: "AllocateHits", actor, battle, volley, units, hits });
     }
     case "BarrageCalled": {
-      const { battle, barrage, points, models } = event.data;
-      return one({ type: "CallBarrage", actor, battle, barrage, points, models });
+      const { battle, barrage, barragePoints, models } = event.data;
+      return one({ type: "CallBarrage", actor, battle, barrage, barragePoints, models });
     }
     case "ScenarioRolled":
     case "BattleConditionsRolled":

@@ -47,7 +47,8 @@ function conditionLines({ conditions, enclosed }: BattleSheet): string[] {
     lines.push(`  Conditions (K3):${conditions.pending ? " not rolled yet" : ""}`);
     for (const row of conditions.rows) {
       lines.push(`    ${row.condition}: ${row.name}${row.roll ? ` (${row.roll})` : ""}: ${row.byTurn}`);
-      if (row.effect !== row.byTurn && !row.effect.startsWith("the campaign world")) lines.push(`      ${row.effect}`);
+      // The tables' effects are their turn-by-turn levels; only Gravity Flux's needs its own words.
+      if (row.name === "Gravity Flux!") lines.push(`      ${row.effect}`);
     }
   }
   if (enclosed !== null) lines.push(`  Enclosed (K3): ${enclosed ? "yes, an enclosed battlefield" : "no"}`);
@@ -68,7 +69,7 @@ function assistantLines(sheet: BattleSheet): string[] {
   }
   for (const barrage of sheet.barrages)
     lines.push(
-      `  Barrage ${barrage.id} of ${barrage.player} (K5, Heresy): ${barrage.points} barrage points, ${barrage.toHit}+ on a d10, ${barrage.models} models${barrage.rolls ? `: rolled ${barrage.rolls.join(", ")}, ${barrage.hits} hits` : ", not rolled yet"}`,
+      `  Barrage ${barrage.id} of ${barrage.player} (K5, Heresy): ${barrage.barragePoints} barrage points, ${barrage.toHit}+ on a d10, ${barrage.models} models${barrage.rolls ? `: rolled ${barrage.rolls.join(", ")}, ${barrage.hits} hits` : ", not rolled yet"}`,
     );
   return lines;
 }

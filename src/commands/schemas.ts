@@ -303,7 +303,7 @@ export const RollSaves = command("RollSaves", { battle: Id, volley: Id, dice: Ki
 export const CallBarrage = command("CallBarrage", {
   battle: Id,
   barrage: Type.Optional(Id),
-  points: Type.Integer({ minimum: 1, maximum: 1000 }),
+  barragePoints: Type.Integer({ minimum: 1, maximum: 1000 }),
   models: Type.Integer({ minimum: 1, maximum: 200 }),
 });
 /** K5, D1 (Heresy): the host rolls a d10 for each model under the barrage. */

@@ -32,7 +32,7 @@ export function nextKitDecision(state: CampaignState): PlainCommand | undefined 
       actor: battle.attacker.player,
       type: "CallBarrage",
       battle: battle.id,
-      points: 4 + battle.index,
+      barragePoints: 4 + battle.index,
       models: 5,
     };
   if (battle.kit.conditions?.gravity?.flux && battle.kit.battleTurnsEnded === 0)

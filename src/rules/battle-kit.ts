@@ -327,9 +327,9 @@ export function decideCallBarrage(state: CampaignState, command: CommandOf<"Call
         battle: battle.id,
         player: player.id,
         barrage,
-        points: command.points,
+        barragePoints: command.barragePoints,
         models: command.models,
-        toHit: barrageToHit(command.points),
+        toHit: barrageToHit(command.barragePoints),
       },
     },
   ];

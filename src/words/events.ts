@@ -190,7 +190,7 @@ const describers: Describers = {
   SavesRolled: (d) =>
     `battle ${d.battle}: saves for volley ${d.volley} (${dice(d.dice)}): ${d.destroyed.length ? `${d.destroyed.join(", ")} destroyed` : "every unit saved"}`,
   BarrageCalled: (d) =>
-    `${d.player} calls barrage ${d.barrage} in battle ${d.battle}: ${d.points} barrage points on ${d.models} models, ${d.toHit}+ to hit`,
+    `${d.player} calls barrage ${d.barrage} in battle ${d.battle}: ${d.barragePoints} barrage points on ${d.models} models, ${d.toHit}+ to hit`,
   BarrageRolled: (d) => `battle ${d.battle}: barrage ${d.barrage} rolls ${dice(d.dice)}: ${d.hits} hits`,
 };
 
