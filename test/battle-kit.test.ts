@@ -1,9 +1,13 @@
 /**
  * The battle kit beyond the golden cases: the audit finds a changed kit roll (D1 with K3), a log written before the
  * kit reads as it was played, `epicwar battle` prints the whole sheet, and the allies limit holds where a formation
- * replaces another (E6) or is bought into an army (A8).
+ * replaces another (E6) or is bought into an army (A8), and `epicwar kit` plays the kit's commands at the table.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampaignCreated } from "../events/CampaignCreated.js";
 import type { Catalogue, RosterFormation } from "../events/common.js";
 import { toCurrent, type StoredEvent } from "../events/index.js";
@@ -16,8 +20,10 @@ import { conditionsFromDice } from "../projections/battle-kit-tables.js";
 import { requireWithinCeiling } from "../src/rules/reserves.js";
 import { Refused } from "../src/rules/refusal.js";
 import { runInProcess, show } from "./support/cli.js";
-import { CAMPAIGN, CLOCK, playAshfall, playedFolder } from "./replays-support.js";
+import { CAMPAIGN, CLOCK, playAshfall, playedFolder, removePlayed } from "./replays-support.js";
 import { tempDir } from "./support/tmp.js";
+
+const FIXTURES = fileURLToPath(new URL("golden/fixtures", import.meta.url));
 
 describe("D1 K3 the audit of the battle kit's rolls", () => {
   let input: AuditInput;
@@ -99,6 +105,7 @@ describe("K1 K2 K3 K5 epicwar battle", () => {
   beforeAll(async () => {
     db = await playedFolder(3);
   });
+  afterAll(() => removePlayed(db));
 
   it("K1 K2 K3 K5 prints the whole sheet of a battle: terrain guide, scenario, conditions turn by turn, the assistant", async () => {
     const run = await runInProcess(["battle", "t2b1", "--db", db]);
@@ -160,5 +167,86 @@ describe("K4 allies where a formation joins an army in the End phase", () => {
       expect((error as Refused).refusal).toMatchObject({ kind: "rule", rule: "K4" });
       expect((error as Refused).refusal.message).toContain("at most 25%");
     }
+  });
+});
+
+describe("K2 K5 epicwar kit", () => {
+  let dir: string;
+  let db: string;
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const kit = (...args: string[]) => runInProcess(["kit", "t1b1", "--db", db, ...args]);
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "epicwar-kit-cli-"));
+    db = join(dir, "db");
+    const setup = JSON.parse(await readFile(join(FIXTURES, "battle-ready.json"), "utf8")) as Record<string, unknown>;
+    const file = join(dir, "setup.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...setup,
+        catalogue: join(FIXTURES, "catalogue.json"),
+        options: { battleKit: { scenario: "attackerProposes", light: true } },
+      }),
+    );
+    expect((await runInProcess(["new", "--db", db, "--setup", file])).code).toBe(0);
+    const waiting = JSON.parse((await runInProcess(["waiting", "--db", db, "--json"])).stdout) as {
+      parties: Record<string, Array<{ command: string }>>;
+    };
+    const chooser = Object.keys(waiting.parties).find(
+      (party) => waiting.parties[party]![0]?.command === "ChooseFirst",
+    )!;
+    const lines = [
+      { actor: chooser, type: "ChooseFirst", first: "red" },
+      {
+        actor: "red",
+        type: "ActivateArmy",
+        army: "r1",
+        order: "advance",
+        path: [
+          [1, 1],
+          [1, 2],
+          [1, 3],
+        ],
+      },
+    ];
+    const attack = await runInProcess(["apply", "--db", db, "-"], lines.map((line) => JSON.stringify(line)).join("\n"));
+    expect(attack.code, show(attack)).toBe(0);
+  });
+
+  it("K2 the defender may not propose: refused with K2, nothing written", async () => {
+    const run = await kit("--player", "blue", "--propose", "pincer");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/refused: K2: the attacker, red, proposes the scenario/);
+  });
+
+  it("K2 D1 the attacker proposes, the defender declines, the host's chore rolls it; the sheet shows each step", async () => {
+    const proposed = await kit("--player", "red", "--propose", "pincer");
+    expect(proposed.code, show(proposed)).toBe(0);
+    expect(proposed.stdout).toContain("Scenario (K2): not settled yet: red proposes Pincer: blue to accept or decline");
+    const declined = await kit("--player", "blue", "--decline");
+    expect(declined.code, show(declined)).toBe(0);
+    expect(declined.stdout).toMatch(/battle t1b1: the scenario rolled is [\w/ ]+ \(d7: d7 [1-7]\)/);
+    expect(declined.stdout).toMatch(/Scenario \(K2\): [\w/ ]+ \(rolled\)/);
+  });
+
+  it("K5 D1 the defender has hits allocated and its saves are rolled", async () => {
+    const units = [
+      { id: "rifles", kind: "infantry", distanceCm: 12, save: 6, eligible: true },
+      { id: "tanks", kind: "armouredVehicle", distanceCm: 20, save: 4, eligible: true },
+    ];
+    const run = await runInProcess(
+      ["kit", "t1b1", "--db", db, "--player", "blue", "--hits", "AT,AP", "--units", "-"],
+      JSON.stringify(units),
+    );
+    expect(run.code, show(run)).toBe(0);
+    expect(run.stdout).toMatch(/Volley t1b1v1 on blue's formation \(K5\): 1 AT, 1 AP/);
+    expect(run.stdout).toMatch(/ {4}rifles \(infantry, 12 cm\): AP; saves [1-6] against 6\+: (saved|failed)/);
+    expect(run.stdout).toMatch(/ {4}tanks \(armouredVehicle, 20 cm\): AT; saves [1-6] against 4\+: (saved|failed)/);
+  });
+
+  it("K5 one action at a time: no action, or two, is refused before anything is written", async () => {
+    const run = await kit("--player", "blue", "--accept", "--decline");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("give exactly one of --propose");
   });
 });

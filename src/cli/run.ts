@@ -15,6 +15,7 @@ import { registerDiff } from "./commands/diff.js";
 import { cliKit, type CliKit } from "./commands/kit.js";
 import { registerLog } from "./commands/log.js";
 import { registerBattle } from "./commands/battle.js";
+import { registerKitPlay } from "./commands/kit-play.js";
 import { registerMap } from "./commands/map.js";
 import { registerNew } from "./commands/new.js";
 import { registerServe } from "./commands/serve.js";
@@ -44,6 +45,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerDiff,
   registerWaiting,
   registerBattle,
+  registerKitPlay,
   registerTimeline,
   registerServe,
   registerJoin,
