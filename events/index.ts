@@ -75,6 +75,7 @@ import { HitsAllocated } from "./HitsAllocated.js";
 import { SavesRolled } from "./SavesRolled.js";
 import { BarrageCalled } from "./BarrageCalled.js";
 import { BarrageRolled } from "./BarrageRolled.js";
+import { WhiteOutRolled } from "./WhiteOutRolled.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -150,6 +151,7 @@ export const EVENT_DEFINITIONS = [
   SavesRolled,
   BarrageCalled,
   BarrageRolled,
+  WhiteOutRolled,
 ] as const;
 
 type Definitions = (typeof EVENT_DEFINITIONS)[number];

@@ -214,6 +214,19 @@ export function rollsConditions(kit: BattleKitOptions | undefined): boolean {
   );
 }
 
+/** K3: whether a blizzard band puts (part of) the battlefield in blizzard in a battle turn. */
+export function inBlizzard(band: (typeof BLIZZARD_BANDS)[number], battleTurn: number): boolean {
+  return (
+    BLIZZARD_TABLE[band].levelAt(battleTurn).endsWith("lizzard") &&
+    !BLIZZARD_TABLE[band].levelAt(battleTurn).startsWith("No")
+  );
+}
+
+/** K3: a blizzard's white-out roll at the start of a battle turn: a d6, a 1 is a white-out. */
+export function whiteOutFromDice(take: TakeDie): boolean {
+  return take(6) === 1;
+}
+
 /** K3: Gravity Flux at a battle turn's End phase: a new level, or "Gravity Flux!" keeping the current one. */
 export function gravityFluxFromDice(current: GravityLevel, take: TakeDie): { die: number; level: GravityLevel } {
   const die = take(6);

@@ -56,6 +56,8 @@ export interface BattleKitState {
   conditions: BattleConditions | null;
   /** K3: Gravity Flux: the level after each battle turn's End phase, in order. */
   gravityFlux: Array<{ battleTurn: number; level: GravityLevel; changed: boolean }>;
+  /** K3: each battle turn's white-out roll under a blizzard, in order. */
+  whiteOuts: Array<{ battleTurn: number; die: number; whiteOut: boolean }>;
   /** K3: the last battle turn the players recorded as ended. */
   battleTurnsEnded: number;
   /** K3: a city battle fought enclosed, and who agreed to it. */
@@ -70,6 +72,7 @@ export function newBattleKit(enclosed: boolean): BattleKitState {
     scenario: { name: null, settled: null, by: null, target: null, proposal: null, declined: false },
     conditions: null,
     gravityFlux: [],
+    whiteOuts: [],
     battleTurnsEnded: 0,
     enclosed,
     enclosedAgreedBy: [],
@@ -141,6 +144,14 @@ export const battleKitHandlers = {
       battleTurn: data.battleTurn,
       level: data.level,
       changed: data.changed,
+    });
+    drew(state, data);
+  },
+  WhiteOutRolled(state: Draft<CampaignState>, data: EventData<"WhiteOutRolled">) {
+    kitOf(state, data.battle).whiteOuts.push({
+      battleTurn: data.battleTurn,
+      die: data.dice[0]!.face,
+      whiteOut: data.whiteOut,
     });
     drew(state, data);
   },

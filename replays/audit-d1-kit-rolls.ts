@@ -16,6 +16,7 @@ const KIT_ROLL_TYPES = [
   "ScenarioRolled",
   "BattleConditionsRolled",
   "GravityFluxRolled",
+  "WhiteOutRolled",
   "SavesRolled",
   "BarrageRolled",
 ] as const;
@@ -31,6 +32,8 @@ function describe(type: KitRollType, data: EventData<KitRollType>): string {
       return "conditions (K3)";
     case "GravityFluxRolled":
       return `Gravity Flux after battle turn ${(data as EventData<"GravityFluxRolled">).battleTurn} (K3)`;
+    case "WhiteOutRolled":
+      return `white-out at battle turn ${(data as EventData<"WhiteOutRolled">).battleTurn} (K3)`;
     case "SavesRolled":
       return `saves of volley ${(data as EventData<"SavesRolled">).volley} (K5)`;
     case "BarrageRolled":

@@ -148,6 +148,7 @@ const KIT_ROLLS = {
   ScenarioRolled: "RollScenario",
   BattleConditionsRolled: "RollBattleConditions",
   GravityFluxRolled: "RollGravityFlux",
+  WhiteOutRolled: "RollWhiteOut",
 } as const;
 const faces = (dice: ReadonlyArray<{ face: number }>) => dice.map((die) => die.face);
 
@@ -288,6 +289,7 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
     case "ScenarioRolled":
     case "BattleConditionsRolled":
     case "GravityFluxRolled":
+    case "WhiteOutRolled":
       return one({ type: KIT_ROLLS[event.type], actor, battle: event.data.battle, dice: faces(event.data.dice) });
     case "SavesRolled":
       return one({

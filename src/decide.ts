@@ -54,6 +54,7 @@ import {
   decideRollBattleConditions,
   decideRollGravityFlux,
   decideRollSaves,
+  decideRollWhiteOut,
   decideRollScenario,
 } from "./rules/battle-kit.js";
 import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "./rules/scouting.js";
@@ -114,6 +115,7 @@ const deciders: Deciders = {
   AgreeEnclosed: decideAgreeEnclosed,
   EndBattleTurn: decideEndBattleTurn,
   RollGravityFlux: decideRollGravityFlux,
+  RollWhiteOut: decideRollWhiteOut,
   AllocateHits: decideAllocateHits,
   RollSaves: decideRollSaves,
   CallBarrage: decideCallBarrage,

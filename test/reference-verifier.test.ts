@@ -117,6 +117,7 @@ function held(log: RawLog) {
       "ScenarioRolled",
       "BattleConditionsRolled",
       "GravityFluxRolled",
+      "WhiteOutRolled",
       "SavesRolled",
       "BarrageRolled",
     ),

@@ -168,7 +168,7 @@ class Contents:
         turn["rolls"].append((seq, "kit", data, [turn["seeds"][player] for player in self.players]))
         turn["dice"] = data["firstDie"] + len(data["dice"])
 
-    ScenarioRolled = BattleConditionsRolled = GravityFluxRolled = SavesRolled = BarrageRolled = kit_roll
+    ScenarioRolled = BattleConditionsRolled = GravityFluxRolled = WhiteOutRolled = SavesRolled = BarrageRolled = kit_roll
 
     def ArmyActivated(self, seq, data):
         key = (data["turn"], data["army"])

@@ -177,6 +177,7 @@ export async function prepareCommand(
     case "RollScenario":
     case "RollBattleConditions":
     case "RollGravityFlux":
+    case "RollWhiteOut":
     case "RollSaves":
     case "RollBarrage": {
       if (input["dice"] !== undefined || !state.turnState) return passThrough(input);

@@ -290,6 +290,8 @@ export const EndBattleTurn = command("EndBattleTurn", {
 });
 /** K3, D1: the host rolls Gravity Flux for the battle turn that ended. */
 export const RollGravityFlux = command("RollGravityFlux", { battle: Id, dice: KitFaces });
+/** K3, D1: the host rolls a battle turn's white-out under a blizzard. */
+export const RollWhiteOut = command("RollWhiteOut", { battle: Id, dice: KitFaces });
 /** K5: the owner of the formation under fire has the assistant allocate a volley's hits (seed 003). */
 export const AllocateHits = command("AllocateHits", {
   battle: Id,
@@ -361,6 +363,7 @@ export const COMMAND_SCHEMAS = {
   AgreeEnclosed,
   EndBattleTurn,
   RollGravityFlux,
+  RollWhiteOut,
   AllocateHits,
   RollSaves,
   CallBarrage,

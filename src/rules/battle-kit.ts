@@ -7,8 +7,10 @@ import {
   barrageToHit,
   conditionsFromDice,
   gravityFluxFromDice,
+  inBlizzard,
   rollsConditions,
   scenarioFromDice,
+  whiteOutFromDice,
   type TakeDie,
 } from "../../projections/battle-kit-tables.js";
 import { terrainAt } from "../../projections/grid.js";
@@ -228,6 +230,26 @@ export function fluxToRoll(battle: { kit?: BattleKitState }): boolean {
   return !!kit?.conditions?.gravity?.flux && kit.gravityFlux.length < kit.battleTurnsEnded;
 }
 
+/** K3: the battle turn whose white-out is due: a blizzard on the battlefield and no roll for it yet; else null. */
+export function whiteOutToRoll(battle: { kit?: BattleKitState }): number | null {
+  const kit = battle.kit;
+  const blizzard = kit?.conditions?.blizzard;
+  if (!kit || !blizzard) return null;
+  const battleTurn = kit.battleTurnsEnded + 1;
+  const rolled = kit.whiteOuts.some((roll) => roll.battleTurn === battleTurn);
+  return !rolled && inBlizzard(blizzard.band, battleTurn) ? battleTurn : null;
+}
+
+export function decideRollWhiteOut(state: CampaignState, command: CommandOf<"RollWhiteOut">): DomainEvent[] {
+  requireHostActor(command.actor);
+  const { battle } = requireKitBattle(state, command.battle, "K3");
+  const battleTurn = whiteOutToRoll(battle);
+  if (battleTurn === null)
+    refuseRule("K3", `battle ${battle.id} has no blizzard white-out to roll for its battle turn now`);
+  const { outcome, fields } = rolled(state, command.dice, whiteOutFromDice);
+  return [{ type: "WhiteOutRolled", data: { ...fields, battle: battle.id, battleTurn, whiteOut: outcome } }];
+}
+
 export function decideEndBattleTurn(state: CampaignState, command: CommandOf<"EndBattleTurn">): DomainEvent[] {
   const { battle } = requireKitBattle(state, command.battle, "K3");
   const player = requireBattlePlayer(state, battle, command.actor);
@@ -235,6 +257,8 @@ export function decideEndBattleTurn(state: CampaignState, command: CommandOf<"En
   if (command.battleTurn !== next)
     refuseRule("K3", `battle ${battle.id}'s next battle turn to end is turn ${next}, not ${command.battleTurn}`);
   if (fluxToRoll(battle)) refuseRule("K3", `Gravity Flux for battle turn ${next - 1} has not been rolled yet`);
+  if (whiteOutToRoll(battle) !== null)
+    refuseRule("K3", `the blizzard's white-out roll for battle turn ${next} has not been made yet`);
   return [
     { type: "BattleTurnEnded", data: { turn: state.turn, battle: battle.id, player: player.id, battleTurn: next } },
   ];
@@ -358,7 +382,7 @@ export function decideRollBarrage(state: CampaignState, command: CommandOf<"Roll
 
 /** A host's kit roll that is due: the command and what it names. */
 export interface KitRollDue {
-  type: "RollScenario" | "RollBattleConditions" | "RollGravityFlux" | "RollSaves" | "RollBarrage";
+  type: "RollScenario" | "RollBattleConditions" | "RollGravityFlux" | "RollWhiteOut" | "RollSaves" | "RollBarrage";
   battle: string;
   volley?: string;
   barrage?: string;
@@ -376,6 +400,9 @@ export function kitRollsDue(
       ...(conditionsToRoll(kit, battle) ? [{ type: "RollBattleConditions" as const, battle: battle.id }] : []),
       ...(scenarioToRoll(kit, battle) ? [{ type: "RollScenario" as const, battle: battle.id }] : []),
       ...(fluxToRoll(battle) ? [{ type: "RollGravityFlux" as const, battle: battle.id }] : []),
+      ...(!fluxToRoll(battle) && whiteOutToRoll(battle) !== null
+        ? [{ type: "RollWhiteOut" as const, battle: battle.id }]
+        : []),
       ...volleysToRoll(battle).map((volley) => ({ type: "RollSaves" as const, battle: battle.id, volley })),
       ...barragesToRoll(battle).map((barrage) => ({ type: "RollBarrage" as const, battle: battle.id, barrage })),
     ]);
@@ -416,6 +443,9 @@ export function drawKitRoll(roll: KitRollDue, kit: BattleKitOptions, battle: Bat
       return;
     case "RollGravityFlux":
       gravityFluxFromDice(currentGravity(battle)!, take);
+      return;
+    case "RollWhiteOut":
+      whiteOutFromDice(take);
       return;
     case "RollSaves": {
       const volley = battle.volleys[roll.volley!]!;

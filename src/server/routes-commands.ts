@@ -27,6 +27,7 @@ const SERVER_STEPS = new Set([
   "RollScenario",
   "RollBattleConditions",
   "RollGravityFlux",
+  "RollWhiteOut",
   "RollSaves",
   "RollBarrage",
   "EndTurn",

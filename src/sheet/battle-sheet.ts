@@ -223,7 +223,10 @@ function sheetConditions(
   if (rolled.blizzard) {
     const row = bandRow("Blizzard", rolled.blizzard.die, BLIZZARD_TABLE[rolled.blizzard.band], turns);
     const edge = rolled.blizzard.edge;
-    rows.push(edge ? { ...row, roll: `${row.roll}, edge d4: ${EDGE_NAMES[edge]}` } : row);
+    // Each battle turn in blizzard starts with a d6 for a white-out (on a 1).
+    const whiteOuts = state.whiteOuts.map((w) => `turn ${w.battleTurn} d6 ${w.die}${w.whiteOut ? " WHITE-OUT" : ""}`);
+    const roll = [row.roll, ...(edge ? [`edge d4: ${EDGE_NAMES[edge]}`] : [])].join(", ");
+    rows.push({ ...row, roll: whiteOuts.length ? `${roll}; white-out rolls: ${whiteOuts.join(", ")}` : roll });
   }
   if (rolled.atmosphere)
     rows.push(bandRow("Atmosphere", rolled.atmosphere.die, ATMOSPHERE_TABLE[rolled.atmosphere.band], turns));

@@ -185,6 +185,8 @@ const describers: Describers = {
   BattleTurnEnded: (d) => `${d.player} ends battle turn ${d.battleTurn} of battle ${d.battle}`,
   GravityFluxRolled: (d) =>
     `battle ${d.battle}: gravity flux at the End phase of battle turn ${d.battleTurn} (${dice(d.dice)}): ${d.level} gravity${d.changed ? ", changed: a Blast marker on every formation" : ", unchanged"}`,
+  WhiteOutRolled: (d) =>
+    `battle ${d.battle}: blizzard at the start of battle turn ${d.battleTurn} (${dice(d.dice)}): ${d.whiteOut ? "a white-out: line of sight 15 cm, -1 to hit in firefights, all terrain but roads and buildings dangerous" : "no white-out"}`,
   HitsAllocated: (d) =>
     `${d.player} allocates volley ${d.volley} of battle ${d.battle}: ${d.hits.length} hits on ${new Set(d.allocation.map((a) => a.unit)).size} units${d.unallocated.length ? `, ${d.unallocated.length} with no unit to take them` : ""}`,
   SavesRolled: (d) =>
