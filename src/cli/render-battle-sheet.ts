@@ -47,6 +47,7 @@ function conditionLines({ conditions, enclosed }: BattleSheet): string[] {
     lines.push(`  Conditions (K3):${conditions.pending ? " not rolled yet" : ""}`);
     for (const row of conditions.rows) {
       lines.push(`    ${row.condition}: ${row.name}${row.roll ? ` (${row.roll})` : ""}: ${row.byTurn}`);
+      if (row.note) lines.push(`      ${row.note}`);
       // The tables' effects are their turn-by-turn levels; only Gravity Flux's needs its own words.
       if (row.name === "Gravity Flux!") lines.push(`      ${row.effect}`);
     }

@@ -58,6 +58,8 @@ export interface SheetCondition {
   name: string;
   effect: string;
   byTurn: string;
+  /** What follows from the levels: rain's mud. */
+  note?: string;
 }
 
 /** K5: one volley as the assistant allocated it, with its saves once rolled. */
@@ -219,7 +221,11 @@ function sheetConditions(
   const rolled: BattleConditions = state.conditions ?? {};
   const rows: SheetCondition[] = [];
   if (rolled.light) rows.push(bandRow("Light", rolled.light.die, LIGHT_TABLE[rolled.light.band], turns));
-  if (rolled.rain) rows.push(bandRow("Rain", rolled.rain.die, RAIN_TABLE[rolled.rain.band], turns));
+  if (rolled.rain) {
+    const row = bandRow("Rain", rolled.rain.die, RAIN_TABLE[rolled.rain.band], turns);
+    const mud = mudFrom(RAIN_TABLE[rolled.rain.band].levelAt, turns);
+    rows.push(mud === null ? row : { ...row, note: `open terrain and ruins count as mud from turn ${mud}` });
+  }
   if (rolled.blizzard) {
     const row = bandRow("Blizzard", rolled.blizzard.die, BLIZZARD_TABLE[rolled.blizzard.band], turns);
     const edge = rolled.blizzard.edge;
@@ -244,6 +250,13 @@ function sheetConditions(
   if (gravity) rows.push(gravity);
   const pending = rollsConditions(kit) && state.conditions === null;
   return rows.length > 0 || pending ? { rows, pending } : null;
+}
+
+/** K3 ruling: after two consecutive turns of heavy rain, open terrain and ruins are mud from the next turn on. */
+function mudFrom(levelAt: (battleTurn: number) => string, turns: number): number | null {
+  for (let turn = 2; turn < turns; turn++)
+    if (levelAt(turn - 1) === "Heavy Rain" && levelAt(turn) === "Heavy Rain") return turn + 1;
+  return null;
 }
 
 function gravityRow(
