@@ -216,10 +216,8 @@ export function rollsConditions(kit: BattleKitOptions | undefined): boolean {
 
 /** K3: whether a blizzard band puts (part of) the battlefield in blizzard in a battle turn. */
 export function inBlizzard(band: (typeof BLIZZARD_BANDS)[number], battleTurn: number): boolean {
-  return (
-    BLIZZARD_TABLE[band].levelAt(battleTurn).endsWith("lizzard") &&
-    !BLIZZARD_TABLE[band].levelAt(battleTurn).startsWith("No")
-  );
+  const level = BLIZZARD_TABLE[band].levelAt(battleTurn);
+  return level === "Blizzard" || level === "Half the table in blizzard";
 }
 
 /** K3: a blizzard's white-out roll at the start of a battle turn: a d6, a 1 is a white-out. */
