@@ -65,6 +65,11 @@ export default tseslint.config(
     "the public API stands beside the CLI and the server: it is what they offer, not what they are",
   ),
   layer(
+    "src/sheet/**/*.ts",
+    ["node:*", "**/cli/**", "**/server/**", "**/demo/**", "**/replays/**", "**/log/**", "**/client/**", "**/rules/**"],
+    "the battle sheet runs in the browser too: it reads a view and imports no Node module, log, rules or CLI",
+  ),
+  layer(
     "src/server/**/*.ts",
     ["**/cli/**"],
     "the server and the CLI stand side by side: neither's modules are the other's",

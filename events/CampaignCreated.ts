@@ -8,10 +8,14 @@ import { defineEvent, type DataOf } from "./define.js";
  * Version 2 added `options.fortifyBuilds` (E3 timing), whose default is the ruling that Fortify builds from its
  * activation. A campaign created at version 1 was played with defences built only when the turn ended, so it is read
  * with `fortifyBuilds: "atEndPhase"`: it replays, and is audited, as it was played.
+ *
+ * Version 3 added `options.allies` (K4), `options.battleKit` (K2, K3, K5) and a formation's `faction`. A campaign
+ * created at version 2 played none of them: it is read with neither option, so no scenario, condition or ally limit
+ * appears in its replay or audit.
  */
 export const CampaignCreated = defineEvent(
   "CampaignCreated",
-  2,
+  3,
   Type.Object(
     {
       ...campaignTerms,
@@ -25,6 +29,8 @@ export const CampaignCreated = defineEvent(
       const v1 = data as { options: Record<string, unknown> };
       return { ...v1, options: { ...v1.options, fortifyBuilds: "atEndPhase" } };
     },
+    // Version 2 had neither option, and neither one's absence changes how its campaign was played.
+    2: (data) => data,
   },
 );
 export type CampaignCreated = DataOf<typeof CampaignCreated>;

@@ -98,6 +98,11 @@ export const Formation = Type.Object(
     points: Type.Integer({ minimum: 1, maximum: 100000 }),
     /** Full-strength unit list. */
     units: UnitCounts,
+    /**
+     * K4: the army list it comes from (its race or faction). Where a campaign plays allies, an army's formations of
+     * another list than its own are its allies. A formation with none belongs to every army's own list.
+     */
+    faction: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -170,6 +175,60 @@ export type AdvancedRule = keyof AdvancedRules;
 export const FortifyBuilds = Type.Union([Type.Literal("fromActivation"), Type.Literal("atEndPhase")]);
 export type FortifyBuilds = Static<typeof FortifyBuilds>;
 
+/** K2: how each battle's scenario is settled. */
+export const ScenarioChoice = Type.Union([
+  Type.Literal("rolled"),
+  Type.Literal("attackerProposes"),
+  Type.Literal("attackerChooses"),
+  Type.Literal("defenderChooses"),
+]);
+export type ScenarioChoice = Static<typeof ScenarioChoice>;
+
+/** K3: a campaign world's atmosphere: rolled per battle on seed 002's table, or always the same. */
+export const WorldAtmosphere = Type.Union([
+  Type.Literal("rolled"),
+  Type.Literal("normal"),
+  Type.Literal("dangerous"),
+  Type.Literal("extremelyDangerous"),
+]);
+export type WorldAtmosphere = Static<typeof WorldAtmosphere>;
+
+/** K3: a campaign world's gravity: rolled per battle on seed 002's table, or always the same (flux rerolls). */
+export const WorldGravity = Type.Union([
+  Type.Literal("rolled"),
+  Type.Literal("low"),
+  Type.Literal("normal"),
+  Type.Literal("high"),
+  Type.Literal("flux"),
+]);
+export type WorldGravity = Static<typeof WorldGravity>;
+
+/** The battle kit (K2, K3, K5): what every battle's sheet settles before the armies meet on the table. */
+export const BattleKitOptions = Type.Object(
+  {
+    /** K2: how the scenario is settled; absent: no scenario is set by the campaign. */
+    scenario: Type.Optional(ScenarioChoice),
+    /** K2: x, the turn limit of the scenarios that play for x turns (default 6). */
+    turnLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+    /** K3: the light level rolled per battle. */
+    light: Type.Optional(Type.Boolean()),
+    /** K3: the rain level rolled per battle. */
+    rain: Type.Optional(Type.Boolean()),
+    /** K3: the blizzard level rolled per battle. */
+    blizzard: Type.Optional(Type.Boolean()),
+    /** K3: the campaign world's atmosphere; absent: normal. */
+    atmosphere: Type.Optional(WorldAtmosphere),
+    /** K3: the campaign world's gravity; absent: normal. */
+    gravity: Type.Optional(WorldGravity),
+    /** K3: whether a battle on a city square is enclosed: never (default), always, or when both players agree. */
+    enclosedCities: Type.Optional(Type.Union([Type.Literal("never"), Type.Literal("always"), Type.Literal("agreed")])),
+    /** K5: the battle system the assistant follows: NetEpic's d6 (default) or Heresy's d10 (barrage table). */
+    profile: Type.Optional(Type.Union([Type.Literal("netepic"), Type.Literal("heresy")])),
+  },
+  { additionalProperties: false },
+);
+export type BattleKitOptions = Static<typeof BattleKitOptions>;
+
 export const Options = Type.Object(
   {
     /** The advanced rules in play (A1-A8); none unless named here. */
@@ -184,6 +243,10 @@ export const Options = Type.Object(
      * with them. `atEndPhase`: only when the turn ends, and only if the army still stands there.
      */
     fortifyBuilds: Type.Optional(FortifyBuilds),
+    /** S2 option, K4: armies may take allies, at most 25% of their points and from one other army list only. */
+    allies: Type.Optional(Type.Boolean()),
+    /** K2, K3, K5: the battle kit; absent: each battle's sheet shows the terrain guide (K1) only. */
+    battleKit: Type.Optional(BattleKitOptions),
   },
   { additionalProperties: false },
 );

@@ -63,6 +63,19 @@ import { CampaignPaused } from "./CampaignPaused.js";
 import { CampaignResumed } from "./CampaignResumed.js";
 import { ActionDeadlineSet } from "./ActionDeadlineSet.js";
 import { ActionDeadlineEnforced } from "./ActionDeadlineEnforced.js";
+import { ScenarioProposed } from "./ScenarioProposed.js";
+import { ScenarioAnswered } from "./ScenarioAnswered.js";
+import { ScenarioChosen } from "./ScenarioChosen.js";
+import { ScenarioRolled } from "./ScenarioRolled.js";
+import { BattleConditionsRolled } from "./BattleConditionsRolled.js";
+import { EnclosedAgreed } from "./EnclosedAgreed.js";
+import { BattleTurnEnded } from "./BattleTurnEnded.js";
+import { GravityFluxRolled } from "./GravityFluxRolled.js";
+import { HitsAllocated } from "./HitsAllocated.js";
+import { SavesRolled } from "./SavesRolled.js";
+import { BarrageCalled } from "./BarrageCalled.js";
+import { BarrageRolled } from "./BarrageRolled.js";
+import { WhiteOutRolled } from "./WhiteOutRolled.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -126,6 +139,19 @@ export const EVENT_DEFINITIONS = [
   CampaignResumed,
   ActionDeadlineSet,
   ActionDeadlineEnforced,
+  ScenarioProposed,
+  ScenarioAnswered,
+  ScenarioChosen,
+  ScenarioRolled,
+  BattleConditionsRolled,
+  EnclosedAgreed,
+  BattleTurnEnded,
+  GravityFluxRolled,
+  HitsAllocated,
+  SavesRolled,
+  BarrageCalled,
+  BarrageRolled,
+  WhiteOutRolled,
 ] as const;
 
 /** Every event definition of the catalogue, as a union. */

@@ -4,7 +4,8 @@ import { addUnits, armyPoints, removeUnits } from "./units.js";
 import { reattach } from "./attachments.js";
 import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
 import { seedPrint } from "./seed-prints.js";
-import { sameSquare, squareKey } from "./grid.js";
+import { sameSquare, squareKey, terrainAt } from "./grid.js";
+import { battleKitHandlers, newBattleKit } from "./battle-kit.js";
 import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
 import { armyMoveRate } from "./mobility.js";
 import { battlesOfTurn, fileBattle } from "./battle-index.js";
@@ -198,6 +199,11 @@ const handlers: Handlers = {
       winner: null,
       overwhelming: false,
     };
+    const kit = state.setup!.options.battleKit;
+    if (kit) {
+      const city = terrainAt(state.setup!.map, data.at) === "city";
+      state.battles[data.battle]!.kit = newBattleKit(city && kit.enclosedCities === "always");
+    }
     const scouted = scoutingOf(state.turnState, attacker.id, defender.id);
     if (scouted?.band) state.battles[data.battle]!.scouting = scouted.band;
   },
@@ -452,6 +458,7 @@ const handlers: Handlers = {
   ScoutingAnswered: scoutingAnswered,
   ScoutingRolled: scoutingRolled,
   ArmySizeStated: armySizeStated,
+  ...battleKitHandlers,
 };
 
 function apply(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & DomainEvent): void {

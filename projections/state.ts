@@ -17,6 +17,7 @@ import type { Static } from "@sinclair/typebox";
 import type { OwedItem as OwedItemSchema } from "../events/StallClaimed.js";
 import type { AwardTable } from "./formulas.js";
 import type { ScoutingBandName, TurnScouting } from "./scouting.js";
+import type { BattleKitState } from "./battle-kit.js";
 
 export interface PlayerState {
   id: string;
@@ -101,6 +102,8 @@ export interface BattleState {
   overwhelming: boolean;
   /** A3: the band of the attacker's scouting of the defender this turn, whose effects the battle sheet shows. */
   scouting?: ScoutingBandName;
+  /** K2, K3, K5: the battle kit's record of the battle; absent when the campaign plays no battle kit. */
+  kit?: BattleKitState;
 }
 
 /** The per-turn record: dice seeds, initiative, activations. */

@@ -143,6 +143,15 @@ function differences(logged: unknown, derived: unknown, path = "", out: string[]
   return out;
 }
 
+/** K2, K3: the host's command behind each kit roll that names only its battle. */
+const KIT_ROLLS = {
+  ScenarioRolled: "RollScenario",
+  BattleConditionsRolled: "RollBattleConditions",
+  GravityFluxRolled: "RollGravityFlux",
+  WhiteOutRolled: "RollWhiteOut",
+} as const;
+const faces = (dice: ReadonlyArray<{ face: number }>) => dice.map((die) => die.face);
+
 /** JSON as the log stores it: undefined fields left out. */
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
 
@@ -256,6 +265,48 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
       return one({ type: "TradeFormations", actor, tradeIn: event.data.tradedIn, buy: event.data.bought });
     case "CommanderAppointed":
       return one({ type: "AppointCommander", actor, army: event.data.army, commander: event.data.commander });
+    // K2, K3, K5: every kit decision and roll, decided again from the players' words and the host's dice.
+    case "ScenarioProposed":
+    case "ScenarioChosen": {
+      const { battle, scenario, target } = event.data;
+      const type = event.type === "ScenarioProposed" ? "ProposeScenario" : "ChooseScenario";
+      return one({ type, actor, battle, scenario, ...(target && { target }) });
+    }
+    case "ScenarioAnswered":
+      return one({ type: "AnswerScenario", actor, battle: event.data.battle, accept: event.data.accepted });
+    case "EnclosedAgreed":
+      return one({ type: "AgreeEnclosed", actor, battle: event.data.battle });
+    case "BattleTurnEnded":
+      return one({ type: "EndBattleTurn", actor, battle: event.data.battle, battleTurn: event.data.battleTurn });
+    case "HitsAllocated": {
+      const { battle, volley, units, hits } = event.data;
+      return one({ type: "AllocateHits", actor, battle, volley, units, hits });
+    }
+    case "BarrageCalled": {
+      const { battle, barrage, barragePoints, models } = event.data;
+      return one({ type: "CallBarrage", actor, battle, barrage, barragePoints, models });
+    }
+    case "ScenarioRolled":
+    case "BattleConditionsRolled":
+    case "GravityFluxRolled":
+    case "WhiteOutRolled":
+      return one({ type: KIT_ROLLS[event.type], actor, battle: event.data.battle, dice: faces(event.data.dice) });
+    case "SavesRolled":
+      return one({
+        type: "RollSaves",
+        actor,
+        battle: event.data.battle,
+        volley: event.data.volley,
+        dice: faces(event.data.dice),
+      });
+    case "BarrageRolled":
+      return one({
+        type: "RollBarrage",
+        actor,
+        battle: event.data.battle,
+        barrage: event.data.barrage,
+        dice: faces(event.data.dice),
+      });
     default:
       return null;
   }

@@ -138,8 +138,19 @@ export interface ScoutingRollAudit extends RollAuditBase {
   recomputed: ScoutingRound[] | null;
 }
 
-/** A turn's rolls: initiative (T2) and, with A3, scouting. */
-export type RollAudit = InitiativeRollAudit | ScoutingRollAudit;
+/** K2, K3, K5, D1: a battle kit roll as the report lists it among its turn's rolls, with its battle. */
+export interface KitRollAudit extends RollAuditBase {
+  kind: "kit";
+  battle: string;
+  /** What was rolled, in words: "conditions (K3)", "saves of volley t1b1v1 (K5)". */
+  what: string;
+  dice: Array<{ sides: number; face: number }>;
+  /** The faces the seeds give, once the host seed is known. */
+  recomputed: number[] | null;
+}
+
+/** A turn's rolls: initiative (T2), with A3 scouting, and the battle kit's. */
+export type RollAudit = InitiativeRollAudit | ScoutingRollAudit | KitRollAudit;
 
 /** Whether a turn's rolls can be recomputed: with the host seed it revealed, or why not (yet). */
 export type TurnSeed =

@@ -10,6 +10,7 @@ import {
   type TurnBook,
   type TurnSection,
   type TurnWork,
+  rollOrderProblem,
 } from "./audit-turns.js";
 
 /**
@@ -202,15 +203,8 @@ export class InitiativeCheck implements BasicCheck {
     };
     const where = `initiative (seq ${roll.seq})`;
     if (roll.formProblem) return fail(VERDICTS.rollMismatch, `${where} is not a possible roll: ${roll.formProblem}`);
-    if (roll.firstDie !== roll.diceBefore) {
-      return fail(
-        VERDICTS.rollMismatch,
-        `${where} uses dice from index ${roll.firstDie}, but ${roll.diceBefore} dice of turn ${turn.turn} had been drawn before it: the host may not pick which dice to use`,
-      );
-    }
-    const missing = playerSeeds.filter((s) => s.seed === null).map((s) => s.player);
-    if (missing.length > 0)
-      return fail(VERDICTS.rollMismatch, `${where} was made before ${missing.join(" and ")} gave a seed`);
+    const problem = rollOrderProblem(where, roll, turn.turn, playerSeeds);
+    if (problem) return fail(VERDICTS.rollMismatch, problem);
     if (seed.hostSeed === null)
       return seed.status === "pending"
         ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict }

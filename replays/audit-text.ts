@@ -47,6 +47,8 @@ function rollDice(roll: RollAudit): string {
       roll.inputs.playerSeeds.map((s) => s.player),
       roll.rounds,
     )}, ${roll.winner} wins`;
+  if (roll.kind === "kit")
+    return `battle ${roll.battle}: ${roll.what}, dice ${roll.firstDie}-${roll.lastDie}: ${roll.dice.map((die) => `d${die.sides} ${die.face}`).join(", ")}`;
   const who = roll.army && roll.target ? ` (${roll.army} scouts ${roll.target})` : "";
   return `scouting ${roll.scouting}${who}, dice ${roll.firstDie}-${roll.lastDie}: ${describeScoutingRounds(roll.rounds)}, ${roll.band}`;
 }

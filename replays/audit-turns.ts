@@ -245,3 +245,19 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 export function describeRounds(players: readonly string[], rounds: ReadonlyArray<Record<string, number>>): string {
   return rounds.map((round) => players.map((p) => `${p} ${round[p] ?? "-"}`).join(" v ")).join(", reroll ");
 }
+
+/**
+ * D1: what makes a roll wrong whatever the seeds give: dice other than the turn's next ones, or a player's seed not yet
+ * given. Null when neither.
+ */
+export function rollOrderProblem(
+  where: string,
+  roll: { firstDie: number; diceBefore: number },
+  turn: number,
+  playerSeeds: ReadonlyArray<{ player: string; seed: string | null }>,
+): string | null {
+  if (roll.firstDie !== roll.diceBefore)
+    return `${where} uses dice from index ${roll.firstDie}, but ${roll.diceBefore} dice of turn ${turn} had been drawn before it: the host may not pick which dice to use`;
+  const missing = playerSeeds.filter((s) => s.seed === null).map((s) => s.player);
+  return missing.length > 0 ? `${where} was made before ${missing.join(" and ")} gave a seed` : null;
+}

@@ -24,6 +24,7 @@ import {
 import { ScoutingAudit } from "./audit-scouting.js";
 import { SupportUseAudit } from "./audit-support.js";
 import { InitiativeCheck } from "./audit-t2-initiative.js";
+import { KitRollCheck } from "./audit-d1-kit-rolls.js";
 import { ActivationCheck } from "./audit-t3-activations.js";
 import { MoveCheck } from "./audit-t4-moves.js";
 import { NeverRevealedCheck } from "./audit-t5-never-revealed.js";
@@ -104,6 +105,7 @@ class Auditor {
     new HostSeedCheck(this.book),
     new PlayerSeedCheck(this.book),
     new InitiativeCheck(this.book, this.scouting),
+    new KitRollCheck(this.book),
     new RevealCheck(this.book),
     new ActivationCheck(this.book),
     new MoveCheck(this.book),

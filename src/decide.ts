@@ -42,6 +42,21 @@ import {
 import { decideBuySupport } from "./rules/support.js";
 import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
 import { decideRepairReserveTitan, decideRepairTitan } from "./rules/titan-repairs.js";
+import {
+  decideAgreeEnclosed,
+  decideAllocateHits,
+  decideAnswerScenario,
+  decideCallBarrage,
+  decideChooseScenario,
+  decideEndBattleTurn,
+  decideProposeScenario,
+  decideRollBarrage,
+  decideRollBattleConditions,
+  decideRollGravityFlux,
+  decideRollSaves,
+  decideRollWhiteOut,
+  decideRollScenario,
+} from "./rules/battle-kit.js";
 import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "./rules/scouting.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
@@ -92,6 +107,19 @@ const deciders: Deciders = {
   PauseCampaign: decidePauseCampaign,
   ResumeCampaign: decideResumeCampaign,
   SetActionDeadline: decideSetActionDeadline,
+  ProposeScenario: decideProposeScenario,
+  AnswerScenario: decideAnswerScenario,
+  ChooseScenario: decideChooseScenario,
+  RollScenario: decideRollScenario,
+  RollBattleConditions: decideRollBattleConditions,
+  AgreeEnclosed: decideAgreeEnclosed,
+  EndBattleTurn: decideEndBattleTurn,
+  RollGravityFlux: decideRollGravityFlux,
+  RollWhiteOut: decideRollWhiteOut,
+  AllocateHits: decideAllocateHits,
+  RollSaves: decideRollSaves,
+  CallBarrage: decideCallBarrage,
+  RollBarrage: decideRollBarrage,
 };
 
 /**

@@ -111,7 +111,16 @@ function held(log: RawLog) {
     commitments: of("OrderRevealed", "RevealRejected", "ScoutingDeclared") + firstFireAnswers,
     hostSeeds: of("TurnEnded"),
     playerSeeds: of("PlayerSeedGiven"),
-    rolls: of("InitiativeRolled", "ScoutingRolled"),
+    rolls: of(
+      "InitiativeRolled",
+      "ScoutingRolled",
+      "ScenarioRolled",
+      "BattleConditionsRolled",
+      "GravityFluxRolled",
+      "WhiteOutRolled",
+      "SavesRolled",
+      "BarrageRolled",
+    ),
   };
 }
 
@@ -414,7 +423,11 @@ describe("tools/verify_log.py", () => {
           hostSeed: inTurn1("TurnEnded")[0]!.data.hostSeed,
           playerSeeds: players.map((p) => inTurn1("PlayerSeedGiven").find((body) => body.data.player === p)!.data.seed),
         };
-        const firstDie = initiative.data.firstDie + initiative.data.rounds.length * players.length;
+        // Drawn after every die of the turn, the battle kit's too (K2, K3, K5), so it goes in just before the turn ends.
+        const kitDice = bodies
+          .filter((body) => (body.data as { turn?: number }).turn === 1 && "dice" in (body.data as object))
+          .reduce((sum, body) => sum + (body.data as { dice: unknown[] }).dice.length, 0);
+        const firstDie = initiative.data.firstDie + initiative.data.rounds.length * players.length + kitDice;
         const rounds = rollScouting(seeds, firstDie, 0, 0);
         const last = rounds.at(-1)!;
         const [scoutTotal, scoutedTotal] = [last.scout[0] + last.scout[1], last.scouted[0] + last.scouted[1]];
@@ -455,9 +468,9 @@ describe("tools/verify_log.py", () => {
           },
           { ...envelope, type: "ScoutingRolled", actor: "host", data: roll },
         ];
-        const at = bodies.findIndex((body) => body.type === "FirstPlayerChosen");
-        bodies.splice(at + 1, 0, ...scouting);
-        rolledSeq = at + 4;
+        const at = bodies.findIndex((body) => body.type === "TurnEnded");
+        bodies.splice(at, 0, ...scouting);
+        rolledSeq = at + 3;
         return bodies;
       });
       return { raw, rolledSeq };

@@ -156,6 +156,20 @@ class Contents:
             return self.fail(seq, f"scouting {data['scouting']} is rolled before it was declared and answered")
         self.InitiativeRolled(seq, data, scouting, 4)
 
+    def kit_roll(self, seq, data):
+        """A battle kit roll (K2, K3, K5): its dice, each with its sides, drawn from the turn's next die on."""
+        turn = self.under_way(data)
+        if turn is None:
+            return self.fail(seq, f"a battle kit roll for turn {data['turn']}, which is not under way")
+        if len(turn["seeds"]) < len(self.players):
+            return self.fail(seq, f"a battle kit roll of turn {data['turn']} before every player gave its seed")
+        if data["firstDie"] != turn["dice"]:
+            return self.fail(seq, f"a battle kit roll from die {data['firstDie']} of turn {data['turn']}, not from the next die, {turn['dice']}")
+        turn["rolls"].append((seq, "kit", data, [turn["seeds"][player] for player in self.players]))
+        turn["dice"] = data["firstDie"] + len(data["dice"])
+
+    ScenarioRolled = BattleConditionsRolled = GravityFluxRolled = WhiteOutRolled = SavesRolled = BarrageRolled = kit_roll
+
     def ArmyActivated(self, seq, data):
         key = (data["turn"], data["army"])
         self.activations[key] = data["commitment"]
@@ -203,6 +217,11 @@ class Contents:
             return self.fail(seq, f"the host seed of turn {data['turn']} does not hash to the hostSeedHash of its TurnStarted")
         for roll_seq, scouting, roll, seeds in turn["rolls"]:
             self.counts["rolls"] += 1
+            if scouting == "kit":
+                faces = [die(self.campaign, data["turn"], data["hostSeed"], seeds, roll["firstDie"] + i, d["sides"]) for i, d in enumerate(roll["dice"])]
+                if faces != [d["face"] for d in roll["dice"]]:
+                    self.fail(roll_seq, f"battle kit roll of turn {data['turn']} does not recompute from the seeds")
+                continue
             if recompute(roll, scouting, lambda index: die(self.campaign, data["turn"], data["hostSeed"], seeds, index), self.players) != roll:
                 self.fail(roll_seq, f"{'scouting' if scouting else 'initiative'} roll of turn {data['turn']} does not recompute from the seeds")
 

@@ -16,6 +16,8 @@ import { registerExport } from "./commands/export.js";
 import { registerImport } from "./commands/import.js";
 import { cliKit, type CliKit } from "./commands/kit.js";
 import { registerLog } from "./commands/log.js";
+import { registerBattle } from "./commands/battle.js";
+import { registerKitPlay } from "./commands/kit-play.js";
 import { registerMap } from "./commands/map.js";
 import { registerNew } from "./commands/new.js";
 import { registerServe } from "./commands/serve.js";
@@ -44,6 +46,8 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerBranches,
   registerDiff,
   registerWaiting,
+  registerBattle,
+  registerKitPlay,
   registerTimeline,
   registerExport,
   registerImport,

@@ -1,5 +1,6 @@
 import { HOST } from "../../events/common.js";
 import type { CampaignView } from "../views.js";
+import { kitRollChores } from "./battle-kit.js";
 
 /**
  * The protocol steps that need no decision, which the parties on this machine take as soon as they are due:
@@ -31,7 +32,13 @@ export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Ar
     );
     if (toRoll.length > 0)
       return parties.has(HOST) ? toRoll.map((s) => ({ actor: HOST, type: "RollScouting", scouting: s.id })) : [];
-    return dueReveals(state, parties);
+    // K2, K3, K5: the kit rolls of this turn's battles, as soon as they are due.
+    const kitRolls = parties.has(HOST) ? kitRollChores(state) : [];
+    return kitRolls.length > 0 ? kitRolls : dueReveals(state, parties);
+  }
+  if (state.phase === "battle" && parties.has(HOST)) {
+    const kitRolls = kitRollChores(state);
+    if (kitRolls.length > 0) return kitRolls;
   }
   if (state.phase === "end" && players.every((p) => turn.endPhaseDone.includes(p)) && parties.has(HOST)) {
     return [{ actor: HOST, type: "EndTurn" }];

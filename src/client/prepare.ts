@@ -6,6 +6,7 @@ import { digestHex, orderCommitment, randomHex, seedCommitment } from "../commit
 import { nothingToKeep } from "./held-orders.js";
 import { rollInitiative, type DiceSeeds } from "../dice.js";
 import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
+import { kitRollFaces } from "./battle-kit.js";
 import { prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
 import type { SecretKeeper } from "./secrets.js";
 
@@ -172,6 +173,16 @@ export async function prepareCommand(
         turnSeeds(state, await heldHostSeed(state, secrets)),
       );
       return passThrough(rounds ? { ...input, rounds } : input);
+    }
+    case "RollScenario":
+    case "RollBattleConditions":
+    case "RollGravityFlux":
+    case "RollWhiteOut":
+    case "RollSaves":
+    case "RollBarrage": {
+      if (input["dice"] !== undefined || !state.turnState) return passThrough(input);
+      const dice = kitRollFaces(state, input, turnSeeds(state, await heldHostSeed(state, secrets)));
+      return passThrough(dice ? { ...input, dice } : input);
     }
     case "EndTurn": {
       if (input["hostSeed"] !== undefined || !state.turnState) return passThrough(input);

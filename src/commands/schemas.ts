@@ -19,6 +19,7 @@ import {
 import { describeAjvError } from "../../events/index.js";
 import { PauseReason } from "../../events/CampaignPaused.js";
 import { DateTime } from "../../events/ActionDeadlineSet.js";
+import { AssassinationTarget, HitKind, Scenario, TargetUnit } from "../../events/kit-common.js";
 
 /** Every command names who gives it and what it is. */
 const command = <T extends string, P extends Record<string, import("@sinclair/typebox").TSchema>>(
@@ -259,6 +260,57 @@ export const PauseCampaign = command("PauseCampaign", { reason: Type.Optional(Pa
 /** The host resumes a paused campaign (O1). */
 export const ResumeCampaign = command("ResumeCampaign", {});
 
+/** D1: the faces of a kit roll the host drew from the turn's seeds, in the order the roll reads them. */
+const KitFaces = Type.Array(Type.Integer({ minimum: 1, maximum: 20 }), { minItems: 1, maxItems: 500 });
+
+/** K2: the attacker proposes the battle's scenario (the campaign's `attackerProposes`); an Assassination names its target. */
+export const ProposeScenario = command("ProposeScenario", {
+  battle: Id,
+  scenario: Scenario,
+  target: Type.Optional(AssassinationTarget),
+});
+/** K2: the defender accepts the attacker's proposal, or declines it (the host then rolls the scenario). */
+export const AnswerScenario = command("AnswerScenario", { battle: Id, accept: Type.Boolean() });
+/** K2: the side the campaign lets choose (`attackerChooses`, `defenderChooses`) sets the scenario. */
+export const ChooseScenario = command("ChooseScenario", {
+  battle: Id,
+  scenario: Scenario,
+  target: Type.Optional(AssassinationTarget),
+});
+/** K2, D1: the host rolls the scenario (the campaign's `rolled`, or a declined proposal). */
+export const RollScenario = command("RollScenario", { battle: Id, dice: KitFaces });
+/** K3, D1: the host rolls the battle's conditions on the tables the campaign rolls. */
+export const RollBattleConditions = command("RollBattleConditions", { battle: Id, dice: KitFaces });
+/** K3: a player agrees to fight a city battle enclosed (the campaign's `agreed`). */
+export const AgreeEnclosed = command("AgreeEnclosed", { battle: Id });
+/** K3: a player of the battle records that a battle turn ended at the table (Gravity Flux is then rolled). */
+export const EndBattleTurn = command("EndBattleTurn", {
+  battle: Id,
+  battleTurn: Type.Integer({ minimum: 1, maximum: 99 }),
+});
+/** K3, D1: the host rolls Gravity Flux for the battle turn that ended. */
+export const RollGravityFlux = command("RollGravityFlux", { battle: Id, dice: KitFaces });
+/** K3, D1: the host rolls a battle turn's white-out under a blizzard. */
+export const RollWhiteOut = command("RollWhiteOut", { battle: Id, dice: KitFaces });
+/** K5: the owner of the formation under fire has the assistant allocate a volley's hits (seed 003). */
+export const AllocateHits = command("AllocateHits", {
+  battle: Id,
+  volley: Type.Optional(Id),
+  units: Type.Array(TargetUnit, { minItems: 1, maxItems: 200 }),
+  hits: Type.Array(HitKind, { minItems: 1, maxItems: 500 }),
+});
+/** K5, D1: the host rolls a volley's saving throws. */
+export const RollSaves = command("RollSaves", { battle: Id, volley: Id, dice: KitFaces });
+/** K5 (Heresy): a player calls a barrage: its total barrage points and the models under the template. */
+export const CallBarrage = command("CallBarrage", {
+  battle: Id,
+  barrage: Type.Optional(Id),
+  barragePoints: Type.Integer({ minimum: 1, maximum: 1000 }),
+  models: Type.Integer({ minimum: 1, maximum: 200 }),
+});
+/** K5, D1 (Heresy): the host rolls a d10 for each model under the barrage. */
+export const RollBarrage = command("RollBarrage", { battle: Id, barrage: Id, dice: KitFaces });
+
 /** The host sets or moves this turn's Action phase deadline, after which it may close the phase (O2, T5 stall). */
 export const SetActionDeadline = command("SetActionDeadline", { at: DateTime });
 
@@ -303,6 +355,19 @@ export const COMMAND_SCHEMAS = {
   PauseCampaign,
   ResumeCampaign,
   SetActionDeadline,
+  ProposeScenario,
+  AnswerScenario,
+  ChooseScenario,
+  RollScenario,
+  RollBattleConditions,
+  AgreeEnclosed,
+  EndBattleTurn,
+  RollGravityFlux,
+  RollWhiteOut,
+  AllocateHits,
+  RollSaves,
+  CallBarrage,
+  RollBarrage,
 } as const satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMAND_SCHEMAS;

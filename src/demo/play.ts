@@ -10,11 +10,14 @@ import { nextEndPhaseCommand } from "./reserves.js";
 import { scriptedResult } from "./results.js";
 import type { PlainCommand } from "./plain-command.js";
 import { nextActivation } from "./strategy.js";
+import { nextKitDecision } from "./battle-kit.js";
 
 /** The demo players' next decision, or undefined when the campaign waits on nobody's decision. */
 export function nextDecision(state: CampaignState): PlainCommand | undefined {
   const turn = state.turnState;
   if (state.status !== "active" || !turn) return undefined;
+  const kitDecision = state.phase === "end" ? undefined : nextKitDecision(state);
+  if (kitDecision) return kitDecision;
   if (state.phase === "action") {
     if (turn.initiativeWinner && !turn.first)
       return { actor: turn.initiativeWinner, type: "ChooseFirst", first: turn.initiativeWinner };

@@ -1,3 +1,4 @@
+import { requireAllies } from "./allies.js";
 import type { Catalogue, Commander, FormationEntry, RosterFormation, Square } from "../../events/common.js";
 import { attachNew } from "./attachments.js";
 import { armyPoints } from "../../projections/units.js";
@@ -78,6 +79,7 @@ export function requireArmyRoster(
       `army "${command.army}" is ${pts(total)} points: this campaign's armies are all exactly ${pts(setup.options.armySize)}`,
     );
   }
+  requireAllies(setup, command.army, formations, "its roster");
   return formations;
 }
 

@@ -1,3 +1,4 @@
+import { requireAllies } from "./allies.js";
 import type { Catalogue, RosterFormation, UnitCounts } from "../../events/common.js";
 import { addUnits, armyPoints } from "../../projections/units.js";
 import {
@@ -105,6 +106,7 @@ export function requireWithinCeiling(
     const name = setup.options.armySize !== undefined ? "the campaign's army size" : "M";
     refuseRule("E6", `${what} would make army "${army.id}" ${pts(points)} points, over ${name} = ${pts(ceiling)}`);
   }
+  requireAllies(setup, army.id, formations, what);
 }
 
 /** The ledger of a player, which every campaign with a set-up has. */

@@ -5,6 +5,7 @@ import type { CommandType } from "../commands/schemas.js";
 import { nextActivator, unactivatedArmies } from "./action-common.js";
 import { OBJECTIVES_PER_PLAYER } from "./setup.js";
 import { owedItems } from "./stall.js";
+import { kitRollsDue, scenarioDue } from "./battle-kit.js";
 
 /** One thing the campaign waits on from a party, and the command that gives it. */
 export interface WaitItem {
@@ -25,6 +26,8 @@ export interface WaitItem {
     | "activation"
     | "scoutingAnswer"
     | "scoutingRoll"
+    | "scenario"
+    | "kitRoll"
     | "armySize"
     | "actionPhaseClose"
     | "battleResult"
@@ -35,6 +38,9 @@ export interface WaitItem {
   army?: string;
   battle?: string;
   scouting?: string;
+  /** K5: the volley or barrage a kit roll is for. */
+  volley?: string;
+  barrage?: string;
   /** How many are still to give, where the item counts (objectives, armies). */
   count?: number;
 }
@@ -66,6 +72,8 @@ export function waitingOn(state: CampaignState): WaitingOn {
     owe(HOST, { what: "resume", command: "ResumeCampaign" });
     return { parties, ...settings };
   }
+  if (state.status === "active" && turnUnderWay(state) && (state.phase === "action" || state.phase === "battle"))
+    battleKit(state, owe);
   if (state.status === "setup") setUp(state, players, owe);
   else if (state.status === "active" && !turnUnderWay(state)) {
     const uncommitted = players.filter((p) => state.seedCommitments[p] === undefined);
@@ -91,6 +99,17 @@ export function waitingOn(state: CampaignState): WaitingOn {
 }
 
 type Owe = (party: string, item: WaitItem) => void;
+
+/** K2, K3, K5, D1: the scenarios the players are to settle and the kit rolls the host owes, for this turn's battles. */
+function battleKit(state: CampaignState, owe: Owe): void {
+  const kit = state.setup!.options.battleKit;
+  const battles = (state.battleIdsByTurn[state.turn] ?? []).map((id) => state.battles[id]!);
+  for (const battle of battles) {
+    const due = scenarioDue(kit, battle);
+    if (due) owe(due.player, { what: "scenario", command: due.command, battle: battle.id });
+  }
+  for (const { type, ...names } of kitRollsDue(kit, battles)) owe(HOST, { what: "kitRoll", command: type, ...names });
+}
 
 /** S2, S6, S7: each player's home base, objectives, armies and their deployment; then the host starts the campaign. */
 function setUp(state: CampaignState, players: readonly string[], owe: Owe): void {

@@ -1,3 +1,4 @@
+import { requireAllies } from "./allies.js";
 import type { RosterFormation, Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
@@ -60,6 +61,7 @@ export function decideBuyFormations(state: CampaignState, command: CommandOf<"Bu
       `buying ${named(formations)} would make army "${army.id}" ${pts(after)} points, over ${name} = ${pts(ceiling)}`,
     );
   }
+  requireAllies(setup, army.id, [...army.formations, ...formations], `buying ${named(formations)}`);
   requireCommandCovers(setup, army, [...army.formations, ...formations], `buying ${named(formations)}`);
   const cost = pointsOf(
     setup.catalogue,

@@ -20,7 +20,18 @@ const CommandsBody = Type.Object(
 );
 
 /** The host's steps the server takes itself, holding the host's dice seeds (docs/fair-dice.md): no seat sends them. */
-const SERVER_STEPS = new Set(["StartTurn", "RollInitiative", "RollScouting", "EndTurn"]);
+const SERVER_STEPS = new Set([
+  "StartTurn",
+  "RollInitiative",
+  "RollScouting",
+  "RollScenario",
+  "RollBattleConditions",
+  "RollGravityFlux",
+  "RollWhiteOut",
+  "RollSaves",
+  "RollBarrage",
+  "EndTurn",
+]);
 
 /**
  * `POST /campaigns/:id/commands`: a seat's commands, all or nothing, at the seq the client last saw; then the host's

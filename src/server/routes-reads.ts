@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { Id } from "../../events/common.js";
 import type { FastifyInstance } from "fastify";
 import { toCurrent } from "../../events/index.js";
 import {
@@ -20,6 +21,8 @@ import { HttpError } from "./errors.js";
 import { CampaignParams, type ServerContext } from "./context.js";
 import { lastEventId } from "./feed.js";
 import { waitingOn } from "../rules/waiting-on.js";
+import { battleSheet } from "../sheet/battle-sheet.js";
+import { viewState } from "../views.js";
 
 const Line = Type.String({ minLength: 1, maxLength: 80 });
 const BranchQuery = Type.Object({ branch: Type.Optional(Line) }, { additionalProperties: false });
@@ -41,6 +44,8 @@ const AuditQuery = Type.Object(
   { branch: Type.Optional(Line), turn: Type.Optional(Type.Integer({ minimum: 1 })) },
   { additionalProperties: false },
 );
+const BattleParams = Type.Object({ ...CampaignParams.properties, battle: Id }, { additionalProperties: false });
+type BattleParams = Static<typeof BattleParams>;
 const DiffQuery = Type.Object({ a: Line, b: Line }, { additionalProperties: false });
 
 /** A point of the log a query names: `seq`, or `turn` (with `phase`), or none for now. */
@@ -86,6 +91,22 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lin
         position === undefined ? lineContexts.now(stream) : stateContext(store, stream, seat, position),
       );
       return { seq: context.state.seq, state: stateAsSeen(context, seat, {}) };
+    },
+  );
+
+  app.get<{ Params: BattleParams; Querystring: Static<typeof StateQuery> }>(
+    "/campaigns/:id/battles/:battle/sheet",
+    { schema: { params: BattleParams, querystring: StateQuery } },
+    async (request) => {
+      const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
+      const position = positionOf(request.query);
+      const context = await orNotFound(
+        position === undefined ? lineContexts.now(stream) : stateContext(store, stream, seat, position),
+      );
+      // K1-K5: the sheet is drawn from the seat's view, never from the state itself.
+      const sheet = battleSheet(viewState(context.state, seat, context), request.params.battle);
+      if (!sheet) throw new HttpError("not-found", `battle: no battle "${request.params.battle}" in this campaign`);
+      return { seq: context.state.seq, sheet };
     },
   );
 

@@ -3,6 +3,7 @@ import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "
 import { evolveAll } from "../../projections/campaign.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
 import { SUPPORT_PRICES } from "../../projections/support.js";
+import { conditionsSummary, scenarioName } from "./battle-kit.js";
 import { sq } from "../rules/refusal.js";
 import { ORDER_NAMES } from "./orders.js";
 import {
@@ -38,6 +39,9 @@ const units = (counts: Record<string, number> | Hidden) => {
 const commanderOf = (d: { commander: Commander | Hidden }) =>
   d.commander === HIDDEN ? "" : ` (${d.commander.unitType} of ${d.commander.formation})`;
 const levelOf = (level: number | Hidden) => (level === HIDDEN ? "" : `, Commander level ${level}`);
+/** D1: a kit roll's dice as "d6 3, d4 2". */
+const dice = (rolled: ReadonlyArray<{ sides: number; face: number }>) =>
+  rolled.map((die) => `d${die.sides} ${die.face}`).join(", ");
 const result = (r: BattleResult) =>
   `${r.outcome === "draw" ? "a draw" : `${r.outcome} wins`}, VPs ${r.attacker.vp}-${r.defender.vp}`;
 
@@ -168,6 +172,28 @@ const describers: Describers = {
       : `${d.player} repairs the titan formation ${d.formation} of ${d.army} (${d.shields} shields/fields, ${d.weapons.length} weapons) for ${n(d.cost)} points from its war chest`,
   ReserveTitanRepaired: (d) =>
     `${d.player} repairs ${d.unitType === HIDDEN ? "a titan" : `a damaged ${d.unitType} titan`} in its Reserves${d.cost === HIDDEN ? "" : ` for ${n(d.cost)} points`} from its war chest`,
+  ScenarioProposed: (d) =>
+    `${d.player} proposes ${scenarioName(d.scenario)}${d.target ? ` (target: ${d.target.unitType} of ${d.target.army})` : ""} for battle ${d.battle}`,
+  ScenarioAnswered: (d) =>
+    `${d.player} ${d.accepted ? "accepts" : "declines"} the scenario proposed for battle ${d.battle}${d.accepted ? "" : ": it will be rolled"}`,
+  ScenarioChosen: (d) =>
+    `${d.player} chooses ${scenarioName(d.scenario)}${d.target ? ` (target: ${d.target.unitType} of ${d.target.army})` : ""} for battle ${d.battle}`,
+  ScenarioRolled: (d) => `battle ${d.battle}: the scenario rolled is ${scenarioName(d.scenario)} (d7: ${dice(d.dice)})`,
+  BattleConditionsRolled: (d) =>
+    `battle ${d.battle}: conditions rolled (${dice(d.dice)}): ${conditionsSummary(d.conditions)}`,
+  EnclosedAgreed: (d) => `${d.player} agrees that battle ${d.battle} is fought enclosed`,
+  BattleTurnEnded: (d) => `${d.player} ends battle turn ${d.battleTurn} of battle ${d.battle}`,
+  GravityFluxRolled: (d) =>
+    `battle ${d.battle}: gravity flux at the End phase of battle turn ${d.battleTurn} (${dice(d.dice)}): ${d.level} gravity${d.changed ? ", changed: a Blast marker on every formation" : ", unchanged"}`,
+  WhiteOutRolled: (d) =>
+    `battle ${d.battle}: blizzard at the start of battle turn ${d.battleTurn} (${dice(d.dice)}): ${d.whiteOut ? "a white-out: line of sight 15 cm, -1 to hit in firefights, all terrain but roads and buildings dangerous" : "no white-out"}`,
+  HitsAllocated: (d) =>
+    `${d.player} allocates volley ${d.volley} of battle ${d.battle}: ${d.hits.length} hits on ${new Set(d.allocation.map((a) => a.unit)).size} units${d.unallocated.length ? `, ${d.unallocated.length} with no unit to take them` : ""}`,
+  SavesRolled: (d) =>
+    `battle ${d.battle}: saves for volley ${d.volley} (${dice(d.dice)}): ${d.destroyed.length ? `${d.destroyed.join(", ")} destroyed` : "every unit saved"}`,
+  BarrageCalled: (d) =>
+    `${d.player} calls barrage ${d.barrage} in battle ${d.battle}: ${d.barragePoints} barrage points on ${d.models} models, ${d.toHit}+ to hit`,
+  BarrageRolled: (d) => `battle ${d.battle}: barrage ${d.barrage} rolls ${dice(d.dice)}: ${d.hits} hits`,
 };
 
 /** One event in players' words (an event as stored, or as a viewer may see it: viewEvent). */

@@ -72,6 +72,8 @@ function describeAwaited(item: WaitItem): string {
     activation: `the activation of ${item.army}`,
     scoutingAnswer: `its answer to scouting ${item.scouting}`,
     scoutingRoll: `to roll scouting ${item.scouting}`,
+    scenario: `to settle the scenario of battle ${item.battle} (${item.command})`,
+    kitRoll: `to roll for battle ${item.battle} (${item.command}${item.volley ? ` ${item.volley}` : ""}${item.barrage ? ` ${item.barrage}` : ""})`,
     armySize: `the size of its army scouted by ${item.scouting}`,
     actionPhaseClose: "to close the Action phase",
     battleResult: `the result of battle ${item.battle}`,

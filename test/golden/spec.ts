@@ -15,7 +15,8 @@ import type { Head } from "../../src/log/index.js";
 import { MemoryEngine } from "../../src/memory-engine.js";
 import type { Refusal } from "../../src/rules/refusal.js";
 import { checkSetupFile, setupCommands, type SetupFile } from "../../src/setup-file.js";
-import { viewState } from "../../src/views.js";
+import { viewState, type CampaignView } from "../../src/views.js";
+import { battleSheet } from "../../src/sheet/battle-sheet.js";
 import { tempDir } from "../support/tmp.js";
 import { mergePatch, type GoldenCase } from "./format.js";
 import { match } from "./match.js";
@@ -183,7 +184,7 @@ export const GoldenSpecification = {
               if (mismatch) throw new Error(`state does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);
             }
             if (expected.derived !== undefined) {
-              const mismatch = match(derivedView(seen), expected.derived);
+              const mismatch = match(derivedWithSheets(seen), expected.derived);
               if (mismatch)
                 throw new Error(`derived view does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);
             }
@@ -194,6 +195,12 @@ export const GoldenSpecification = {
     });
   },
 };
+
+/** The derived view with every battle's sheet (K1-K5, src/sheet/battle-sheet.ts), as the viewer's view gives it. */
+function derivedWithSheets(seen: CampaignView) {
+  const sheets = Object.fromEntries(Object.keys(seen.battles).map((id) => [id, battleSheet(seen, id)]));
+  return { ...derivedView(seen), sheets };
+}
 
 /** A case file played on one path, its expectation checked. */
 export function playCase(path: CasePath, golden: GoldenCase): Promise<GoldenRun> {

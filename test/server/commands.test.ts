@@ -428,6 +428,7 @@ describe("security: each request the server refuses is a clear 4xx, and the log 
     ["GET", `/campaigns/${CAMPAIGN}/branches`],
     ["GET", `/campaigns/${CAMPAIGN}/diff?a=main&b=main`],
     ["GET", `/campaigns/${CAMPAIGN}/waiting`],
+    ["GET", `/campaigns/${CAMPAIGN}/battles/t1b1/sheet`],
     ["GET", `/campaigns/${CAMPAIGN}/feed`],
   ];
   it.each(routes)(

@@ -288,6 +288,13 @@ export async function readEverything(
     );
     const waiting = await get(`waiting?${q("")}`);
     findings.push(...leaksInAnswer("waiting", waiting.body, truth, seat));
+    // K1-K5: a battle's sheet, drawn from the seat's view like the state.
+    const battles = truth.events.filter((e) => e.type === "BattleStarted");
+    if (battles.length > 0) {
+      const battle = (pick(g, battles).data as { battle: string }).battle;
+      const sheet = await get(`battles/${battle}/sheet?${q("")}`);
+      findings.push(...leaksInAnswer(`battles/${battle}/sheet`, sheet.body, truth, seat));
+    }
 
     // The feed from an earlier point (a client reconnecting), drained up to the line's head.
     const after = g(fc.nat, lineHead - 1);

@@ -17,6 +17,7 @@ import { HOST, type Order, type RosterFormation, type Square, type UnitCounts } 
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { reach } from "../../src/demo/pathing.js";
 import { nextActivator, pendingDefenders, unactivatedArmies } from "../../src/rules/action-common.js";
+import { commandersInPlay, commandLimit } from "../../src/rules/commanders.js";
 import { rulePoints, type IntendedActivation } from "./campaign-audit.js";
 
 export type Gen = fc.GeneratorValue;
@@ -77,6 +78,11 @@ const rowsFromEdge = (state: CampaignState, player: string, [x, y]: Square): num
   }
 };
 const ceiling = (state: CampaignState) => state.setup!.options.armySize ?? state.setup!.force.maxArmyPoints;
+/** A6: whether the army's commander can lead it with these formations (always, without commanders). */
+const commandCovers = (state: CampaignState, army: ArmyState, formations: readonly RosterFormation[]) =>
+  !commandersInPlay(state.setup!) ||
+  typeof army.commanderLevel !== "number" ||
+  rulePoints(formations, state.setup!.catalogue) <= commandLimit(army.commanderLevel);
 const other = (state: CampaignState, player: string) => state.setup!.players.find((p) => p.id !== player)!.id;
 
 /** S7 ruling: the army stands on its own home base with another of its armies. */
@@ -374,7 +380,8 @@ function breakDown(g: Gen, state: CampaignState, player: string): Decision | und
         f.kind === "company" &&
         covers(reserves, f.units) &&
         rulePoints([...kept, { id: "new", formation: id, units: { ...f.units } }], state.setup!.catalogue) <=
-          ceiling(state),
+          ceiling(state) &&
+        commandCovers(state, army, [...kept, { id: "new", formation: id, units: { ...f.units } }]),
     );
     if (companies.length === 0) return undefined;
     command["replacement"] = { id: `${carrying[0]!.id}-c${state.turn}`, formation: pick(g, companies)[0] };
@@ -416,7 +423,8 @@ function replace(g: Gen, state: CampaignState, player: string): Decision | undef
       if (army.formations.some((f) => f.id === id)) continue;
       for (const [formation, entry] of Object.entries(catalogue.formations)) {
         if (formation === lost.formation || !covers(reserves, entry.units)) continue;
-        if (rulePoints([...others, { id, formation, units: { ...entry.units } }], catalogue) > ceiling(state)) continue;
+        const after = [...others, { id, formation, units: { ...entry.units } }];
+        if (rulePoints(after, catalogue) > ceiling(state) || !commandCovers(state, army, after)) continue;
         options.push({
           command: {
             actor: player,

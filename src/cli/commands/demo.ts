@@ -9,7 +9,9 @@ import { renderState } from "../render.js";
 import { defaultSecretsDir } from "../seat.js";
 import { loadSetupFile } from "../../setup-loader.js";
 import { HOST } from "../../../events/common.js";
-import { ownHeldOrders, seesAll, type Viewer } from "../../views.js";
+import { ownHeldOrders, seesAll, viewState, type Viewer } from "../../views.js";
+import { battleSheet } from "../../sheet/battle-sheet.js";
+import { renderBattleSheet } from "../render-battle-sheet.js";
 import { CliError } from "../errors.js";
 import { createCampaign } from "./new.js";
 import { stateOutput } from "./show.js";
@@ -96,6 +98,14 @@ export async function runDemo(
       ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, secrets), false)
       : renderState(state),
   );
+  // K1-K5: every battle's whole sheet, as the viewer may see it.
+  const seen = view ? viewState(view.context.state, view.viewer, view.context) : state;
+  print("");
+  print("Battle sheets:");
+  for (const battle of Object.values(seen.battles).sort((a, b) => a.turn - b.turn || a.index - b.index)) {
+    print("");
+    renderBattleSheet(battleSheet(seen, battle.id)!).forEach(print);
+  }
   print("");
   print(
     state.status === "finished"
