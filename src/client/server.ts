@@ -1,6 +1,7 @@
 /**
  * One seat's connection to a campaign server (the protocol of docs/server.md): requests with the seat's bearer token,
- * over Node's global fetch. The token goes in the Authorization header only: never in a URL, never in a message.
+ * over the global fetch (Node's, or a browser's). The token goes in the Authorization header only: never in a URL,
+ * never in a message. The web page gives no token: its session cookie goes with every request to its own server.
  */
 
 /** A request the server could not be asked, or answered with no use to the seat: the CLI reports it as one line. */
@@ -84,14 +85,15 @@ export class ServerConnection {
 
   constructor(
     server: string,
-    private readonly token: string,
+    private readonly token?: string,
   ) {
     this.base = serverBase(server);
   }
 
-  /** The headers of every request: the token as a bearer, JSON both ways. */
+  /** The headers of every request: the token as a bearer (when there is one), JSON both ways. */
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { authorization: `Bearer ${this.token}`, accept: "application/json", ...extra };
+    const bearer: Record<string, string> = this.token === undefined ? {} : { authorization: `Bearer ${this.token}` };
+    return { ...bearer, accept: "application/json", ...extra };
   }
 
   /** One request; a network failure becomes a ServerError naming the address. */

@@ -81,16 +81,16 @@ export class Campaigns {
     }
   }
 
+  /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */
+  hostSecrets(stream: string): FileSecrets {
+    const store = this.engine.store;
+    return new FileSecrets(this.secretsDir, stream, async () => (await store.readAll(stream, 1, 1))[0]?.hash);
+  }
+
   private hostTable(campaign: string): Table {
     let table = this.hostTables.get(campaign);
     if (!table) {
-      const store = this.engine.store;
-      const secrets = new FileSecrets(
-        this.secretsDir,
-        campaign,
-        async () => (await store.readAll(campaign, 1, 1))[0]?.hash,
-      );
-      table = new Table(this.engine, campaign, { parties: HOST_PARTY, secrets });
+      table = new Table(this.engine, campaign, { parties: HOST_PARTY, secrets: this.hostSecrets(campaign) });
       this.hostTables.set(campaign, table);
     }
     return table;

@@ -1,0 +1,32 @@
+import { render } from "preact";
+import { ServerConnection } from "../client/server.js";
+import { App } from "./app.js";
+import { Game } from "./game.js";
+import { BrowserSecrets } from "./idb-secrets.js";
+import { signIn } from "./session.js";
+import "./style.css";
+
+/** Signs in (an invite link, or the session cookie already held), then shows the seat's campaign. */
+async function start(root: HTMLElement): Promise<void> {
+  const server = new ServerConnection(location.origin);
+  try {
+    const seat = await signIn(server);
+    if (!seat) {
+      render(
+        <p class="problem">
+          This browser is not signed in to a campaign: open your invite link (it looks like …/join#…). The organiser can
+          issue a new one if yours was used.
+        </p>,
+        root,
+      );
+      return;
+    }
+    const game = new Game(server, seat, await BrowserSecrets.open(seat.campaign));
+    await game.refresh();
+    render(<App game={game} />, root);
+  } catch (error) {
+    render(<p class="problem">{(error as Error).message}</p>, root);
+  }
+}
+
+void start(document.getElementById("app")!);
