@@ -27,7 +27,8 @@ export function ActionPanel({ game }: { game: Game }) {
   const armies = player ? activatableArmies(view, player) : [];
   const army: ArmyState | undefined = armies.find((a) => a.id === chosen);
   const pinned = army ? isEngaged(view, army.id) : false;
-  const reach = army && order && !pinned ? reachable(view, army, order) : new Map<string, Square[]>();
+  const reach = army && order && !pinned ? reachable(view, army, order) : undefined;
+  const paths = reach?.paths ?? new Map<string, Square[]>();
 
   const choose = (id: string | null) => {
     setChosen(id);
@@ -38,7 +39,7 @@ export function ActionPanel({ game }: { game: Game }) {
   const onSquare = (square: Square) => {
     const key = squareKey(square);
     const there = armies.find((a) => a.at && squareKey(a.at) === key);
-    if (reach.has(key)) setPath(reach.get(key)!);
+    if (paths.has(key)) setPath(paths.get(key)!);
     else if (there) choose(there.id);
   };
   const confirm = async () => {
@@ -56,7 +57,12 @@ export function ActionPanel({ game }: { game: Game }) {
         view={view}
         viewer={player}
         heldOrders={game.heldOrders.value}
-        marks={{ reach: new Set(reach.keys()), path, ...(army?.at ? { chosen: army.at } : {}) }}
+        marks={{
+          reach: new Set(paths.keys()),
+          attacks: reach?.attacks ?? new Set(),
+          path,
+          ...(army?.at ? { chosen: army.at } : {}),
+        }}
         onSquare={onSquare}
       />
       {player && view.phase === "action" && (
@@ -100,10 +106,10 @@ export function ActionPanel({ game }: { game: Game }) {
                       {ORDER_NAMES[name]}
                     </label>
                   ))}
-                  {order && reach.size > 0 && (
+                  {order && paths.size > 0 && (
                     <p>
                       {path.length === 0
-                        ? `Click a highlighted square to move there (${reach.size} in reach), or confirm to stay.`
+                        ? `Click a highlighted square to move there (${paths.size} in reach, ${reach!.attacks.size} to attack), or confirm to stay.`
                         : `Path: ${path.map(([x, y]) => `(${x},${y})`).join(" → ")}`}
                     </p>
                   )}

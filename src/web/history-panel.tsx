@@ -88,26 +88,41 @@ export function HistoryPanel({ game }: { game: Game }) {
             onInput={(e) => setIndex(Number(e.currentTarget.value))}
           />
           <p data-testid="timeline-text">{entry.text}</p>
-          {moment && moment.seq === entry.seq && <MapPanel view={moment} viewer={game.player} heldOrders={{}} />}
+        </>
+      )}
+      <div class="history-columns">
+        <div>
+          {entry && moment && moment.seq === entry.seq && (
+            <MapPanel view={moment} viewer={game.player} heldOrders={{}} />
+          )}
+        </div>
+        <div>
           <ol class="timeline">
             {entries.map((e, at) => (
-              <li key={e.seq} value={e.seq} class={at === index ? "current" : ""}>
+              <li
+                key={e.seq}
+                value={e.seq}
+                class={at === index ? "current" : ""}
+                ref={(item) => {
+                  if (at === index) item?.scrollIntoView({ block: "nearest" });
+                }}
+              >
                 <a href={`#seq-${e.seq}`} onClick={(event) => (event.preventDefault(), setIndex(at))}>
                   {e.label}: {e.text}
                 </a>
               </li>
             ))}
           </ol>
-        </>
-      )}
-      {audit && <AuditView report={audit} onSeq={goToSeq} />}
+          {audit && <AuditView report={audit} turn={entry?.turn} onSeq={goToSeq} />}
+        </div>
+      </div>
       <BranchesPanel game={game} seq={entry?.seq} />
     </section>
   );
 }
 
 /** The audit as the seat may see it: verdict, each turn's checks, findings linked to their events. */
-function AuditView({ report, onSeq }: { report: AuditReport; onSeq: (seq: number) => void }) {
+function AuditView({ report, turn, onSeq }: { report: AuditReport; turn?: number; onSeq: (seq: number) => void }) {
   const link = (seq: number) => (
     <a key={seq} href={`#seq-${seq}`} onClick={(event) => (event.preventDefault(), onSeq(seq))}>
       #{seq}
@@ -127,41 +142,73 @@ function AuditView({ report, onSeq }: { report: AuditReport; onSeq: (seq: number
         {report.turns.length} turns, {report.pending} item(s) still pending (not yet revealed).
       </p>
       <p>
-        {report.chain.ok && "headHash" in report.chain && report.chain.headHash
-          ? `Chain head ${report.chain.headHash}: compare it with your opponent's (epicwar verify prints it); the same hash means the same log.`
-          : `Chain: ${report.chain.verdict}. A player's view carries no hashes: ask the organiser for the head hash and compare it with your opponent's.`}
+        {report.chain.ok && "headHash" in report.chain && report.chain.headHash ? (
+          <>
+            Chain head <code>{report.chain.headHash}</code>: compare it with your opponent&#39;s (
+            <code>epicwar verify</code> prints it); the same hash means the same log.
+          </>
+        ) : (
+          `Chain: ${report.chain.verdict}. A player's view carries no hashes: ask the organiser for the head hash and compare it with your opponent's (epicwar verify prints it).`
+        )}
       </p>
       <ul>{report.findings.map(finding)}</ul>
-      <table>
-        <thead>
-          <tr>
-            <th>turn</th>
-            <th>host seed</th>
-            <th>commitments</th>
-            <th>reveals and moves</th>
-            <th>rolls</th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.turns.map((turn) => (
-            <tr key={turn.turn}>
-              <td>
-                {link(turn.firstSeq)} turn {turn.turn}
-              </td>
-              <td>{turn.hostSeedVerdict}</td>
-              <td>{turn.armies.length} activations</td>
-              <td>
-                {turn.armies.map((army) => (
-                  <span key={army.army}>
-                    {army.army} {link(army.activation.seq)}{" "}
-                  </span>
-                ))}
-              </td>
-              <td>{turn.rolls.length} rolls</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {report.turns.map((audited) => (
+        <details key={audited.turn} open={audited.turn === turn}>
+          <summary>
+            Turn {audited.turn} ({audited.state}) {link(audited.firstSeq)}: host seed {audited.hostSeedVerdict}
+          </summary>
+          <p>
+            Commitments: {audited.commitments.map((c) => link(c.seq))} host; players&#39; seeds{" "}
+            {audited.playerSeeds.map((p) => (
+              <span key={p.player}>
+                {p.player} {link(p.seq)}{" "}
+              </span>
+            ))}
+          </p>
+          <p>
+            Rolls:{" "}
+            {audited.rolls.map((roll) => (
+              <span key={roll.seq}>
+                {link(roll.seq)} {roll.verdict};{" "}
+              </span>
+            ))}
+            {audited.rolls.length === 0 && "none"}
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th>army</th>
+                <th>committed</th>
+                <th>revealed</th>
+                <th>moved (of allowed)</th>
+                <th>verdict</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audited.armies.map((army) => (
+                <tr key={army.army}>
+                  <td>{army.army}</td>
+                  <td>{link(army.activation.seq)}</td>
+                  <td>
+                    {army.reveal ? (
+                      <>
+                        {army.reveal.order} {link(army.reveal.seq)}
+                      </>
+                    ) : (
+                      "not yet"
+                    )}
+                  </td>
+                  <td>
+                    {army.squares}
+                    {army.allowed === null ? "" : `/${army.allowed}`} sq. {army.moves.map((move) => link(move.seq))}
+                  </td>
+                  <td>{army.verdicts.join("; ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      ))}
     </section>
   );
 }

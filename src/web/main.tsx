@@ -29,4 +29,8 @@ async function start(root: HTMLElement): Promise<void> {
   }
 }
 
-void start(document.getElementById("app")!);
+const root = document.getElementById("app")!;
+// The static "Signing in…" is replaced by Preact's own: Preact renders beside what it did not make.
+root.replaceChildren();
+render(<p>Signing in…</p>, root);
+void start(root);

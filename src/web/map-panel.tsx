@@ -10,6 +10,8 @@ export const SQUARE_SIZE = 48;
 export interface MapMarks {
   /** Squares to highlight (an order's reach), by square key. */
   reach?: ReadonlySet<string>;
+  /** Those of them that hold an enemy to attack. */
+  attacks?: ReadonlySet<string>;
   /** A path to draw, square by square. */
   path?: readonly Square[];
   /** The square of the army chosen. */
@@ -48,13 +50,14 @@ export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare }: Pro
     if (x >= 0 && y >= 0 && x < width && y < height) onSquare?.([x, y]);
   };
   const reach = [...(marks.reach ?? [])].map((key) => key.split(",").map(Number) as Square);
+  const attack = (square: Square) => marks.attacks?.has(squareKey(square)) ?? false;
   return (
     <div class="map" onClick={click} data-testid="map">
       <div class="map-svg" dangerouslySetInnerHTML={{ __html: svg }} />
       <svg class="map-marks" width={inset * 2 + width * SQUARE_SIZE} height={inset * 2 + height * SQUARE_SIZE}>
         {reach.map((square) => (
-          <g key={squareKey(square)} data-square={squareKey(square)}>
-            {rect(square, "reach")}
+          <g key={squareKey(square)} data-square={squareKey(square)} data-attack={attack(square) || undefined}>
+            {rect(square, attack(square) ? "reach attack" : "reach")}
           </g>
         ))}
         {(marks.path ?? []).map((square, index) => (

@@ -1,7 +1,7 @@
 import type { Order, Square } from "../../events/common.js";
 import { squareKey } from "../../projections/grid.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
-import { nextActivator, pendingDefenders, unactivatedArmies } from "../rules/action-common.js";
+import { battlesAwaitingReveal, nextActivator, pendingDefenders, unactivatedArmies } from "../rules/action-common.js";
 import { searchMoves } from "../rules/move-search.js";
 import { surroundings } from "../rules/surroundings.js";
 import { orderAllowance, stepPricing } from "../rules/terrain-costs.js";
@@ -22,7 +22,9 @@ export function activatableArmies(view: CampaignView, player: string): ArmyState
     .filter((battle) => battle.defender.player === player)
     .map((battle) => state.armies[battle.defender.army]!);
   if (engaged.length > 0) return engaged;
-  if (pendingDefenders(state).length > 0 || nextActivator(state) !== player) return [];
+  // T5: a battle's orders are revealed (by the pages' chores) before the next regular activation.
+  if (pendingDefenders(state).length > 0 || battlesAwaitingReveal(state).length > 0) return [];
+  if (nextActivator(state) !== player) return [];
   return unactivatedArmies(state).filter((army) => army.player === player);
 }
 
@@ -31,13 +33,25 @@ export function isEngaged(view: CampaignView, army: string): boolean {
   return pendingDefenders(asState(view)).some((battle) => battle.defender.army === army);
 }
 
+/** Where an order lets an army go: each square with the cheapest path there, and which of them are attacks. */
+export interface Reach {
+  paths: Map<string, Square[]>;
+  /** Squares of a lone enemy army it would attack (M2), by square key. */
+  attacks: Set<string>;
+}
+
 /** The squares an order lets the army reach (M1-M4, A4 terrain costs when on), each with the cheapest path. */
-export function reachable(view: CampaignView, army: ArmyState, order: Order): Map<string, Square[]> {
+export function reachable(view: CampaignView, army: ArmyState, order: Order): Reach {
   const allowance = orderAllowance(order, army.moveRate);
-  if (allowance === 0 || army.at === null) return new Map();
+  if (allowance === 0 || army.at === null) return { paths: new Map(), attacks: new Set() };
   const state = asState(view);
   const { ends, attacks } = searchMoves(surroundings(state, army), army.at, allowance, stepPricing(state.setup!));
-  const all = new Map(ends);
-  for (const attack of attacks) all.set(squareKey(attack.path.at(-1)!), attack.path);
-  return all;
+  const paths = new Map(ends);
+  const attacked = new Set<string>();
+  for (const attack of attacks) {
+    const key = squareKey(attack.path.at(-1)!);
+    paths.set(key, attack.path);
+    attacked.add(key);
+  }
+  return { paths, attacks: attacked };
 }
