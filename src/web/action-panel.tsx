@@ -68,6 +68,7 @@ export function ActionPanel({ game }: { game: Game }) {
       {player && view.phase === "action" && (
         <div class="orders" data-testid="orders">
           <FirstChoice game={game} />
+          <Scoutings view={view} />
           {armies.length === 0 ? (
             <p>None of your armies is to be activated now.</p>
           ) : (
@@ -144,5 +145,22 @@ function FirstChoice({ game }: { game: Game }) {
       ))}
       <RefusalNote verdict={verdict} />
     </p>
+  );
+}
+
+/** A3: this turn's scoutings as the seat may see them: who scouts whom, the band rolled, the size stated. */
+function Scoutings({ view }: { view: Game["view"]["value"] & object }) {
+  const scoutings = Object.values(view.turnState?.scouting?.scoutings ?? {});
+  if (scoutings.length === 0) return null;
+  const name = (army: string) => view.armies[army]?.name ?? army;
+  return (
+    <ul class="scoutings">
+      {scoutings.map((s) => (
+        <li key={s.id}>
+          A3: {name(s.army)} scouts {name(s.target)}: {s.band ? `band ${s.band}` : "to be rolled"}
+          {s.statedPoints === null ? "" : `, stated ${s.statedPoints.toLocaleString("en")} pts`}
+        </li>
+      ))}
+    </ul>
   );
 }

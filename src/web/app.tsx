@@ -36,6 +36,14 @@ export function App({ game }: { game: Game }) {
           <ActionPanel game={game} />
           <BattlePanel game={game} />
           {view.phase === "end" && <EndPanel game={game} />}
+          <section class="recent" data-testid="recent">
+            <h2>Latest events</h2>
+            <ol>
+              {game.recent.value.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ol>
+          </section>
           <SecretsPanel game={game} />
         </main>
       ) : (

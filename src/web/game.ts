@@ -2,12 +2,13 @@ import { signal } from "@preact/signals";
 import type { Order } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
 import { PrepareError } from "../client/prepare.js";
-import { RemoteCampaign, type RemoteOutcome } from "../client/remote.js";
+import { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
 import { ServerError, type ServerConnection } from "../client/server.js";
 import { Table, ChoreRefusedError } from "../client/table.js";
 import type { Refusal } from "../rules/refusal.js";
 import type { WaitingOn } from "../rules/waiting-on.js";
 import { ownHeldOrders, type CampaignView } from "../views.js";
+import { feedLine } from "../words/events.js";
 import type { BrowserSecrets } from "./idb-secrets.js";
 import type { SeatRef } from "./session.js";
 
@@ -25,6 +26,8 @@ export class Game {
   readonly waiting = signal<WaitingOn | null>(null);
   readonly heldOrders = signal<Record<string, Order>>({});
   readonly problem = signal<string | null>(null);
+  /** The latest events of the feed in players' words, newest last (the same words as `epicwar watch`). */
+  readonly recent = signal<string[]>([]);
   /** Bumped after every refresh: panels that read the server themselves (history) follow it. */
   readonly version = signal(0);
   readonly remote: RemoteCampaign;
@@ -103,12 +106,26 @@ export class Game {
     let last = this.view.value?.seq ?? 0;
     feed.addEventListener("event", (message) => {
       const seq = Number((message as MessageEvent).lastEventId);
+      this.recent.value = [...this.recent.value, wordsOf((message as MessageEvent<string>).data)].slice(-RECENT);
       if (seq > last) {
         last = seq;
         void this.refresh();
       }
     });
     return () => feed.close();
+  }
+}
+
+/** How many of the feed's latest events the page lists. */
+const RECENT = 12;
+
+/** A feed message's event in players' words; its type alone if the words cannot be made. */
+function wordsOf(data: string): string {
+  const event = JSON.parse(data) as SeatEvent;
+  try {
+    return feedLine(event as Parameters<typeof feedLine>[0]);
+  } catch {
+    return `#${event.seq} ${event.type}`;
   }
 }
 
