@@ -72,12 +72,12 @@ export class Campaigns {
    * waiting on it and is logged; the command before it stands. Given the state a command produced, nothing is read
    * when no chore of the host's is due in it (dueChores is pure).
    */
-  async takeHostChores(campaign: string, log: FastifyBaseLogger, after?: CampaignState): Promise<void> {
+  async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<void> {
     if (after && dueChores(after, HOST_PARTY).length === 0) return;
     try {
-      await this.hostTable(campaign).takeChores();
+      await this.hostTable(stream).takeChores();
     } catch (error) {
-      log.error({ campaign, err: error }, `the host's chore in ${campaign} failed: ${(error as Error).message}`);
+      log.error({ stream, err: error }, `the host's chore in ${stream} failed: ${(error as Error).message}`);
     }
   }
 
@@ -87,11 +87,12 @@ export class Campaigns {
     return new FileSecrets(this.secretsDir, stream, async () => (await store.readAll(stream, 1, 1))[0]?.hash);
   }
 
-  private hostTable(campaign: string): Table {
-    let table = this.hostTables.get(campaign);
+  /** The host's Table of a line: a campaign's own, or a branch's (its stream), each with its own secrets. */
+  private hostTable(stream: string): Table {
+    let table = this.hostTables.get(stream);
     if (!table) {
-      table = new Table(this.engine, campaign, { parties: HOST_PARTY, secrets: this.hostSecrets(campaign) });
-      this.hostTables.set(campaign, table);
+      table = new Table(this.engine, stream, { parties: HOST_PARTY, secrets: this.hostSecrets(stream) });
+      this.hostTables.set(stream, table);
     }
     return table;
   }

@@ -22,7 +22,8 @@ const BranchBody = Type.Object(
 /**
  * `POST /campaigns/:id/branches`: the organiser forks a line of the campaign after an event, as `epicwar branch
  * --from-seq` does, for a what-if (docs/replays.md). No event is copied; the host's secrets of the turn under way at
- * the fork are carried into the branch's. Every seat then reads the branch (`?branch=NAME`) and its diff.
+ * the fork are carried into the branch's. Every seat then reads the branch (`?branch=NAME`) and its diff, and plays
+ * it on with its commands (`POST /campaigns/:id/commands?branch=NAME`).
  */
 export function branchRoutes(app: FastifyInstance, { engine, campaigns }: ServerContext): void {
   app.post<{ Params: CampaignParams; Body: Static<typeof BranchBody> }>(
@@ -45,6 +46,8 @@ export function branchRoutes(app: FastifyInstance, { engine, campaigns }: Server
             secrets: { parent: campaigns.hostSecrets(parent), branch: campaigns.hostSecrets(stream) },
           }),
         );
+        // A fork where one of the host's steps is due (a turn to start) has it taken, as after any command.
+        await campaigns.takeHostChores(meta.stream, request.log);
         return reply.status(201).send({ branch: meta.name, stream: meta.stream, forkSeq: meta.forkSeq });
       } catch (error) {
         if (error instanceof BranchError) throw new HttpError("refused", `name: ${error.message}`, { field: "name" });

@@ -14,7 +14,15 @@ const MAIN = "main";
  * What-if: the campaign's lines (its own and its branches), each's diff against the main line and its map now; the
  * organiser creates a branch at the moment on screen.
  */
-export function BranchesPanel({ game, seq }: { game: Game; seq: number | undefined }) {
+export function BranchesPanel({
+  game,
+  seq,
+  onPlay,
+}: {
+  game: Game;
+  seq: number | undefined;
+  onPlay: (branch: string) => void;
+}) {
   const [lines, setLines] = useState<Lines | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [diff, setDiff] = useState<LineDiff | null>(null);
@@ -34,7 +42,8 @@ export function BranchesPanel({ game, seq }: { game: Game; seq: number | undefin
 
   const create = async (event: Event) => {
     event.preventDefault();
-    const answer = await game.server.send("POST", `${base}/branches`, { name, seq });
+    const from = game.branch === undefined ? {} : { from: game.branch };
+    const answer = await game.server.send("POST", `${base}/branches`, { name, seq, ...from });
     const body = (answer.body ?? {}) as { field?: string; message?: string; rule?: string };
     if (answer.status === 201) {
       setVerdict(null);
@@ -65,7 +74,12 @@ export function BranchesPanel({ game, seq }: { game: Game; seq: number | undefin
             <button class={shown === branch.name ? "selected" : ""} onClick={() => setShown(branch.name)}>
               {branch.name}
             </button>{" "}
-            forks {branch.parent} after #{branch.forkSeq} ({branch.forkPlace}); {branch.own} event(s) of its own
+            forks {branch.parent} after #{branch.forkSeq} ({branch.forkPlace}); {branch.own} event(s) of its own{" "}
+            {game.branch !== branch.name && (
+              <button data-play-branch={branch.name} onClick={() => onPlay(branch.name)}>
+                Play on this branch
+              </button>
+            )}
           </li>
         ))}
       </ul>

@@ -40,8 +40,10 @@ export class Game {
     readonly server: ServerConnection,
     readonly seat: SeatRef,
     readonly secrets: BrowserSecrets,
+    /** A branch of the campaign this page plays on instead of its own line (a what-if). */
+    readonly branch?: string,
   ) {
-    this.remote = new RemoteCampaign(server);
+    this.remote = new RemoteCampaign(server, branch, true);
     const parties = new Set(seat.seat === HOST ? [] : [seat.seat]);
     this.table = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST });
   }
@@ -76,7 +78,7 @@ export class Game {
     const { campaign } = this.seat;
     const [view, waiting] = await Promise.all([
       this.remote.state(campaign),
-      this.server.read<WaitingOn>(`/campaigns/${encodeURIComponent(campaign)}/waiting`),
+      this.server.read<WaitingOn>(`/campaigns/${encodeURIComponent(campaign)}/waiting${this.lineQuery()}`),
     ]);
     this.heldOrders.value = this.player ? await ownHeldOrders(view, this.player, this.secrets) : {};
     this.view.value = view;
@@ -100,9 +102,14 @@ export class Game {
     });
   }
 
+  /** `?branch=NAME` for a branch's routes; nothing for the campaign's own line. */
+  lineQuery(): string {
+    return this.branch === undefined ? "" : `?${new URLSearchParams({ branch: this.branch })}`;
+  }
+
   /** Follows the live feed: every event the seat may see brings a refresh. EventSource reconnects by itself. */
   follow(): () => void {
-    const feed = new EventSource(`/campaigns/${encodeURIComponent(this.seat.campaign)}/feed`);
+    const feed = new EventSource(`/campaigns/${encodeURIComponent(this.seat.campaign)}/feed${this.lineQuery()}`);
     let last = this.view.value?.seq ?? 0;
     feed.addEventListener("event", (message) => {
       const seq = Number((message as MessageEvent).lastEventId);

@@ -31,7 +31,7 @@ function stepFrom(entries: readonly TimelineEntry[], index: number, by: "event" 
  * the map at the moment chosen (read from the server's state-at endpoint: the page recomputes nothing hidden), the
  * audit with links from each finding to its event, and the branches.
  */
-export function HistoryPanel({ game }: { game: Game }) {
+export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: string) => void }) {
   const [entries, setEntries] = useState<TimelineEntry[]>([]);
   const [index, setIndex] = useState<number | null>(null);
   const [moment, setMoment] = useState<CampaignView | null>(null);
@@ -116,7 +116,7 @@ export function HistoryPanel({ game }: { game: Game }) {
           {audit && <AuditView report={audit} turn={entry?.turn} onSeq={goToSeq} />}
         </div>
       </div>
-      <BranchesPanel game={game} seq={entry?.seq} />
+      <BranchesPanel game={game} seq={entry?.seq} onPlay={onPlay} />
     </section>
   );
 }

@@ -1,8 +1,7 @@
 import { render } from "preact";
 import { ServerConnection } from "../client/server.js";
 import { App } from "./app.js";
-import { Game } from "./game.js";
-import { BrowserSecrets } from "./idb-secrets.js";
+import { Lines } from "./lines.js";
 import { signIn } from "./session.js";
 import "./style.css";
 
@@ -21,9 +20,9 @@ async function start(root: HTMLElement): Promise<void> {
       );
       return;
     }
-    const game = new Game(server, seat, await BrowserSecrets.open(seat.campaign));
-    await game.refresh();
-    render(<App game={game} />, root);
+    const lines = new Lines(server, seat);
+    await lines.play();
+    render(<App lines={lines} />, root);
   } catch (error) {
     render(<p class="problem">{(error as Error).message}</p>, root);
   }

@@ -76,6 +76,40 @@ describe("the web page and branches on the server (docs/web.md)", () => {
     expect(diff.json().differences.length).toBeGreaterThan(0);
   });
 
+  it("D1 plays a branch on with the seats' commands (?branch=NAME), leaving the campaign's own line as it was", async () => {
+    const head = (await server.engine.store.head(CAMPAIGN)).seq;
+    const created = await server.app.inject({
+      method: "POST",
+      url: `/campaigns/${CAMPAIGN}/branches`,
+      headers: auth(server.tokens["host"]!),
+      payload: { name: "played", seq: head },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const seedHash = "ab".repeat(32);
+    const command = await server.app.inject({
+      method: "POST",
+      url: `/campaigns/${CAMPAIGN}/commands?branch=played`,
+      headers: auth(server.tokens["concord"]!),
+      payload: { expectedSeq: head, commands: [{ actor: "concord", type: "CommitSeed", seedHash }] },
+    });
+    expect(command.statusCode, command.body).toBe(200);
+    expect(command.json()).toMatchObject({ seq: head + 1, events: [{ type: "PlayerSeedCommitted" }] });
+    expect((await server.engine.store.head(CAMPAIGN)).seq).toBe(head);
+    const branch = await server.app.inject({
+      method: "GET",
+      url: `/campaigns/${CAMPAIGN}/state?branch=played`,
+      headers: auth(server.tokens["horde"]!),
+    });
+    expect(branch.json().state.seedCommitments).toEqual({ concord: seedHash });
+    const unknown = await server.app.inject({
+      method: "POST",
+      url: `/campaigns/${CAMPAIGN}/commands?branch=nowhere`,
+      headers: auth(server.tokens["concord"]!),
+      payload: { expectedSeq: head, commands: [{ actor: "concord", type: "CommitSeed", seedHash }] },
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
   it("refuses a branch from a player (403), a name taken (422, name) and an event not in the log (400, seq)", async () => {
     const post = (seat: string, payload: object) =>
       server.app.inject({

@@ -44,17 +44,35 @@ async function read<T>(path: string): Promise<T> {
   if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${await answer.text()}`);
   return (await answer.json()) as T;
 }
-const stateNow = async (campaign = CAMPAIGN) =>
-  (await read<{ state: CampaignView }>(`/campaigns/${campaign}/state`)).state;
+/** The campaign's own line now, or a branch's (`line`). */
+const stateNow = async (line?: string) =>
+  (await read<{ state: CampaignView }>(`/campaigns/${CAMPAIGN}/state${line ? `?branch=${line}` : ""}`)).state;
 
-/** Polls the server until the campaign is in the state a page action leads to (the page shows it from the feed). */
-async function until(what: string, test: (state: CampaignView) => boolean, campaign = CAMPAIGN) {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const state = await stateNow(campaign);
-    if (test(state)) return state;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Waits until the campaign (or a branch) is in the state a page's action leads to: checked now, then again at each
+ * event the server's feed brings, so the wait ends with the event that makes it true (no polling, no sleep).
+ */
+async function until(what: string, test: (state: CampaignView) => boolean, line?: string) {
+  const state = await stateNow(line);
+  if (test(state)) return state;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), WAIT.timeout);
+  try {
+    const feed = await fetch(`${url}/campaigns/${CAMPAIGN}/feed${line ? `?branch=${line}` : ""}`, {
+      headers: { authorization: `Bearer ${hostToken}`, "last-event-id": String(state.seq) },
+      signal: abort.signal,
+    });
+    for await (const _chunk of feed.body!) {
+      const now = await stateNow(line);
+      if (test(now)) return now;
+    }
+  } catch (error) {
+    if (!abort.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
   }
-  throw new Error(`the campaign never came to ${what}`);
+  throw new Error(`the campaign never came to ${what} within ${WAIT.timeout / 1000} s`);
 }
 
 const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
@@ -368,6 +386,42 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await concord.getByTestId("history-tab").click();
     await concord.getByTestId("branches").getByRole("button", { name: "what-if" }).click(WAIT);
     await concord.getByTestId("diff").locator("h3").waitFor(WAIT);
+  });
+
+  it("plays the branch on from the players' pages, and switches back: the main line is left as it was", async () => {
+    const mainBefore = await stateNow();
+    for (const player of PLAYERS) {
+      const { page } = seats[player]!;
+      await page.getByTestId("history-tab").click();
+      await page.locator('[data-play-branch="what-if"]').click(WAIT);
+      await page.getByTestId("line").filter({ hasText: "what-if" }).waitFor(WAIT);
+    }
+    // One step of the branch, whatever it waits for at the fork: a battle's result reported or confirmed, or the
+    // End phase finished, each given on the page of the player it waits on.
+    const branch = await stateNow("what-if");
+    const open = Object.values(branch.battles)
+      .filter((b) => b.turn === branch.turn && b.status !== "resolved")
+      .sort((a, b) => a.index - b.index)[0];
+    if (branch.phase === "battle" && open?.status === "reported") {
+      await seats[open.defender.player]!.page.getByRole("button", { name: "Confirm the result" }).click(WAIT);
+    } else if (branch.phase === "battle" && open) {
+      const form = seats[open.attacker.player]!.page.locator(`[data-battle="${open.id}"] [data-testid=result-form]`);
+      await form.locator('input[name="attacker-vp"]').fill(String(open.vpTarget));
+      await form.getByRole("button", { name: "Report the result" }).click(WAIT);
+    } else {
+      const player = PLAYERS.find((p) => !branch.turnState?.endPhaseDone.includes(p))!;
+      await seats[player]!.page.getByTestId("finish-end-phase").click(WAIT);
+    }
+    const played = await until("the branch played on", (s) => s.seq > branch.seq, "what-if");
+    expect(played.seq).toBeGreaterThan(branch.seq);
+    expect((await stateNow()).seq).toBe(mainBefore.seq);
+    const lines = await read<{ branches: Array<{ name: string; own: number }> }>(`/campaigns/${CAMPAIGN}/branches`);
+    expect(lines.branches.find((b) => b.name === "what-if")!.own).toBeGreaterThan(0);
+    for (const player of PLAYERS) {
+      const { page } = seats[player]!;
+      await page.getByRole("button", { name: "Back to the main line" }).click();
+      await page.getByTestId("line").waitFor({ state: "detached", ...WAIT });
+    }
   });
 
   it("A2 under fog of war the enemy's strengths are in no byte a player's page received or holds", async () => {
