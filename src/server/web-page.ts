@@ -1,4 +1,3 @@
-import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -19,6 +18,8 @@ export function builtWebPage(): string | undefined {
  * everything it shows it reads with the session cookie. Only the files the build made are served (no wildcard).
  */
 export async function webPageRoutes(app: FastifyInstance, root: string): Promise<void> {
+  // Loaded only by a server that serves the page: every other command of the CLI starts without it.
+  const { default: fastifyStatic } = await import("@fastify/static");
   await app.register(async (scope) => {
     scope.addHook("onRoute", (route) => {
       route.config = { ...route.config, public: true };

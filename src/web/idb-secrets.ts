@@ -76,8 +76,10 @@ export class BrowserSecrets extends PartyKeeper {
   importFile(party: string, imported: PartySecrets): Promise<void> {
     return this.update(party, (held) => {
       for (const part of ["orders", "playerSeeds", "hostSeeds"] as const) {
+        const entries = Object.entries(imported[part] ?? {});
+        if (entries.length === 0) continue;
         const into: Record<string, unknown> = (held[part] ??= {});
-        for (const [key, value] of Object.entries(imported[part] ?? {})) {
+        for (const [key, value] of entries) {
           const known = into[key];
           if (known !== undefined && JSON.stringify(known) !== JSON.stringify(value))
             throw new Error(

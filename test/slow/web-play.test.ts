@@ -7,7 +7,7 @@
  * made and its diff shown. Along the way nothing of the enemy's hidden orders, nor under fog of war its strengths, is
  * in any byte a player's page received or holds before the reveal. Every wait is for what a page shows.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -19,6 +19,7 @@ import { pendingDefenders } from "../../src/rules/action-common.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
 import type { CampaignView } from "../../src/views.js";
 import { activatableArmies, reachable } from "../../src/web/rules-view.js";
+import { parseSecretsFile } from "../../src/web/secrets-file.js";
 import { SQUARE_SIZE } from "../../src/web/map-panel.js";
 import { MAP_INSET } from "../../src/map/scene.js";
 import { timeMapRender } from "../../bench/map.js";
@@ -422,6 +423,33 @@ describe("the campaign in the browser (docs/web.md)", () => {
       await page.getByRole("button", { name: "Back to the main line" }).click();
       await page.getByTestId("line").waitFor({ state: "detached", ...WAIT });
     }
+  });
+
+  it("T5 D1 exports the secrets file in the CLI's format and imports it into another browser of the same seat", async () => {
+    const { page } = seats["concord"]!;
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-secrets").click()]);
+    expect(download.suggestedFilename()).toBe("concord.json");
+    const file = join(dir, "concord.json");
+    await download.saveAs(file);
+    const text = await readFile(file, "utf8");
+    const held = await seats["concord"]!.secretsFile(CAMPAIGN);
+    // The CLI's secrets file, byte for byte: FileSecrets writes JSON.stringify(secrets, null, 2) and a newline.
+    expect(text).toBe(`${JSON.stringify(held, null, 2)}\n`);
+    expect(Object.keys(held.orders ?? {}).length).toBeGreaterThan(0);
+    expect(parseSecretsFile(text)).toEqual(held);
+    // Another browser of the Concord's, signed in with a new invite, takes the file and holds the same secrets.
+    const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ seat: "concord" }),
+    }).then(async (answer) => ((await answer.json()) as { invite: string }).invite);
+    const other = await openSeat(browser, "concord", `${url}/join#${invite}`);
+    await other.page.getByTestId("scoreboard").waitFor(WAIT);
+    expect(await other.secretsFile(CAMPAIGN)).toEqual({});
+    await other.page.locator(".secrets input[type=file]").setInputFiles(file);
+    await other.page.locator(".secrets [role=status]").filter({ hasText: "Imported concord.json" }).waitFor(WAIT);
+    expect(await other.secretsFile(CAMPAIGN)).toEqual(held);
+    await other.context.close();
   });
 
   it("A2 under fog of war the enemy's strengths are in no byte a player's page received or holds", async () => {
