@@ -81,6 +81,11 @@ export default tseslint.config(
     },
   },
   layer(
+    "src/api/**/*.ts",
+    ["**/cli/**", "**/server/**"],
+    "the public API stands beside the CLI and the server: it is what they offer, not what they are",
+  ),
+  layer(
     "src/server/**/*.ts",
     ["**/cli/**"],
     "the server and the CLI stand side by side: neither's modules are the other's",

@@ -10,6 +10,7 @@
  *   branchCreateRatio   creating a branch on the big log / on a 1,000-event log
  *   appendRatio         engine append events/s / raw LevelDB batch puts of the same values, same sync setting
  *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
+ *   importRatio         `epicwar import` of the big log's export, events/s / raw LevelDB puts of the same values
  *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
  *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *   mapRenderMs         median time renderMap takes for a 40 x 30 map with 80 armies (no baseline: bench/map.ts)
@@ -17,12 +18,15 @@
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
  * --keep (leave the generated database in place and print where), --server (the server's two figures only).
  */
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { NewEvent } from "../events/index.js";
 import { createBranch } from "../replays/branches.js";
+import { exportPlan } from "../replays/export-plan.js";
 import { PHASES, type TurnPhase } from "../replays/positions.js";
 import { Replays } from "../replays/replayer.js";
 import { MemorySecrets } from "../src/client/secrets.js";
@@ -31,6 +35,8 @@ import { Engine } from "../src/engine.js";
 import { sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
 import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
 import { eventRange } from "../src/log/read-ahead.js";
+import { exportLines } from "../src/log/export-file.js";
+import { readExportFile } from "../src/cli/commands/import.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { fmt, median, type Figure } from "./figure.js";
 import { timeMapRender } from "./map.js";
@@ -364,6 +370,52 @@ async function verifyRatio(store: EventStore): Promise<Figure> {
   };
 }
 
+/**
+ * Import (`epicwar import`: read the file, check its whole chain and every event, write the stored values) of the big
+ * log's export, into a folder of its own, against raw LevelDB puts of the very same values into another, sync false.
+ */
+async function importRatio(store: EventStore): Promise<Figure> {
+  const file = join(dir, "big.jsonl");
+  const writing = createWriteStream(file, { encoding: "utf8" });
+  for await (const line of exportLines(store, await exportPlan(store, "big")))
+    if (!writing.write(`${line}\n`)) await once(writing, "drain");
+  writing.end();
+  await once(writing, "finish");
+  const imported = await Engine.open(join(dir, "imported"), { sync: false });
+  const raw = await Engine.open(join(dir, "raw-puts"), { sync: false });
+  try {
+    let events = 0;
+    const importMs = await withProgress("importing the export of the big log", 1, () =>
+      ms(async () => {
+        const checked = await readExportFile(file);
+        events = checked.events;
+        await imported.store.importStreams(checked.streams);
+      }),
+    );
+    const values: string[] = [];
+    for await (const batch of store.rawBatches("big")) for (const [, value] of batch) values.push(value);
+    const rawMs = await ms(async () => {
+      for (let start = 0; start < values.length; start += 4096) {
+        const puts = values
+          .slice(start, start + 4096)
+          .map((value, i) => ({ type: "put" as const, key: eventKey("big", start + i + 1), value }));
+        await raw.store.events.batch(puts, { sync: false } as object);
+      }
+    });
+    const value = rate(events, importMs) / rate(values.length, rawMs);
+    return {
+      name: "importRatio",
+      value,
+      unit: "",
+      goal: ">= 0.5",
+      met: value >= 0.5,
+      detail: `import ${fmt(rate(events, importMs))} ev/s (read, check, write) vs raw puts ${fmt(rate(values.length, rawMs))} ev/s of the same ${fmt(events)} values, sync false`,
+    };
+  } finally {
+    await Promise.all([imported.close(), raw.close()]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 const machine = {
@@ -399,6 +451,7 @@ try {
     figures.push(await appendRatio(engine, template, true));
     figures.push(await appendRatio(engine, template, false));
     figures.push(await verifyRatio(engine.store));
+    figures.push(await importRatio(engine.store));
   }
   figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {

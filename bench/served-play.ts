@@ -16,9 +16,10 @@ import type { CampaignState } from "../projections/state.js";
 import { sequenceRandomHex } from "../src/client/prepare.js";
 import { RemoteCampaign } from "../src/client/remote.js";
 import { ServerConnection } from "../src/client/server.js";
-import { MemorySecrets } from "../src/client/secrets.js";
+import { nodeHttpTransport } from "../src/client/http-transport.js";
+import { MemorySecrets, secretsOfLog } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
-import { examplePath } from "../src/cli/paths.js";
+import { examplePath } from "../src/package-files.js";
 import { nextDecision } from "../src/demo/play.js";
 import type { Answer, CommandHandler, Engine } from "../src/engine.js";
 import { describeRefusal } from "../src/rules/refusal.js";
@@ -217,7 +218,7 @@ export function servedSide(
       PLAYERS.map((player) => [
         player,
         playerTable(
-          timed(new RemoteCampaign(new ServerConnection(server.url, tokens[player]!)), tally),
+          timed(new RemoteCampaign(new ServerConnection(server.url, tokens[player]!, nodeHttpTransport)), tally),
           campaign,
           player,
         ),
@@ -228,12 +229,19 @@ export function servedSide(
 
 /**
  * Creates Ashfall as `campaign` in the engine, each player's machine a Table on it, and the host's steps taken after
- * each command before it is answered, as the server takes them.
+ * each command before it is answered, as the server takes them: with the host's dice seeds kept in a secrets file in
+ * `hostSecrets`, flushed to disk before each commitment, as the server and the local CLI keep them.
  */
-export async function engineSide(engine: Engine, campaign: string, tally: PlayTally): Promise<PlaySide> {
+export async function engineSide(
+  engine: Engine,
+  campaign: string,
+  tally: PlayTally,
+  hostSecrets: string,
+): Promise<PlaySide> {
   const created = await engine.create(setupCommands(await ashfallSetup(campaign)).map((step) => step.command));
   if (!created.ok) throw new Error(`set-up refused: ${describeRefusal(created.refusal)}`);
-  const host = new Table(engine, campaign, { parties: new Set([HOST]), secrets: new MemorySecrets() });
+  const secrets = secretsOfLog(hostSecrets, campaign, engine.store);
+  const host = new Table(engine, campaign, { parties: new Set([HOST]), secrets });
   await host.takeChores();
   const withHostSteps: CommandHandler = {
     state: (line) => engine.state(line),

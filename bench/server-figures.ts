@@ -69,6 +69,7 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
   const server = await startServe(join(dir, "served"));
   // The engine's default, as the server's: every append flushed to disk.
   const engine = await Engine.open(join(dir, "in-process"));
+  const hostSecrets = join(dir, "in-process-secrets");
   const viewers = new FeedViewers();
   const http = newTally();
   const inProcess = newTally();
@@ -82,12 +83,12 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
         // A campaign each way first, not counted: the first commands of a process compile the code and schemas they use.
         const warmup = await createServedCampaign(server.address, "warmup");
         await playCampaign(servedSide(server.address, "warmup", warmup, newTally()));
-        await playCampaign(await engineSide(engine, "warmup", newTally()));
+        await playCampaign(await engineSide(engine, "warmup", newTally(), hostSecrets));
         for (let run = 0; run < runs; run++) {
           const tokens = await createServedCampaign(server.address, `http${run}`);
           await playCampaign(servedSide(server.address, `http${run}`, tokens, http));
           tick(run * 4 + 1);
-          await playCampaign(await engineSide(engine, `engine${run}`, inProcess));
+          await playCampaign(await engineSide(engine, `engine${run}`, inProcess, hostSecrets));
           tick(run * 4 + 2);
           single.push(...(await watchedPlay(server.address, viewers, `one${run}`, [PLAYERS[0]])));
           tick(run * 4 + 3);

@@ -128,7 +128,8 @@ export const EVENT_DEFINITIONS = [
   ActionDeadlineEnforced,
 ] as const;
 
-type Definitions = (typeof EVENT_DEFINITIONS)[number];
+/** Every event definition of the catalogue, as a union. */
+export type Definitions = (typeof EVENT_DEFINITIONS)[number];
 export type EventType = Definitions["type"];
 
 /** A domain event at its current version: the union of every type and its schema-derived data. */
@@ -209,6 +210,30 @@ export class EventCatalogue {
     entry.validate ??= this.ajv.compile(entry.definition.schema);
     if (!entry.validate(event.data)) return describeAjvError(entry.validate.errors, `${event.type}.data`);
     return undefined;
+  }
+
+  /**
+   * Checks an event as stored, at any version this engine reads: a known type, a version from 1 to the current one,
+   * and data that is valid once lifted to the current version (what every reader of the log folds).
+   */
+  checkStored(event: Pick<NewEvent, "type" | "version" | "data">): SchemaProblem | undefined {
+    const definition = this.byType.get(event.type)?.definition;
+    if (!definition) return { field: "type", message: `unknown event type "${event.type}"` };
+    if (!Number.isInteger(event.version) || event.version < 1 || event.version > definition.version)
+      return {
+        field: "version",
+        message: `${event.type} has versions 1 to ${definition.version} in this engine, not ${String(event.version)}`,
+      };
+    let lifted: unknown;
+    try {
+      lifted = this.upcast(event).data;
+    } catch (error) {
+      return {
+        field: `${event.type}.data`,
+        message: `cannot be read at version ${event.version}: ${(error as Error).message}`,
+      };
+    }
+    return this.check({ type: event.type, version: definition.version, data: lifted });
   }
 
   /** Lifts a stored event of any known version to the current version of its type. */

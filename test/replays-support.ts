@@ -40,11 +40,17 @@ export function tableAt(engine: Engine, db: string, stream: string, label = stre
 }
 
 /** Creates Ashfall in an open engine and plays it with the demo's commanders (to its end, or `maxTurns`). */
-export async function playAshfall(engine: Engine, db: string, maxTurns = 30): Promise<CampaignState> {
+export async function playAshfall(
+  engine: Engine,
+  db: string,
+  maxTurns = 30,
+  /** The label of the salts and seeds drawn: another label, other dice, another campaign. */
+  label = "ashfall-demo",
+): Promise<CampaignState> {
   const setup = await loadSetupFile(ASHFALL);
   const created = await engine.create(setupCommands(setup).map((step) => step.command));
   if (!created.ok) throw new Error(`set-up refused: ${created.refusal.message}`);
-  return playCampaign(tableAt(engine, db, CAMPAIGN, "ashfall-demo"), () => {}, maxTurns);
+  return playCampaign(tableAt(engine, db, CAMPAIGN, label), () => {}, maxTurns);
 }
 
 /** A played Ashfall campaign in "<dir>/db" (closed), made once per test file and copied for each test that needs one. */

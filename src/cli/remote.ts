@@ -11,6 +11,7 @@ import { HOST } from "../../events/common.js";
 import { RemoteCampaign, type RemoteOutcome } from "../client/remote.js";
 import { FileSecrets, replaceDurably } from "../client/secrets.js";
 import { serverBase, ServerConnection } from "../client/server.js";
+import { nodeHttpTransport } from "../client/http-transport.js";
 import { Table } from "../client/table.js";
 import { sha256Hex } from "../log/hash.js";
 import type { CampaignView, Viewer } from "../views.js";
@@ -151,7 +152,7 @@ export class RemoteSeat {
       token = kept[0]!.token;
       campaign = kept[0]!.campaign;
     }
-    const server = new ServerConnection(request.server, token);
+    const server = new ServerConnection(request.server, token, nodeHttpTransport);
     const { campaigns } = await server.read<{ campaigns: Array<{ id: string; seat: string | null }> }>("/campaigns");
     if (campaigns.some((c) => c.seat === null))
       throw new CliError(

@@ -12,6 +12,8 @@ import { registerAudit } from "./commands/audit.js";
 import { applyBranchOption, registerBranch, registerBranches } from "./commands/branch.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerDiff } from "./commands/diff.js";
+import { registerExport } from "./commands/export.js";
+import { registerImport } from "./commands/import.js";
 import { cliKit, type CliKit } from "./commands/kit.js";
 import { registerLog } from "./commands/log.js";
 import { registerMap } from "./commands/map.js";
@@ -24,7 +26,7 @@ import { registerWaiting } from "./commands/waiting.js";
 import { registerJoin } from "./commands/join.js";
 import { registerWatch } from "./commands/watch.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
-import { packageVersion } from "./paths.js";
+import { packageVersion } from "../package-files.js";
 import type { CliIo } from "./io.js";
 import { unknownCommand } from "./unknown-command.js";
 
@@ -43,6 +45,8 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerDiff,
   registerWaiting,
   registerTimeline,
+  registerExport,
+  registerImport,
   registerServe,
   registerJoin,
   registerWatch,

@@ -1,6 +1,6 @@
 import { seatsOf } from "../client/seats.js";
 import { basename, dirname, join } from "node:path";
-import { FileSecrets } from "../client/secrets.js";
+import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import type { Engine } from "../engine.js";
 import { requireIntact } from "./commands/verify.js";
@@ -46,11 +46,7 @@ export class Seat {
   }
 
   secrets(campaign: string): FileSecrets {
-    return new FileSecrets(
-      this.secretsDir,
-      campaign,
-      async () => (await this.engine.store.readAll(campaign, 1, 1))[0]?.hash,
-    );
+    return secretsOfLog(this.secretsDir, campaign, this.engine.store);
   }
 
   /**

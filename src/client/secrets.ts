@@ -174,3 +174,13 @@ export class FileSecrets extends PartyKeeper {
     }
   }
 }
+
+/** What secretsOfLog reads of a log: its events' hashes (the EventStore). */
+export interface HashedLog {
+  readAll(stream: string, from: number, to: number): Promise<readonly { hash: string }[]>;
+}
+
+/** A campaign's secrets on the machine that holds its log: the folder is claimed for the log's first event. */
+export function secretsOfLog(dir: string, campaign: string, log: HashedLog): FileSecrets {
+  return new FileSecrets(dir, campaign, async () => (await log.readAll(campaign, 1, 1))[0]?.hash);
+}

@@ -1,7 +1,8 @@
 /**
  * One seat's connection to a campaign server (the protocol of docs/server.md): requests with the seat's bearer token,
- * over the global fetch (Node's, or a browser's). The token goes in the Authorization header only: never in a URL,
- * never in a message. The web page gives no token: its session cookie goes with every request to its own server.
+ * over fetch or another Transport; the live feed over fetch's streams. The token goes in the Authorization header only:
+ * never in a URL, never in a message. The web page gives no token: its session cookie goes with every request to its
+ * own server.
  */
 
 /** A request the server could not be asked, or answered with no use to the seat: the CLI reports it as one line. */
@@ -80,12 +81,29 @@ export function refusedAccess(base: string, answer: ServerAnswer): ServerError {
   }
 }
 
+/** One request as a Transport sends it: an absolute URL, the headers, and a body already serialised. */
+export interface TransportRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** How requests reach the server: fetch by default (a browser's, or Node's); src/client/http-transport.ts on Node. */
+export type Transport = (request: TransportRequest) => Promise<{ status: number; text: string }>;
+
+export const fetchTransport: Transport = async ({ method, url, headers, body }) => {
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  return { status: response.status, text: await response.text() };
+};
+
 export class ServerConnection {
   readonly base: string;
 
   constructor(
     server: string,
     private readonly token?: string,
+    private readonly transport: Transport = fetchTransport,
   ) {
     this.base = serverBase(server);
   }
@@ -98,17 +116,18 @@ export class ServerConnection {
 
   /** One request; a network failure becomes a ServerError naming the address. */
   async send(method: "GET" | "POST", path: string, body?: unknown): Promise<ServerAnswer> {
-    let response: Response;
+    let answer: { status: number; text: string };
     try {
-      response = await fetch(`${this.base}${path}`, {
+      answer = await this.transport({
         method,
+        url: `${this.base}${path}`,
         headers: this.headers(body === undefined ? {} : { "content-type": "application/json" }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
       throw unreachable(this.base, error);
     }
-    return { status: response.status, body: await readJson(response) };
+    return { status: answer.status, body: parseJson(answer.text) };
   }
 
   /** A read that must succeed: its JSON body, or a ServerError saying why not. */
@@ -133,9 +152,13 @@ export class ServerConnection {
   }
 }
 
-/** A response's JSON body; text that is not JSON is kept as the message of an error body. */
+/** A response's JSON body. */
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+  return parseJson(await response.text());
+}
+
+/** A body's JSON; text that is not JSON is kept as the message of an error body. */
+function parseJson(text: string): unknown {
   if (text === "") return undefined;
   try {
     return JSON.parse(text) as unknown;

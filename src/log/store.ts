@@ -8,6 +8,7 @@ import {
   NewEventSchema,
   type EventCatalogue,
   type NewEvent,
+  type SchemaProblem,
   type StoredEvent,
 } from "../../events/index.js";
 import { Id } from "../../events/common.js";
@@ -32,6 +33,15 @@ import {
 import { SerialQueue } from "./queue.js";
 import { eventRange, rawEntries, readAhead, type ReadPoint } from "./read-ahead.js";
 
+/** A stream as an import writes it: its own stored values (hash and body) from seq `first`, its head, its branch record. */
+export interface ImportedStream {
+  stream: string;
+  branch?: BranchMeta;
+  first: number;
+  values: readonly string[];
+  head: Head;
+}
+
 export interface StoreOptions {
   /** Fsync every append before acknowledging it (default true). Relax only for bulk imports and benchmarks. */
   sync?: boolean;
@@ -52,6 +62,9 @@ export class StoreOpenError extends Error {
  * stores appending to one log would race past each other's expected-seq checks.
  */
 const openHere = new Set<string>();
+
+/** Puts per LevelDB batch of an import: large enough to amortise a batch, small enough to hold little memory. */
+const IMPORT_BATCH = 4096;
 
 /** Ranges shorter than this are read with one getMany of their keys rather than with an iterator. */
 const SMALL_READ = 256;
@@ -79,6 +92,11 @@ function isDateTime(text: string): boolean {
 const envelopeAjv = new Ajv({ strict: true });
 envelopeAjv.addFormat("date-time", { type: "string", validate: isDateTime });
 const checkEnvelope = envelopeAjv.compile(NewEventSchema);
+/** What is wrong with an envelope's fields as a writer supplies them (type, version, at, actor, data), if anything. */
+export function envelopeProblem(event: unknown): SchemaProblem | undefined {
+  return checkEnvelope(event) ? undefined : describeAjvError(checkEnvelope.errors, "event");
+}
+
 /** Stream names are ids: no "#" or "~", which would let one stream's keys fall inside another's key range. */
 const STREAM_NAME = new RegExp(Id.pattern!);
 
@@ -476,6 +494,48 @@ export class EventStore {
       this.heads.set(stream, head);
       this.lines.delete(stream);
       return meta;
+    });
+  }
+
+  /**
+   * Writes whole streams that an import has checked (src/log/import-file.ts): each one's stored values as given, never
+   * re-encoded, in batches without a flush, then every head and branch record in one last batch, flushed to disk. Until
+   * that last batch no head counts the events, so no reader sees a stream half imported. Refused with BranchError,
+   * before anything is written, when any of the streams is in use in this folder (a head, a branch record, or events).
+   */
+  async importStreams(streams: readonly ImportedStream[]): Promise<void> {
+    for (const { stream } of streams)
+      if (!STREAM_NAME.test(stream))
+        throw new RangeError(
+          `stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`,
+        );
+    return this.queue.run(async () => {
+      for (const { stream } of streams) {
+        if (
+          (await this.head(stream)).seq > 0 ||
+          (await this.branch(stream)) ||
+          (await this.firstStoredFrom(stream, 1)) !== undefined
+        )
+          throw new BranchError(`${stream} already exists in this folder`);
+      }
+      const last = this.db.batch();
+      for (const { stream, branch, values, first, head } of streams) {
+        for (let start = 0; start < values.length; start += IMPORT_BATCH) {
+          const puts = values.slice(start, start + IMPORT_BATCH).map((value, i) => ({
+            type: "put" as const,
+            key: this.events.prefix + eventKey(stream, first + start + i),
+            value,
+          }));
+          await this.db.batch(puts, { sync: false });
+        }
+        if (branch) last.put(stream, JSON.stringify(branch), { sublevel: this.branchesDb });
+        last.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
+      }
+      await last.write({ sync: this.options.sync });
+      for (const { stream, head } of streams) {
+        this.heads.set(stream, head);
+        this.lines.delete(stream);
+      }
     });
   }
 

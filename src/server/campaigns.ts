@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
-import { FileSecrets } from "../client/secrets.js";
+import type { StoredEvent } from "../../events/index.js";
+import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import type { CampaignState } from "../../projections/state.js";
@@ -70,21 +71,23 @@ export class Campaigns {
    * Takes the host's chores that are due (its dice seeds, initiative and scouting rolls, starting and ending turns):
    * the server's part of the protocol; the players' chores are their clients'. A chore that fails leaves the campaign
    * waiting on it and is logged; the command before it stands. Given the state a command produced, nothing is read
-   * when no chore of the host's is due in it (dueChores is pure).
+   * when no chore of the host's is due in it (dueChores is pure). The events the chores wrote, in order: those of a
+   * chore that failed after others are kept.
    */
-  async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<void> {
-    if (after && dueChores(after, HOST_PARTY).length === 0) return;
+  async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
+    const written: StoredEvent[] = [];
+    if (after && dueChores(after, HOST_PARTY).length === 0) return written;
     try {
-      await this.hostTable(stream).takeChores();
+      await this.hostTable(stream).takeChores((events) => written.push(...events));
     } catch (error) {
       log.error({ stream, err: error }, `the host's chore in ${stream} failed: ${(error as Error).message}`);
     }
+    return written;
   }
 
   /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */
   hostSecrets(stream: string): FileSecrets {
-    const store = this.engine.store;
-    return new FileSecrets(this.secretsDir, stream, async () => (await store.readAll(stream, 1, 1))[0]?.hash);
+    return secretsOfLog(this.secretsDir, stream, this.engine.store);
   }
 
   /** The host's Table of a line: a campaign's own, or a branch's (its stream), each with its own secrets. */

@@ -1,4 +1,4 @@
-import { toCurrent } from "../../events/index.js";
+import { toCurrent, type StoredEvent } from "../../events/index.js";
 import type { EventStore } from "../log/index.js";
 import { GrowingViewContext } from "../views-log.js";
 import type { ViewContext } from "../views-secret-field.js";
@@ -20,8 +20,11 @@ export class LineContexts {
 
   constructor(private readonly store: EventStore) {}
 
-  /** The context of the stream's line as it stands now. */
-  now(stream: string): Promise<ViewContext> {
+  /**
+   * The context of the stream's line as it stands now. `known`: events of the line the caller holds, in order (those
+   * it just wrote); where they follow what was folded last, they are not read again.
+   */
+  now(stream: string, known: readonly StoredEvent[] = []): Promise<ViewContext> {
     const fresh = (): Kept => {
       const growing = new GrowingViewContext();
       return { growing, seq: 0, context: growing.advance([]) };
@@ -33,7 +36,10 @@ export class LineContexts {
       // known short range (a lookup of those keys, not an iterator).
       const head = await this.store.head(stream);
       if (head.seq <= kept.seq) return kept;
-      const events = await this.store.readAll(stream, kept.seq + 1, head.seq);
+      const events =
+        known[0]?.seq === kept.seq + 1 && known.at(-1)!.seq === head.seq
+          ? known
+          : await this.store.readAll(stream, kept.seq + 1, head.seq);
       if (events.length === 0) return kept;
       return { growing: kept.growing, seq: events.at(-1)!.seq, context: kept.growing.advance(events.map(toCurrent)) };
     });

@@ -60,7 +60,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
             { field: `commands[${index}].type`, index },
           );
       });
-      const seq = await campaigns.serialize(id, async () => {
+      // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
+      const written = await campaigns.serialize(id, async () => {
         const head = await engine.store.head(stream);
         if (head.seq !== expectedSeq) throw stale(expectedSeq, head.seq);
         const outcome = await engine.execute(stream, commands);
@@ -71,11 +72,13 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
             index: outcome.index,
           });
         }
-        await campaigns.takeHostChores(stream, request.log, outcome.state);
-        return (await engine.store.head(stream)).seq;
+        return [...outcome.events, ...(await campaigns.takeHostChores(stream, request.log, outcome.state))];
       });
-      const written = await engine.store.readAll(stream, expectedSeq + 1, seq);
-      return { seq, events: seesAll(seat) ? written : eventsAsSeen(written, seat, await lineContexts.now(stream)) };
+      const seq = written.at(-1)!.seq;
+      return {
+        seq,
+        events: seesAll(seat) ? written : eventsAsSeen(written, seat, await lineContexts.now(stream, written)),
+      };
     },
   );
 }

@@ -10,7 +10,8 @@ import { toCurrent } from "../../events/index.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { RemoteCampaign } from "../../src/client/remote.js";
 import { FileSecrets, type PartySecrets } from "../../src/client/secrets.js";
-import { ServerConnection, ServerError } from "../../src/client/server.js";
+import { fetchTransport, ServerConnection, ServerError } from "../../src/client/server.js";
+import { nodeHttpTransport } from "../../src/client/http-transport.js";
 import { Table } from "../../src/client/table.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { viewedContent, viewEvent } from "../../src/views.js";
@@ -32,10 +33,14 @@ async function ashfall(options: StubOptions = {}): Promise<StubServer> {
   return stub;
 }
 
-/** A player's seat: its own RemoteCampaign with its token, its own secrets folder, its Table. */
+/**
+ * A player's seat: its own RemoteCampaign with its token, its own secrets folder, its Table. The Concord's requests go
+ * over Node's http client (as the CLI sends them), the Horde's over fetch (as a browser does).
+ */
 async function player(stub: StubServer, seat: string) {
   const dir = await tempDir(`epicwar-${seat}-`);
-  const handler = new RemoteCampaign(new ServerConnection(stub.url, stub.token(seat)));
+  const transport = seat === "concord" ? nodeHttpTransport : fetchTransport;
+  const handler = new RemoteCampaign(new ServerConnection(stub.url, stub.token(seat), transport));
   const table = new Table(handler, stub.campaign, {
     parties: new Set([seat]),
     secrets: new FileSecrets(dir, stub.campaign),
@@ -97,10 +102,12 @@ describe("RemoteCampaign against a server", () => {
     const url = stub.url;
     await stub.close();
     stubs.splice(0);
-    const gone = new RemoteCampaign(new ServerConnection(url, "ewt_concord-token"));
-    await expect(gone.state("ashfall")).rejects.toThrow(
-      /cannot reach the server at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
-    );
+    for (const transport of [fetchTransport, nodeHttpTransport]) {
+      const gone = new RemoteCampaign(new ServerConnection(url, "ewt_concord-token", transport));
+      await expect(gone.state("ashfall")).rejects.toThrow(
+        /cannot reach the server at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
+      );
+    }
   });
 
   it("two players' Tables play a full turn of Ashfall on their views; no order or salt is sent before its reveal", async () => {

@@ -1,5 +1,5 @@
 /** The view context the server keeps per line: always the one logViewContext gives for the whole line now. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { toCurrent } from "../../events/index.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { LineContexts } from "../../src/server/line-contexts.js";
@@ -30,5 +30,37 @@ describe("the view context kept per line", () => {
       for (const context of asked) expect(context).toEqual(expected);
     }
     expect((await contexts.now(CAMPAIGN)).state.seq).toBe((await server.engine.store.head(CAMPAIGN)).seq);
+  });
+
+  it("takes the events a caller just wrote instead of reading them, and reads what it was not given", async () => {
+    // A campaign of its own: the one above has been played on by other players' secrets.
+    const own = await startTestServer();
+    onTestFinished(() => own.close());
+    const store = own.engine.store;
+    let reads = 0;
+    const counted = new Proxy(store, {
+      get: (target, name) =>
+        name === "readAll"
+          ? (...args: Parameters<typeof store.readAll>) => (reads++, target.readAll(...args))
+          : Reflect.get(target, name, target),
+    });
+    const contexts = new LineContexts(counted);
+    const whole = async () => logViewContext((await store.readAll(CAMPAIGN)).map(toCurrent));
+    await contexts.now(CAMPAIGN);
+    const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(own, player)]));
+    for (let step = 0; step < 12; step++) {
+      for (const player of players.values()) await player.takeChores();
+      const command = nextDecision(await own.engine.state(CAMPAIGN));
+      if (!command) break;
+      const before = (await store.head(CAMPAIGN)).seq;
+      const { actor, ...rest } = command;
+      expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
+      const written = await store.readAll(CAMPAIGN, before + 1);
+      // Every other step the caller holds only the last of the new events: the context reads the rest itself.
+      const known = step % 2 === 0 ? written : written.slice(-1);
+      const readsBefore = reads;
+      expect(await contexts.now(CAMPAIGN, known)).toEqual(await whole());
+      expect(reads - readsBefore).toBe(step % 2 === 0 || written.length === 1 ? 0 : 1);
+    }
   });
 });

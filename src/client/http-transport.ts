@@ -1,0 +1,26 @@
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Transport, TransportRequest } from "./server.js";
+
+/**
+ * Requests over Node's own http client, on its global agent (keep-alive). A client on Node sends one short request
+ * after another to one server, and fetch costs about three times as much per request on loopback as this does.
+ */
+export const nodeHttpTransport: Transport = (given: TransportRequest) =>
+  new Promise((resolve, reject) => {
+    const url = new URL(given.url);
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const headers = { ...given.headers };
+    if (given.body !== undefined) headers["content-length"] = String(Buffer.byteLength(given.body));
+    const outgoing = send(url, { method: given.method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+      );
+      response.on("error", reject);
+    });
+    // The shape fetch fails with, so that a caller reads the network's reason (ECONNREFUSED...) the same way.
+    outgoing.on("error", (cause) => reject(Object.assign(new TypeError("request failed"), { cause })));
+    outgoing.end(given.body);
+  });

@@ -1,0 +1,269 @@
+import { GENESIS_HASH, type EventCatalogue } from "../../events/index.js";
+import { Id } from "../../events/common.js";
+import { EXPORT_KIND, EXPORT_VERSION, type ExportHeader } from "./export-file.js";
+import { sha256Hex } from "./hash.js";
+import { encodeEvent, type BranchMeta, type Head } from "./layout.js";
+import { envelopeProblem, type ImportedStream } from "./store.js";
+
+/**
+ * An export file that cannot be imported, found before anything is written: the number of the first bad line (1 is
+ * the header) and what is wrong with it. `broken` is set when the file's chain does not hold (a hash, a link, a seq,
+ * a head): the file is a damaged or edited log, as opposed to one that is not an export at all.
+ */
+export class ImportError extends Error {
+  override readonly name = "ImportError";
+  constructor(
+    readonly line: number,
+    readonly problem: string,
+    readonly broken = false,
+  ) {
+    super(`line ${line}: ${problem}`);
+  }
+}
+
+/** An export whose every line was checked: what it holds, ready for EventStore.importStreams. */
+export interface CheckedExport {
+  header: ExportHeader;
+  streams: ImportedStream[];
+  events: number;
+}
+
+const ID = new RegExp(Id.pattern!);
+const HASH = /^[0-9a-f]{64}$/;
+
+/** A stream of the file as it is read: its values so far, and the seq and link the next event must have. */
+interface OpenStream extends ImportedStream {
+  values: string[];
+  next: number;
+  prev: string;
+  closed: boolean;
+}
+
+/**
+ * Reads an export file line by line (the lines without their newlines) and checks all of it: the header, then for each
+ * stream the order the header gives, every event's hash over its body as given, its place (stream and seq), its link
+ * to the one before (a branch's first to its parent's event at the fork), its envelope and its data against the
+ * catalogue at its version, and each stream's head. Throws ImportError naming the first line that does not hold. Each
+ * value is kept exactly as it will be stored (hash and body), never re-encoded.
+ */
+export async function checkExport(lines: AsyncIterable<string>, catalogue: EventCatalogue): Promise<CheckedExport> {
+  let number = 0;
+  let header: ExportHeader | undefined;
+  const streams: OpenStream[] = [];
+  const byName = new Map<string, OpenStream>();
+  let current: OpenStream | undefined;
+  let events = 0;
+
+  /** The hash of the event at `seq` of a stream's line in the file: its own, or its parent's line's before the fork. */
+  const hashAt = (stream: OpenStream, seq: number): string | undefined => {
+    if (seq === 0) return GENESIS_HASH;
+    if (seq >= stream.first) return stream.values[seq - stream.first]?.slice(0, 64);
+    const parent = stream.branch && byName.get(stream.branch.parent);
+    return parent && hashAt(parent, seq);
+  };
+
+  const open = (name: string, branch: BranchMeta | undefined): OpenStream => {
+    const fail = (problem: string) => new ImportError(number, problem);
+    if (current && !current.closed) throw fail(`${current.stream} has no head line before ${name} begins`);
+    const expected = header!.streams[streams.length];
+    if (expected === undefined) throw fail(`${name} is not one of the streams the header lists`);
+    if (name !== expected) throw fail(`the header lists ${expected} next, not ${name}`);
+    const first = branch ? branch.forkSeq + 1 : 1;
+    const stream: OpenStream = {
+      stream: name,
+      ...(branch ? { branch } : {}),
+      first,
+      values: [],
+      head: { seq: 0, hash: GENESIS_HASH },
+      next: first,
+      prev: branch ? branch.forkHash : GENESIS_HASH,
+      closed: false,
+    };
+    streams.push(stream);
+    byName.set(name, stream);
+    return stream;
+  };
+
+  for await (const text of lines) {
+    number++;
+    let line: Record<string, unknown>;
+    try {
+      line = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw new ImportError(number, "is not a line of JSON");
+    }
+    if (typeof line !== "object" || line === null || Array.isArray(line))
+      throw new ImportError(number, "is not a JSON object");
+    if (header === undefined) {
+      header = checkHeader(line, number);
+      continue;
+    }
+    switch (line["kind"]) {
+      case "branch": {
+        const branch = checkBranch(line, number, header);
+        const parent = byName.get(branch.parent);
+        if (!parent?.closed)
+          throw new ImportError(number, `${branch.stream}'s parent ${branch.parent} is not before it`);
+        if (!(branch.forkSeq >= 1 && branch.forkSeq <= parent.head.seq))
+          throw new ImportError(
+            number,
+            `${branch.stream} forks at ${branch.forkSeq}, outside ${branch.parent}'s 1 to ${parent.head.seq}`,
+            true,
+          );
+        if (hashAt(parent, branch.forkSeq) !== branch.forkHash)
+          throw new ImportError(
+            number,
+            `${branch.stream}'s forkHash is not the hash of ${branch.parent}'s event ${branch.forkSeq}`,
+            true,
+          );
+        current = open(branch.stream, branch);
+        break;
+      }
+      case "event": {
+        const name = line["stream"];
+        if (typeof name !== "string") throw new ImportError(number, "stream must be a stream id");
+        if (current === undefined || current.closed) {
+          // Only the campaign's own stream starts with an event; a branch starts with its record.
+          const next = header.streams[streams.length];
+          if (next !== header.campaign || name !== next)
+            throw new ImportError(
+              number,
+              next === undefined
+                ? `an event of ${name} after every stream the header lists`
+                : next === header.campaign
+                  ? `an event of ${name} where ${next}'s events begin`
+                  : `an event of ${name} where ${next}'s branch line is due`,
+            );
+          current = open(name, undefined);
+        }
+        checkEvent(line, number, current, catalogue);
+        events++;
+        break;
+      }
+      case "head": {
+        if (current === undefined || current.closed || line["stream"] !== current.stream)
+          throw new ImportError(number, `a head line of ${String(line["stream"])} where none is due`);
+        const head: Head = { seq: current.next - 1, hash: current.prev };
+        if (line["seq"] !== head.seq || line["hash"] !== head.hash)
+          throw new ImportError(
+            number,
+            `${current.stream}'s head says #${String(line["seq"])} ${String(line["hash"]).slice(0, 16)}, but its events end at #${head.seq} ${head.hash.slice(0, 16)}`,
+            true,
+          );
+        current.head = head;
+        current.closed = true;
+        break;
+      }
+      default:
+        throw new ImportError(number, `kind must be "branch", "event" or "head", not ${JSON.stringify(line["kind"])}`);
+    }
+  }
+  if (header === undefined) throw new ImportError(1, "the file is empty: an export starts with its header line");
+  const missing = header.streams.slice(streams.length);
+  if (missing.length > 0 || (current && !current.closed))
+    throw new ImportError(
+      number + 1,
+      `the file ends before ${missing[0] ?? current!.stream} is complete (cut short?)`,
+      true,
+    );
+  const exported = byName.get(header.stream)!;
+  if (exported.head.seq !== header.head.seq || exported.head.hash !== header.head.hash)
+    throw new ImportError(
+      1,
+      `the header's head (#${header.head.seq}) is not ${header.stream}'s head in the file (#${exported.head.seq})`,
+      true,
+    );
+  return {
+    header,
+    streams: streams.map(({ stream, branch, first, values, head }) => ({
+      stream,
+      ...(branch ? { branch } : {}),
+      first,
+      values,
+      head,
+    })),
+    events,
+  };
+}
+
+function checkHeader(line: Record<string, unknown>, number: number): ExportHeader {
+  const fail = (problem: string) => new ImportError(number, problem);
+  if (line["kind"] === "event" || line["kind"] === "head")
+    throw fail("this is a raw log (epicwar log --raw), not an export: export the campaign with epicwar export");
+  if (line["kind"] !== EXPORT_KIND) throw fail(`is not the header of an epicwar export (kind "${EXPORT_KIND}")`);
+  if (line["version"] !== EXPORT_VERSION)
+    throw fail(
+      `the export format's version is ${JSON.stringify(line["version"])}; this epicwar reads version ${EXPORT_VERSION}`,
+    );
+  if (line["view"] !== undefined)
+    throw fail(
+      `this file is ${JSON.stringify(line["view"])}'s view of the campaign (exported with --as): a view hides secrets and has no hashes, so it cannot be checked as a chain nor imported; import an export made without --as`,
+    );
+  const { campaign, line: lineName, stream, head, streams } = line;
+  if (typeof campaign !== "string" || !ID.test(campaign)) throw fail("campaign must be a campaign id");
+  if (typeof lineName !== "string") throw fail("line must name the line exported");
+  if (!Array.isArray(streams) || streams.length === 0 || !streams.every((s) => typeof s === "string" && ID.test(s)))
+    throw fail("streams must list the stream ids the file holds");
+  if (streams[0] !== campaign) throw fail(`streams must begin with the campaign, ${campaign}`);
+  if (new Set(streams).size !== streams.length) throw fail("streams lists a stream twice");
+  if (typeof stream !== "string" || !streams.includes(stream)) throw fail("stream must be one of streams");
+  const given = head as Partial<Head> | null;
+  if (typeof given !== "object" || given === null || !Number.isInteger(given.seq) || !HASH.test(String(given.hash)))
+    throw fail("head must be {seq, hash}");
+  return {
+    kind: EXPORT_KIND,
+    version: EXPORT_VERSION,
+    campaign,
+    line: lineName,
+    stream,
+    head: { seq: given.seq!, hash: given.hash! },
+    streams: streams as string[],
+  };
+}
+
+function checkBranch(line: Record<string, unknown>, number: number, header: ExportHeader): BranchMeta {
+  const fail = (problem: string) => new ImportError(number, problem);
+  const { stream, name, parent, root, forkSeq, forkHash, created } = line;
+  if (typeof stream !== "string" || !ID.test(stream)) throw fail("stream must be a stream id");
+  if (typeof name !== "string" || name === "") throw fail("name must be the branch's name");
+  if (typeof parent !== "string" || !ID.test(parent)) throw fail("parent must be a stream id");
+  if (root !== header.campaign) throw fail(`root must be the campaign, ${header.campaign}`);
+  if (!Number.isInteger(forkSeq)) throw fail("forkSeq must be a whole number");
+  if (typeof forkHash !== "string" || !HASH.test(forkHash)) throw fail("forkHash must be 64 hex characters");
+  if (typeof created !== "string") throw fail("created must be a date-time");
+  return { stream, name, parent, root, forkSeq: forkSeq as number, forkHash, created };
+}
+
+/** Checks one event line against the stream it continues, and keeps its value. */
+function checkEvent(
+  line: Record<string, unknown>,
+  number: number,
+  stream: OpenStream,
+  catalogue: EventCatalogue,
+): void {
+  const broken = (problem: string) =>
+    new ImportError(number, `event ${stream.stream} #${stream.next} ${problem}`, true);
+  const { seq, hash, body } = line;
+  if (line["stream"] !== stream.stream) throw broken(`is missing: the line is ${String(line["stream"])}'s`);
+  if (seq !== stream.next) throw broken(`is missing: the line is #${String(seq)}`);
+  if (typeof hash !== "string" || !HASH.test(hash) || typeof body !== "string")
+    throw new ImportError(number, "an event line has a hash (64 hex characters) and a body (a string)");
+  if (sha256Hex(body) !== hash) throw broken("does not match its hash: its body was changed");
+  let envelope: Record<string, unknown>;
+  try {
+    envelope = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw broken("has a body that is not JSON");
+  }
+  if (envelope["stream"] !== stream.stream || envelope["seq"] !== seq)
+    throw broken(`says it is ${String(envelope["stream"])} #${String(envelope["seq"])}`);
+  if (envelope["prev"] !== stream.prev) throw broken(`does not link to the event before it`);
+  const { type, version, at, actor, data } = envelope;
+  const problem =
+    envelopeProblem({ type, version, at, actor, data }) ?? catalogue.checkStored({ type, version, data } as never);
+  if (problem)
+    throw new ImportError(number, `event ${stream.stream} #${stream.next}: ${problem.field} ${problem.message}`);
+  stream.values.push(encodeEvent(hash, body));
+  stream.prev = hash;
+  stream.next++;
+}
