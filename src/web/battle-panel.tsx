@@ -5,6 +5,7 @@ import { terrainAt } from "../../projections/grid.js";
 import { sq } from "../rules/refusal.js";
 import { HIDDEN, type CampaignView, type ViewedEntry } from "../views.js";
 import { ORDER_NAMES } from "../words/orders.js";
+import { terrainGuide } from "../words/terrain-guide.js";
 import type { Game, Verdict } from "./game.js";
 import { RefusalNote } from "./refusal.js";
 
@@ -55,9 +56,9 @@ export function BattleSheet({ view, battle }: { view: CampaignView; battle: Batt
   return (
     <>
       <h3>
-        Battle {battle.id} at {sq(battle.at)}: {terrainAt(map, battle.at)}
-        {onRoad ? ", road" : ""}
+        Battle {battle.id} at {sq(battle.at)}
       </h3>
+      <p>Terrain guide (K1): {terrainGuide(terrainAt(map, battle.at), onRoad)}.</p>
       <table>
         <tbody>
           {side("attacker")}
