@@ -20,8 +20,8 @@ export default tseslint.config(
     plugins: { "import-x": importX },
     settings: {
       "import-x/resolver-next": [createTypeScriptImportResolver()],
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
-      "import-x/extensions": [".ts", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/extensions": [".ts", ".tsx", ".js"],
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
@@ -59,6 +59,27 @@ export default tseslint.config(
     ["node:*", "**/cli/**", "**/server/**", "**/demo/**", "**/replays/**", "**/log/**", "**/client/**", "**/rules/**"],
     "the map renderer runs in the browser too: it draws a view and imports no Node module, log, rules or CLI",
   ),
+  {
+    files: ["src/web/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["node:*", "**/cli/**", "**/server/**", "**/demo/**", "**/client/secrets.js"],
+              message: "the web page runs in a browser: it imports no Node module, CLI, server or demo",
+            },
+            {
+              group: ["**/replays/**", "**/log/**"],
+              allowTypeImports: true,
+              message: "the page reads replays from the server: their types only, never their code (Node's)",
+            },
+          ],
+        },
+      ],
+    },
+  },
   layer(
     "src/api/**/*.ts",
     ["**/cli/**", "**/server/**"],

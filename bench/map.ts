@@ -1,8 +1,8 @@
 /**
  * mapRenderMs: the time renderMap takes for a large map in Node, on a view made here: 40 x 30 squares of mixed terrain
  * and roads, 80 armies (40 a side, some stacked), 16 objectives, both home bases, defences, 10 battles to fight and
- * 40 moves this turn, drawn as one player sees it under fog of war. Its goal is issue 15's for Chromium (16 ms), which
- * the browser test measures; this is the Node figure beside it, with no baseline of its own.
+ * 40 moves this turn, drawn as one player sees it under fog of war. Its goal (16 ms) is for Chromium, which the browser
+ * test measures (test/slow/web-play.test.ts); this is the Node figure beside it, with no baseline of its own.
  */
 import type { Order, Square } from "../events/common.js";
 import { initialState, type ActivationState, type ArmyState, type BattleState } from "../projections/state.js";

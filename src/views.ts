@@ -10,7 +10,7 @@
 import { HOST, type Order } from "../events/common.js";
 import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
-import type { SecretKeeper } from "./client/secrets.js";
+import type { SecretKeeper } from "./client/party-secrets.js";
 import { orderCommitment } from "./commitments.js";
 import {
   EVENT_SECRETS,

@@ -2,7 +2,7 @@
 import type { Order } from "../../events/common.js";
 import type { CampaignView } from "../views.js";
 import { orderCommitment } from "../commitments.js";
-import type { HeldOrder, SecretKeeper } from "./secrets.js";
+import type { HeldOrder, SecretKeeper } from "./party-secrets.js";
 
 export const nothingToKeep = async () => {};
 

@@ -8,7 +8,7 @@ import { rollInitiative, type DiceSeeds } from "../dice.js";
 import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
 import { kitRollFaces } from "./battle-kit.js";
 import { prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
-import type { SecretKeeper } from "./secrets.js";
+import type { SecretKeeper } from "./party-secrets.js";
 
 /** Random bytes as hex; injected so that tests and demos are repeatable. */
 export type RandomHex = (bytes: number) => string;

@@ -32,8 +32,10 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
 
   constructor(
     readonly server: ServerConnection,
-    /** A branch's name (`?branch=`) for reads; commands go to the campaign's own line. */
+    /** A branch's name (`?branch=`) for reads; commands go to the campaign's own line unless `playBranch`. */
     private readonly branch?: string,
+    /** Commands go to the branch too: the branch is played on (the web page's what-if). */
+    private readonly playBranch = false,
   ) {}
 
   /** A route of the campaign; `query` may set `branch` itself (commands set none: they go to the campaign's own line). */
@@ -65,7 +67,8 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
     if (!this.last) await this.state(campaign);
     const preparedIn = this.last!.turn;
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.server.send("POST", this.path(campaign, "commands", { branch: undefined }), {
+      const line = this.playBranch ? {} : { branch: undefined };
+      const answer = await this.server.send("POST", this.path(campaign, "commands", line), {
         expectedSeq: this.last!.seq,
         commands: inputs,
       });

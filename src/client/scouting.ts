@@ -2,7 +2,7 @@ import type { Order } from "../../events/common.js";
 import type { CampaignView } from "../views.js";
 import { orderCommitment } from "../commitments.js";
 import { rollScouting } from "../dice.js";
-import type { SecretKeeper } from "./secrets.js";
+import type { SecretKeeper } from "./party-secrets.js";
 import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
 
 /**

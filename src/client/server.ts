@@ -1,7 +1,8 @@
 /**
  * One seat's connection to a campaign server (the protocol of docs/server.md): requests with the seat's bearer token,
  * over fetch or another Transport; the live feed over fetch's streams. The token goes in the Authorization header only:
- * never in a URL, never in a message.
+ * never in a URL, never in a message. The web page gives no token: its session cookie goes with every request to its
+ * own server.
  */
 
 /** A request the server could not be asked, or answered with no use to the seat: the CLI reports it as one line. */
@@ -101,15 +102,16 @@ export class ServerConnection {
 
   constructor(
     server: string,
-    private readonly token: string,
+    private readonly token?: string,
     private readonly transport: Transport = fetchTransport,
   ) {
     this.base = serverBase(server);
   }
 
-  /** The headers of every request: the token as a bearer, JSON both ways. */
+  /** The headers of every request: the token as a bearer (when there is one), JSON both ways. */
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { authorization: `Bearer ${this.token}`, accept: "application/json", ...extra };
+    const bearer: Record<string, string> = this.token === undefined ? {} : { authorization: `Bearer ${this.token}` };
+    return { ...bearer, accept: "application/json", ...extra };
   }
 
   /** One request; a network failure becomes a ServerError naming the address. */

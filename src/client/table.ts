@@ -9,7 +9,7 @@ import { orderCommitment } from "../commitments.js";
 import { committedOrder } from "./held-orders.js";
 import { randomHex } from "../commitments.js";
 import { prepareCommand, type RandomHex } from "./prepare.js";
-import type { SecretKeeper } from "./secrets.js";
+import type { SecretKeeper } from "./party-secrets.js";
 
 export interface TableOptions {
   /** The parties this machine acts for: player ids and/or "host"; default every party of the campaign. */

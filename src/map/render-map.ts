@@ -15,7 +15,7 @@ import { counterLayer } from "./counters.js";
 import { battleLayer, markerLayer } from "./markers.js";
 import { arrowDefs, moveLayer } from "./moves.js";
 import { INK, NEUTRAL, TERRAIN } from "./palette.js";
-import { sidesOf, type Scene } from "./scene.js";
+import { MAP_INSET, sidesOf, type Scene } from "./scene.js";
 import { element, group, num, xml } from "./svg.js";
 import { gridLayer, roadLayer, terrainLayer } from "./terrain.js";
 
@@ -46,8 +46,8 @@ export function renderMap(view: CampaignView, options: MapOptions = {}): string 
     looking: options.viewer === undefined ? undefined : sides.get(options.viewer),
     sides,
     size,
-    left: size * 0.5,
-    top: size * 0.5,
+    left: size * MAP_INSET,
+    top: size * MAP_INSET,
   };
   const width = scene.left + setup.map.width * size + size * 0.25;
   const mapBottom = scene.top + setup.map.height * size;

@@ -40,6 +40,9 @@ export function sideOf(scene: Scene, player: string): Side {
   return scene.sides.get(player) ?? { id: player, name: player, colour: SIDE_COLOURS.other, own: false };
 }
 
+/** The margin left of column 0 and above row 0, in squares: room for the grid's numbers. */
+export const MAP_INSET = 0.5;
+
 /** The top-left corner of a square, in pixels. */
 export function cornerOf(scene: Scene, [x, y]: Square): { x: number; y: number } {
   return { x: scene.left + x * scene.size, y: scene.top + y * scene.size };

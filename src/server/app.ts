@@ -9,9 +9,11 @@ import { HttpError, sendError } from "./errors.js";
 import { Feeds } from "./feed.js";
 import { LineContexts } from "./line-contexts.js";
 import { commandRoutes } from "./routes-commands.js";
+import { branchRoutes } from "./routes-branches.js";
 import { readRoutes } from "./routes-reads.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
+import { webPageRoutes } from "./web-page.js";
 
 /** The largest body a request may carry: a set-up file with its catalogue, or a batch of commands, is far smaller. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -26,6 +28,8 @@ export interface ServerOptions {
   hostChores?: boolean;
   /** Where the request log goes, one JSON line per request (pino); no log when not given. */
   log?: (line: string) => void;
+  /** The built web page's folder (builtWebPage), served at `/`; no page when not given. */
+  webPage?: string;
 }
 
 declare module "fastify" {
@@ -108,5 +112,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   sessionRoutes(app, context);
   commandRoutes(app, context);
   readRoutes(app, context);
+  branchRoutes(app, context);
+  if (options.webPage) await webPageRoutes(app, options.webPage);
   return app;
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
-import { secretsOfLog } from "../client/secrets.js";
+import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import type { CampaignState } from "../../projections/state.js";
@@ -107,23 +107,28 @@ export class Campaigns {
    * when no chore of the host's is due in it (dueChores is pure). The events the chores wrote, in order: those of a
    * chore that failed after others are kept.
    */
-  async takeHostChores(campaign: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
+  async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
     if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
     try {
-      await this.hostTable(campaign).takeChores((events) => written.push(...events));
+      await this.hostTable(stream).takeChores((events) => written.push(...events));
     } catch (error) {
-      log.error({ campaign, err: error }, `the host's chore in ${campaign} failed: ${(error as Error).message}`);
+      log.error({ stream, err: error }, `the host's chore in ${stream} failed: ${(error as Error).message}`);
     }
     return written;
   }
 
-  private hostTable(campaign: string): Table {
-    let table = this.hostTables.get(campaign);
+  /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */
+  hostSecrets(stream: string): FileSecrets {
+    return secretsOfLog(this.secretsDir, stream, this.engine.store);
+  }
+
+  /** The host's Table of a line: a campaign's own, or a branch's (its stream), each with its own secrets. */
+  private hostTable(stream: string): Table {
+    let table = this.hostTables.get(stream);
     if (!table) {
-      const secrets = secretsOfLog(this.secretsDir, campaign, this.engine.store);
-      table = new Table(this.engine, campaign, { parties: HOST_PARTY, secrets });
-      this.hostTables.set(campaign, table);
+      table = new Table(this.engine, stream, { parties: HOST_PARTY, secrets: this.hostSecrets(stream) });
+      this.hostTables.set(stream, table);
     }
     return table;
   }

@@ -7,6 +7,11 @@ import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
 import { CampaignParams, type ServerContext } from "./context.js";
 
+const LineQuery = Type.Object(
+  { branch: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
+  { additionalProperties: false },
+);
+
 /** Most commands one request may carry: a whole activation with its reveals is a handful. */
 const MAX_COMMANDS = 100;
 
@@ -38,13 +43,14 @@ const SERVER_STEPS = new Set([
  * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them.
  */
 export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineContexts }: ServerContext): void {
-  app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody> }>(
+  app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody>; Querystring: Static<typeof LineQuery> }>(
     "/campaigns/:id/commands",
-    { schema: { params: CampaignParams, body: CommandsBody } },
+    { schema: { params: CampaignParams, body: CommandsBody, querystring: LineQuery } },
     async (request) => {
       const { id } = request.params;
       const { seat } = seatIn(request, id);
-      campaigns.require(id);
+      // The campaign's own line, or one of its branches (`?branch=NAME`): a what-if is played on like the campaign.
+      const stream = await campaigns.line(id, request.query.branch);
       const { expectedSeq, commands } = request.body;
       commands.forEach((command, index) => {
         const checked = checkCommand(command);
@@ -67,22 +73,22 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
       });
       // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
       const written = await campaigns.serialize(id, async () => {
-        const head = await engine.store.head(id);
+        const head = await engine.store.head(stream);
         if (head.seq !== expectedSeq) throw stale(expectedSeq, head.seq);
-        const outcome = await engine.execute(id, commands);
+        const outcome = await engine.execute(stream, commands);
         if (!outcome.ok) {
-          if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(id)).seq);
+          if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
           throw new HttpError("refused", outcome.refusal.message, {
             ...refusalDetails(outcome.refusal),
             index: outcome.index,
           });
         }
-        return [...outcome.events, ...(await campaigns.takeHostChores(id, request.log, outcome.state))];
+        return [...outcome.events, ...(await campaigns.takeHostChores(stream, request.log, outcome.state))];
       });
       const seq = written.at(-1)!.seq;
       if (seesAll(seat)) return { seq, events: written };
       // The engine's live state after them (unless the line has moved on since): the context needs no fold of its own.
-      const context = await lineContexts.now(id, written, await engine.state(id));
+      const context = await lineContexts.now(stream, written, await engine.state(stream));
       return { seq, events: eventsAsSeen(written, seat, context) };
     },
   );

@@ -4,6 +4,7 @@ import { Engine, type Clock } from "../engine.js";
 import { storeLocation, StoreOpenError } from "../log/index.js";
 import { buildServer } from "./app.js";
 import { SeatStore } from "./seat-store.js";
+import { builtWebPage } from "./web-page.js";
 
 export interface ServeOptions {
   /** The campaign folder (LevelDB): every campaign in it is served. */
@@ -57,18 +58,21 @@ export async function startServer(options: ServeOptions, print: (line: string) =
   }
   try {
     const { seats, operatorToken } = await SeatStore.open(options.serverData);
+    const webPage = builtWebPage();
     const app = await buildServer({
       engine,
       seats,
       secrets: options.secrets,
       hostChores: options.hostChores ?? true,
       ...(options.log ? { log: options.log } : {}),
+      ...(webPage ? { webPage } : {}),
     });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
     const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
     print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
+    if (!webPage) print("The web page is not built (npm run build builds it): the server answers its API only.");
     if (operatorToken)
       print(`Operator token (shown this once; only its hash is kept in ${options.serverData}): ${operatorToken}`);
     for (const campaign of await engine.listCampaigns()) {

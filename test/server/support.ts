@@ -46,6 +46,8 @@ export interface TestServerOptions {
   engine?: EngineOptions;
   /** Adds to the app before it first answers (hooks cannot be added later). */
   configure?: (app: FastifyInstance) => void;
+  /** A web page's folder to serve at `/`. */
+  webPage?: string;
 }
 
 /** A server over a fresh folder, with a campaign created by the operator and every seat's invite redeemed. */
@@ -60,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     seats,
     secrets: join(dir, "db-secrets"),
     log: (line) => void logLines.push(line),
+    ...(options.webPage ? { webPage: options.webPage } : {}),
   });
   options.configure?.(app);
   const operator = operatorToken!;

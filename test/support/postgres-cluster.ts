@@ -23,7 +23,7 @@ function binDir(): string {
     : [];
   if (versions[0] === undefined)
     throw new Error(
-      "PostgreSQL's initdb is not installed: run sh scripts/ensure-system-packages.sh (Debian's postgresql)",
+      "PostgreSQL's initdb is not installed: run sh scripts/ensure-system-packages.sh --slow (Debian's postgresql)",
     );
   return join(root, versions[0], "bin");
 }

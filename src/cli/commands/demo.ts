@@ -4,6 +4,7 @@ import { FileSecrets } from "../../client/secrets.js";
 import { Table } from "../../client/table.js";
 import { accountPrinter, campaignResult, playCampaign } from "../../demo/play.js";
 import { playDemoOnServer, type RemoteDemoOptions } from "./demo-remote.js";
+import { serveDemo, SERVED_DEMO_DB } from "./demo-serve.js";
 import { examplePath } from "../../package-files.js";
 import { renderState } from "../render.js";
 import { defaultSecretsDir } from "../seat.js";
@@ -134,6 +135,11 @@ export function registerDemo(program: Command, kit: CliKit): void {
     )
     .addOption(new Option("--db <dir>", "folder for the demo's database").default(DEMO_DB))
     .option("--advanced", "play the second example campaign, Emberfall, with every advanced rule (A1-A8) on")
+    .option(
+      "--serve",
+      `set the campaign up unplayed (in ${SERVED_DEMO_DB} unless --db says) and serve it: open the seats' links it prints in browsers`,
+    )
+    .addOption(new Option("--port <n>", "with --serve: the port to listen on").default("4100"))
     .addOption(viewAsOption())
     .addOption(kit.campaignOption())
     .addOption(kit.secretsOption())
@@ -148,14 +154,19 @@ export function registerDemo(program: Command, kit: CliKit): void {
       ].join("\n"),
     )
     .action(
-      action(async (options: RemoteDemoOptions & { db: string }, command: Command) => {
+      action(async (options: RemoteDemoOptions & { db: string; serve?: boolean; port: string }, command: Command) => {
+        const demo = options.advanced ? ADVANCED_DEMO : BASIC_DEMO;
+        if (options.serve) {
+          const db = command.getOptionValueSource("db") === "default" ? SERVED_DEMO_DB : options.db;
+          return serveDemo({ db, port: options.port, host: "127.0.0.1" }, demo, kit);
+        }
         const server = kit.server(command);
         if (server) return playDemoOnServer(server, options, io, print);
         // The local demo keeps its secrets beside its own folder and plays its own campaign.
         if (options.campaign !== undefined || options.secrets !== undefined)
           throw new CliError("--campaign and --secrets are for demo --server (a seat on a server): leave them out");
         await withEngine(options, { clock: io.clock }, (engine) =>
-          runDemo(engine, options.db, print, options.advanced ? ADVANCED_DEMO : BASIC_DEMO, options.as),
+          runDemo(engine, options.db, print, demo, options.as),
         );
       }),
     );

@@ -1,0 +1,91 @@
+/*
+ * A party's secrets and how they are read and kept, apart from where they live: files for the CLI and the server
+ * (secrets.ts), IndexedDB for the web page. Nothing here imports a Node module, so the browser takes it whole.
+ */
+import type { Order } from "../../events/common.js";
+
+/** A player's hidden order for one army in one turn, as only that player holds it until the reveal (T5). */
+export interface HeldOrder {
+  order: Order;
+  salt: string;
+}
+
+/**
+ * What each party keeps off the shared log: players their orders, salts and dice seeds, the host its dice seeds (D1).
+ * Every keep is durable when it returns, so a secret can be kept before the event that commits to it is appended.
+ * Losing it means the secret cannot be revealed; the log and the audit show that.
+ */
+export interface SecretKeeper {
+  order(player: string, turn: number, army: string): Promise<HeldOrder | undefined>;
+  keepOrder(player: string, turn: number, army: string, held: HeldOrder): Promise<void>;
+  /** Drops the orders of a turn that nothing in the log commits to (kept for a command that was then refused). */
+  pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean): Promise<void>;
+  hostSeed(turn: number): Promise<string | undefined>;
+  keepHostSeed(turn: number, seed: string): Promise<void>;
+  playerSeed(player: string, turn: number): Promise<string | undefined>;
+  keepPlayerSeed(player: string, turn: number, seed: string): Promise<void>;
+}
+
+export interface PartySecrets {
+  orders?: Record<string, HeldOrder>;
+  hostSeeds?: Record<string, string>;
+  playerSeeds?: Record<string, string>;
+}
+
+const orderKey = (turn: number, army: string) => `${turn}/${army}`;
+
+/** Reads and changes parties' secrets; the two keepers differ only in where a party's secrets live. */
+export abstract class PartyKeeper implements SecretKeeper {
+  protected abstract read(party: string): Promise<PartySecrets>;
+  protected abstract update(party: string, change: (secrets: PartySecrets) => void): Promise<void>;
+
+  async order(player: string, turn: number, army: string) {
+    return (await this.read(player)).orders?.[orderKey(turn, army)];
+  }
+
+  keepOrder(player: string, turn: number, army: string, held: HeldOrder) {
+    return this.update(player, (secrets) => void ((secrets.orders ??= {})[orderKey(turn, army)] = held));
+  }
+
+  async pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean) {
+    const orphaned = (orders: Record<string, HeldOrder>) =>
+      Object.entries(orders)
+        .filter(([key, held]) => key.startsWith(`${turn}/`) && !committed(key.slice(`${turn}/`.length), held))
+        .map(([key]) => key);
+    if (orphaned((await this.read(player)).orders ?? {}).length === 0) return;
+    await this.update(player, (secrets) =>
+      orphaned(secrets.orders ?? {}).forEach((key) => delete secrets.orders![key]),
+    );
+  }
+
+  async hostSeed(turn: number) {
+    return (await this.read("host")).hostSeeds?.[String(turn)];
+  }
+
+  keepHostSeed(turn: number, seed: string) {
+    return this.update("host", (secrets) => void ((secrets.hostSeeds ??= {})[String(turn)] = seed));
+  }
+
+  async playerSeed(player: string, turn: number) {
+    return (await this.read(player)).playerSeeds?.[String(turn)];
+  }
+
+  keepPlayerSeed(player: string, turn: number, seed: string) {
+    return this.update(player, (secrets) => void ((secrets.playerSeeds ??= {})[String(turn)] = seed));
+  }
+}
+
+/** Secrets held in memory: for tests and for parties that keep them elsewhere. */
+export class MemorySecrets extends PartyKeeper {
+  private readonly parties = new Map<string, PartySecrets>();
+
+  protected async read(party: string): Promise<PartySecrets> {
+    return this.parties.get(party) ?? {};
+  }
+
+  protected async update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
+    const secrets = this.parties.get(party) ?? {};
+    change(secrets);
+    this.parties.set(party, secrets);
+  }
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from "fastify";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The built web page (docs/web.md), `dist/web`: found from this module in the build (`dist/src/server/`) and in the
+ * source tree (`src/server/`, run by the tests), or undefined when `npm run build` has not built it.
+ */
+export function builtWebPage(): string | undefined {
+  const fromBuild = fileURLToPath(new URL("../../web/", import.meta.url));
+  const fromSource = fileURLToPath(new URL("../../dist/web/", import.meta.url));
+  return [fromBuild, fromSource].find((folder) => existsSync(`${folder}index.html`));
+}
+
+/**
+ * Serves the page's files at `/`, and `/join` (where an invite link points: the invite is in the fragment, which the
+ * browser keeps to itself) with the same page. These routes are public: the page holds nothing of any campaign, and
+ * everything it shows it reads with the session cookie. Only the files the build made are served (no wildcard).
+ */
+export async function webPageRoutes(app: FastifyInstance, root: string): Promise<void> {
+  // Loaded only by a server that serves the page: every other command of the CLI starts without it.
+  const { default: fastifyStatic } = await import("@fastify/static");
+  await app.register(async (scope) => {
+    scope.addHook("onRoute", (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await scope.register(fastifyStatic, { root, wildcard: false, index: "index.html" });
+    scope.get("/join", (_request, reply) => reply.sendFile("index.html"));
+  });
+}

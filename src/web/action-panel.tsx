@@ -1,0 +1,166 @@
+import { useState } from "preact/hooks";
+import type { Order, Square } from "../../events/common.js";
+import { squareKey } from "../../projections/grid.js";
+import type { ArmyState } from "../../projections/state.js";
+import { ORDER_NAMES } from "../words/orders.js";
+import type { Game, Verdict } from "./game.js";
+import { MapPanel } from "./map-panel.js";
+import { RefusalNote } from "./refusal.js";
+import { activatableArmies, isEngaged, reachable } from "./rules-view.js";
+
+const ORDERS = Object.keys(ORDER_NAMES) as Order[];
+
+/**
+ * The map, and in the Action phase the seat's activation: click one of its armies, choose the order, click a square
+ * the order reaches (highlighted from the engine's own move search), confirm. The page commits to the order and keeps
+ * it secret; its reveal is sent by the page when a battle or the end of the phase makes it due.
+ */
+export function ActionPanel({ game }: { game: Game }) {
+  const view = game.view.value!;
+  const player = game.player;
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [order, setOrder] = useState<Order | null>(null);
+  const [path, setPath] = useState<Square[]>([]);
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [sending, setSending] = useState(false);
+
+  const armies = player ? activatableArmies(view, player) : [];
+  const army: ArmyState | undefined = armies.find((a) => a.id === chosen);
+  const pinned = army ? isEngaged(view, army.id) : false;
+  const reach = army && order && !pinned ? reachable(view, army, order) : undefined;
+  const paths = reach?.paths ?? new Map<string, Square[]>();
+
+  const choose = (id: string | null) => {
+    setChosen(id);
+    setOrder(null);
+    setPath([]);
+    setVerdict(null);
+  };
+  const onSquare = (square: Square) => {
+    const key = squareKey(square);
+    const there = armies.find((a) => a.at && squareKey(a.at) === key);
+    if (paths.has(key)) setPath(paths.get(key)!);
+    else if (there) choose(there.id);
+  };
+  const confirm = async () => {
+    if (!army || !order) return;
+    setSending(true);
+    const refusal = await game.submit({ type: "ActivateArmy", army: army.id, order, path });
+    setSending(false);
+    setVerdict(refusal ?? null);
+    if (!refusal) choose(null);
+  };
+
+  return (
+    <section class="action">
+      <MapPanel
+        view={view}
+        viewer={player}
+        heldOrders={game.heldOrders.value}
+        marks={{
+          reach: new Set(paths.keys()),
+          attacks: reach?.attacks ?? new Set(),
+          path,
+          ...(army?.at ? { chosen: army.at } : {}),
+        }}
+        onSquare={onSquare}
+      />
+      {player && view.phase === "action" && (
+        <div class="orders" data-testid="orders">
+          <FirstChoice game={game} />
+          <Scoutings view={view} />
+          {armies.length === 0 ? (
+            <p>None of your armies is to be activated now.</p>
+          ) : (
+            <>
+              <p>
+                Your armies to activate (click one on the map):{" "}
+                {armies.map((a) => (
+                  <button
+                    key={a.id}
+                    class={a.id === chosen ? "selected" : ""}
+                    data-army={a.id}
+                    onClick={() => choose(a.id)}
+                  >
+                    {a.name}
+                  </button>
+                ))}
+              </p>
+              {army && (
+                <fieldset>
+                  <legend>
+                    Order for {army.name}
+                    {pinned ? " (attacked before its activation: it stays where it is, M3)" : ""}
+                  </legend>
+                  {ORDERS.map((name) => (
+                    <label key={name}>
+                      <input
+                        type="radio"
+                        name="order"
+                        value={name}
+                        checked={order === name}
+                        onChange={() => {
+                          setOrder(name);
+                          setPath([]);
+                        }}
+                      />
+                      {ORDER_NAMES[name]}
+                    </label>
+                  ))}
+                  {order && paths.size > 0 && (
+                    <p>
+                      {path.length === 0
+                        ? `Click a highlighted square to move there (${paths.size} in reach, ${reach!.attacks.size} to attack), or confirm to stay.`
+                        : `Path: ${path.map(([x, y]) => `(${x},${y})`).join(" → ")}`}
+                    </p>
+                  )}
+                  <button data-testid="confirm-order" disabled={!order || sending} onClick={confirm}>
+                    Confirm the order
+                  </button>
+                  <RefusalNote verdict={verdict} />
+                </fieldset>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** T2: the winner of the initiative roll says who activates first. */
+function FirstChoice({ game }: { game: Game }) {
+  const view = game.view.value!;
+  const turn = view.turnState;
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  if (!turn || turn.first !== null || turn.initiativeWinner !== game.player) return null;
+  const choose = async (first: string) => setVerdict((await game.submit({ type: "ChooseFirst", first })) ?? null);
+  return (
+    <p data-testid="choose-first">
+      You won the initiative: who activates first?{" "}
+      {view.setup!.players.map((p) => (
+        <button key={p.id} onClick={() => choose(p.id)}>
+          {p.id === game.player ? "I do" : p.name}
+        </button>
+      ))}
+      <RefusalNote verdict={verdict} />
+    </p>
+  );
+}
+
+/** A3: this turn's scoutings as the seat may see them: who scouts whom, the band rolled, the size stated. */
+function Scoutings({ view }: { view: Game["view"]["value"] & object }) {
+  const scoutings = Object.values(view.turnState?.scouting?.scoutings ?? {});
+  if (scoutings.length === 0) return null;
+  const name = (army: string) => view.armies[army]?.name ?? army;
+  return (
+    <ul class="scoutings">
+      {scoutings.map((s) => (
+        <li key={s.id}>
+          A3: {name(s.army)} scouts {name(s.target)}: {s.band ? `band ${s.band}` : "to be rolled"}
+          {s.statedPoints === null ? "" : `, stated ${s.statedPoints.toLocaleString("en")} pts`}
+        </li>
+      ))}
+    </ul>
+  );
+}

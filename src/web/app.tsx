@@ -1,0 +1,61 @@
+import { useEffect, useState } from "preact/hooks";
+import { ActionPanel } from "./action-panel.js";
+import { BattlePanel } from "./battle-panel.js";
+import { EndPanel } from "./end-panel.js";
+import { HistoryPanel } from "./history-panel.js";
+import type { Lines } from "./lines.js";
+import { Scoreboard } from "./scoreboard.js";
+import { SecretsPanel } from "./secrets-panel.js";
+
+type Tab = "play" | "history";
+
+/** The page of a seat: the campaign now (map, scoreboard, the phase's panel), or its history; on a line of it. */
+export function App({ lines }: { lines: Lines }) {
+  const [tab, setTab] = useState<Tab>("play");
+  const game = lines.game.value!;
+  useEffect(() => game.follow(), [game]);
+  const view = game.view.value;
+  if (!view) return <p>Loading the campaign…</p>;
+  return (
+    <>
+      <Scoreboard view={view} seat={game.seat.seat} />
+      {game.branch !== undefined && (
+        <p class="line" data-testid="line">
+          Playing the branch <strong>{game.branch}</strong>, a what-if: the campaign&#39;s own line is left as it is.{" "}
+          <button onClick={() => void lines.play()}>Back to the main line</button>
+        </p>
+      )}
+      {game.problem.value && (
+        <p class="problem" role="alert">
+          {game.problem.value}
+        </p>
+      )}
+      <nav>
+        <button class={tab === "play" ? "selected" : ""} onClick={() => setTab("play")}>
+          The campaign now
+        </button>
+        <button class={tab === "history" ? "selected" : ""} data-testid="history-tab" onClick={() => setTab("history")}>
+          History and audit
+        </button>
+      </nav>
+      {tab === "play" ? (
+        <main>
+          <ActionPanel game={game} />
+          <BattlePanel game={game} />
+          {view.phase === "end" && <EndPanel game={game} />}
+          <section class="recent" data-testid="recent">
+            <h2>Latest events</h2>
+            <ol>
+              {game.recent.value.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ol>
+          </section>
+          <SecretsPanel game={game} />
+        </main>
+      ) : (
+        <HistoryPanel game={game} onPlay={(branch) => void lines.play(branch).then(() => setTab("play"))} />
+      )}
+    </>
+  );
+}

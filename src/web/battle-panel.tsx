@@ -1,0 +1,209 @@
+import { useState } from "preact/hooks";
+import type { BattleOutcome, BattleResult } from "../../events/common.js";
+import { battleEngagement } from "../../projections/derived.js";
+import { terrainAt } from "../../projections/grid.js";
+import { sq } from "../rules/refusal.js";
+import { HIDDEN, type CampaignView, type ViewedEntry } from "../views.js";
+import { ORDER_NAMES } from "../words/orders.js";
+import { terrainGuide } from "../words/terrain-guide.js";
+import type { Game, Verdict } from "./game.js";
+import { RefusalNote } from "./refusal.js";
+
+type Battle = ViewedEntry<"battles">;
+type Role = "attacker" | "defender";
+const ROLES: readonly Role[] = ["attacker", "defender"];
+const points = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en") : "?");
+
+/** The Battle phase: each battle of the turn with its sheet, and the result form of the one to fight now. */
+export function BattlePanel({ game }: { game: Game }) {
+  const view = game.view.value!;
+  const battles = Object.values(view.battles)
+    .filter((battle) => battle.turn === view.turn)
+    .sort((a, b) => a.index - b.index);
+  if (battles.length === 0) return null;
+  const next = battles.find((battle) => battle.status !== "resolved");
+  return (
+    <section class="battles">
+      <h2>Battles of turn {view.turn}</h2>
+      {battles.map((battle) => (
+        <article key={battle.id} class="battle-sheet" data-battle={battle.id}>
+          <BattleSheet view={view} battle={battle} />
+          {view.phase === "battle" && battle === next && <ResultForm game={game} battle={battle} />}
+        </article>
+      ))}
+    </section>
+  );
+}
+
+/** B1-B3: where, who against whom with which orders, the engagement effects, the size and the VPs to win. */
+export function BattleSheet({ view, battle }: { view: CampaignView; battle: Battle }) {
+  const { map } = view.setup!;
+  const onRoad = map.roads.some(([x, y]) => x === battle.at[0] && y === battle.at[1]);
+  const effects = battleEngagement(battle);
+  const side = (role: Role) => {
+    const fighting = battle[role];
+    const army = view.armies[fighting.army];
+    return (
+      <tr>
+        <th>{role === "attacker" ? "Attacker" : "Defender"}</th>
+        <td>{army?.name ?? fighting.army}</td>
+        <td>{view.setup!.players.find((p) => p.id === fighting.player)?.name ?? fighting.player}</td>
+        <td>{points(fighting.points)} pts</td>
+        <td data-order={role}>{fighting.order ? ORDER_NAMES[fighting.order] : "order hidden"}</td>
+      </tr>
+    );
+  };
+  return (
+    <>
+      <h3>
+        Battle {battle.id} at {sq(battle.at)}
+      </h3>
+      <p>Terrain guide (K1): {terrainGuide(terrainAt(map, battle.at), onRoad)}.</p>
+      <table>
+        <tbody>
+          {side("attacker")}
+          {side("defender")}
+        </tbody>
+      </table>
+      <p>
+        {battle.vpTarget === HIDDEN
+          ? "Size and VPs to win hidden by fog of war until the Battle phase."
+          : `Average ${points(battle.averagePoints)} pts; ${battle.vpTarget} VPs to win.`}{" "}
+        {battle.defences ? `Defences: ${points(battle.defences)} pts for the defender.` : "No defences."}
+      </p>
+      <p>Engagement (B2): {effects ? effects.effect : "known once both orders are revealed"}</p>
+      <p data-testid={`battle-status-${battle.id}`}>
+        {battle.status === "resolved"
+          ? `Result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`
+          : battle.report
+            ? `Reported by ${battle.report.by}: ${battle.report.result.outcome}, awaiting confirmation`
+            : "To be fought."}
+      </p>
+    </>
+  );
+}
+
+/** Per formation and unit type of a side: units lost and units routed, as the form holds them. */
+type Casualties = Record<string, Record<string, { lost: number; routed: number }>>;
+
+/**
+ * B4: the result as one player enters it and the other confirms or rejects it. The engine checks it (losses and routs
+ * against the rosters, the VPs): its refusal, with the rule ID, is shown under the form.
+ */
+function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
+  const view = game.view.value!;
+  const [outcome, setOutcome] = useState<BattleOutcome>("attacker");
+  const [vp, setVp] = useState<Record<Role, number>>({ attacker: 0, defender: 0 });
+  const [casualties, setCasualties] = useState<Record<Role, Casualties>>({ attacker: {}, defender: {} });
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const player = game.player;
+  if (!player || (battle.attacker.player !== player && battle.defender.player !== player)) return null;
+  const send = async (command: Record<string, unknown>) => setVerdict((await game.submit(command)) ?? null);
+
+  if (battle.report) {
+    if (battle.report.by === player) return <p>Waiting for your opponent to confirm the result you reported.</p>;
+    return (
+      <div class="result-form">
+        <button onClick={() => send({ type: "ConfirmBattleResult", battle: battle.id })}>Confirm the result</button>
+        <button onClick={() => send({ type: "RejectBattleResult", battle: battle.id })}>Reject it</button>
+        <RefusalNote verdict={verdict} />
+      </div>
+    );
+  }
+  const result = (): BattleResult => {
+    const sideResult = (role: Role) => {
+      const losses: Record<string, Record<string, number>> = {};
+      const routed: Record<string, Record<string, number>> = {};
+      for (const [formation, units] of Object.entries(casualties[role]))
+        for (const [unit, count] of Object.entries(units)) {
+          if (count.lost > 0) (losses[formation] ??= {})[unit] = count.lost;
+          if (count.routed > 0) (routed[formation] ??= {})[unit] = count.routed;
+        }
+      return { vp: vp[role], losses, routed };
+    };
+    return { outcome, attacker: sideResult("attacker"), defender: sideResult("defender") };
+  };
+  const setCount = (role: Role, formation: string, unit: string, part: "lost" | "routed", value: number) =>
+    setCasualties((all) => {
+      const side = { ...all[role] };
+      const units = { ...(side[formation] ?? {}) };
+      units[unit] = { ...(units[unit] ?? { lost: 0, routed: 0 }), [part]: value };
+      side[formation] = units;
+      return { ...all, [role]: side };
+    });
+  return (
+    <form
+      class="result-form"
+      data-testid="result-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send({ type: "ReportBattleResult", battle: battle.id, result: result() });
+      }}
+    >
+      <label>
+        Outcome{" "}
+        <select name="outcome" value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as BattleOutcome)}>
+          <option value="attacker">the attacker won</option>
+          <option value="defender">the defender won</option>
+          <option value="draw">a draw</option>
+        </select>
+      </label>
+      {ROLES.map((role) => {
+        const army = view.armies[battle[role].army];
+        const formations = Array.isArray(army?.formations) ? army.formations : [];
+        return (
+          <fieldset key={role}>
+            <legend>
+              {role === "attacker" ? "Attacker" : "Defender"}: {army?.name ?? battle[role].army}
+            </legend>
+            <label>
+              VPs won{" "}
+              <input
+                type="number"
+                min={0}
+                name={`${role}-vp`}
+                value={vp[role]}
+                onInput={(e) => setVp({ ...vp, [role]: Number(e.currentTarget.value) })}
+              />
+            </label>
+            <table>
+              <thead>
+                <tr>
+                  <th>formation</th>
+                  <th>units</th>
+                  <th>present</th>
+                  <th>lost</th>
+                  <th>routed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {formations.flatMap((formation) =>
+                  Object.entries(formation.units).map(([unit, present]) => (
+                    <tr key={`${formation.id}/${unit}`}>
+                      <td>{formation.id}</td>
+                      <td>{unit}</td>
+                      <td>{present}</td>
+                      {(["lost", "routed"] as const).map((part) => (
+                        <td key={part}>
+                          <input
+                            type="number"
+                            min={0}
+                            name={`${role}-${part}-${formation.id}-${unit}`}
+                            value={casualties[role][formation.id]?.[unit]?.[part] ?? 0}
+                            onInput={(e) => setCount(role, formation.id, unit, part, Number(e.currentTarget.value))}
+                          />
+                        </td>
+                      ))}
+                    </tr>
+                  )),
+                )}
+              </tbody>
+            </table>
+          </fieldset>
+        );
+      })}
+      <button type="submit">Report the result</button>
+      <RefusalNote verdict={verdict} />
+    </form>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from "preact/hooks";
+import { advancedRule } from "../../projections/advanced.js";
+import type { ArmyState } from "../../projections/state.js";
+import type { ViewedEntry } from "../views.js";
+import { ActionForm, asEntries, asList, asNumber, asSquare, type FieldSpec } from "./action-form.js";
+import type { Game, Verdict } from "./game.js";
+import { RefusalNote } from "./refusal.js";
+
+const SUPPORT_KINDS = ["light-barrage", "medium-barrage", "heavy-barrage", "shock-and-awe", "blind", "haywire"];
+const units = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .filter(([, count]) => count > 0)
+    .map(([type, count]) => `${count} ${type}`)
+    .join(", ") || "none";
+
+/**
+ * The End phase of the seat's side: its rosters, In Transit, Reserves and war chest, and the actions of the phase
+ * (E5, E6; A6, A7, A8 when the campaign plays them), each refusal next to the field it names. Then "done".
+ */
+export function EndPanel({ game }: { game: Game }) {
+  const view = game.view.value!;
+  const player = game.player;
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  if (!player) return null;
+  const setup = view.setup!;
+  const ledger = view.ledgers[player];
+  const armies = Object.values(view.armies).filter(
+    (army) => army.player === player && army.status === "active",
+  ) as Array<ViewedEntry<"armies"> & ArmyState>;
+  const armyChoice: FieldSpec = {
+    name: "army",
+    label: "Army",
+    choices: armies.map((army) => ({ value: army.id, label: army.name })),
+  };
+  const done = view.turnState?.endPhaseDone.includes(player) ?? false;
+  const rule = (name: Parameters<typeof advancedRule>[1]) => advancedRule(setup.options, name);
+  return (
+    <section class="end-phase" data-testid="end-phase">
+      <h2>End phase</h2>
+      <h3>Your armies</h3>
+      <ul>
+        {armies.map((army) => (
+          <li key={army.id} data-roster={army.id}>
+            <strong>{army.name}</strong> ({army.points.toLocaleString("en")} pts, {army.battles} battles):{" "}
+            {army.formations.map((f) => `${f.id} (${f.formation}: ${units(f.units)})`).join("; ")}
+          </li>
+        ))}
+      </ul>
+      {ledger && (
+        <p>
+          Reserves: {units(ledger.reserves as Record<string, number>)}. In Transit:{" "}
+          {(ledger.inTransit as Array<{ turn: number; units: Record<string, number> }>)
+            .map((batch) => `${units(batch.units)} (since turn ${batch.turn})`)
+            .join("; ") || "none"}
+          {rule("warChest") ? `. War chest: ${ledger.warChest} pts` : ""}
+          {rule("offTableSupport") ? `. Support fund: ${ledger.supportFund} pts` : ""}.
+        </p>
+      )}
+      {done ? (
+        <p data-testid="end-done">You are done with this End phase; waiting for the other side.</p>
+      ) : (
+        <>
+          <ActionForm
+            game={game}
+            title="E5: break down formations"
+            type="BreakDown"
+            fields={[armyChoice, { name: "formations", label: "Formations", placeholder: "f1, f2" }]}
+            build={(v) => ({ army: v["army"], formations: asList(v, "formations") })}
+          />
+          <ActionForm
+            game={game}
+            title="E5: disband an army"
+            type="DisbandArmy"
+            fields={[armyChoice]}
+            build={(v) => ({ army: v["army"] })}
+          />
+          <ActionForm
+            game={game}
+            title="E6: reinforce a formation"
+            type="ReinforceFormation"
+            fields={[armyChoice, { name: "formation", label: "Formation" }]}
+            build={(v) => ({ army: v["army"], formation: v["formation"] })}
+          />
+          <ActionForm
+            game={game}
+            title="E6: raise an army"
+            type="RaiseArmy"
+            fields={[
+              { name: "army", label: "New army id" },
+              { name: "name", label: "Name" },
+              { name: "formations", label: "Formations", placeholder: "id:formation, …" },
+              { name: "commander", label: "Commander", placeholder: "formation:unitType" },
+              { name: "at", label: "Square", placeholder: "x,y" },
+            ]}
+            build={(v) => ({
+              army: v["army"],
+              name: v["name"],
+              formations: asEntries(v, "formations"),
+              commander: commanderOf(v["commander"]),
+              at: asSquare(v, "at"),
+            })}
+          />
+          {rule("warChest") && (
+            <>
+              <ActionForm
+                game={game}
+                title="A8: buy formations into an army"
+                type="BuyFormations"
+                fields={[armyChoice, { name: "formations", label: "Formations", placeholder: "id:formation, …" }]}
+                build={(v) => ({ army: v["army"], formations: asEntries(v, "formations") })}
+              />
+              <ActionForm
+                game={game}
+                title="A8: buy defences"
+                type="BuyDefences"
+                fields={[
+                  { name: "at", label: "Square", placeholder: "x,y" },
+                  { name: "points", label: "Points" },
+                ]}
+                build={(v) => ({ at: asSquare(v, "at"), points: asNumber(v, "points") })}
+              />
+            </>
+          )}
+          {rule("commanders") && (
+            <ActionForm
+              game={game}
+              title="A6: appoint a commander"
+              type="AppointCommander"
+              fields={[armyChoice, { name: "commander", label: "Commander", placeholder: "formation:unitType" }]}
+              build={(v) => ({ army: v["army"], commander: commanderOf(v["commander"]) })}
+            />
+          )}
+          {rule("offTableSupport") && (
+            <ActionForm
+              game={game}
+              title="A7: buy off-table support"
+              type="BuySupport"
+              fields={[{ name: "kind", label: "Kind", choices: SUPPORT_KINDS.map((k) => ({ value: k, label: k })) }]}
+              build={(v) => ({ kind: v["kind"] })}
+            />
+          )}
+          <p>
+            <button
+              data-testid="finish-end-phase"
+              onClick={async () => setVerdict((await game.submit({ type: "FinishEndPhase" })) ?? null)}
+            >
+              I am done with the End phase
+            </button>
+          </p>
+          <RefusalNote verdict={verdict} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** "formation:unitType" as the command's commander; left for the engine to refuse when it is not that. */
+function commanderOf(text: string | undefined): { formation: string; unitType: string } {
+  const [formation = "", unitType = ""] = (text ?? "").split(":").map((part) => part.trim());
+  return { formation, unitType };
+}

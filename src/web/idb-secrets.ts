@@ -1,0 +1,93 @@
+import { PartyKeeper, type PartySecrets } from "../client/party-secrets.js";
+
+const DATABASE = "epicwar";
+const STORE = "secrets";
+
+/** Opens the page's database: one object store of secrets files, keyed "<campaign>/<party>". */
+function openDatabase(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** One request in a transaction that is committed (durable) before the promise settles. */
+function transact<T>(db: IDBDatabase, mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>) {
+  return new Promise<T>((resolve, reject) => {
+    const transaction = db.transaction(STORE, mode, { durability: "strict" });
+    const request = work(transaction.objectStore(STORE));
+    transaction.oncomplete = () => resolve(request.result);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error ?? new Error("the secrets transaction was aborted"));
+  });
+}
+
+/**
+ * A player's secrets in this browser's IndexedDB (docs/web.md): the same object, `{orders, playerSeeds, hostSeeds}`,
+ * as the CLI's secrets file `<secrets>/<campaign>/<party>.json` (docs/secrets.md), so the one can be exported as the
+ * other. A keep returns once its transaction is committed, so the page keeps a secret before it sends its commitment.
+ */
+export class BrowserSecrets extends PartyKeeper {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly db: IDBDatabase,
+    private readonly campaign: string,
+  ) {
+    super();
+  }
+
+  static async open(campaign: string): Promise<BrowserSecrets> {
+    return new BrowserSecrets(await openDatabase(), campaign);
+  }
+
+  private key(party: string): string {
+    return `${this.campaign}/${party}`;
+  }
+
+  protected async read(party: string): Promise<PartySecrets> {
+    const text = await transact<string | undefined>(this.db, "readonly", (store) => store.get(this.key(party)));
+    return text === undefined ? {} : (JSON.parse(text) as PartySecrets);
+  }
+
+  /** Read-change-write, one at a time in this page, so that keeps made together all land. */
+  protected update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
+    const next = this.queue.then(async () => {
+      const secrets = await this.read(party);
+      change(secrets);
+      await this.write(party, secrets);
+    });
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async write(party: string, secrets: PartySecrets): Promise<void> {
+    await transact(this.db, "readwrite", (store) => store.put(JSON.stringify(secrets), this.key(party)));
+  }
+
+  /** The party's secrets as the CLI writes its secrets file. */
+  async exportFile(party: string): Promise<string> {
+    return `${JSON.stringify(await this.read(party), null, 2)}\n`;
+  }
+
+  /** Adds the secrets of an imported file to those held; a secret held already must be the same one. */
+  importFile(party: string, imported: PartySecrets): Promise<void> {
+    return this.update(party, (held) => {
+      for (const part of ["orders", "playerSeeds", "hostSeeds"] as const) {
+        const entries = Object.entries(imported[part] ?? {});
+        if (entries.length === 0) continue;
+        const into: Record<string, unknown> = (held[part] ??= {});
+        for (const [key, value] of entries) {
+          const known = into[key];
+          if (known !== undefined && JSON.stringify(known) !== JSON.stringify(value))
+            throw new Error(
+              `${part}.${key}: this browser already holds another secret for it; nothing was imported (keep the one that matches the log)`,
+            );
+          into[key] = value;
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { signal } from "@preact/signals";
+import type { ServerConnection } from "../client/server.js";
+import { orderCommitment, seedCommitment } from "../commitments.js";
+import type { CampaignView } from "../views.js";
+import { Game } from "./game.js";
+import { BrowserSecrets } from "./idb-secrets.js";
+import type { SeatRef } from "./session.js";
+
+/**
+ * The lines of the campaign the page plays: its own, or one of its branches (a what-if), switched between. Each line
+ * has its own secrets in this browser; a branch starts with the secrets of the turn under way at its fork carried over.
+ */
+export class Lines {
+  readonly game = signal<Game | null>(null);
+  private readonly main: Promise<BrowserSecrets>;
+
+  constructor(
+    private readonly server: ServerConnection,
+    private readonly seat: SeatRef,
+  ) {
+    this.main = BrowserSecrets.open(seat.campaign);
+  }
+
+  /** Plays the campaign's own line (no branch), or the branch named. */
+  async play(branch?: string): Promise<void> {
+    const secrets =
+      branch === undefined ? await this.main : await BrowserSecrets.open(`${this.seat.campaign}~${branch}`);
+    const game = new Game(this.server, this.seat, secrets, branch);
+    const player = game.player;
+    if (branch !== undefined && player)
+      await carryTurnSecrets(await game.remote.state(this.seat.campaign), player, await this.main, secrets);
+    await game.refresh();
+    this.game.value = game;
+  }
+}
+
+/**
+ * A branch forked in a turn under way shares that turn's commitments with the main line: the player's orders and dice
+ * seed they commit to are copied from the main line's secrets, each only if it matches its commitment in the branch.
+ */
+async function carryTurnSecrets(
+  view: CampaignView,
+  player: string,
+  from: BrowserSecrets,
+  to: BrowserSecrets,
+): Promise<void> {
+  const turn = view.turnState;
+  if (turn) {
+    for (const activation of Object.values(turn.activations)) {
+      if (activation.player !== player || activation.order !== null) continue;
+      const held = await from.order(player, view.turn, activation.army);
+      if (
+        held &&
+        orderCommitment({ campaign: view.campaign!, turn: view.turn, army: activation.army, ...held }) ===
+          activation.commitment
+      )
+        await to.keepOrder(player, view.turn, activation.army, held);
+    }
+  }
+  // The seed committed for this turn (not yet given) or for the next (committed before it starts).
+  const committed = turn && !turn.playerSeeds[player] ? turn.playerSeedHashes[player] : view.seedCommitments[player];
+  for (const seedTurn of [view.turn, view.turn + 1]) {
+    const seed = await from.playerSeed(player, seedTurn);
+    if (seed !== undefined && committed !== undefined && seedCommitment(seed) === committed)
+      await to.keepPlayerSeed(player, seedTurn, seed);
+  }
+}

@@ -1,0 +1,35 @@
+import { render } from "preact";
+import { ServerConnection } from "../client/server.js";
+import { App } from "./app.js";
+import { Lines } from "./lines.js";
+import { signIn } from "./session.js";
+import "./style.css";
+
+/** Signs in (an invite link, or the session cookie already held), then shows the seat's campaign. */
+async function start(root: HTMLElement): Promise<void> {
+  const server = new ServerConnection(location.origin);
+  try {
+    const seat = await signIn(server);
+    if (!seat) {
+      render(
+        <p class="problem">
+          This browser is not signed in to a campaign: open your invite link (it looks like …/join#…). The organiser can
+          issue a new one if yours was used.
+        </p>,
+        root,
+      );
+      return;
+    }
+    const lines = new Lines(server, seat);
+    await lines.play();
+    render(<App lines={lines} />, root);
+  } catch (error) {
+    render(<p class="problem">{(error as Error).message}</p>, root);
+  }
+}
+
+const root = document.getElementById("app")!;
+// The static "Signing in…" is replaced by Preact's own: Preact renders beside what it did not make.
+root.replaceChildren();
+render(<p>Signing in…</p>, root);
+void start(root);

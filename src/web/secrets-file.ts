@@ -1,0 +1,57 @@
+import { ID_PATTERN, NONCE_PATTERN } from "../../events/common.js";
+import type { PartySecrets } from "../client/party-secrets.js";
+import { ORDER_NAMES } from "../words/orders.js";
+
+const ORDERS = Object.keys(ORDER_NAMES);
+const HEX = new RegExp(NONCE_PATTERN);
+const TURN = /^[1-9][0-9]{0,5}$/;
+const ID = new RegExp(ID_PATTERN);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A secrets file as the CLI writes it (docs/secrets.md), checked member by member: the first thing wrong is named, as
+ * `orders["2/ash-1"].salt: must be 32 to 128 lower-case hex characters`, and nothing is imported.
+ */
+export function parseSecretsFile(text: string): PartySecrets {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the file is not JSON (${(error as Error).message}): export it again from the CLI or the page`);
+  }
+  if (!isRecord(value)) throw new Error("the file must hold one object: {orders, playerSeeds, hostSeeds}");
+  for (const name of Object.keys(value))
+    if (!["orders", "playerSeeds", "hostSeeds"].includes(name))
+      throw new Error(`${name}: not a part of a secrets file (orders, playerSeeds, hostSeeds)`);
+  const secrets: PartySecrets = {};
+  if (value["orders"] !== undefined) {
+    if (!isRecord(value["orders"])) throw new Error("orders: must be an object of orders by turn/army");
+    secrets.orders = {};
+    for (const [key, held] of Object.entries(value["orders"])) {
+      const where = `orders[${JSON.stringify(key)}]`;
+      const [turn, army, ...more] = key.split("/");
+      if (!TURN.test(turn ?? "") || !ID.test(army ?? "") || more.length > 0)
+        throw new Error(`${where}: the key must be turn/army, as 2/ash-1`);
+      if (!isRecord(held) || !ORDERS.includes(String(held["order"])))
+        throw new Error(`${where}.order: must be one of ${ORDERS.join(", ")}`);
+      if (typeof held["salt"] !== "string" || !HEX.test(held["salt"]))
+        throw new Error(`${where}.salt: must be 32 to 128 lower-case hex characters`);
+      secrets.orders[key] = { order: held["order"] as never, salt: held["salt"] };
+    }
+  }
+  for (const part of ["playerSeeds", "hostSeeds"] as const) {
+    const seeds = value[part];
+    if (seeds === undefined) continue;
+    if (!isRecord(seeds)) throw new Error(`${part}: must be an object of seeds by turn`);
+    secrets[part] = {};
+    for (const [turn, seed] of Object.entries(seeds)) {
+      if (!TURN.test(turn)) throw new Error(`${part}[${JSON.stringify(turn)}]: the key must be a turn number`);
+      if (typeof seed !== "string" || !HEX.test(seed))
+        throw new Error(`${part}[${JSON.stringify(turn)}]: must be 32 to 128 lower-case hex characters`);
+      secrets[part][turn] = seed;
+    }
+  }
+  return secrets;
+}

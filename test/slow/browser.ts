@@ -1,0 +1,91 @@
+/**
+ * Debian's chromium driven by playwright-core (never a downloaded browser; `npm run test:slow` installs chromium with
+ * apt-get when it is missing), and a seat's page with everything it received and keeps: the campaign routes' answers
+ * and the live feed's messages (through the DevTools protocol, as an EventSource's stream has no body to read), its
+ * DOM, its IndexedDB, its web storage and its cookies, for a test to search.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { PartySecrets } from "../../src/client/party-secrets.js";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], headless: true });
+}
+
+export interface SeatPage {
+  seat: string;
+  context: BrowserContext;
+  page: Page;
+  /** Every answer of a campaign route and every feed message so far, in the order they came. */
+  received: string[];
+  /** Everything the page holds now: DOM, IndexedDB, local and session storage, cookies. */
+  holdings(): Promise<string>;
+  /** Errors the page's scripts threw. */
+  errors: string[];
+  /** The seat's secrets file for a campaign as its page keeps it in IndexedDB. */
+  secretsFile(campaign: string): Promise<PartySecrets>;
+}
+
+/** A browser context of its own for a seat, its traffic recorded from the start; the page opens its invite link. */
+export async function openSeat(browser: Browser, seat: string, link: string): Promise<SeatPage> {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 1100 } });
+  const page = await context.newPage();
+  const received: string[] = [];
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  cdp.on("Network.eventSourceMessageReceived", (message) => void received.push(message.data));
+  page.on("response", (response) => {
+    const type = response.headers()["content-type"] ?? "";
+    if (new URL(response.url()).pathname.startsWith("/campaigns") && !type.startsWith("text/event-stream"))
+      void response.text().then(
+        (text) => received.push(text),
+        () => {},
+      );
+  });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => void errors.push(error.message));
+  await page.goto(link);
+  const holdings = async () => {
+    const stored = await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open("epicwar");
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const names = [...db.objectStoreNames];
+      const values = await Promise.all(
+        names.map(
+          (name) =>
+            new Promise<unknown[]>((resolve, reject) => {
+              const all = db.transaction(name).objectStore(name).getAll();
+              all.onsuccess = () => resolve(all.result);
+              all.onerror = () => reject(all.error);
+            }),
+        ),
+      );
+      db.close();
+      return JSON.stringify({ values, local: { ...localStorage }, session: { ...sessionStorage } });
+    });
+    const cookies = JSON.stringify(await context.cookies());
+    return [await page.content(), stored, cookies].join("\n");
+  };
+  const secretsFile = async (campaign: string) => {
+    const party = seat.split(" ").at(-1)!;
+    const text = await page.evaluate(
+      (key) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const open = indexedDB.open("epicwar");
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const read = open.result.transaction("secrets").objectStore("secrets").get(key);
+            read.onsuccess = () => resolve(read.result as string | undefined);
+            read.onerror = () => reject(read.error);
+          };
+        }),
+      `${campaign}/${party}`,
+    );
+    return text === undefined ? {} : (JSON.parse(text) as PartySecrets);
+  };
+  return { seat, context, page, received, holdings, errors, secretsFile };
+}

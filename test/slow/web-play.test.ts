@@ -1,0 +1,535 @@
+/**
+ * The web page in a real browser (docs/web.md): `epicwar demo --serve` serves Ashfall, Debian's chromium opens the
+ * three seats' invite links in contexts of their own, and the two players and the organiser play through the page as
+ * people would, by clicking: initiative, activations with paths on the map (the squares highlighted from the engine's
+ * own move search), the reveals the pages send by themselves, a battle's result (first one the engine refuses, with
+ * its rule ID shown), the End phase. Then the server's audit is clean, the timeline steps back and forth, a branch is
+ * made and its diff shown. Along the way nothing of the enemy's hidden orders, nor under fog of war its strengths, is
+ * in any byte a player's page received or holds before the reveal. Every wait is for what a page shows.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Square } from "../../events/common.js";
+import type { ArmyState, BattleState } from "../../projections/state.js";
+import type { AuditReport } from "../../replays/audit-report.js";
+import { pendingDefenders } from "../../src/rules/action-common.js";
+import { loadSetupFile } from "../../src/setup-loader.js";
+import type { CampaignView } from "../../src/views.js";
+import { activatableArmies, reachable } from "../../src/web/rules-view.js";
+import { parseSecretsFile } from "../../src/web/secrets-file.js";
+import { SQUARE_SIZE } from "../../src/web/map-panel.js";
+import { MAP_INSET } from "../../src/map/scene.js";
+import { timeMapRender } from "../../bench/map.js";
+import { browserBundle } from "../support/browser-bundle.js";
+import { launchChromium, openSeat, type SeatPage } from "./browser.js";
+import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
+
+const CAMPAIGN = "ashfall";
+const PLAYERS = ["concord", "horde"] as const;
+const WAIT = { timeout: 60_000 };
+/** Where the screenshots for docs/ go when SCREENSHOTS=docs (npm run test:slow leaves docs/ as it is otherwise). */
+const SHOTS = process.env["SCREENSHOTS"] === "docs" ? join(ROOT, "docs") : undefined;
+
+let server: CliProcess;
+let url: string;
+let browser: Browser;
+let hostToken: string;
+const seats: Record<string, SeatPage> = {};
+
+/** A read of the campaign with the organiser's own token (a second host seat): what the test checks pages against. */
+async function read<T>(path: string): Promise<T> {
+  const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${hostToken}` } });
+  if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as T;
+}
+/** The campaign's own line now, or a branch's (`line`). */
+const stateNow = async (line?: string) =>
+  (await read<{ state: CampaignView }>(`/campaigns/${CAMPAIGN}/state${line ? `?branch=${line}` : ""}`)).state;
+
+/**
+ * Waits until the campaign (or a branch) is in the state a page's action leads to: checked now, then again at each
+ * event the server's feed brings, so the wait ends with the event that makes it true (no polling, no sleep).
+ */
+async function until(what: string, test: (state: CampaignView) => boolean, line?: string) {
+  const state = await stateNow(line);
+  if (test(state)) return state;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), WAIT.timeout);
+  try {
+    const feed = await fetch(`${url}/campaigns/${CAMPAIGN}/feed${line ? `?branch=${line}` : ""}`, {
+      headers: { authorization: `Bearer ${hostToken}`, "last-event-id": String(state.seq) },
+      signal: abort.signal,
+    });
+    for await (const _chunk of feed.body!) {
+      const now = await stateNow(line);
+      if (test(now)) return now;
+    }
+  } catch (error) {
+    if (!abort.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  throw new Error(`the campaign never came to ${what} within ${WAIT.timeout / 1000} s`);
+}
+
+const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
+
+/** Clicks a square of a page's map, where the page draws it. */
+async function clickSquare(seat: SeatPage, [x, y]: Square): Promise<void> {
+  const inset = MAP_INSET * SQUARE_SIZE;
+  await seat.page
+    .getByTestId("map")
+    .first()
+    .click({ position: { x: inset + (x + 0.5) * SQUARE_SIZE, y: inset + (y + 0.5) * SQUARE_SIZE } });
+}
+
+/**
+ * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
+ * by an attack), then an attack if the highlighted squares hold one, else the square nearest an enemy; confirmed.
+ */
+async function activate(seat: SeatPage, state: CampaignView, army: ArmyState): Promise<void> {
+  const { page } = seat;
+  await page.locator(`button[data-army="${army.id}"]`).click(WAIT);
+  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
+  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check();
+  if (!pinned) {
+    const reach = reachable(state, army, "charge");
+    const enemies = Object.values(state.armies).filter(
+      (a) => a.player !== army.player && a.at && a.status === "active",
+    );
+    const nearest = (key: string) => {
+      const square = key.split(",").map(Number) as Square;
+      return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
+    };
+    const target = [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
+    if (target !== undefined) {
+      await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached" });
+      await clickSquare(seat, target.split(",").map(Number) as Square);
+      const steps = reach.paths.get(target)!.length;
+      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
+    }
+  }
+  await page.getByTestId("confirm-order").click();
+  await Promise.race([
+    page.locator(`button[data-army="${army.id}"]`).waitFor({ state: "detached", ...WAIT }),
+    page
+      .locator(".refusal")
+      .waitFor(WAIT)
+      .then(async () => {
+        throw new Error(
+          `${seat.seat}'s activation of ${army.id} was refused: ${await page.locator(".refusal").textContent()}`,
+        );
+      }),
+  ]);
+}
+
+/** Every salt a player's page keeps in its IndexedDB for its orders, by turn/army. */
+async function heldSalts(seat: SeatPage): Promise<Record<string, string>> {
+  const kept = await seat.secretsFile(CAMPAIGN);
+  return Object.fromEntries(Object.entries(kept.orders ?? {}).map(([key, held]) => [key, held.salt]));
+}
+
+/** Everything a seat's page received and holds, as one text to search. */
+const everything = async (seat: SeatPage) => `${seat.received.join("\n")}\n${await seat.holdings()}`;
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "epicwar-web-"));
+  server = epicwar(["demo", "--serve", "--db", join(dir, "war"), "--port", "0"], { cwd: dir, home: dir });
+  url = (await server.line(/^Serving .* at /)).replace(/^.* at (http:\/\/[^ ]+) .*$/, "$1");
+  const operator = (await server.line(/^Operator token/)).split(": ").at(-1)!;
+  const links: Record<string, string> = {};
+  for (const seat of ["host", ...PLAYERS])
+    links[seat] = (await server.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
+  // The test's own organiser token, issued by the operator: the server's answers the pages are checked against.
+  const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operator}`, "content-type": "application/json" },
+    body: JSON.stringify({ seat: "host" }),
+  }).then((answer) => answer.json() as Promise<{ invite: string }>);
+  hostToken = await fetch(`${url}/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(invite),
+  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
+  browser = await launchChromium();
+  for (const seat of ["host", ...PLAYERS]) seats[seat] = await openSeat(browser, seat, links[seat]!);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the campaign in the browser (docs/web.md)", () => {
+  it("signs each browser in from its invite link, and leaves no invite in the address or the history", async () => {
+    for (const seat of Object.values(seats)) {
+      await seat.page.getByTestId("scoreboard").waitFor(WAIT);
+      expect(seat.page.url()).toBe(`${url}/`);
+      await expect(seat.page.locator("h1 small").textContent()).resolves.toBe(`as ${seat.seat}`);
+      // The entry before the page is the blank one it opened from: the invite link was replaced, not kept.
+      await seat.page.goBack();
+      expect(seat.page.url()).toBe("about:blank");
+      // Coming back signs in again from the session cookie alone.
+      await seat.page.goForward();
+      expect(seat.page.url()).toBe(`${url}/`);
+      await seat.page.getByTestId("scoreboard").waitFor(WAIT);
+    }
+  });
+
+  it("T2 T3 T5 M1-M4 B4 E5 two players and the organiser play Ashfall through the page to a battle and its End phase; the audit is clean; the enemy's hidden orders reach no byte of a page before their reveal", async () => {
+    let battleFought = false;
+    let refusalSeen = false;
+    let secretsChecked = 0;
+    for (let turns = 0; turns < 6 && !battleFought; turns++) {
+      const start = await until(
+        "a turn's Action phase with initiative rolled",
+        (s) => s.turnState?.initiativeWinner != null && s.phase === "action",
+      );
+      const turn = start.turn;
+      // T2: the winner of the initiative chooses on its page.
+      const winner = seats[start.turnState!.initiativeWinner!]!;
+      await winner.page.getByTestId("choose-first").getByRole("button", { name: "I do" }).click(WAIT);
+      let state = await until("the first player chosen", (s) => s.turnState?.first !== null);
+      if (turn === 1 && SHOTS) {
+        const first = seats[state.turnState!.first!]!;
+        const army = activatableArmies(state, first.seat)[0]!;
+        await first.page.locator(`button[data-army="${army.id}"]`).click(WAIT);
+        await first.page.locator("input[name=order][value=charge]").check();
+        await first.page.locator("[data-square]").first().waitFor({ state: "attached" });
+        await first.page.screenshot({ path: join(SHOTS, "web-action-phase.png") });
+      }
+      // T3: the players alternate; the test clicks for whoever's go it is, as the engine's own rules say.
+      while (state.phase === "action" && state.turn === turn) {
+        const player = PLAYERS.find((p) => activatableArmies(state, p).length > 0);
+        if (player) {
+          const army = activatableArmies(state, player)[0]!;
+          const seq = state.seq;
+          await activate(seats[player]!, state, army);
+          state = await until("the activation written", (s) => s.seq > seq);
+          // T5: each hidden order of one side is in no byte of the other side's page while it is hidden: what the
+          // page received and holds is taken first, then the orders still hidden after it are searched for.
+          for (const [mine, theirs] of [PLAYERS, [...PLAYERS].reverse()] as const) {
+            const seen = await everything(seats[theirs]!);
+            const salts = await heldSalts(seats[mine]!);
+            const after = await stateNow();
+            const hidden = Object.values(after.turnState?.activations ?? {}).filter(
+              (a) => a.player === mine && a.order === null && after.turn === turn,
+            );
+            for (const activation of hidden) {
+              const salt = salts[`${turn}/${activation.army}`];
+              expect(salt, `${mine}'s page keeps ${activation.army}'s order`).toBeDefined();
+              expect(seen, `${theirs}'s page holds ${activation.army}'s salt`).not.toContain(salt);
+              secretsChecked++;
+            }
+          }
+        } else {
+          state = await until("the reveals and the next step", (s) => s.seq > state.seq || s.phase !== "action");
+        }
+      }
+      // The reveals at battles and the end of the phase were sent by the pages themselves.
+      state = await until("the Action phase's end", (s) => s.phase !== "action" || s.turn !== turn);
+      const battles = () =>
+        Object.values(state.battles)
+          .filter((b) => b.turn === turn && b.status !== "resolved")
+          .sort((a, b) => a.index - b.index) as BattleState[];
+      while (state.phase === "battle" && battles().length > 0) {
+        const battle = battles()[0]!;
+        if (battle.status === "pending") {
+          const reporter = seats[battle.attacker.player]!;
+          const form = reporter.page.locator(`[data-battle="${battle.id}"] [data-testid=result-form]`);
+          await form.waitFor(WAIT);
+          if (SHOTS && !refusalSeen)
+            await reporter.page
+              .locator(`[data-battle="${battle.id}"]`)
+              .screenshot({ path: join(SHOTS, "web-battle-sheet.png") });
+          const army = state.armies[battle.attacker.army] as unknown as ArmyState;
+          const formation = army.formations[0]!;
+          const [unit, present] = Object.entries(formation.units)[0]!;
+          const lost = form.locator(`input[name="attacker-lost-${formation.id}-${unit}"]`);
+          if (!refusalSeen) {
+            // B4: more losses than the formation has: refused, and the page shows the rule's ID and sentence.
+            await lost.fill(String(present + 1));
+            await form.getByRole("button", { name: "Report the result" }).click();
+            const refusal = form.locator(".refusal[data-rule=B4]");
+            await refusal.waitFor(WAIT);
+            expect(await refusal.textContent()).toContain(`lost ${present + 1} "${unit}" but has only ${present}`);
+            refusalSeen = true;
+          }
+          await lost.fill(String(Math.min(1, present)));
+          await form.locator('input[name="attacker-vp"]').fill(String(battle.vpTarget));
+          await form.locator('select[name="outcome"]').selectOption("attacker");
+          await form.getByRole("button", { name: "Report the result" }).click();
+          state = await until("the result reported", (s) => s.battles[battle.id]!.status === "reported");
+        } else {
+          const confirmer = seats[battle.defender.player]!;
+          await confirmer.page
+            .locator(`[data-battle="${battle.id}"]`)
+            .getByRole("button", { name: "Confirm the result" })
+            .click(WAIT);
+          state = await until("the battle resolved", (s) => s.battles[battle.id]!.status === "resolved");
+          await seats["host"]!.page.getByTestId(`battle-status-${battle.id}`)
+            .filter({ hasText: "Result:" })
+            .waitFor(WAIT);
+          battleFought = true;
+        }
+      }
+      // E5: the End phase on each player's page (its rosters shown), each player done.
+      state = await until("the End phase", (s) => s.phase === "end" || s.turn !== turn);
+      for (const player of PLAYERS) {
+        const { page } = seats[player]!;
+        await page.getByTestId("end-phase").waitFor(WAIT);
+        const own = Object.values(state.armies).find((a) => a.player === player && a.status === "active")!;
+        await expect(page.locator(`[data-roster="${own.id}"]`).textContent()).resolves.toContain(own.name);
+        const unfought = Object.values(state.armies).find(
+          (a) => a.player === player && a.status === "active" && a.battles === 0,
+        );
+        if (unfought) {
+          // E5: only an army that has fought is disbanded: the refusal is shown by the field it concerns.
+          const form = page.locator("form[data-action=DisbandArmy]");
+          await form.locator("select[name=army]").selectOption(unfought.id);
+          await form.getByRole("button").click();
+          await form.locator(".refusal[data-rule=E5]").waitFor(WAIT);
+        }
+        await page.getByTestId("finish-end-phase").click();
+        await page
+          .getByTestId("end-done")
+          .or(page.getByTestId("moment").filter({ hasText: `Turn ${turn + 1}` }))
+          .first()
+          .waitFor(WAIT);
+      }
+      await until("the turn's end", (s) => s.turn > turn || s.status === "finished");
+    }
+    const final = await stateNow();
+    console.log(
+      `played to turn ${final.turn} (${final.phase}), event ${final.seq}: ${Object.values(final.battles).length} battle(s), ${secretsChecked} hidden orders searched for`,
+    );
+    expect(battleFought).toBe(true);
+    expect(refusalSeen).toBe(true);
+    expect(secretsChecked).toBeGreaterThan(0);
+
+    // The salts were searched for where they would be: after their reveals each is in the other side's traffic.
+    const revealed = (await everything(seats["concord"]!)) + (await everything(seats["horde"]!));
+    for (const player of PLAYERS)
+      for (const salt of Object.values(await heldSalts(seats[player]!))) expect(revealed).toContain(salt);
+
+    const audit = await read<AuditReport>(`/campaigns/${CAMPAIGN}/audit`);
+    expect(audit.findings).toEqual([]);
+    expect(audit.ok).toBe(true);
+    await seats["host"]!.page.getByTestId("history-tab").click();
+    await expect(seats["host"]!.page.getByTestId("audit-verdict").textContent(WAIT)).resolves.toMatch(
+      /^Everything recomputes/,
+    );
+    for (const seat of Object.values(seats)) expect(seat.errors, seat.seat).toEqual([]);
+  });
+
+  it("steps the timeline back and forward by event, phase and turn and with the slider, the map drawn at each moment from the server", async () => {
+    const { page } = seats["host"]!;
+    const position = page.getByTestId("timeline-position");
+    const seqShown = async () => Number((await position.textContent())!.match(/^#(\d+)/)![1]);
+    const head = await seqShown();
+    await page.locator("[data-step=back-event]").click();
+    await position.filter({ hasText: `#${head - 1} ` }).waitFor(WAIT);
+    await page.locator("[data-step=forward-event]").click();
+    await position.filter({ hasText: `#${head} ` }).waitFor(WAIT);
+    await page.locator("[data-step=back-turn]").click();
+    await page.locator("[data-step=back-turn]").click();
+    await position.filter({ hasText: "Turn 1" }).waitFor(WAIT);
+    const turnOne = await seqShown();
+    await page
+      .locator(".history .map svg title")
+      .filter({ hasText: "turn 1" })
+      .first()
+      .waitFor({ state: "attached", ...WAIT });
+    await page.locator("[data-step=forward-phase]").click();
+    await position.filter({ hasText: /Turn 1 (Battle|End)/ }).waitFor(WAIT);
+    expect(await seqShown()).toBeGreaterThan(turnOne);
+    await page.locator(".history input[type=range]").evaluate((slider: HTMLInputElement) => {
+      slider.value = "0";
+      slider.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await position.filter({ hasText: /^#1 / }).waitFor(WAIT);
+    await page
+      .locator(".history .map svg title")
+      .filter({ hasText: "set-up" })
+      .first()
+      .waitFor({ state: "attached", ...WAIT });
+    await page.locator("[data-step=forward-turn]").click();
+    await position.filter({ hasText: "Turn 1 Action" }).waitFor(WAIT);
+    await page.locator("[data-step=forward-phase]").click();
+    await position.filter({ hasText: "Turn 1 Battle" }).waitFor(WAIT);
+    await page
+      .locator(".history .map svg title")
+      .filter({ hasText: "turn 1, battle phase" })
+      .first()
+      .waitFor({ state: "attached", ...WAIT });
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, "web-timeline-audit.png"), fullPage: true });
+  });
+
+  it("makes a what-if branch at the moment on screen and shows its diff against the main line", async () => {
+    const { page } = seats["host"]!;
+    const form = page.getByTestId("create-branch");
+    await form.locator("input[name=branch]").fill("what-if");
+    await form.getByRole("button", { name: "Create the branch" }).click();
+    const diff = page.getByTestId("diff");
+    await diff.locator("h3").filter({ hasText: "what-if against main" }).waitFor(WAIT);
+    await expect(diff.locator("tbody tr").count()).resolves.toBeGreaterThan(0);
+    const branches = await read<{ branches: Array<{ name: string }> }>(`/campaigns/${CAMPAIGN}/branches`);
+    expect(branches.branches.map((b) => b.name)).toEqual(["what-if"]);
+    // A player sees the branch and its diff too.
+    const concord = seats["concord"]!.page;
+    await concord.getByTestId("history-tab").click();
+    await concord.getByTestId("branches").getByRole("button", { name: "what-if" }).click(WAIT);
+    await concord.getByTestId("diff").locator("h3").waitFor(WAIT);
+  });
+
+  it("plays the branch on from the players' pages, and switches back: the main line is left as it was", async () => {
+    const mainBefore = await stateNow();
+    for (const player of PLAYERS) {
+      const { page } = seats[player]!;
+      await page.getByTestId("history-tab").click();
+      await page.locator('[data-play-branch="what-if"]').click(WAIT);
+      await page.getByTestId("line").filter({ hasText: "what-if" }).waitFor(WAIT);
+    }
+    // One step of the branch, whatever it waits for at the fork: a battle's result reported or confirmed, or the
+    // End phase finished, each given on the page of the player it waits on.
+    const branch = await stateNow("what-if");
+    const open = Object.values(branch.battles)
+      .filter((b) => b.turn === branch.turn && b.status !== "resolved")
+      .sort((a, b) => a.index - b.index)[0];
+    if (branch.phase === "battle" && open?.status === "reported") {
+      await seats[open.defender.player]!.page.getByRole("button", { name: "Confirm the result" }).click(WAIT);
+    } else if (branch.phase === "battle" && open) {
+      const form = seats[open.attacker.player]!.page.locator(`[data-battle="${open.id}"] [data-testid=result-form]`);
+      await form.locator('input[name="attacker-vp"]').fill(String(open.vpTarget));
+      await form.getByRole("button", { name: "Report the result" }).click(WAIT);
+    } else {
+      const player = PLAYERS.find((p) => !branch.turnState?.endPhaseDone.includes(p))!;
+      await seats[player]!.page.getByTestId("finish-end-phase").click(WAIT);
+    }
+    const played = await until("the branch played on", (s) => s.seq > branch.seq, "what-if");
+    expect(played.seq).toBeGreaterThan(branch.seq);
+    expect((await stateNow()).seq).toBe(mainBefore.seq);
+    const lines = await read<{ branches: Array<{ name: string; own: number }> }>(`/campaigns/${CAMPAIGN}/branches`);
+    expect(lines.branches.find((b) => b.name === "what-if")!.own).toBeGreaterThan(0);
+    for (const player of PLAYERS) {
+      const { page } = seats[player]!;
+      await page.getByRole("button", { name: "Back to the main line" }).click();
+      await page.getByTestId("line").waitFor({ state: "detached", ...WAIT });
+    }
+  });
+
+  it("T5 D1 exports the secrets file in the CLI's format and imports it into another browser of the same seat", async () => {
+    const { page } = seats["concord"]!;
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-secrets").click()]);
+    expect(download.suggestedFilename()).toBe("concord.json");
+    const file = join(dir, "concord.json");
+    await download.saveAs(file);
+    const text = await readFile(file, "utf8");
+    const held = await seats["concord"]!.secretsFile(CAMPAIGN);
+    // The CLI's secrets file, byte for byte: FileSecrets writes JSON.stringify(secrets, null, 2) and a newline.
+    expect(text).toBe(`${JSON.stringify(held, null, 2)}\n`);
+    expect(Object.keys(held.orders ?? {}).length).toBeGreaterThan(0);
+    expect(parseSecretsFile(text)).toEqual(held);
+    // Another browser of the Concord's, signed in with a new invite, takes the file and holds the same secrets.
+    const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ seat: "concord" }),
+    }).then(async (answer) => ((await answer.json()) as { invite: string }).invite);
+    const other = await openSeat(browser, "concord", `${url}/join#${invite}`);
+    await other.page.getByTestId("scoreboard").waitFor(WAIT);
+    expect(await other.secretsFile(CAMPAIGN)).toEqual({});
+    await other.page.locator(".secrets input[type=file]").setInputFiles(file);
+    await other.page.locator(".secrets [role=status]").filter({ hasText: "Imported concord.json" }).waitFor(WAIT);
+    expect(await other.secretsFile(CAMPAIGN)).toEqual(held);
+    await other.context.close();
+  });
+
+  it("A2 under fog of war the enemy's strengths are in no byte a player's page received or holds", async () => {
+    const setup = (await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json"))) as Record<string, unknown>;
+    const fogged = { ...setup, campaign: "fogfall", options: { advanced: { fogOfWar: true } } };
+    const operatorLine = await server.line(/^Operator token/);
+    const created = await fetch(`${url}/campaigns`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorLine.split(": ").at(-1)}`, "content-type": "application/json" },
+      body: JSON.stringify(fogged),
+    });
+    expect(created.status).toBe(201);
+    const { invites } = (await created.json()) as { invites: Record<string, string> };
+    const pages: Record<string, SeatPage> = {};
+    for (const player of PLAYERS)
+      pages[player] = await openSeat(browser, `fogfall ${player}`, `${url}/join#${invites[player]}`);
+    // Both pages committed and gave their seeds: turn 1's Action phase, with the enemy's armies on every map.
+    for (const player of PLAYERS)
+      await pages[player]!.page.getByTestId("waiting")
+        .filter({ hasText: "to choose who activates first" })
+        .waitFor(WAIT);
+    const session = await fetch(`${url}/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ invite: invites["host"] }),
+    }).then(async (answer) => ((await answer.json()) as { token: string }).token);
+    const truth = (
+      (await fetch(`${url}/campaigns/fogfall/state`, { headers: { authorization: `Bearer ${session}` } }).then((a) =>
+        a.json(),
+      )) as { state: CampaignView }
+    ).state;
+    const points = (player: string) =>
+      Object.values(truth.armies)
+        .filter((a) => a.player === player)
+        .map((a) => a.points as number);
+    // A strength that is also a number of the set-up every seat reads (a formation's price, M) or one of the other
+    // side's own is no secret the bytes could tell apart: the others are searched for.
+    const published = new Set((JSON.stringify(truth.setup).match(/\d+/g) ?? []).map(Number));
+    for (const [mine, theirs] of [PLAYERS, [...PLAYERS].reverse()] as const) {
+      const secret = points(mine).filter((p) => !points(theirs).includes(p) && !published.has(p));
+      expect(secret.length).toBeGreaterThanOrEqual(3);
+      const pattern = (p: number) =>
+        new RegExp(`(?<![0-9A-Za-z_.,])(${p}|${p.toLocaleString("en")})(?![0-9A-Za-z_]|,[0-9])`);
+      const seen = await everything(pages[theirs]!);
+      for (const p of secret) expect(seen, `${theirs}'s page holds ${mine}'s ${p} pts`).not.toMatch(pattern(p));
+      // The search finds them where they may be: on the side's own page.
+      const own = await everything(pages[mine]!);
+      for (const p of secret) expect(own).toMatch(pattern(p));
+    }
+    for (const seat of Object.values(pages)) await seat.context.close();
+  });
+
+  it("renders a 40 x 30 map with 80 armies in Chromium (goal: 16 ms; figure in docs/performance.md)", async () => {
+    const { text } = await browserBundle(join(ROOT, "src", "map", "render-map.ts"));
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${url}/`);
+    const view = JSON.parse(JSON.stringify((await import("../../bench/map.js")).bigMapView()));
+    const source = text.replace(/export\s*\{[^}]*\};?\s*$/, "");
+    const figures = await page.evaluate(
+      ({ source, view }) => {
+        const renderMap = new Function(`${source}; return renderMap;`)() as (v: unknown, o: unknown) => string;
+        const render = () => renderMap(view, { viewer: "red" });
+        for (let i = 0; i < 20; i++) render();
+        const times: number[] = [];
+        let bytes = 0;
+        for (let i = 0; i < 200; i++) {
+          const start = performance.now();
+          bytes = render().length;
+          times.push(performance.now() - start);
+        }
+        times.sort((a, b) => a - b);
+        return { median: times[100]!, p90: times[180]!, bytes };
+      },
+      { source, view },
+    );
+    const node = timeMapRender(200);
+    console.log(
+      `renderMap, 40 x 30, 80 armies, in Chromium: median ${figures.median.toFixed(2)} ms, p90 ${figures.p90.toFixed(2)} ms (${Math.round(figures.bytes / 1024)} KiB); in Node: median ${node.medianMs.toFixed(2)} ms`,
+    );
+    expect(figures.bytes).toBe(node.bytes);
+    await page.context().close();
+  });
+});
