@@ -20,7 +20,14 @@ import { conditionsFromDice } from "../projections/battle-kit-tables.js";
 import { requireWithinCeiling } from "../src/rules/reserves.js";
 import { Refused } from "../src/rules/refusal.js";
 import { runInProcess, show } from "./support/cli.js";
-import { CAMPAIGN, CLOCK, playAshfall, playedFolder, removePlayed } from "./replays-support.js";
+import { ASHFALL, CAMPAIGN, CLOCK, playAshfall, playedFolder, removePlayed } from "./replays-support.js";
+import { sequenceRandomHex } from "../src/client/prepare.js";
+import { MemorySecrets } from "../src/client/secrets.js";
+import { Table } from "../src/client/table.js";
+import { nextDecision } from "../src/demo/play.js";
+import { waitingOn } from "../src/rules/waiting-on.js";
+import { loadSetupFile } from "../src/setup-loader.js";
+import { setupCommands } from "../src/setup-file.js";
 import { tempDir } from "./support/tmp.js";
 
 const FIXTURES = fileURLToPath(new URL("golden/fixtures", import.meta.url));
@@ -248,5 +255,33 @@ describe("K2 K5 epicwar kit", () => {
     const run = await kit("--player", "blue", "--accept", "--decline");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("give exactly one of --propose");
+  });
+});
+
+describe("K2 K3 K5 the demo's commanders at the battle kit", () => {
+  it("K2 K3 K5 every decision the demo makes is one the campaign waits on from its actor, so a seat playing from its own view makes it too", async () => {
+    const db = await tempDir("epicwar-kit-seat-");
+    const engine = await Engine.open(db, { sync: false, clock: CLOCK });
+    try {
+      const setup = await loadSetupFile(ASHFALL);
+      const created = await engine.create(setupCommands(setup).map((step) => step.command));
+      expect(created.ok).toBe(true);
+      const table = new Table(engine, CAMPAIGN, {
+        secrets: new MemorySecrets(),
+        random: sequenceRandomHex("kit-seat"),
+      });
+      await table.takeChores();
+      const kinds = new Set<string>();
+      for (let state = await table.state(); state.status === "active"; state = await table.state()) {
+        const decision = nextDecision(state);
+        if (!decision) throw new Error(`stuck: waiting for ${JSON.stringify(waitingOn(state).parties)}`);
+        expect(waitingOn(state).parties[decision.actor], `${decision.type} by ${decision.actor}`).not.toEqual([]);
+        kinds.add(decision.type);
+        expect((await table.submit(decision)).ok, decision.type).toBe(true);
+      }
+      expect([...kinds]).toEqual(expect.arrayContaining(["ProposeScenario", "AnswerScenario", "AllocateHits"]));
+    } finally {
+      await engine.close();
+    }
   });
 });

@@ -16,15 +16,18 @@ export function nextKitDecision(state: CampaignState): PlainCommand | undefined 
   for (const battle of battles) {
     const due = scenarioDue(kit, battle);
     if (due) return scenarioDecision(battle, due);
-    const enclose = battle.kit && !battle.kit.enclosed && kit.enclosedCities === "agreed" && cityBattle(state, battle);
-    const agreeing = [battle.attacker.player, battle.defender.player].find(
-      (player) => !battle.kit!.enclosedAgreedBy.includes(player),
-    );
-    if (enclose && agreeing) return { actor: agreeing, type: "AgreeEnclosed", battle: battle.id };
   }
+  // What the players may do but do not owe waits for the Battle phase, where both of a battle's players are waited on
+  // (for its result), so that a seat playing from its own view takes these steps too.
   if (state.phase !== "battle") return undefined;
   const battle = battles.find((b) => b.status === "pending" && b.kit);
   if (!battle?.kit) return undefined;
+  if (!battle.kit.enclosed && kit.enclosedCities === "agreed" && cityBattle(state, battle)) {
+    const agreeing = [battle.attacker.player, battle.defender.player].find(
+      (player) => !battle.kit!.enclosedAgreedBy.includes(player),
+    );
+    if (agreeing) return { actor: agreeing, type: "AgreeEnclosed", battle: battle.id };
+  }
   if (Object.keys(battle.kit.volleys).length === 0)
     return { actor: battle.defender.player, type: "AllocateHits", battle: battle.id, ...volleyOn(state, battle) };
   if (kit.profile === "heresy" && Object.keys(battle.kit.barrages).length === 0)
