@@ -60,6 +60,11 @@ export default tseslint.config(
     "the map renderer runs in the browser too: it draws a view and imports no Node module, log, rules or CLI",
   ),
   layer(
+    "src/api/**/*.ts",
+    ["**/cli/**", "**/server/**"],
+    "the public API stands beside the CLI and the server: it is what they offer, not what they are",
+  ),
+  layer(
     "src/server/**/*.ts",
     ["**/cli/**"],
     "the server and the CLI stand side by side: neither's modules are the other's",

@@ -14,7 +14,7 @@ import { Engine } from "../src/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
 import { setupCommands } from "../src/setup-file.js";
 import { loadSetupFile } from "../src/setup-loader.js";
-import { examplePath } from "../src/cli/paths.js";
+import { examplePath } from "../src/package-files.js";
 
 export interface Template {
   /** CampaignCreated up to and including CampaignStarted. */

@@ -19,7 +19,7 @@ import { ServerConnection } from "../src/client/server.js";
 import { nodeHttpTransport } from "../src/client/http-transport.js";
 import { MemorySecrets, secretsOfLog } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
-import { examplePath } from "../src/cli/paths.js";
+import { examplePath } from "../src/package-files.js";
 import { nextDecision } from "../src/demo/play.js";
 import type { Answer, CommandHandler, Engine } from "../src/engine.js";
 import { describeRefusal } from "../src/rules/refusal.js";

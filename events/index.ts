@@ -128,7 +128,8 @@ export const EVENT_DEFINITIONS = [
   ActionDeadlineEnforced,
 ] as const;
 
-type Definitions = (typeof EVENT_DEFINITIONS)[number];
+/** Every event definition of the catalogue, as a union. */
+export type Definitions = (typeof EVENT_DEFINITIONS)[number];
 export type EventType = Definitions["type"];
 
 /** A domain event at its current version: the union of every type and its schema-derived data. */

@@ -76,14 +76,18 @@ export const STATE_SECRETS = {
   battles: FOG_BATTLE_SECRETS,
 } as const satisfies { readonly [P in StatePart]?: readonly SecretField<EntryOf<P>>[] };
 
-type FieldsOf<Table, K> = K extends keyof Table ? (Table[K] extends readonly { field: infer F }[] ? F : never) : never;
+export type FieldsOf<Table, K> = K extends keyof Table
+  ? Table[K] extends readonly { field: infer F }[]
+    ? F
+    : never
+  : never;
 
 /** The top-level fields among secret paths K, the fields holding nested ones, and the nested ones in field P. */
-type TopFields<K> = K extends `${string}.${string}` ? never : K;
-type HoldingFields<K> = K extends `${infer P}.${string}` ? P : never;
-type NestedFields<K, P extends string> = K extends `${P}.${infer F}` ? F : never;
+export type TopFields<K> = K extends `${string}.${string}` ? never : K;
+export type HoldingFields<K> = K extends `${infer P}.${string}` ? P : never;
+export type NestedFields<K, P extends string> = K extends `${P}.${infer F}` ? F : never;
 /** A value holding nested secrets as a viewer may see it: an object viewed in turn, anything else (null) as it is. */
-type ViewedHolder<V, K> = V extends object ? Viewed<V, K> : V;
+export type ViewedHolder<V, K> = V extends object ? Viewed<V, K> : V;
 
 /**
  * A record as a viewer may see it: its secret fields may be HIDDEN, at the top level or nested by path (an optional

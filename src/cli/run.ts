@@ -26,7 +26,7 @@ import { registerWaiting } from "./commands/waiting.js";
 import { registerJoin } from "./commands/join.js";
 import { registerWatch } from "./commands/watch.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
-import { packageVersion } from "./paths.js";
+import { packageVersion } from "../package-files.js";
 import type { CliIo } from "./io.js";
 import { unknownCommand } from "./unknown-command.js";
 

@@ -258,7 +258,7 @@ export class FileSecrets extends PartyKeeper {
 }
 
 /** What secretsOfLog reads of a log: its events' hashes (the EventStore). */
-interface HashedLog {
+export interface HashedLog {
   readAll(stream: string, from: number, to: number): Promise<readonly { hash: string }[]>;
 }
 

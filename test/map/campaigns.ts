@@ -15,7 +15,7 @@ import { MemorySecrets } from "../../src/client/secrets.js";
 import { Table } from "../../src/client/table.js";
 import { mapOutput } from "../../src/cli/commands/map.js";
 import type { DemoCampaign } from "../../src/cli/commands/demo.js";
-import { examplePath } from "../../src/cli/paths.js";
+import { examplePath } from "../../src/package-files.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { describeRefusal } from "../../src/rules/refusal.js";
 import { Engine } from "../../src/engine.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { HOST } from "../../events/common.js";
-import { examplePath } from "../../src/cli/paths.js";
+import { examplePath } from "../../src/package-files.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { RemoteCampaign } from "../../src/client/remote.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";

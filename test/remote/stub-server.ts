@@ -18,7 +18,7 @@ import { setupCommands } from "../../src/setup-file.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
 import { viewEvent, viewState } from "../../src/views.js";
 import { logViewContext } from "../../src/views-log.js";
-import { examplePath } from "../../src/cli/paths.js";
+import { examplePath } from "../../src/package-files.js";
 
 export interface RecordedRequest {
   method: string;

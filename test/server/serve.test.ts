@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
-import { examplePath } from "../../src/cli/paths.js";
+import { examplePath } from "../../src/package-files.js";
 import { CLI, runInProcess } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 import { CAMPAIGN, PlayerClient, startTestServer } from "./support.js";

@@ -12,7 +12,7 @@ import type { CampaignState } from "../../projections/state.js";
 import { dueChores } from "../../src/client/chores.js";
 import { prepareCommand, sequenceRandomHex, type RandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
-import { examplePath } from "../../src/cli/paths.js";
+import { examplePath } from "../../src/package-files.js";
 import { Engine, type EngineOptions } from "../../src/engine.js";
 import { buildServer } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";

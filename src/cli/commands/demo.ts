@@ -4,7 +4,7 @@ import { FileSecrets } from "../../client/secrets.js";
 import { Table } from "../../client/table.js";
 import { accountPrinter, campaignResult, playCampaign } from "../../demo/play.js";
 import { playDemoOnServer, type RemoteDemoOptions } from "./demo-remote.js";
-import { examplePath } from "../paths.js";
+import { examplePath } from "../../package-files.js";
 import { renderState } from "../render.js";
 import { defaultSecretsDir } from "../seat.js";
 import { loadSetupFile } from "../../setup-loader.js";

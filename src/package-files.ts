@@ -17,6 +17,7 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
+/** A file of the package's examples/ folder: the example set-up files (ashfall.setup.json, emberfall.setup.json). */
 export function examplePath(file: string): string {
   return join(packageRoot(), "examples", file);
 }

@@ -1,0 +1,33 @@
+/**
+ * The players' side of Epic War Engine as a library (`import ... from "epic-war-engine/client"`), for a bot or a
+ * second front end that acts as a player without reimplementing the protocol: a seat (Table) that prepares commands
+ * from its secrets and takes its chores, the secrets keepers, the commitments, and the client of a campaign server.
+ *
+ * @packageDocumentation
+ */
+export { Table, ChoreRefusedError, type TableOptions, type WrittenEvents } from "../client/table.js";
+export type { RandomHex } from "../client/prepare.js";
+export { dueChores } from "../client/chores.js";
+export {
+  FileSecrets,
+  MemorySecrets,
+  secretsOfLog,
+  SecretsError,
+  type HashedLog,
+  type HeldOrder,
+  type PartySecrets,
+  type SecretKeeper,
+} from "../client/secrets.js";
+export { orderCommitment, seedCommitment, canonicalJson, randomHex, type OrderSecret } from "../commitments.js";
+export { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
+export {
+  ServerConnection,
+  ServerError,
+  redeemInvite,
+  fetchTransport,
+  type ServerAnswer,
+  type Transport,
+  type TransportRequest,
+} from "../client/server.js";
+export { nodeHttpTransport } from "../client/http-transport.js";
+export { followFeed, type FeedOptions } from "../client/feed.js";
