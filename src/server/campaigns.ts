@@ -10,7 +10,7 @@ import type { Engine } from "../engine.js";
 import { BranchError } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
-import type { Subscription } from "rxjs";
+import { from, switchMap, type Subscription } from "rxjs";
 
 /**
  * The campaigns a server serves: the ones in its folder when it started and those created through it since (the
@@ -53,7 +53,10 @@ export class Campaigns {
 
   private followChoresOf(campaign: string, log: FastifyBaseLogger): void {
     if (this.followed.has(campaign)) return;
-    const subscription = this.engine.store.batches$(campaign).subscribe({
+    const { store } = this.engine;
+    // From the head on: what is already stored had its chores taken when the server started, or by the command.
+    const appended = from(store.head(campaign)).pipe(switchMap((head) => store.batches$(campaign, head.seq + 1)));
+    const subscription = appended.subscribe({
       next: () => void this.serialize(campaign, () => this.takeHostChores(campaign, log)),
       error: (error: unknown) =>
         log.error({ campaign, err: error }, `following ${campaign} for the host's chores failed`),
