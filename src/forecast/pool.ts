@@ -37,7 +37,9 @@ export async function playRuns(
   job: Job,
   options: PoolOptions = {},
 ): Promise<{ records: RunRecord[]; stopped: boolean }> {
-  const workers = Math.min(options.workers ?? defaultWorkers(), Math.ceil(job.runs / CHUNK));
+  // Worker threads load the built worker.js; from the TypeScript sources (the tests) the runs are played here.
+  const built = !import.meta.url.endsWith(".ts");
+  const workers = built ? Math.min(options.workers ?? defaultWorkers(), Math.ceil(job.runs / CHUNK)) : 0;
   const records: RunRecord[] = [];
   const progress = () => options.onProgress?.(records.length, job.runs);
   if (workers <= 0) {
@@ -59,9 +61,7 @@ function onWorkers(
   records: RunRecord[],
   progress: () => void,
 ): Promise<void> {
-  // Built: worker.js beside this module; from the TypeScript sources (tests), worker.ts through tsx.
-  const typescript = import.meta.url.endsWith(".ts");
-  const url = new URL(typescript ? "./worker.ts" : "./worker.js", import.meta.url);
+  const url = new URL("./worker.js", import.meta.url);
   let next = 0;
   return new Promise<void>((resolve, reject) => {
     const threads: Worker[] = [];
@@ -91,10 +91,7 @@ function onWorkers(
       thread.postMessage({ from, to: next } satisfies ToWorker);
     };
     for (let i = 0; i < count; i++) {
-      const thread = new Worker(url, {
-        workerData: { start: job.start, options: job.options },
-        ...(typescript ? { execArgv: ["--import", "tsx"] } : {}),
-      });
+      const thread = new Worker(url, { workerData: { start: job.start, options: job.options } });
       threads.push(thread);
       running++;
       thread.on("message", (message: FromWorker) => {

@@ -73,12 +73,16 @@ export function ordersForMove(state: CampaignState, army: ArmyState, path: reado
   );
 }
 
-/** Names the first value still hidden in the view's records: a secret the forecast has no way to draw. */
+/** Names the first value hidden in the view's records that the forecast has no way to draw (all but commanders, S8). */
 function unsampled(view: CampaignState): string | undefined {
   for (const part of ["armies", "objectives", "homeBases", "ledgers", "battles"] as const)
     for (const [key, entry] of Object.entries(view[part] as unknown as Record<string, Record<string, unknown>>))
       for (const [field, value] of Object.entries(entry))
-        if (value === HIDDEN || (value !== null && typeof value === "object" && Object.values(value).includes(HIDDEN)))
+        if (part === "armies" && field === "commander") continue;
+        else if (
+          value === HIDDEN ||
+          (value !== null && typeof value === "object" && Object.values(value).includes(HIDDEN))
+        )
           return `${part}.${key}.${field}`;
   return undefined;
 }
@@ -96,15 +100,15 @@ export async function sampledStart(
   const secrets = new MemorySecrets();
   const hex = randomHexFrom(random);
   const view = start.view as CampaignState;
-  const armies: Record<string, ArmyState> = {};
-  for (const [id, army] of Object.entries(view.armies))
-    armies[id] = (army.commander as unknown) === HIDDEN ? { ...army, commander: sampledCommander(army, random) } : army;
-  let state: CampaignState = { ...view, armies };
-  const hidden = unsampled(state);
+  const hidden = unsampled(view);
   if (hidden !== undefined)
     throw new ForecastError(
       `${hidden} is hidden from the seat (fog of war, A2, or a commander's level, A6) and the forecast cannot draw it yet: forecast as the organiser (--as host), or once the campaign has finished`,
     );
+  const armies: Record<string, ArmyState> = {};
+  for (const [id, army] of Object.entries(view.armies))
+    armies[id] = (army.commander as unknown) === HIDDEN ? { ...army, commander: sampledCommander(army, random) } : army;
+  let state: CampaignState = { ...view, armies };
 
   const seedCommitments: Record<string, string> = {};
   const nextTurn = turnToStart(state);
