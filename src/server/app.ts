@@ -10,6 +10,7 @@ import { Feeds } from "./feed.js";
 import { LineContexts } from "./line-contexts.js";
 import { commandRoutes } from "./routes-commands.js";
 import { readRoutes } from "./routes-reads.js";
+import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
 
@@ -104,5 +105,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   sessionRoutes(app, context);
   commandRoutes(app, context);
   readRoutes(app, context);
+  forecastRoutes(app, context);
   return app;
 }
