@@ -14,9 +14,12 @@
  *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
  *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *   mapRenderMs         median time renderMap takes for a 40 x 30 map with 80 armies (no baseline: bench/map.ts)
+ *   forecastTurnsPerSecond  Ashfall turns a forecast simulates a second on worker threads (bench/forecast.ts)
+ *   forecastTurnRatio   a simulated turn's time in one thread / folding the events of one real turn of Ashfall
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
- * --keep (leave the generated database in place and print where), --server (the server's two figures only).
+ * --keep (leave the generated database in place and print where), --server (the server's two figures only),
+ * --forecast (the forecast's two figures only).
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -39,6 +42,7 @@ import { exportLines } from "../src/log/export-file.js";
 import { readExportFile } from "../src/cli/commands/import.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { fmt, median, type Figure } from "./figure.js";
+import { forecastFigures } from "./forecast.js";
 import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
 import { serverFigures } from "./server-figures.js";
@@ -47,6 +51,7 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
 const json = args.has("--json");
 const serverOnly = args.has("--server");
+const forecastOnly = args.has("--forecast");
 
 const SIZES = quick
   ? {
@@ -62,6 +67,7 @@ const SIZES = quick
       runs: 3,
       servedRuns: 1,
       mapRenders: 100,
+      forecastRuns: 40,
     }
   : {
       bigEvents: 1_000_000,
@@ -76,6 +82,7 @@ const SIZES = quick
       runs: 3,
       servedRuns: 3,
       mapRenders: 500,
+      forecastRuns: 400,
     };
 
 const ms = async (work: () => Promise<unknown>) => {
@@ -443,17 +450,24 @@ try {
       () => playTemplate(),
       (t) => `${t.turns.length} turns`,
     );
-    await generate(engine, template);
-    figures.push(await replayRatio(engine.store));
-    figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
-    figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
-    figures.push(await branchCreateRatio(engine.store));
-    figures.push(await appendRatio(engine, template, true));
-    figures.push(await appendRatio(engine, template, false));
-    figures.push(await verifyRatio(engine.store));
-    figures.push(await importRatio(engine.store));
+    figures.push(
+      ...(await withProgress("forecasting Ashfall", 1, () => forecastFigures(template, SIZES.forecastRuns))),
+    );
+    if (!forecastOnly) {
+      await generate(engine, template);
+      figures.push(await replayRatio(engine.store));
+      figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
+      figures.push(
+        ...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")),
+      );
+      figures.push(await branchCreateRatio(engine.store));
+      figures.push(await appendRatio(engine, template, true));
+      figures.push(await appendRatio(engine, template, false));
+      figures.push(await verifyRatio(engine.store));
+      figures.push(await importRatio(engine.store));
+    }
   }
-  figures.push(...(await serverFigures(SIZES.servedRuns)));
+  if (!forecastOnly) figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await engine.close();
   if (args.has("--keep")) process.stderr.write(`kept ${dir}\n`);
