@@ -56,6 +56,24 @@ describe("epicwar forecast", () => {
     expect(differences.draw.difference).toBe(0);
   });
 
+  it("draws its progress on a terminal's stderr, and on Ctrl-C prints the report of the runs played by then", async () => {
+    const stop = new AbortController();
+    let stderr = "";
+    const run = await runInProcess(["forecast", "--db", db, "--turn", "2", "--runs", "50", "--turns", "1"], "", {
+      io: {
+        columns: { stderr: 80 },
+        interruption: () => stop.signal,
+        stderr: (text) => {
+          stderr += text;
+          if (text.includes("1/50")) stop.abort();
+        },
+      },
+    });
+    expect(run.code, show(run)).toBe(0);
+    expect(stderr).toMatch(/\r\[#* *\] ashfall 1\/50/);
+    expect(run.stdout).toContain("1 run of 50 (stopped)");
+  });
+
   it("refuses bad options, naming them", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["--runs", "0"], /--runs must be a whole number of at least 1/],

@@ -19,7 +19,7 @@ function objectiveName(report: ForecastReport, key: string): string {
 export function renderForecast(report: ForecastReport, title: string): string[] {
   const lines = [
     `${title} from turn ${report.from.turn}${report.from.phase ? `, ${report.from.phase} phase` : ""} (after event ${report.from.seq})`,
-    `${report.runs} runs${report.stopped ? ` of ${report.runsAsked} (stopped)` : ""}, seed "${report.seed}", ${report.policy} orders; battles by ${report.battles}; ${report.interval}s.`,
+    `${report.runs} run${report.runs === 1 ? "" : "s"}${report.stopped ? ` of ${report.runsAsked} (stopped)` : ""}, seed "${report.seed}", ${report.policy} orders; battles by ${report.battles}; ${report.interval}s.`,
     "",
   ];
   const width = Math.max(...report.players.map((p) => `${p.name} win`.length), "undecided by turn 999".length);
