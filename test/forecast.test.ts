@@ -16,7 +16,9 @@ import { seededRandom } from "../src/demo/rng.js";
 import { engagementEdge, outcomeChances, STEEPNESS } from "../src/forecast/battle-model.js";
 import { forecast, compareForecasts, type ForecastRequest } from "../src/forecast/forecast.js";
 import { wilson } from "../src/forecast/report.js";
-import { ForecastError, forecastStart, sampledStart, type ForecastStart } from "../src/forecast/start.js";
+import { pointsBand } from "../src/forecast/fog.js";
+import { forecastStart, sampledStart, type ForecastStart } from "../src/forecast/start.js";
+import { armyPoints } from "../projections/units.js";
 import { engagement } from "../projections/engagement.js";
 import { MemoryEngine } from "../src/memory-engine.js";
 import { loadSetupFile } from "../src/setup-loader.js";
@@ -204,8 +206,11 @@ describe("forecast of Ashfall", () => {
       { numRuns: 4 },
     );
   });
+});
 
-  it("A2: refuses a seat's forecast under fog of war, which it cannot draw yet, and gives the organiser the truth", async () => {
+describe("forecast under fog of war (A2)", () => {
+  let state: CampaignState;
+  beforeAll(async () => {
     const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
     const setup = await loadSetupFile(example("emberfall.setup.json"));
     const created = await engine.execute(
@@ -213,13 +218,72 @@ describe("forecast of Ashfall", () => {
       setupCommands(setup).map((step) => step.command),
     );
     if (!created.ok) throw new Error(JSON.stringify(created.refusal));
-    const state = created.state;
-    const player = state.setup!.players[0]!.id;
-    await expect(sampledStart(forecastStart({ state }, player, false), seededRandom("f"))).rejects.toThrow(
-      ForecastError,
+    const table = new Table(engine, setup.campaign, {
+      secrets: new MemorySecrets(),
+      random: sequenceRandomHex("forecast-fog"),
+    });
+    state = await playCampaign(table, () => {}, 1);
+  });
+
+  it("A2, S5: draws each enemy army's strength in its move rate's band from its owner's companies, its hidden ledger empty", async () => {
+    const view = viewState(state, SEAT);
+    const fogged = Object.values(state.armies).filter((a) => a.player === ENEMY);
+    expect(fogged.every((a) => (view.armies[a.id]!.points as unknown) === HIDDEN)).toBe(true);
+    const { state: drawn } = await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("fog"));
+    expect(JSON.stringify(drawn)).not.toContain(`"${HIDDEN}"`);
+    const { maxArmyPoints } = state.setup!.force;
+    for (const army of fogged) {
+      const guess = drawn.armies[army.id]!;
+      const [low, high] = pointsBand(army.moveRate, maxArmyPoints);
+      expect(guess.points).toBe(armyPoints(guess.formations, state.setup!.catalogue));
+      // The last company drawn may take the roster past the band's top, never short of its bottom.
+      expect(guess.points).toBeGreaterThanOrEqual(low);
+      expect(guess.points).toBeLessThan(
+        high + Math.max(...Object.values(state.setup!.catalogue.formations).map((f) => f.points)),
+      );
+      for (const formation of guess.formations) expect(formation.formation.startsWith(`${ENEMY}-`)).toBe(true);
+    }
+    expect(drawn.ledgers[ENEMY]!.reserves).toEqual({});
+    expect(drawn.ledgers[SEAT]).toEqual(state.ledgers[SEAT]);
+  });
+
+  it("A2: a seat's forecast is the same whatever the enemy's hidden strengths, rosters and Reserves", async () => {
+    const baseline = await forecast(quick(forecastStart({ state }, SEAT, false)));
+    const baselineStart = (await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("q"))).state;
+    const enemyArmies = Object.values(state.armies).filter((a) => a.player === ENEMY);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat({ max: 5000 }), { minLength: enemyArmies.length, maxLength: enemyArmies.length }),
+        fc.nat({ max: 1000 }),
+        async (points, chest) => {
+          const varied: CampaignState = {
+            ...state,
+            armies: {
+              ...state.armies,
+              ...Object.fromEntries(
+                enemyArmies.map((army, i) => [
+                  army.id,
+                  { ...army, points: points[i]!, formations: army.formations.slice(0, 1 + (points[i]! % 3)) },
+                ]),
+              ),
+            },
+            ledgers: {
+              ...state.ledgers,
+              [ENEMY]: { ...state.ledgers[ENEMY]!, warChest: chest, reserves: { x: chest } },
+            },
+          };
+          const start = forecastStart({ state: varied }, SEAT, false);
+          expect((await sampledStart(start, seededRandom("q"))).state).toEqual(baselineStart);
+          expect(await forecast(quick(start))).toEqual(baseline);
+        },
+      ),
+      { numRuns: 4 },
     );
-    await expect(sampledStart(forecastStart({ state }, player, false), seededRandom("f"))).rejects.toThrow(/A2/);
-    expect(forecastStart({ state }, player, true).view).toBe(state);
+  });
+
+  it("gives the organiser, and anyone once the campaign has finished, the whole truth", () => {
+    expect(forecastStart({ state }, SEAT, true).view).toBe(state);
     expect(forecastStart({ state }, "host", false).view).toBe(state);
+    expect(forecastStart({ state }, undefined, false).view).toBe(state);
   });
 });

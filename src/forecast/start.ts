@@ -5,6 +5,7 @@ import { squaresPaid, stepPricing } from "../rules/terrain-costs.js";
 import { MemorySecrets } from "../client/secrets.js";
 import { SALT_BYTES, SEED_BYTES } from "../client/prepare.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
+import { drawnArmy, drawnBattle, drawnLedger } from "./fog.js";
 import { HIDDEN, seesAll, viewState, type CampaignView, type ViewContext, type Viewer } from "../views.js";
 
 /** A moment the forecast cannot start from, or a viewer it cannot start for: the reason, naming the rule. */
@@ -89,7 +90,8 @@ function unsampled(view: CampaignState): string | undefined {
 
 /**
  * One run's starting state: the view with every value hidden from the seat drawn from the simulation's `random`, and
- * the secrets the run's players and host hold. The enemy's commanders (S8) are drawn from their rosters; every order
+ * the secrets the run's players and host hold. What fog of war (A2) hides of the enemy is drawn from what the seat sees
+ * (fog.ts); the enemy's commanders (S8) are drawn from their rosters; every order
  * not yet revealed is the seat's own where it is known, else drawn from the orders that pay for the move the army made
  * (T4); the dice seeds not yet revealed (D1) are the simulation's own, so no die of the campaign's is ever read.
  */
@@ -100,15 +102,23 @@ export async function sampledStart(
   const secrets = new MemorySecrets();
   const hex = randomHexFrom(random);
   const view = start.view as CampaignState;
-  const hidden = unsampled(view);
+  // A2, A6: what fog hides of the enemy drawn first, then S8: its commanders among the units it then has.
+  const armies: Record<string, ArmyState> = {};
+  for (const [id, army] of Object.entries(view.armies)) {
+    const drawn = drawnArmy(view, army, random);
+    armies[id] =
+      (drawn.commander as unknown) === HIDDEN ? { ...drawn, commander: sampledCommander(drawn, random) } : drawn;
+  }
+  const ledgers = Object.fromEntries(Object.entries(view.ledgers).map(([id, ledger]) => [id, drawnLedger(ledger)]));
+  const battles = Object.fromEntries(
+    Object.entries(view.battles).map(([id, battle]) => [id, drawnBattle(battle, armies)]),
+  );
+  let state: CampaignState = { ...view, armies, ledgers, battles };
+  const hidden = unsampled(state);
   if (hidden !== undefined)
     throw new ForecastError(
-      `${hidden} is hidden from the seat (fog of war, A2, or a commander's level, A6) and the forecast cannot draw it yet: forecast as the organiser (--as host), or once the campaign has finished`,
+      `${hidden} is hidden from the seat and the forecast has no way to draw it: forecast as the organiser (--as host), or once the campaign has finished`,
     );
-  const armies: Record<string, ArmyState> = {};
-  for (const [id, army] of Object.entries(view.armies))
-    armies[id] = (army.commander as unknown) === HIDDEN ? { ...army, commander: sampledCommander(army, random) } : army;
-  let state: CampaignState = { ...view, armies };
 
   const seedCommitments: Record<string, string> = {};
   const nextTurn = turnToStart(state);
