@@ -12,7 +12,7 @@ const TOP_OBJECTIVES = 5;
 function objectiveName(report: ForecastReport, key: string): string {
   if (!key.startsWith("home:")) return key;
   const player = key.slice("home:".length);
-  return `${report.players.find((p) => p.id === player)?.name ?? player}'s home base`;
+  return `home base of ${report.players.find((p) => p.id === player)?.name ?? player}`;
 }
 
 /** The forecast in words: the odds, when it ends, the CVPs by turn and the objectives that change hands most. */
@@ -47,8 +47,12 @@ export function renderForecast(report: ForecastReport, title: string): string[] 
   }
   lines.push("", "Objectives that change hands most (captures a run; share of runs with one):");
   if (report.objectives.length === 0) lines.push("  (none changed hands)");
-  for (const o of report.objectives.slice(0, TOP_OBJECTIVES))
-    lines.push(`  ${objectiveName(report, o.objective).padEnd(22)} ${o.perRun.toFixed(2)}  ${share(o.runsCaptured)}`);
+  const shown = report.objectives.slice(0, TOP_OBJECTIVES);
+  const nameWidth = Math.max(0, ...shown.map((o) => objectiveName(report, o.objective).length));
+  for (const o of shown)
+    lines.push(
+      `  ${objectiveName(report, o.objective).padEnd(nameWidth)}  ${o.perRun.toFixed(2)}  ${share(o.runsCaptured)}`,
+    );
   return lines;
 }
 
