@@ -35,14 +35,14 @@ export function renderForecast(report: ForecastReport, title: string): string[] 
       : `  ${ends.map(([turn, count]) => `${turn}: ${percent(count / Math.max(report.runs, 1))}`).join("  ")}`,
   );
   lines.push("", "CVPs at the end of each turn (median [10th-90th percentile], over the runs still going):");
-  lines.push(`  turn  runs   ${report.players.map((p) => p.id.padEnd(18)).join(" ")}`);
+  lines.push(`  turn  runs   ${report.players.map((p) => p.id.padEnd(18)).join(" ")}`.trimEnd());
   for (const { turn, players } of report.cvps) {
     const cells = report.players.map((p) => {
       const s = players[p.id]!;
       return `${s.median} [${s.p10}-${s.p90}]`.padEnd(18);
     });
     lines.push(
-      `  ${String(turn).padStart(4)}  ${String(players[report.players[0]!.id]!.runs).padStart(5)}  ${cells.join(" ")}`,
+      `  ${String(turn).padStart(4)}  ${String(players[report.players[0]!.id]!.runs).padStart(5)}  ${cells.join(" ")}`.trimEnd(),
     );
   }
   lines.push("", "Objectives that change hands most (captures a run; share of runs with one):");
