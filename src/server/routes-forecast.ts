@@ -43,9 +43,10 @@ function viewerFor(seat: string, body: ForecastBody): string {
 /**
  * `POST /campaigns/:id/forecast` (docs/server.md, docs/forecast.md): the odds of a line played on from a moment, from
  * what the requesting seat may see. The server holds no player's secrets, so a player's own hidden orders are drawn
- * like the enemy's. A client that hangs up stops the forecast.
+ * like the enemy's. A client that hangs up stops the forecast. The seat's open feeds of the line are told its progress
+ * (`event: forecast`).
  */
-export function forecastRoutes(app: FastifyInstance, { engine, campaigns }: ServerContext): void {
+export function forecastRoutes(app: FastifyInstance, { engine, campaigns, feeds }: ServerContext): void {
   app.post<{ Params: CampaignParams; Body: ForecastBody }>(
     "/campaigns/:id/forecast",
     { schema: { params: CampaignParams, body: ForecastBody } },
@@ -60,17 +61,28 @@ export function forecastRoutes(app: FastifyInstance, { engine, campaigns }: Serv
       const position: Position | undefined =
         body.turn === undefined ? undefined : body.phase ? { turn: body.turn, phase: body.phase } : { turn: body.turn };
       const stop = new AbortController();
+      const runs = body.runs ?? 1000;
+      const seed = body.seed ?? "1";
+      // The seat's own feeds of the line hear how far its forecast is, at most once a per cent.
+      let told = -1;
+      const onProgress = (done: number, total: number) => {
+        const percent = Math.floor((100 * done) / total);
+        if (percent === told) return;
+        told = percent;
+        feeds.notify(stream, seat, "forecast", { request: request.id, seed, runs: done, of: total });
+      };
       request.raw.on("close", () => stop.abort());
       try {
         const context = await stateContext(engine.store, stream, viewer, position);
         const finished = (await engine.state(stream)).status === "finished";
         return await forecast({
           start: forecastStart(context, viewer, finished),
-          runs: body.runs ?? 1000,
-          seed: body.seed ?? "1",
+          runs,
+          seed,
           policy: (body.policy ?? "scripted") as PolicyName,
           ...(body.turns !== undefined ? { turns: body.turns } : {}),
           signal: stop.signal,
+          onProgress,
         });
       } catch (error) {
         if (error instanceof ReplayError) throw new HttpError("not-found", error.message);

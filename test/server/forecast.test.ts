@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forecast } from "../../src/forecast/forecast.js";
 import { forecastStart } from "../../src/forecast/start.js";
-import { auth, CAMPAIGN, headSeq, startTestServer, type TestServer } from "./support.js";
+import type { AddressInfo } from "node:net";
+import { auth, CAMPAIGN, headSeq, openFeed, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -60,6 +61,34 @@ describe("POST /campaigns/:id/forecast", () => {
       const answer = await post(seat, body);
       expect(answer.statusCode, `${JSON.stringify(body)}: ${answer.body}`).toBe(status);
       if (field) expect(answer.json<{ field?: string }>().field ?? answer.body).toContain(field);
+    }
+  });
+
+  it("tells the seat's own feeds how far its forecast is, and no other seat's", async () => {
+    await server.app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = server.app.server.address() as AddressInfo;
+    const head = await headSeq(server);
+    const feeds = Object.fromEntries(
+      ["concord", "horde"].map((seat) => [seat, openFeed(port, auth(server.tokens[seat]!))]),
+    );
+    try {
+      for (const feed of Object.values(feeds)) await feed.waitForSeq(head);
+      const progress = (seat: string) =>
+        feeds[seat]!.events.filter((e) => e.event === "forecast").map((e) => e.data as unknown);
+      for (const [seat, runs] of [
+        ["concord", 12],
+        ["horde", 5],
+      ] as const) {
+        const answer = await post(seat, { ...quick, runs, seed: seat });
+        expect(answer.statusCode, answer.body).toBe(200);
+        await feeds[seat]!.waitFor(head + runs);
+        expect(progress(seat)).toHaveLength(runs);
+        expect(progress(seat).at(-1)).toMatchObject({ seed: seat, runs, of: runs });
+      }
+      expect(progress("horde").every((p) => (p as { seed: string }).seed === "horde")).toBe(true);
+      expect(progress("concord").every((p) => (p as { seed: string }).seed === "concord")).toBe(true);
+    } finally {
+      for (const feed of Object.values(feeds)) feed.close();
     }
   });
 });
