@@ -44,16 +44,22 @@ describe("epicwar forecast", () => {
     expect(player.stdout).toBe(host.stdout);
   });
 
-  it("prints the odds with their intervals in words, and a line compared with itself differs by nothing", async () => {
+  it("prints the odds with their intervals in words, and forecasts a branch, compared with main from a moment they share", async () => {
     const text = await runInProcess(["forecast", "--db", db, "--turn", "2", "--runs", "2", "--turns", "1"]);
     expect(text.code, show(text)).toBe(0);
     expect(text.stdout).toMatch(/^Forecast of ashfall from turn 2, action phase/);
     expect(text.stdout).toContain("95% Wilson score intervals");
     expect(text.stdout).toMatch(/The Cinder Horde win +\d+\.\d% {2}\[\d+\.\d%, \d+\.\d%\]/);
-    const compared = await runInProcess(["forecast", "--db", db, ...quick, "--compare", "main", "main"]);
+    // A branch forked in turn 3 shares turn 2 with main: the same moment forecast on both lines differs by nothing.
+    const branched = await runInProcess(["branch", "--db", db, "--from-turn", "3", "--name", "whatif"]);
+    expect(branched.code, show(branched)).toBe(0);
+    const onBranch = await runInProcess(["forecast", "--db", db, ...quick, "--branch", "whatif"]);
+    expect(onBranch.code, show(onBranch)).toBe(0);
+    expect(onBranch.stdout).toBe((await runInProcess(["forecast", "--db", db, ...quick])).stdout);
+    const compared = await runInProcess(["forecast", "--db", db, ...quick, "--compare", "main", "whatif"]);
     expect(compared.code, show(compared)).toBe(0);
     const { differences } = JSON.parse(compared.stdout) as { differences: { draw: { difference: number } } };
-    expect(differences.draw.difference).toBe(0);
+    expect(differences.draw).toEqual({ difference: 0, low: 0, high: 0 });
   });
 
   it("draws its progress on a terminal's stderr, and on Ctrl-C prints the report of the runs played by then", async () => {

@@ -29,7 +29,7 @@ const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, i
 const SEAT = "concord";
 const ENEMY = "horde";
 
-/** Ashfall played by the demo's commanders into turn 2's Action phase, until the Horde has an order not yet revealed. */
+/** Ashfall played by the demo's commanders into turn 2's Action phase, until each side has an order not yet revealed. */
 async function ashfallMidAction(): Promise<{ state: CampaignState; secrets: MemorySecrets }> {
   const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
   const setup = await loadSetupFile(example("ashfall.setup.json"));
@@ -41,9 +41,10 @@ async function ashfallMidAction(): Promise<{ state: CampaignState; secrets: Memo
   const secrets = new MemorySecrets();
   const table = new Table(engine, setup.campaign, { secrets, random: sequenceRandomHex("forecast-test") });
   await playCampaign(table, () => {}, 1);
+  const hidden = (state: CampaignState, player: string) =>
+    Object.values(state.turnState?.activations ?? {}).some((a) => a.player === player && a.order === null);
   const hiddenEnemyOrder = (state: CampaignState) =>
-    state.phase === "action" &&
-    Object.values(state.turnState?.activations ?? {}).some((a) => a.player === ENEMY && a.order === null);
+    state.phase === "action" && hidden(state, ENEMY) && hidden(state, SEAT);
   for (;;) {
     const state = await table.state();
     if (hiddenEnemyOrder(state)) return { state, secrets };
@@ -111,6 +112,21 @@ describe("forecast of Ashfall", () => {
     }
     expect(sampled.turnState!.hostSeedHash).not.toBe(state.turnState!.hostSeedHash);
     expect(await secrets.hostSeed(sampled.turn)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("T5: keeps the seat's own hidden orders as its secrets hold them, and draws the enemy's", async () => {
+    const { state } = midAction;
+    const own = Object.values(state.turnState!.activations).filter((a) => a.player === SEAT && a.order === null);
+    expect(own.length).toBeGreaterThan(0);
+    const known = Object.fromEntries(own.map((a) => [a.army, "fortify" as const]));
+    for (const seed of ["a", "b", "c"]) {
+      const { state: sampled, secrets } = await sampledStart(
+        forecastStart({ state }, SEAT, false, known),
+        seededRandom(seed),
+      );
+      for (const activation of own)
+        expect((await secrets.order(SEAT, sampled.turn, activation.army))?.order).toBe("fortify");
+    }
   });
 
   it("S8: draws each hidden enemy commander from a unit of its army's roster, and keeps the seat's own", async () => {
