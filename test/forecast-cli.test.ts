@@ -47,7 +47,7 @@ describe("epicwar forecast", () => {
   it("prints the odds with their intervals in words, and forecasts a branch, compared with main from a moment they share", async () => {
     const text = await runInProcess(["forecast", "--db", db, "--turn", "2", "--runs", "2", "--turns", "1"]);
     expect(text.code, show(text)).toBe(0);
-    expect(text.stdout).toMatch(/^Forecast of ashfall from turn 2, action phase/);
+    expect(text.stdout).toMatch(/^Forecast of ashfall, from the whole truth, from turn 2, action phase/);
     expect(text.stdout).toContain("95% Wilson score intervals");
     expect(text.stdout).toMatch(/The Cinder Horde win +\d+\.\d% {2}\[\d+\.\d%, \d+\.\d%\]/);
     // A branch forked in turn 3 shares turn 2 with main: the same moment forecast on both lines differs by nothing.
@@ -86,6 +86,7 @@ describe("epicwar forecast", () => {
       [["--compare", "main"], /--compare takes two lines/],
       [["--as", "nobody"], /"nobody" is not a player of ashfall/],
       [["--turn", "99"], /turn 99/],
+      [["--seq", "30"], /still being set up at that moment \(S1-S8\)/],
     ];
     for (const [args, message] of cases) {
       const run = await runInProcess(["forecast", "--db", db, "--runs", "2", ...args]);

@@ -298,8 +298,14 @@ describe("forecast under fog of war (A2)", () => {
   });
 
   it("gives the organiser, and anyone once the campaign has finished, the whole truth", () => {
-    expect(forecastStart({ state }, SEAT, true).view).toBe(state);
-    expect(forecastStart({ state }, "host", false).view).toBe(state);
-    expect(forecastStart({ state }, undefined, false).view).toBe(state);
+    for (const start of [
+      forecastStart({ state }, SEAT, true),
+      forecastStart({ state }, "host", false),
+      forecastStart({ state }, undefined, false),
+    ]) {
+      expect(start.view).toBe(state);
+      expect(start.seat).toBeNull();
+    }
+    expect(forecastStart({ state }, SEAT, false).seat).toBe(SEAT);
   });
 });

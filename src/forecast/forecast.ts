@@ -18,6 +18,8 @@ export interface ForecastRequest extends PoolOptions {
 }
 
 export interface ForecastReport extends ForecastOdds {
+  /** Whose view it starts from: a player's, or null for the whole truth. */
+  seat: string | null;
   /** The moment it starts from: turn, phase and the seq of the last event. */
   from: { turn: number; phase: string | null; seq: number };
   seed: string;
@@ -50,6 +52,7 @@ async function forecastRuns(request: ForecastRequest): Promise<{ report: Forecas
   );
   const players = view.setup.players.map((p) => ({ id: p.id, name: p.name }));
   const report: ForecastReport = {
+    seat: request.start.seat,
     from: { turn: view.turn, phase: view.phase, seq: view.seq },
     seed: request.seed,
     policy: request.policy,

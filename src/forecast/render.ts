@@ -18,7 +18,7 @@ function objectiveName(report: ForecastReport, key: string): string {
 /** The forecast in words: the odds, when it ends, the CVPs by turn and the objectives that change hands most. */
 export function renderForecast(report: ForecastReport, title: string): string[] {
   const lines = [
-    `${title} from turn ${report.from.turn}${report.from.phase ? `, ${report.from.phase} phase` : ""} (after event ${report.from.seq})`,
+    `${title}, ${report.seat === null ? "from the whole truth" : `as ${report.seat} sees it`}, from turn ${report.from.turn}${report.from.phase ? `, ${report.from.phase} phase` : ""} (after event ${report.from.seq})`,
     `${report.runs} run${report.runs === 1 ? "" : "s"}${report.stopped ? ` of ${report.runsAsked} (stopped)` : ""}, seed "${report.seed}", ${report.policy} orders; battles by ${report.battles}; ${report.interval}s.`,
     "",
   ];

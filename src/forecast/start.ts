@@ -20,6 +20,8 @@ export class ForecastError extends Error {
  */
 export interface ForecastStart {
   view: CampaignView;
+  /** The player whose view it is, or null for the whole truth (the organiser's, or anyone's once the line has ended). */
+  seat: string | null;
   /** The seat's own orders of the turn under way, not yet revealed (from its secrets). */
   knownOrders: Record<string, Order>;
 }
@@ -34,8 +36,11 @@ export function forecastStart(
   lineFinished: boolean,
   knownOrders: Record<string, Order> = {},
 ): ForecastStart {
-  if (seesAll(viewer) || lineFinished) return { view: context.state, knownOrders: {} };
-  return { view: viewState(context.state, viewer, context), knownOrders };
+  const status = context.state.status;
+  if (status !== "active" && status !== "finished")
+    throw new ForecastError("the campaign is still being set up at that moment (S1-S8): forecast from turn 1 on");
+  if (seesAll(viewer) || lineFinished) return { view: context.state, seat: null, knownOrders: {} };
+  return { view: viewState(context.state, viewer, context), seat: viewer, knownOrders };
 }
 
 /** Hex from the simulation's own random stream: its seeds and salts. */

@@ -102,7 +102,7 @@ export async function runForecast(
     const report = await forecast(request(await lineStart(engine, seat, stream, options), stream));
     bar.done();
     if (options.json) print(JSON.stringify(report));
-    else renderForecast(report, `Forecast of ${stream}${options.as ? ` as ${options.as} sees it` : ""}`).forEach(print);
+    else renderForecast(report, `Forecast of ${stream}`).forEach(print);
   });
 }
 
