@@ -143,6 +143,13 @@ describe("forecast of Ashfall", () => {
       expect(sampled.armies[army.id]!.commander).toEqual(army.commander);
   });
 
+  it("O1, S1-S8: refuses to start from a moment the campaign is paused or still being set up", () => {
+    const paused: CampaignState = { ...midAction.state, paused: { seq: midAction.state.seq } };
+    expect(() => forecastStart({ state: paused }, undefined, false)).toThrow(/paused at that moment \(O1\)/);
+    const settingUp: CampaignState = { ...midAction.state, status: "setup" };
+    expect(() => forecastStart({ state: settingUp }, SEAT, false)).toThrow(/set up at that moment \(S1-S8\)/);
+  });
+
   it("gives the same report for the same seed and plays every run", async () => {
     const start = forecastStart({ state: midAction.state }, undefined, false);
     const here = await forecast(quick(start, { runs: 4 }));

@@ -109,7 +109,6 @@ export async function simulateRun(start: ForecastStart, run: number, options: Ru
   };
 
   while (state.status === "active" && state.turn <= options.lastTurn) {
-    if (state.paused) throw new SimulationError("the campaign is paused (O1): forecast from a moment it is not");
     const chores = dueChores(state, parties);
     if (chores.length > 0) {
       for (const chore of chores) await step(chore as PlainCommand);

@@ -39,6 +39,8 @@ export function forecastStart(
   const status = context.state.status;
   if (status !== "active" && status !== "finished")
     throw new ForecastError("the campaign is still being set up at that moment (S1-S8): forecast from turn 1 on");
+  if (context.state.paused)
+    throw new ForecastError("the campaign is paused at that moment (O1): forecast from a moment it is not");
   if (seesAll(viewer) || lineFinished) return { view: context.state, seat: null, knownOrders: {} };
   return { view: viewState(context.state, viewer, context), seat: viewer, knownOrders };
 }
