@@ -4,9 +4,10 @@ import { HOST } from "../../events/common.js";
 import { stateContext, ViewerError } from "../../replays/as-seen.js";
 import { PHASES, type Position } from "../../replays/positions.js";
 import { ReplayError } from "../../replays/replayer.js";
-import { forecast, MAX_FORECAST_TURNS } from "../forecast/forecast.js";
+import { MAIN } from "../../replays/branches.js";
+import { compareForecasts, forecast, MAX_FORECAST_TURNS, type ForecastRequest } from "../forecast/forecast.js";
 import { POLICIES, type PolicyName } from "../forecast/policies.js";
-import { ForecastError, forecastStart } from "../forecast/start.js";
+import { ForecastError, forecastStart, type ForecastStart } from "../forecast/start.js";
 import { seatIn } from "./auth.js";
 import { CampaignParams, type ServerContext } from "./context.js";
 import { HttpError } from "./errors.js";
@@ -14,9 +15,12 @@ import { HttpError } from "./errors.js";
 /** Runs one request may ask for: a forecast holds the server's cores while it plays. */
 export const MAX_SERVED_RUNS = 10_000;
 
+const Line = Type.String({ minLength: 1, maxLength: 80 });
 const ForecastBody = Type.Object(
   {
-    branch: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+    branch: Type.Optional(Line),
+    /** Two lines (branch names, or main) forecast from the same seed, and the difference in their odds. */
+    compare: Type.Optional(Type.Tuple([Line, Line])),
     turn: Type.Optional(Type.Integer({ minimum: 1 })),
     phase: Type.Optional(Type.Union(PHASES.map((phase) => Type.Literal(phase)))),
     /** Whose view it starts from: the seat's own (a player may name only itself); the host may name a player. */
@@ -55,35 +59,46 @@ export function forecastRoutes(app: FastifyInstance, { engine, campaigns, feeds 
       const { seat } = seatIn(request, id);
       const body = request.body ?? {};
       const viewer = viewerFor(seat, body);
-      const stream = await campaigns.line(id, body.branch);
+      if (body.compare && body.branch !== undefined)
+        throw new HttpError("invalid", "body: give branch or compare, not both", { field: "compare" });
       if (body.phase !== undefined && body.turn === undefined)
         throw new HttpError("invalid", "body phase: needs turn", { field: "phase" });
       const position: Position | undefined =
         body.turn === undefined ? undefined : body.phase ? { turn: body.turn, phase: body.phase } : { turn: body.turn };
+      const lines = body.compare ?? [body.branch ?? MAIN];
+      const streams = await Promise.all(lines.map((line) => campaigns.line(id, line === MAIN ? undefined : line)));
       const stop = new AbortController();
-      const runs = body.runs ?? 1000;
-      const seed = body.seed ?? "1";
-      // The seat's own feeds of the line hear how far its forecast is, at most once a per cent.
-      let told = -1;
-      const onProgress = (done: number, total: number) => {
-        const percent = Math.floor((100 * done) / total);
-        if (percent === told) return;
-        told = percent;
-        feeds.notify(stream, seat, "forecast", { request: request.id, seed, runs: done, of: total });
-      };
       request.raw.on("close", () => stop.abort());
-      try {
-        const context = await stateContext(engine.store, stream, viewer, position);
-        const finished = (await engine.state(stream)).status === "finished";
-        return await forecast({
-          start: forecastStart(context, viewer, finished),
-          runs,
+      const seed = body.seed ?? "1";
+      // The seat's own feeds of the lines hear how far its forecast is, at most once a per cent of each line.
+      const requestFor = (stream: string, start: ForecastStart): ForecastRequest => {
+        let told = -1;
+        return {
+          start,
+          runs: body.runs ?? 1000,
           seed,
           policy: (body.policy ?? "scripted") as PolicyName,
           ...(body.turns !== undefined ? { turns: body.turns } : {}),
           signal: stop.signal,
-          onProgress,
-        });
+          onProgress: (done, total) => {
+            const percent = Math.floor((100 * done) / total);
+            if (percent === told) return;
+            told = percent;
+            for (const line of streams)
+              feeds.notify(line, seat, "forecast", { request: request.id, line: stream, seed, runs: done, of: total });
+          },
+        };
+      };
+      try {
+        const requests: ForecastRequest[] = [];
+        for (const stream of streams) {
+          const context = await stateContext(engine.store, stream, viewer, position);
+          const finished = (await engine.state(stream)).status === "finished";
+          requests.push(requestFor(stream, forecastStart(context, viewer, finished)));
+        }
+        return requests.length === 2
+          ? await compareForecasts(requests[0]!, requests[1]!)
+          : await forecast(requests[0]!);
       } catch (error) {
         if (error instanceof ReplayError) throw new HttpError("not-found", error.message);
         if (error instanceof ViewerError) throw new HttpError("invalid", error.message, { field: "as" });

@@ -46,6 +46,20 @@ describe("POST /campaigns/:id/forecast", () => {
     expect(await headSeq(server)).toBe(before);
   });
 
+  it("compares two lines from the same seed, run for run, from the seat's view", async () => {
+    const answer = await post("concord", { ...quick, compare: ["main", "main"] });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const { a, b, differences } = answer.json<{
+      a: { seat: string };
+      b: object;
+      differences: { win: Record<string, object>; draw: object };
+    }>();
+    expect(a).toEqual(b);
+    expect(a.seat).toBe("concord");
+    for (const d of [...Object.values(differences.win), differences.draw])
+      expect(d).toEqual({ difference: 0, low: 0, high: 0 });
+  });
+
   it("refuses a player that asks for another seat's view, and bodies outside the protocol, naming the field", async () => {
     const cases: Array<[string, object, number, string]> = [
       ["concord", { ...quick, as: "horde" }, 403, "as"],
@@ -56,6 +70,9 @@ describe("POST /campaigns/:id/forecast", () => {
       ["concord", { ...quick, phase: "battle" }, 400, "phase"],
       ["concord", { ...quick, policy: "clever" }, 400, "policy"],
       ["concord", { ...quick, turn: 9 }, 404, ""],
+      ["concord", { ...quick, compare: ["main"] }, 400, "compare"],
+      ["concord", { ...quick, compare: ["main", "main"], branch: "main" }, 400, "compare"],
+      ["concord", { ...quick, compare: ["main", "nowhere"] }, 404, ""],
     ];
     for (const [seat, body, status, field] of cases) {
       const answer = await post(seat, body);
