@@ -50,7 +50,10 @@ export default tseslint.config(
     "replays never import the CLI, the demo or the server",
   ),
   layer(
-    ["src/*.ts", ...["client", "commands", "demo", "log", "words"].map((folder) => `src/${folder}/**/*.ts`)],
+    [
+      "src/*.ts",
+      ...["client", "commands", "demo", "forecast", "log", "words"].map((folder) => `src/${folder}/**/*.ts`),
+    ],
     ["**/server/**"],
     "the server sits at the CLI's level: nothing below it imports it",
   ),

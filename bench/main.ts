@@ -17,11 +17,14 @@
  *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
  *   feedFanoutRatio     events/s each of 100 feed viewers receives / events/s a single viewer receives, same play
  *   mapRenderMs         median time renderMap takes for a 40 x 30 map with 80 armies (no baseline: bench/map.ts)
+ *   forecastTurnsPerSecond  Ashfall turns a forecast simulates a second on worker threads (bench/forecast.ts)
+ *   forecastTurnRatio   a simulated turn's time in one thread / folding the events of one real turn of Ashfall
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
  * --keep (leave the generated database in place and print where), --server (the server's two figures only),
  * --store postgres://... (the store's figures on that PostgreSQL database, which must be empty, against PostgreSQL's
- * own raw reads and writes; the map and server figures, which do not touch the store, are left out).
+ * own raw reads and writes; the map, forecast and server figures, which do not touch the store, are left out),
+ * --forecast (the forecast's two figures only).
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -43,6 +46,7 @@ import { exportLines } from "../src/log/export-file.js";
 import { readExportFile } from "../src/cli/commands/import.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { fmt, median, type Figure } from "./figure.js";
+import { forecastFigures } from "./forecast.js";
 import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
 import { rawBaseline } from "./raw-baselines.js";
@@ -57,6 +61,7 @@ if (args.has("--store") && (storeAt === undefined || !isDatabaseUrl(storeAt)))
 const quick = args.has("--quick");
 const json = args.has("--json");
 const serverOnly = args.has("--server");
+const forecastOnly = args.has("--forecast");
 
 const SIZES = quick
   ? {
@@ -72,6 +77,7 @@ const SIZES = quick
       runs: 3,
       servedRuns: 1,
       mapRenders: 100,
+      forecastRuns: 40,
     }
   : {
       bigEvents: 1_000_000,
@@ -86,6 +92,7 @@ const SIZES = quick
       runs: 3,
       servedRuns: 3,
       mapRenders: 500,
+      forecastRuns: 400,
     };
 
 const ms = async (work: () => Promise<unknown>) => {
@@ -422,7 +429,7 @@ try {
   );
   if (!serverOnly) {
     // First, on a quiet heap: the other steps leave behind garbage whose collection would land in its few milliseconds.
-    if (!storeAt)
+    if (!storeAt && !forecastOnly)
       figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
     const template = await withProgress(
       "playing the demo campaign for a template of turns",
@@ -430,19 +437,28 @@ try {
       () => playTemplate(),
       (t) => `${t.turns.length} turns`,
     );
-    await generate(engine, template);
-    figures.push(await replayRatio(engine.store));
-    figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
-    figures.push(...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")));
-    figures.push(await branchCreateRatio(engine.store));
-    figures.push(await appendRatio(engine, template, true));
-    figures.push(await appendRatio(engine, template, false));
-    figures.push(await verifyRatio(engine.store));
-    // An import into a folder of the bench's own: on PostgreSQL it would need a second database.
-    if (!storeAt) figures.push(await importRatio(engine.store));
+    // The forecast's figures play in memory: not a figure of the store.
+    if (!storeAt)
+      figures.push(
+        ...(await withProgress("forecasting Ashfall", 1, () => forecastFigures(template, SIZES.forecastRuns))),
+      );
+    if (!forecastOnly) {
+      await generate(engine, template);
+      figures.push(await replayRatio(engine.store));
+      figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
+      figures.push(
+        ...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")),
+      );
+      figures.push(await branchCreateRatio(engine.store));
+      figures.push(await appendRatio(engine, template, true));
+      figures.push(await appendRatio(engine, template, false));
+      figures.push(await verifyRatio(engine.store));
+      // An import into a folder of the bench's own: on PostgreSQL it would need a second database.
+      if (!storeAt) figures.push(await importRatio(engine.store));
+    }
   }
   // The server's figures run servers of their own on LevelDB folders: not a figure of the store.
-  if (!storeAt) figures.push(...(await serverFigures(SIZES.servedRuns)));
+  if (!storeAt && !forecastOnly) figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await baseline.close();
   await engine.close();

@@ -27,6 +27,7 @@ import { registerVerify } from "./commands/verify.js";
 import { registerWaiting } from "./commands/waiting.js";
 import { registerJoin } from "./commands/join.js";
 import { registerWatch } from "./commands/watch.js";
+import { registerForecast } from "./commands/forecast.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
 import { packageVersion } from "../package-files.js";
 import type { CliIo } from "./io.js";
@@ -45,6 +46,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerBranch,
   registerBranches,
   registerDiff,
+  registerForecast,
   registerWaiting,
   registerBattle,
   registerKitPlay,

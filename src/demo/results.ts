@@ -50,10 +50,28 @@ export function scriptedResult(state: CampaignState, battle: BattleState): Battl
     defender.points * orderFactor(battle, "defender") * extras.defender.edge * (0.75 + random() * 0.5);
   const margin = Math.abs(attackerScore - defenderScore) / Math.max(attackerScore, defenderScore);
   const outcome = margin < 0.06 ? "draw" : attackerScore > defenderScore ? "attacker" : "defender";
+  return resultOf(state, battle, outcome, { attacker: attackerScore, defender: defenderScore }, random, extras);
+}
+
+/**
+ * A battle's result once its outcome is known, from the two sides' scores (the weaker's share of the stronger's sets
+ * the loser's VPs): the winner takes the VP target (B3) and up to 7 more, a draw half to four fifths of it each; each
+ * side's losses and routs by how it fared. The draws come from `random`, in an order the demo's accounts depend on.
+ */
+export function resultOf(
+  state: CampaignState,
+  battle: BattleState,
+  outcome: BattleResult["outcome"],
+  scores: { attacker: number; defender: number },
+  random: () => number,
+  extras: ReturnType<typeof battleExtras> = battleExtras(state, battle),
+): BattleResult {
+  const attacker = state.armies[battle.attacker.army]!;
+  const defender = state.armies[battle.defender.army]!;
   const target = battle.vpTarget;
   const strongVp = target + Math.floor(random() * 8);
   const weakVp = Math.floor(
-    target * (0.1 + (0.55 * Math.min(attackerScore, defenderScore)) / Math.max(attackerScore, defenderScore)),
+    target * (0.1 + (0.55 * Math.min(scores.attacker, scores.defender)) / Math.max(scores.attacker, scores.defender)),
   );
   const side = (army: ArmyState, won: boolean | null): SideResult => {
     if (won === null)

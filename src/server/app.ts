@@ -11,6 +11,7 @@ import { LineContexts } from "./line-contexts.js";
 import { commandRoutes } from "./routes-commands.js";
 import { branchRoutes } from "./routes-branches.js";
 import { readRoutes } from "./routes-reads.js";
+import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
 import { webPageRoutes } from "./web-page.js";
@@ -113,6 +114,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   commandRoutes(app, context);
   readRoutes(app, context);
   branchRoutes(app, context);
+  forecastRoutes(app, context);
   if (options.webPage) await webPageRoutes(app, options.webPage);
   return app;
 }

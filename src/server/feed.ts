@@ -92,6 +92,11 @@ class FollowedLine {
     this.followers.add(follower);
   }
 
+  /** Sends a message that is no event of the log (it carries no id) to this seat's feeds only. */
+  notify(viewer: Viewer, text: string): void {
+    for (const follower of this.followers) if (follower.viewer === viewer) follower.write(text);
+  }
+
   leave(follower: Follower): void {
     this.followers.delete(follower);
     if (this.followers.size === 0) this.close();
@@ -208,6 +213,19 @@ export class Feeds {
     // The response closes when the client goes away (or when end() has ended it).
     out.on("close", end);
     line.join(follower, after);
+  }
+
+  /**
+   * Tells one seat's open feeds of a line something that is no event of the log, as an SSE message of its own `type`
+   * with no id (a reconnecting client's Last-Event-ID stays its last event's): the progress of its forecast. A line
+   * nobody follows is told nothing.
+   */
+  notify(stream: string, viewer: Viewer, type: string, data: object): void {
+    const text = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+    void this.lines
+      .get(stream)
+      ?.then((line) => line.notify(viewer, text))
+      .catch(() => {});
   }
 
   /** Ends every open feed: the server is closing. */

@@ -1,0 +1,143 @@
+import type { DomainEvent } from "../../events/index.js";
+import { evolveAll } from "../../projections/campaign.js";
+import type { CampaignState } from "../../projections/state.js";
+import { dueChores } from "../client/chores.js";
+import { prepareCommand } from "../client/prepare.js";
+import type { MemorySecrets } from "../client/secrets.js";
+import { seatsOf } from "../client/seats.js";
+import { checkCommand } from "../commands/schemas.js";
+import { decide } from "../decide.js";
+import { seededRandom } from "../demo/rng.js";
+import type { PlainCommand } from "../demo/plain-command.js";
+import { nextDecision } from "../demo/play.js";
+import { describeRefusal } from "../rules/refusal.js";
+import { modelResult } from "./battle-model.js";
+import { POLICIES, type PolicyName } from "./policies.js";
+import { randomHexFrom, sampledStart, type ForecastStart } from "./start.js";
+
+/** What one simulated campaign came to. */
+export interface RunRecord {
+  run: number;
+  /** The winner's id, "draw", or null when the run stopped before the campaign ended. */
+  outcome: string | null;
+  /** The turn the campaign ended in, or null. */
+  endTurn: number | null;
+  /** Each player's CVPs at the end of each simulated turn, by turn. */
+  cvps: Record<number, Record<string, number>>;
+  /** How often each objective (by id) and home base (`home:PLAYER`) changed hands. */
+  captures: Record<string, number>;
+  /** Campaign turns simulated (the one under way at the start counts). */
+  turns: number;
+}
+
+export interface RunOptions {
+  policy: PolicyName;
+  seed: string;
+  /** The last turn simulated: a run that has not ended by then stops undecided. */
+  lastTurn: number;
+}
+
+/** No rule the simulation reaches reads the time but O2's deadline: every command is decided at one fixed time. */
+const SIMULATION_TIME = new Date(0).toISOString();
+
+/** A command the real rules refused inside a simulation: a fault of the simulation, never of the campaign. */
+export class SimulationError extends Error {
+  override readonly name = "SimulationError";
+}
+
+type Decided = { ok: true; state: CampaignState; events: DomainEvent[] } | { ok: false; reason: string };
+
+/** The real rules on a state in memory: the command decided (decide) and its events folded (evolveAll), no log. */
+function applyCommand(state: CampaignState, command: unknown): Decided {
+  const checked = checkCommand(command);
+  if (!checked.ok) return { ok: false, reason: `${checked.field}: ${checked.message}` };
+  const decision = decide(state, checked.command, SIMULATION_TIME);
+  if (!decision.ok) return { ok: false, reason: describeRefusal(decision.refusal) };
+  let seq = state.seq;
+  const stamped = decision.events.map((event) => ({
+    ...event,
+    seq: ++seq,
+    actor: checked.command.actor,
+    at: SIMULATION_TIME,
+  }));
+  return { ok: true, state: evolveAll(state, stamped), events: decision.events };
+}
+
+/** The Battle phase's next step: the attacker reports the modelled result, the defender confirms it. */
+function battleDecision(state: CampaignState, random: () => number): PlainCommand | undefined {
+  const battle = Object.values(state.battles)
+    .filter((b) => b.turn === state.turn && b.status !== "resolved")
+    .sort((a, b) => a.index - b.index)[0];
+  if (!battle) return undefined;
+  if (battle.status === "pending")
+    return {
+      actor: battle.attacker.player,
+      type: "ReportBattleResult",
+      battle: battle.id,
+      result: modelResult(state, battle, random),
+    };
+  const confirmer = battle.report!.by === battle.attacker.player ? battle.defender.player : battle.attacker.player;
+  return { actor: confirmer, type: "ConfirmBattleResult", battle: battle.id };
+}
+
+/**
+ * Plays one run of a forecast: hidden values drawn (sampledStart), then both sides' decisions from the policy, battles
+ * from the model and every other step through the real rules, until the campaign ends or `lastTurn` is over. Every
+ * draw comes from the stream of `seed` and the run's number, so a run comes out the same wherever it is played.
+ */
+export async function simulateRun(start: ForecastStart, run: number, options: RunOptions): Promise<RunRecord> {
+  const random = seededRandom(`${options.seed}/${run}`);
+  const hex = randomHexFrom(random);
+  const sampled = await sampledStart(start, random);
+  let state = sampled.state;
+  const secrets: MemorySecrets = sampled.secrets;
+  const parties = new Set(seatsOf(state));
+  const policy = POLICIES[options.policy];
+  const record: RunRecord = { run, outcome: null, endTurn: null, cvps: {}, captures: {}, turns: 0 };
+  const firstTurn = state.turn;
+
+  const step = async (written: PlainCommand, fallback?: () => PlainCommand | undefined): Promise<void> => {
+    const prepared = await prepareCommand(state, written, secrets, hex);
+    await prepared.keep();
+    const decided = applyCommand(state, prepared.command);
+    const instead = !decided.ok && fallback?.();
+    if (instead) return step(instead);
+    if (!decided.ok)
+      throw new SimulationError(`run ${run}: ${written.actor}'s ${written.type} was refused: ${decided.reason}`);
+    state = decided.state;
+    for (const event of decided.events) observe(record, event);
+  };
+
+  while (state.status === "active" && state.turn <= options.lastTurn) {
+    const chores = dueChores(state, parties);
+    if (chores.length > 0) {
+      for (const chore of chores) await step(chore as PlainCommand);
+      continue;
+    }
+    if (state.phase === "battle") {
+      const report = battleDecision(state, random);
+      if (!report) throw new SimulationError(`run ${run}: the Battle phase of turn ${state.turn} has nothing to do`);
+      await step(report);
+      continue;
+    }
+    const decision = policy(state, random);
+    if (!decision)
+      throw new SimulationError(`run ${run}: nobody has a decision to make in turn ${state.turn} (${state.phase})`);
+    // A random choice the rules refuse is made again by the scripted commanders.
+    await step(decision, options.policy === "scripted" ? undefined : () => nextDecision(state));
+  }
+  record.turns = Math.max(0, Math.min(state.turn, options.lastTurn) - firstTurn + 1);
+  if (state.result) {
+    record.outcome = state.result.winner ?? "draw";
+    record.endTurn = state.result.turn;
+  }
+  return record;
+}
+
+function observe(record: RunRecord, event: DomainEvent): void {
+  if (event.type === "TurnEnded") record.cvps[event.data.turn] = event.data.cvps;
+  if (event.type === "ObjectiveCaptured") {
+    const key = event.data.kind === "homeBase" ? `home:${event.data.objective}` : event.data.objective;
+    record.captures[key] = (record.captures[key] ?? 0) + 1;
+  }
+}

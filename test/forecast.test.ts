@@ -1,0 +1,318 @@
+/**
+ * The forecast (docs/forecast.md): its intervals, its battle model, that the same seed gives the same report whatever
+ * threads play it, and that a seat's forecast reads nothing the seat may not see (D1 seeds, T5 orders, S8 commanders).
+ */
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Commander } from "../events/common.js";
+import type { CampaignState } from "../projections/state.js";
+import { sequenceRandomHex } from "../src/client/prepare.js";
+import { MemorySecrets } from "../src/client/secrets.js";
+import { Table } from "../src/client/table.js";
+import { orderCommitment } from "../src/commitments.js";
+import { nextDecision, playCampaign } from "../src/demo/play.js";
+import { seededRandom } from "../src/demo/rng.js";
+import { engagementEdge, outcomeChances, STEEPNESS } from "../src/forecast/battle-model.js";
+import { forecast, compareForecasts, type ForecastRequest } from "../src/forecast/forecast.js";
+import { wilson } from "../src/forecast/report.js";
+import { pointsBand } from "../src/forecast/fog.js";
+import { forecastStart, sampledStart, type ForecastStart } from "../src/forecast/start.js";
+import { armyPoints } from "../projections/units.js";
+import { engagement } from "../projections/engagement.js";
+import { MemoryEngine } from "../src/memory-engine.js";
+import { loadSetupFile } from "../src/setup-loader.js";
+import { setupCommands } from "../src/setup-file.js";
+import { HIDDEN, viewState } from "../src/views.js";
+
+const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
+const SEAT = "concord";
+const ENEMY = "horde";
+
+/** Ashfall played by the demo's commanders into turn 2's Action phase, until each side has an order not yet revealed. */
+async function ashfallMidAction(): Promise<{ state: CampaignState; secrets: MemorySecrets }> {
+  const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
+  const setup = await loadSetupFile(example("ashfall.setup.json"));
+  const created = await engine.execute(
+    setup.campaign,
+    setupCommands(setup).map((step) => step.command),
+  );
+  if (!created.ok) throw new Error(JSON.stringify(created.refusal));
+  const secrets = new MemorySecrets();
+  const table = new Table(engine, setup.campaign, { secrets, random: sequenceRandomHex("forecast-test") });
+  await playCampaign(table, () => {}, 1);
+  const hidden = (state: CampaignState, player: string) =>
+    Object.values(state.turnState?.activations ?? {}).some((a) => a.player === player && a.order === null);
+  const hiddenEnemyOrder = (state: CampaignState) =>
+    state.phase === "action" && hidden(state, ENEMY) && hidden(state, SEAT);
+  for (;;) {
+    const state = await table.state();
+    if (hiddenEnemyOrder(state)) return { state, secrets };
+    const outcome = await table.submit(nextDecision(state));
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.refusal));
+  }
+}
+
+const quick = (start: ForecastStart, more: Partial<ForecastRequest> = {}): ForecastRequest => ({
+  start,
+  runs: 3,
+  seed: "quick",
+  policy: "scripted",
+  turns: 1,
+  workers: 0,
+  ...more,
+});
+
+describe("forecast intervals", () => {
+  it("gives the 95% Wilson score interval", () => {
+    const half = wilson(5, 10);
+    expect(half.share).toBe(0.5);
+    expect(half.low).toBeCloseTo(0.2366, 4);
+    expect(half.high).toBeCloseTo(0.7634, 4);
+    const none = wilson(0, 10);
+    expect(none.low).toBe(0);
+    expect(none.high).toBeCloseTo(0.2775, 4);
+  });
+});
+
+describe("forecast battle model (B2, B3)", () => {
+  it("B2: gives the defender the edge of Charge against First Fire, and the attacker that of Advance against Charge", () => {
+    const chargeIntoFire = engagement("charge", "firstFire");
+    expect(engagementEdge(chargeIntoFire, "defender")).toBeGreaterThan(engagementEdge(chargeIntoFire, "attacker"));
+    const advanceOnCharge = engagement("advance", "charge");
+    expect(engagementEdge(advanceOnCharge, "attacker")).toBeGreaterThan(engagementEdge(advanceOnCharge, "defender"));
+  });
+
+  it("splits even battles evenly, with the most draws, and favours the stronger side by the ratio's power", () => {
+    const even = outcomeChances({ attacker: 1000, defender: 1000 });
+    expect(even.attacker).toBeCloseTo(even.defender, 10);
+    expect(even.draw).toBeCloseTo(0.12, 10);
+    const double = outcomeChances({ attacker: 2000, defender: 1000 });
+    expect(double.attacker / double.defender).toBeCloseTo(2 ** STEEPNESS, 6);
+    expect(double.draw).toBeLessThan(even.draw);
+    expect(double.attacker + double.defender + double.draw).toBeCloseTo(1, 10);
+  });
+});
+
+describe("forecast of Ashfall", () => {
+  let midAction: { state: CampaignState; secrets: MemorySecrets };
+  beforeAll(async () => {
+    midAction = await ashfallMidAction();
+  });
+
+  it("D1, T5: draws the hidden orders and seeds afresh, with secrets that open the commitments it puts in their place", async () => {
+    const { state } = midAction;
+    const { state: sampled, secrets } = await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("x"));
+    for (const activation of Object.values(sampled.turnState!.activations).filter((a) => a.order === null)) {
+      const held = (await secrets.order(activation.player, sampled.turn, activation.army))!;
+      expect(orderCommitment({ campaign: sampled.campaign!, turn: sampled.turn, army: activation.army, ...held })).toBe(
+        activation.commitment,
+      );
+      expect(activation.commitment).not.toBe(state.turnState!.activations[activation.army]!.commitment);
+    }
+    expect(sampled.turnState!.hostSeedHash).not.toBe(state.turnState!.hostSeedHash);
+    expect(await secrets.hostSeed(sampled.turn)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("T5: keeps the seat's own hidden orders as its secrets hold them, and draws the enemy's", async () => {
+    const { state } = midAction;
+    const own = Object.values(state.turnState!.activations).filter((a) => a.player === SEAT && a.order === null);
+    expect(own.length).toBeGreaterThan(0);
+    const known = Object.fromEntries(own.map((a) => [a.army, "fortify" as const]));
+    for (const seed of ["a", "b", "c"]) {
+      const { state: sampled, secrets } = await sampledStart(
+        forecastStart({ state }, SEAT, false, known),
+        seededRandom(seed),
+      );
+      for (const activation of own)
+        expect((await secrets.order(SEAT, sampled.turn, activation.army))?.order).toBe("fortify");
+    }
+  });
+
+  it("S8: draws each hidden enemy commander from a unit of its army's roster, and keeps the seat's own", async () => {
+    const { state } = midAction;
+    const view = viewState(state, SEAT);
+    const enemyArmies = Object.values(state.armies).filter((a) => a.player === ENEMY);
+    expect(enemyArmies.every((a) => (view.armies[a.id]!.commander as unknown) === HIDDEN)).toBe(true);
+    const { state: sampled } = await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("y"));
+    for (const army of enemyArmies) {
+      const { formation, unitType } = sampled.armies[army.id]!.commander;
+      expect(army.formations.find((f) => f.id === formation)?.units[unitType]).toBeGreaterThan(0);
+    }
+    for (const army of Object.values(state.armies).filter((a) => a.player === SEAT))
+      expect(sampled.armies[army.id]!.commander).toEqual(army.commander);
+  });
+
+  it("O1, S1-S8: refuses to start from a moment the campaign is paused or still being set up", () => {
+    const paused: CampaignState = { ...midAction.state, paused: { seq: midAction.state.seq } };
+    expect(() => forecastStart({ state: paused }, undefined, false)).toThrow(/paused at that moment \(O1\)/);
+    const settingUp: CampaignState = { ...midAction.state, status: "setup" };
+    expect(() => forecastStart({ state: settingUp }, SEAT, false)).toThrow(/set up at that moment \(S1-S8\)/);
+  });
+
+  it("gives the same report for the same seed and plays every run", async () => {
+    const start = forecastStart({ state: midAction.state }, undefined, false);
+    const here = await forecast(quick(start, { runs: 4 }));
+    expect(await forecast(quick(start, { runs: 4 }))).toEqual(here);
+    expect(here.runs).toBe(4);
+    expect(here.stopped).toBe(false);
+    expect(here.cvps.map((c) => c.turn)).toEqual([midAction.state.turn]);
+    const players = here.players.map((p) => p.id);
+    const total = players.reduce((sum, p) => sum + here.win[p]!.share, here.draw.share + here.undecided.share);
+    expect(total).toBeCloseTo(1, 10);
+  });
+
+  it("stops when told and reports the runs played by then", async () => {
+    const stop = new AbortController();
+    const report = await forecast(
+      quick(forecastStart({ state: midAction.state }, undefined, false), {
+        runs: 50,
+        signal: stop.signal,
+        onProgress: (done) => done >= 2 && stop.abort(),
+      }),
+    );
+    expect(report.stopped).toBe(true);
+    expect(report.runs).toBe(2);
+    expect(report.runsAsked).toBe(50);
+  });
+
+  it("compares a line with itself as no difference, run for run", async () => {
+    const start = forecastStart({ state: midAction.state }, undefined, false);
+    const comparison = await compareForecasts(quick(start), quick(start));
+    expect(comparison.a).toEqual(comparison.b);
+    for (const d of [...Object.values(comparison.differences.win), comparison.differences.draw])
+      expect(d).toEqual({ difference: 0, low: 0, high: 0 });
+  });
+
+  it("D1, T5, S8: a seat's forecast is the same whatever the values hidden from it", async () => {
+    const { state } = midAction;
+    const baseline = await forecast(quick(forecastStart({ state }, SEAT, false)));
+    const baselineStart = (await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("p"))).state;
+    const enemyArmies = Object.values(state.armies).filter((a) => a.player === ENEMY && a.status === "active");
+    const hex = fc.stringMatching(/^[0-9a-f]{64}$/);
+    const commanders = fc.tuple(
+      ...enemyArmies.map((army) =>
+        fc.constantFrom<Commander>(
+          ...army.formations.flatMap((f) => Object.keys(f.units).map((unitType) => ({ formation: f.id, unitType }))),
+        ),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        commanders,
+        hex,
+        hex,
+        fc.array(hex, { minLength: 8, maxLength: 8 }),
+        async (chosen, hostSeedHash, enemySeed, commitments) => {
+          const turn = state.turnState!;
+          const activations = Object.fromEntries(
+            Object.entries(turn.activations).map(([id, a], i) => [
+              id,
+              a.player === ENEMY && a.order === null ? { ...a, commitment: commitments[i % commitments.length]! } : a,
+            ]),
+          );
+          const varied: CampaignState = {
+            ...state,
+            armies: {
+              ...state.armies,
+              ...Object.fromEntries(enemyArmies.map((army, i) => [army.id, { ...army, commander: chosen[i]! }])),
+            },
+            // A commitment made is public, its seed not: only the seeds of those made are varied.
+            seedCommitments: Object.fromEntries(Object.keys(state.seedCommitments).map((p) => [p, enemySeed])),
+            turnState: { ...turn, hostSeedHash, activations },
+          };
+          const start = forecastStart({ state: varied }, SEAT, false);
+          expect((await sampledStart(start, seededRandom("p"))).state).toEqual(baselineStart);
+          expect(await forecast(quick(start))).toEqual(baseline);
+        },
+      ),
+      { numRuns: 4 },
+    );
+  });
+});
+
+describe("forecast under fog of war (A2)", () => {
+  let state: CampaignState;
+  beforeAll(async () => {
+    const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
+    const setup = await loadSetupFile(example("emberfall.setup.json"));
+    const created = await engine.execute(
+      setup.campaign,
+      setupCommands(setup).map((step) => step.command),
+    );
+    if (!created.ok) throw new Error(JSON.stringify(created.refusal));
+    const table = new Table(engine, setup.campaign, {
+      secrets: new MemorySecrets(),
+      random: sequenceRandomHex("forecast-fog"),
+    });
+    state = await playCampaign(table, () => {}, 1);
+  });
+
+  it("A2, S5: draws each enemy army's strength in its move rate's band from its owner's companies, its hidden ledger empty", async () => {
+    const view = viewState(state, SEAT);
+    const fogged = Object.values(state.armies).filter((a) => a.player === ENEMY);
+    expect(fogged.every((a) => (view.armies[a.id]!.points as unknown) === HIDDEN)).toBe(true);
+    const { state: drawn } = await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("fog"));
+    expect(JSON.stringify(drawn)).not.toContain(`"${HIDDEN}"`);
+    const { maxArmyPoints } = state.setup!.force;
+    for (const army of fogged) {
+      const guess = drawn.armies[army.id]!;
+      const [low, high] = pointsBand(army.moveRate, maxArmyPoints);
+      expect(guess.points).toBe(armyPoints(guess.formations, state.setup!.catalogue));
+      // The last company drawn may take the roster past the band's top, never short of its bottom.
+      expect(guess.points).toBeGreaterThanOrEqual(low);
+      expect(guess.points).toBeLessThan(
+        high + Math.max(...Object.values(state.setup!.catalogue.formations).map((f) => f.points)),
+      );
+      for (const formation of guess.formations) expect(formation.formation.startsWith(`${ENEMY}-`)).toBe(true);
+    }
+    expect(drawn.ledgers[ENEMY]!.reserves).toEqual({});
+    expect(drawn.ledgers[SEAT]).toEqual(state.ledgers[SEAT]);
+  });
+
+  it("A2: a seat's forecast is the same whatever the enemy's hidden strengths, rosters and Reserves", async () => {
+    const baseline = await forecast(quick(forecastStart({ state }, SEAT, false)));
+    const baselineStart = (await sampledStart(forecastStart({ state }, SEAT, false), seededRandom("q"))).state;
+    const enemyArmies = Object.values(state.armies).filter((a) => a.player === ENEMY);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat({ max: 5000 }), { minLength: enemyArmies.length, maxLength: enemyArmies.length }),
+        fc.nat({ max: 1000 }),
+        async (points, chest) => {
+          const varied: CampaignState = {
+            ...state,
+            armies: {
+              ...state.armies,
+              ...Object.fromEntries(
+                enemyArmies.map((army, i) => [
+                  army.id,
+                  { ...army, points: points[i]!, formations: army.formations.slice(0, 1 + (points[i]! % 3)) },
+                ]),
+              ),
+            },
+            ledgers: {
+              ...state.ledgers,
+              [ENEMY]: { ...state.ledgers[ENEMY]!, warChest: chest, reserves: { x: chest } },
+            },
+          };
+          const start = forecastStart({ state: varied }, SEAT, false);
+          expect((await sampledStart(start, seededRandom("q"))).state).toEqual(baselineStart);
+          expect(await forecast(quick(start))).toEqual(baseline);
+        },
+      ),
+      { numRuns: 4 },
+    );
+  });
+
+  it("gives the organiser, and anyone once the campaign has finished, the whole truth", () => {
+    for (const start of [
+      forecastStart({ state }, SEAT, true),
+      forecastStart({ state }, "host", false),
+      forecastStart({ state }, undefined, false),
+    ]) {
+      expect(start.view).toBe(state);
+      expect(start.seat).toBeNull();
+    }
+    expect(forecastStart({ state }, SEAT, false).seat).toBe(SEAT);
+  });
+});
