@@ -85,6 +85,20 @@ const BATTLE_AND_RESERVE_TYPES = new Set([
   "FormationReinforced",
   "FormationReplaced",
   "FormationsTraded",
+  // The battle kit: each of its events belongs to a battle.
+  "ScenarioProposed",
+  "ScenarioAnswered",
+  "ScenarioChosen",
+  "ScenarioRolled",
+  "BattleConditionsRolled",
+  "EnclosedAgreed",
+  "BattleTurnEnded",
+  "GravityFluxRolled",
+  "WhiteOutRolled",
+  "HitsAllocated",
+  "SavesRolled",
+  "BarrageCalled",
+  "BarrageRolled",
 ]);
 
 export interface TurnOptions {
