@@ -9,13 +9,17 @@ export function checkStreamName(stream: string): void {
     throw new RangeError(`stream ${JSON.stringify(stream)} is not a valid stream name (an id: letters, digits, _ . -)`);
 }
 
-/** Whether a stream id is taken in the log: a head, a branch record, or events stored under it without a head. */
-export async function streamInUse(store: EventStore, stream: string): Promise<boolean> {
-  return (
+/**
+ * Refuses (BranchError) a stream id taken in the log, by a head, a branch record, or events stored under it without a
+ * head: what a new branch or an imported stream may not take.
+ */
+export async function refuseStreamInUse(store: EventStore, stream: string): Promise<void> {
+  if (
     (await store.head(stream)).seq > 0 ||
     (await store.branch(stream)) !== undefined ||
     (await store.firstStoredFrom(stream, 1)) !== undefined
-  );
+  )
+    throw new BranchError(`${stream} already exists in this log`);
 }
 
 /**
@@ -31,7 +35,7 @@ export async function planBranch(
   forkSeq: number,
   options: { name?: string; created?: string },
 ): Promise<BranchMeta> {
-  if (await streamInUse(store, stream)) throw new BranchError(`${stream} already exists in this log`);
+  await refuseStreamInUse(store, stream);
   const parentHead = await store.head(parent);
   if (parentHead.seq === 0) throw new BranchError(`there is no stream ${parent} to branch from`);
   if (!Number.isInteger(forkSeq) || forkSeq < 1 || forkSeq > parentHead.seq) {

@@ -2,7 +2,7 @@ import pg from "pg";
 import { Observable } from "rxjs";
 import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import { checkAppend, sealChecked } from "./append-check.js";
-import { checkStreamName, planBranch, streamInUse } from "./branch-plan.js";
+import { checkStreamName, planBranch, refuseStreamInUse } from "./branch-plan.js";
 import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
@@ -213,8 +213,7 @@ export class PostgresEventStore extends LineStore {
   async importStreams(streams: readonly ImportedStream[]): Promise<void> {
     for (const { stream } of streams) checkStreamName(stream);
     return this.queue.run(async () => {
-      for (const { stream } of streams)
-        if (await streamInUse(this, stream)) throw new BranchError(`${stream} already exists in this log`);
+      for (const { stream } of streams) await refuseStreamInUse(this, stream);
       try {
         await this.transaction(undefined, async (client) => {
           for (const { stream, branch, values, first, head } of streams) {

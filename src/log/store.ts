@@ -4,9 +4,9 @@ import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type Stored
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkAppend, sealChecked } from "./append-check.js";
-import { checkStreamName, planBranch, streamInUse } from "./branch-plan.js";
+import { checkStreamName, planBranch, refuseStreamInUse } from "./branch-plan.js";
 import type { CheckerData } from "./chain-worker.js";
-import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import { AppendConflictError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { eventKey, seqOfKey, streamKeyPrefix, streamOfKey, streamRange } from "./layout.js";
@@ -211,8 +211,7 @@ export class LevelEventStore extends LineStore {
   async importStreams(streams: readonly ImportedStream[]): Promise<void> {
     for (const { stream } of streams) checkStreamName(stream);
     return this.queue.run(async () => {
-      for (const { stream } of streams)
-        if (await streamInUse(this, stream)) throw new BranchError(`${stream} already exists in this log`);
+      for (const { stream } of streams) await refuseStreamInUse(this, stream);
       const last = this.db.batch();
       for (const { stream, branch, values, first, head } of streams) {
         for (let start = 0; start < values.length; start += IMPORT_BATCH) {
