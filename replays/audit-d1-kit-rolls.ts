@@ -91,10 +91,7 @@ export class KitRollCheck implements BasicCheck {
 
   private finishRoll(turn: TurnWork, roll: KitRollWork, seed: TurnSeed): KitRollAudit {
     const campaign = this.book.campaign ?? "";
-    const playerSeeds = this.book.players.map((player) => {
-      const given = roll.seeds.get(player);
-      return { player, seed: given?.seed ?? null, seq: given?.seq ?? null };
-    });
+    const playerSeeds = this.book.playerSeeds(roll.seeds);
     const base = {
       kind: "kit" as const,
       seq: roll.seq,

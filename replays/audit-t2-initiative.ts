@@ -179,10 +179,7 @@ export class InitiativeCheck implements BasicCheck {
   private finishRoll(turn: TurnWork, roll: RollWork, seed: TurnSeed): InitiativeRollAudit {
     const campaign = this.book.campaign ?? "";
     const players = this.book.players;
-    const playerSeeds = players.map((player) => {
-      const given = roll.seeds.get(player);
-      return { player, seed: given?.seed ?? null, seq: given?.seq ?? null };
-    });
+    const playerSeeds = this.book.playerSeeds(roll.seeds);
     const base = {
       kind: "initiative" as const,
       seq: roll.seq,

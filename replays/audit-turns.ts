@@ -1,7 +1,7 @@
 import type { Order, Square } from "../events/common.js";
 import type { CampaignState } from "../projections/state.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
-import type { ArmyAudit, Finding, RollAudit, Status, TurnSeed, Verdict } from "./audit-report.js";
+import type { ArmyAudit, Finding, RollAudit, RollAuditBase, Status, TurnSeed, Verdict } from "./audit-report.js";
 
 /**
  * What the basic checks of the audit (D1, T2-T5, M1, S7) share: the record of each turn as the log tells it (TurnBook),
@@ -160,6 +160,14 @@ export class TurnBook implements AdvancedCheck {
     const seeds = new Map<string, { seed: string; seq: number }>();
     for (const given of turn.seeds) seeds.set(given.player, { seed: given.seed, seq: given.seq });
     return seeds;
+  }
+
+  /** A roll's player seeds as the audit reports them: each player of the campaign in order, null where none was given. */
+  playerSeeds(seeds: Map<string, { seed: string; seq: number }>): RollAuditBase["inputs"]["playerSeeds"] {
+    return this.players.map((player) => {
+      const given = seeds.get(player);
+      return { player, seed: given?.seed ?? null, seq: given?.seq ?? null };
+    });
   }
 
   /** Opens a turn's record: T3, the armies standing on the map when it begins are the ones to activate. */
