@@ -18,7 +18,7 @@ import { RemoteCampaign } from "../src/client/remote.js";
 import { ServerConnection } from "../src/client/server.js";
 import { nodeHttpTransport } from "../src/client/http-transport.js";
 import { MemorySecrets, secretsOfLog } from "../src/client/secrets.js";
-import { Table } from "../src/client/table.js";
+import { Table, takeChoresInTurn } from "../src/client/table.js";
 import { examplePath } from "../src/package-files.js";
 import { nextDecision } from "../src/demo/play.js";
 import type { Answer, CommandHandler, Engine } from "../src/engine.js";
@@ -265,10 +265,7 @@ export async function playCampaign(side: PlaySide, stop: () => boolean = () => f
   for (;;) {
     if (stop()) return { ended: false };
     // One player's chore can make the other's due (a turn's end calls for both seeds): until neither has any.
-    for (let took = true; took;) {
-      took = false;
-      for (const seat of side.seats.values()) await seat.takeChores(() => (took = true));
-    }
+    await takeChoresInTurn(side.seats.values());
     const state = await side.state();
     if (state.status === "finished" || state.turn > MAX_TURNS) return { ended: true };
     const decision = nextDecision(state);

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CampaignFolder, campaignTotals, examplePath, scriptedDecision, type CampaignState } from "epic-war-engine";
+import { takeChoresInTurn } from "epic-war-engine/client";
 
 const dir = await mkdtemp(join(tmpdir(), "epicwar-embed-"));
 const folder = await CampaignFolder.open(join(dir, "db"));
@@ -23,12 +24,7 @@ try {
     ),
   );
   // Each seat's chores in turn, until none has any left: one seat's (a player's seed) can make another's due.
-  const everyone = async () => {
-    for (let took = true; took; ) {
-      took = false;
-      for (const seat of seats.values()) await seat.takeChores(() => (took = true));
-    }
-  };
+  const everyone = () => takeChoresInTurn(seats.values());
   await everyone();
   for (;;) {
     const state = (await folder.state(campaign)) as CampaignState;

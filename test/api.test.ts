@@ -15,7 +15,7 @@ import {
   scriptedDecision,
   type CampaignState,
 } from "../src/api/index.js";
-import { MemorySecrets, type Table } from "../src/api/client.js";
+import { MemorySecrets, takeChoresInTurn, type Table } from "../src/api/client.js";
 import { tempDir } from "./support/tmp.js";
 
 const CLOCK = () => new Date("2026-05-01T10:00:00.000Z");
@@ -27,12 +27,7 @@ async function play(
   seats: Map<string, Table>,
   until: (s: CampaignState) => boolean,
 ) {
-  const chores = async () => {
-    for (let took = true; took;) {
-      took = false;
-      for (const seat of seats.values()) await seat.takeChores(() => (took = true));
-    }
-  };
+  const chores = () => takeChoresInTurn(seats.values());
   await chores();
   for (;;) {
     const state = (await folder.state(campaign)) as CampaignState;

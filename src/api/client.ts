@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { Table, ChoreRefusedError, type TableOptions, type WrittenEvents } from "../client/table.js";
+export { Table, ChoreRefusedError, takeChoresInTurn, type TableOptions, type WrittenEvents } from "../client/table.js";
 export type { RandomHex } from "../client/prepare.js";
 export { dueChores } from "../client/chores.js";
 export {

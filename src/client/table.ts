@@ -111,6 +111,20 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
   }
 }
 
+/**
+ * Each seat's chores in turn until none has any left: where one machine seats several parties apart, each with its own
+ * secrets, one party's chore can make another's due (the players' seeds, then the host's start of the turn).
+ */
+export async function takeChoresInTurn(
+  seats: Iterable<{ takeChores(onEvents: () => void): Promise<void> }>,
+): Promise<void> {
+  const all = [...seats];
+  for (let took = true; took;) {
+    took = false;
+    for (const seat of all) await seat.takeChores(() => (took = true));
+  }
+}
+
 /** An actor that is no seat of the campaign is refused first, whatever else the command holds: it names no secrets. */
 function notASeat(state: CampaignView, input: unknown): Refusal | undefined {
   const actor = (input as { actor?: unknown } | null)?.actor;
