@@ -233,6 +233,7 @@ describe("forecast of Ashfall", () => {
 
 describe("forecast under fog of war (A2)", () => {
   let state: CampaignState;
+  let table: Table;
   beforeAll(async () => {
     const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
     const setup = await loadSetupFile(example("emberfall.setup.json"));
@@ -241,11 +242,46 @@ describe("forecast under fog of war (A2)", () => {
       setupCommands(setup).map((step) => step.command),
     );
     if (!created.ok) throw new Error(JSON.stringify(created.refusal));
-    const table = new Table(engine, setup.campaign, {
+    table = new Table(engine, setup.campaign, {
       secrets: new MemorySecrets(),
       random: sequenceRandomHex("forecast-fog"),
     });
     state = await playCampaign(table, () => {}, 1);
+  });
+
+  /** The campaign played on by the demo's commanders until `found` holds of its state. */
+  const playUntil = async (found: (state: CampaignState) => boolean) => {
+    for (let now = await table.state(); ; now = await table.state()) {
+      if (found(now)) return now;
+      const outcome = await table.submit(nextDecision(now));
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.refusal));
+    }
+  };
+  const enemyBattle = (now: CampaignState, status: string) =>
+    Object.values(now.battles).find(
+      (b) => b.turn === now.turn && b.status === status && [b.attacker, b.defender].some((s) => s.player === ENEMY),
+    );
+
+  it("A2, B3: makes a battle's hidden size and VP target from its sides' points as drawn, in the Action phase", async () => {
+    const now = await playUntil((s) => s.phase === "action" && enemyBattle(s, "pending") !== undefined);
+    const battle = enemyBattle(now, "pending")!;
+    expect(viewState(now, SEAT).battles[battle.id]!.averagePoints as unknown).toBe(HIDDEN);
+    const { state: drawn } = await sampledStart(forecastStart({ state: now }, SEAT, false), seededRandom("size"));
+    const guess = drawn.battles[battle.id]!;
+    expect(guess.averagePoints).toBe((guess.attacker.points + guess.defender.points) / 2);
+    expect(guess.vpTarget).toBe(10 * Math.ceil(guess.averagePoints / 1000) + 5);
+    await expect(forecast(quick(forecastStart({ state: now }, SEAT, false)))).resolves.toMatchObject({ runs: 3 });
+  });
+
+  it("A2, B4: fights again a result reported against an enemy roster it drew anew, which that result cannot fit", async () => {
+    const now = await playUntil((s) => enemyBattle(s, "reported") !== undefined);
+    const battle = enemyBattle(now, "reported")!;
+    const { state: drawn } = await sampledStart(forecastStart({ state: now }, SEAT, false), seededRandom("report"));
+    expect(drawn.battles[battle.id]).toMatchObject({ status: "pending", report: null });
+    // The organiser sees the rosters the report names: the result stands as reported.
+    const { state: truth } = await sampledStart(forecastStart({ state: now }, "host", false), seededRandom("report"));
+    expect(truth.battles[battle.id]!.report).toEqual(battle.report);
+    await expect(forecast(quick(forecastStart({ state: now }, SEAT, false)))).resolves.toMatchObject({ runs: 3 });
   });
 
   it("A2, S5: draws each enemy army's strength in its move rate's band from its owner's companies, its hidden ledger empty", async () => {

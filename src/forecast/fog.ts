@@ -1,4 +1,5 @@
-import type { RosterFormation } from "../../events/common.js";
+import type { RosterFormation, VpTableRow } from "../../events/common.js";
+import { vpTarget } from "../../projections/formulas.js";
 import { armyPoints } from "../../projections/units.js";
 import type { ArmyState, BattleState, CampaignState, PlayerLedger } from "../../projections/state.js";
 import { lowestLevelFor } from "../rules/commanders.js";
@@ -65,10 +66,31 @@ export function drawnLedger(ledger: PlayerLedger): PlayerLedger {
   } as PlayerLedger;
 }
 
-/** A battle of the Action phase whose sides' points fog still hides: each its army's points as drawn. */
-export function drawnBattle(battle: BattleState, armies: Record<string, ArmyState>): BattleState {
+/**
+ * A battle as the simulation starts it. In the Action phase fog still hides its sides' points: each is its army's
+ * points as drawn, and its size and VP target, hidden with them, are made from those as BattleStarted makes them. A
+ * result reported but not yet confirmed (B4) that names the formations of a roster drawn anew cannot be confirmed
+ * against that roster: the battle is fought again by the model, as one not yet reported.
+ */
+export function drawnBattle(
+  battle: BattleState,
+  armies: Record<string, ArmyState>,
+  drawnRosters: ReadonlySet<string>,
+  vpTable: readonly VpTableRow[] | undefined,
+): BattleState {
   const side = <S extends BattleState["attacker"] | BattleState["defender"]>(s: S): S =>
     isHidden(s.points) ? { ...s, points: armies[s.army]?.points ?? 0 } : s;
   const [attacker, defender] = [side(battle.attacker), side(battle.defender)];
-  return attacker === battle.attacker && defender === battle.defender ? battle : { ...battle, attacker, defender };
+  let drawn = attacker === battle.attacker && defender === battle.defender ? battle : { ...battle, attacker, defender };
+  if (isHidden(battle.averagePoints)) {
+    const averagePoints = (attacker.points + defender.points) / 2;
+    drawn = {
+      ...drawn,
+      averagePoints,
+      ...(isHidden(battle.vpTarget) ? { vpTarget: vpTarget(averagePoints, vpTable) } : {}),
+    };
+  }
+  if (battle.report !== null && (drawnRosters.has(attacker.army) || drawnRosters.has(defender.army)))
+    drawn = { ...drawn, status: "pending", report: null };
+  return drawn;
 }

@@ -116,9 +116,17 @@ export async function sampledStart(
     armies[id] =
       (drawn.commander as unknown) === HIDDEN ? { ...drawn, commander: sampledCommander(drawn, random) } : drawn;
   }
+  const drawnRosters = new Set(
+    Object.values(view.armies)
+      .filter((a) => a.formations !== armies[a.id]!.formations)
+      .map((a) => a.id),
+  );
   const ledgers = Object.fromEntries(Object.entries(view.ledgers).map(([id, ledger]) => [id, drawnLedger(ledger)]));
   const battles = Object.fromEntries(
-    Object.entries(view.battles).map(([id, battle]) => [id, drawnBattle(battle, armies)]),
+    Object.entries(view.battles).map(([id, battle]) => [
+      id,
+      drawnBattle(battle, armies, drawnRosters, view.setup!.options.vpTable),
+    ]),
   );
   let state: CampaignState = { ...view, armies, ledgers, battles };
   const hidden = unsampled(state);

@@ -80,7 +80,7 @@ describe("the leak search finds what it looks for", () => {
           const salt = hidden().find((s) => s.kind === "salt")!;
           const hostSeed = hidden().find((s) => s.kind === "host seed")!;
           const [army, fate] = [...commanderFates(truth.events)].find(([, f]) => f.player === "horde" && !f.killed)!;
-          for (const route of ["state", "log", "timeline", "audit", "branches", "diff", "waiting"]) {
+          for (const route of ["state", "log", "timeline", "audit", "branches", "diff", "waiting", "forecast"]) {
             const leaks = await found(g, route, (body) => withMember(body, [salt.text, hostSeed.text, fate.commander]));
             expect(reportedIn(leaks, `concord ${route}`), `planted in ${route}`).toEqual(
               expect.arrayContaining([salt.what, hostSeed.what, `horde's living commander of ${army}`]),

@@ -326,6 +326,24 @@ export async function readEverything(
       fogLeaksInDiff(diff.json<{ a: DiffSide; b: DiffSide }>(), seat),
     ),
   );
+  // The odds from the seat's view (issue 18): a forecast draws what the seat may not see and answers only with
+  // aggregates, so no byte of it may name a secret, on one line or comparing main with the branch. A line still in
+  // set-up has nothing to forecast (refused, as the route's own test shows).
+  const begun = lines.filter(({ truth }) => truth.events.some((e) => e.type === "TurnStarted"));
+  if (begun[0]?.truth !== main) return findings;
+  const forecast = await server.app.inject({
+    method: "POST",
+    url: `/campaigns/${campaign}/forecast`,
+    headers: auth(server.tokens[seat]!),
+    payload: {
+      runs: 2,
+      turns: 1,
+      seed: String(g(fc.nat)),
+      ...(begun.length === 2 && chance(g, 50) ? { compare: ["main", branch] } : {}),
+    },
+  });
+  expect(forecast.statusCode, `${seat} POST forecast: ${forecast.body}`).toBe(200);
+  findings.push(...leaksInAnswer("forecast", forecast.body, main, seat));
   return findings;
 }
 
@@ -482,7 +500,10 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
         findings.push(
           ...leaksInAnswer("live feed", feed.text(), truth, seat, () =>
             fogLeaksInEvents(
-              events.slice(from).map((e) => e.data as EventLike),
+              events
+                .slice(from)
+                .filter((e) => e.event === "event")
+                .map((e) => e.data as EventLike),
               seat,
             ),
           ),

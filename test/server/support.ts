@@ -201,7 +201,9 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     events,
     comments,
     waitFor: (count: number) => waitUntil(() => events.length >= count),
-    waitForSeq: (seq: number) => waitUntil(() => (events.at(-1)?.id ?? 0) >= seq),
+    /** Waits for the log's event `seq`; a forecast's progress (`event: forecast`) carries no seq. */
+    waitForSeq: (seq: number) =>
+      waitUntil(() => Math.max(0, ...events.filter((e) => e.event === "event").map((e) => e.id)) >= seq),
     text: () => received,
     close: () => req.destroy(),
     status: () => status,
