@@ -9,6 +9,7 @@
  * commanders decide for both sides from the campaign as stored: through a server, as the organiser reads it.
  */
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { HOST } from "../events/common.js";
@@ -35,14 +36,18 @@ export const PLAYERS = ["concord", "horde"] as const;
 
 const MAIN = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
 
-/** Starts `epicwar serve --port 0` on the folder: its address and operator token, read from its first lines. */
+/**
+ * Starts `epicwar serve --port 0` on the folder: its address and operator token, read from its first lines. Its
+ * request log (one line per request, on stderr) goes to a file beside the folder, as a server's log goes to a file or
+ * the journal in use: read by this process instead, it took the measuring process's time in the middle of commands.
+ */
 export async function startServe(db: string) {
+  const log = openSync(`${db}.log`, "a");
   const child = spawn(process.execPath, [MAIN, "serve", "--db", db, "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", log],
   });
-  // The request log (one line per request) is read and dropped: the server writes it as it would in use.
-  child.stderr.resume();
-  const lines = createInterface({ input: child.stdout });
+  closeSync(log);
+  const lines = createInterface({ input: child.stdout! });
   let url: string | undefined;
   let operator: string | undefined;
   for await (const line of lines) {
