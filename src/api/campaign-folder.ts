@@ -220,7 +220,7 @@ export class CampaignFolder {
    * line), and a campaign or branch already here is refused (BranchError); either way nothing is written.
    */
   async import(lines: AsyncIterable<string> | Iterable<string>): Promise<CheckedExport["header"]> {
-    const checked = await checkExport(toAsync(lines), catalogue);
+    const checked = await checkExport(lines, catalogue);
     await this.engine.store.importStreams(checked.streams);
     return checked.header;
   }
@@ -231,8 +231,4 @@ export class CampaignFolder {
       throw new RangeError(`no campaign "${campaign}" in this folder`);
     return branch === undefined || branch === MAIN ? campaign : lineStream(this.engine.store, campaign, branch);
   }
-}
-
-async function* toAsync(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
-  yield* lines;
 }

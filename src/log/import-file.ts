@@ -47,7 +47,22 @@ interface OpenStream extends ImportedStream {
  * catalogue at its version, and each stream's head. Throws ImportError naming the first line that does not hold. Each
  * value is kept exactly as it will be stored (hash and body), never re-encoded.
  */
-export async function checkExport(lines: AsyncIterable<string>, catalogue: EventCatalogue): Promise<CheckedExport> {
+export function checkExport(
+  lines: AsyncIterable<string> | Iterable<string>,
+  catalogue: EventCatalogue,
+): Promise<CheckedExport> {
+  return checkExportBatches(oneByOne(lines), catalogue);
+}
+
+async function* oneByOne(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<readonly string[]> {
+  for await (const line of lines) yield [line];
+}
+
+/** checkExport over the file's lines read in batches (textLineBatches): one await a batch rather than a line. */
+export async function checkExportBatches(
+  batches: AsyncIterable<readonly string[]>,
+  catalogue: EventCatalogue,
+): Promise<CheckedExport> {
   let number = 0;
   let header: ExportHeader | undefined;
   const streams: OpenStream[] = [];
@@ -85,80 +100,84 @@ export async function checkExport(lines: AsyncIterable<string>, catalogue: Event
     return stream;
   };
 
-  for await (const text of lines) {
-    number++;
-    let line: Record<string, unknown>;
-    try {
-      line = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      throw new ImportError(number, "is not a line of JSON");
-    }
-    if (typeof line !== "object" || line === null || Array.isArray(line))
-      throw new ImportError(number, "is not a JSON object");
-    if (header === undefined) {
-      header = checkHeader(line, number);
-      continue;
-    }
-    switch (line["kind"]) {
-      case "branch": {
-        const branch = checkBranch(line, number, header);
-        const parent = byName.get(branch.parent);
-        if (!parent?.closed)
-          throw new ImportError(number, `${branch.stream}'s parent ${branch.parent} is not before it`);
-        if (!(branch.forkSeq >= 1 && branch.forkSeq <= parent.head.seq))
-          throw new ImportError(
-            number,
-            `${branch.stream} forks at ${branch.forkSeq}, outside ${branch.parent}'s 1 to ${parent.head.seq}`,
-            true,
-          );
-        if (hashAt(parent, branch.forkSeq) !== branch.forkHash)
-          throw new ImportError(
-            number,
-            `${branch.stream}'s forkHash is not the hash of ${branch.parent}'s event ${branch.forkSeq}`,
-            true,
-          );
-        current = open(branch.stream, branch);
-        break;
+  for await (const batch of batches)
+    for (const text of batch) {
+      number++;
+      let line: Record<string, unknown>;
+      try {
+        line = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        throw new ImportError(number, "is not a line of JSON");
       }
-      case "event": {
-        const name = line["stream"];
-        if (typeof name !== "string") throw new ImportError(number, "stream must be a stream id");
-        if (current === undefined || current.closed) {
-          // Only the campaign's own stream starts with an event; a branch starts with its record.
-          const next = header.streams[streams.length];
-          if (next !== header.campaign || name !== next)
+      if (typeof line !== "object" || line === null || Array.isArray(line))
+        throw new ImportError(number, "is not a JSON object");
+      if (header === undefined) {
+        header = checkHeader(line, number);
+        continue;
+      }
+      switch (line["kind"]) {
+        case "branch": {
+          const branch = checkBranch(line, number, header);
+          const parent = byName.get(branch.parent);
+          if (!parent?.closed)
+            throw new ImportError(number, `${branch.stream}'s parent ${branch.parent} is not before it`);
+          if (!(branch.forkSeq >= 1 && branch.forkSeq <= parent.head.seq))
             throw new ImportError(
               number,
-              next === undefined
-                ? `an event of ${name} after every stream the header lists`
-                : next === header.campaign
-                  ? `an event of ${name} where ${next}'s events begin`
-                  : `an event of ${name} where ${next}'s branch line is due`,
+              `${branch.stream} forks at ${branch.forkSeq}, outside ${branch.parent}'s 1 to ${parent.head.seq}`,
+              true,
             );
-          current = open(name, undefined);
+          if (hashAt(parent, branch.forkSeq) !== branch.forkHash)
+            throw new ImportError(
+              number,
+              `${branch.stream}'s forkHash is not the hash of ${branch.parent}'s event ${branch.forkSeq}`,
+              true,
+            );
+          current = open(branch.stream, branch);
+          break;
         }
-        checkEvent(line, number, current, catalogue);
-        events++;
-        break;
-      }
-      case "head": {
-        if (current === undefined || current.closed || line["stream"] !== current.stream)
-          throw new ImportError(number, `a head line of ${String(line["stream"])} where none is due`);
-        const head: Head = { seq: current.next - 1, hash: current.prev };
-        if (line["seq"] !== head.seq || line["hash"] !== head.hash)
+        case "event": {
+          const name = line["stream"];
+          if (typeof name !== "string") throw new ImportError(number, "stream must be a stream id");
+          if (current === undefined || current.closed) {
+            // Only the campaign's own stream starts with an event; a branch starts with its record.
+            const next = header.streams[streams.length];
+            if (next !== header.campaign || name !== next)
+              throw new ImportError(
+                number,
+                next === undefined
+                  ? `an event of ${name} after every stream the header lists`
+                  : next === header.campaign
+                    ? `an event of ${name} where ${next}'s events begin`
+                    : `an event of ${name} where ${next}'s branch line is due`,
+              );
+            current = open(name, undefined);
+          }
+          checkEvent(line, number, current, catalogue);
+          events++;
+          break;
+        }
+        case "head": {
+          if (current === undefined || current.closed || line["stream"] !== current.stream)
+            throw new ImportError(number, `a head line of ${String(line["stream"])} where none is due`);
+          const head: Head = { seq: current.next - 1, hash: current.prev };
+          if (line["seq"] !== head.seq || line["hash"] !== head.hash)
+            throw new ImportError(
+              number,
+              `${current.stream}'s head says #${String(line["seq"])} ${String(line["hash"]).slice(0, 16)}, but its events end at #${head.seq} ${head.hash.slice(0, 16)}`,
+              true,
+            );
+          current.head = head;
+          current.closed = true;
+          break;
+        }
+        default:
           throw new ImportError(
             number,
-            `${current.stream}'s head says #${String(line["seq"])} ${String(line["hash"]).slice(0, 16)}, but its events end at #${head.seq} ${head.hash.slice(0, 16)}`,
-            true,
+            `kind must be "branch", "event" or "head", not ${JSON.stringify(line["kind"])}`,
           );
-        current.head = head;
-        current.closed = true;
-        break;
       }
-      default:
-        throw new ImportError(number, `kind must be "branch", "event" or "head", not ${JSON.stringify(line["kind"])}`);
     }
-  }
   if (header === undefined) throw new ImportError(1, "the file is empty: an export starts with its header line");
   const missing = header.streams.slice(streams.length);
   if (missing.length > 0 || (current && !current.closed))
@@ -247,9 +266,11 @@ function checkEvent(
   const { seq, hash, body } = line;
   if (line["stream"] !== stream.stream) throw broken(`is missing: the line is ${String(line["stream"])}'s`);
   if (seq !== stream.next) throw broken(`is missing: the line is #${String(seq)}`);
-  if (typeof hash !== "string" || !HASH.test(hash) || typeof body !== "string")
-    throw new ImportError(number, "an event line has a hash (64 hex characters) and a body (a string)");
-  if (sha256Hex(body) !== hash) throw broken("does not match its hash: its body was changed");
+  const malformed = () => new ImportError(number, "an event line has a hash (64 hex characters) and a body (a string)");
+  if (typeof hash !== "string" || typeof body !== "string") throw malformed();
+  // A hash equal to its body's SHA-256 is 64 hex characters: its shape is checked only to tell which error it is.
+  if (sha256Hex(body) !== hash)
+    throw HASH.test(hash) ? broken("does not match its hash: its body was changed") : malformed();
   let envelope: Record<string, unknown>;
   try {
     envelope = JSON.parse(body) as Record<string, unknown>;

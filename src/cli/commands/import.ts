@@ -1,18 +1,16 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { catalogue } from "../../../events/index.js";
 import { BranchError } from "../../log/index.js";
-import { checkExport, ImportError, type CheckedExport } from "../../log/import-file.js";
+import { checkExportBatches, ImportError, type CheckedExport } from "../../log/import-file.js";
+import { textLineBatches } from "../../log/text-lines.js";
 import { CliError, EXIT } from "../errors.js";
 import { withEngine } from "../session.js";
 import type { CliKit } from "./kit.js";
 
 /** Reads and checks a whole export file: what it holds, or a CliError naming the file's first bad line. */
 export async function readExportFile(file: string): Promise<CheckedExport> {
-  const input = createReadStream(file, { encoding: "utf8" });
   try {
-    return await checkExport(createInterface({ input, crlfDelay: Infinity }), catalogue);
+    return await checkExportBatches(textLineBatches(file), catalogue);
   } catch (error) {
     if (error instanceof ImportError)
       throw new CliError(
@@ -23,8 +21,6 @@ export async function readExportFile(file: string): Promise<CheckedExport> {
     if (code === "ENOENT" || code === "EISDIR" || code === "EACCES")
       throw new CliError(`cannot read ${file} (${code}): give the path of a file written by epicwar export`);
     throw error;
-  } finally {
-    input.destroy();
   }
 }
 
