@@ -222,6 +222,14 @@ describe("import refuses a file that does not hold, naming its first bad line, a
     const error = await refusal(rehashed);
     expect(error.message).toBe(`line ${i + 2}: event ashfall #31 does not link to the event before it`);
     expect(error.broken).toBe(true);
+    // A body of JSON that is no object (null, a number), its hash made to match.
+    for (const body of ["null", "7"]) {
+      const odd = [...lines];
+      odd[i] = JSON.stringify({ ...parse(lines[i]!), body, hash: sha256Hex(body) });
+      expect((await refusal(odd)).message).toBe(
+        `line ${i + 1}: event ashfall #30 has a body that is not a JSON object`,
+      );
+    }
   });
 
   it("a rechained log whose events the catalogue refuses: an unknown type, a version from the future, bad data", async () => {

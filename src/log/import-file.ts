@@ -277,6 +277,7 @@ function checkEvent(
   } catch {
     throw broken("has a body that is not JSON");
   }
+  if (typeof envelope !== "object" || envelope === null) throw broken("has a body that is not a JSON object");
   if (envelope["stream"] !== stream.stream || envelope["seq"] !== seq)
     throw broken(`says it is ${String(envelope["stream"])} #${String(envelope["seq"])}`);
   if (envelope["prev"] !== stream.prev) throw broken(`does not link to the event before it`);
