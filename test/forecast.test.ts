@@ -21,6 +21,7 @@ import { forecastStart, sampledStart, type ForecastStart } from "../src/forecast
 import { armyPoints } from "../projections/units.js";
 import { engagement } from "../projections/engagement.js";
 import { MemoryEngine } from "../src/memory-engine.js";
+import { decideBatch } from "../src/decide-batch.js";
 import { loadSetupFile } from "../src/setup-loader.js";
 import { setupCommands } from "../src/setup-file.js";
 import { HIDDEN, viewState } from "../src/views.js";
@@ -261,6 +262,25 @@ describe("forecast under fog of war (A2)", () => {
     Object.values(now.battles).find(
       (b) => b.turn === now.turn && b.status === status && [b.attacker, b.defender].some((s) => s.player === ENEMY),
     );
+
+  it("T5: the host ends an Action phase in which no army is left to activate, and the forecast plays on from it", async () => {
+    const now = await playUntil(
+      (s) => s.phase === "action" && !!s.turnState?.first && Object.keys(s.turnState.activations).length === 0,
+    );
+    // Every army routed (the random play of a long campaign can come to this): nobody has an army to activate.
+    const armies = Object.fromEntries(
+      Object.entries(now.armies).map(([id, army]) => [id, { ...army, status: "routed" as const, at: null }]),
+    );
+    const empty: CampaignState = { ...now, armies };
+    const close = nextDecision(empty);
+    expect(close).toEqual({ actor: "host", type: "CloseActionPhase" });
+    const decided = decideBatch(empty, [close], () => new Date("2026-03-01T12:00:00Z"));
+    expect(decided.ok && decided.events.map((e) => e.type)).toContain("ActionPhaseEnded");
+    for (const policy of ["scripted", "random"] as const)
+      await expect(forecast(quick(forecastStart({ state: empty }, "host", false), { policy }))).resolves.toMatchObject({
+        runs: 3,
+      });
+  });
 
   it("A2, B3: makes a battle's hidden size and VP target from its sides' points as drawn, in the Action phase", async () => {
     const now = await playUntil((s) => s.phase === "action" && enemyBattle(s, "pending") !== undefined);

@@ -1,8 +1,10 @@
+import { HOST } from "../../events/common.js";
 import type { CurrentEvent, StoredEvent } from "../../events/index.js";
 import { toCurrent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Table } from "../client/table.js";
 import type { CampaignView } from "../views.js";
+import { unactivatedArmies } from "../rules/action-common.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { describeEvent } from "../words/events.js";
 import { waitingFor } from "../words/waiting.js";
@@ -21,7 +23,8 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
   if (state.phase === "action") {
     if (turn.initiativeWinner && !turn.first)
       return { actor: turn.initiativeWinner, type: "ChooseFirst", first: turn.initiativeWinner };
-    return turn.first ? nextActivation(state) : undefined;
+    if (!turn.first) return undefined;
+    return nextActivation(state) ?? closeWhenNoneLeft(state);
   }
   if (state.phase === "battle") {
     const battle = Object.values(state.battles)
@@ -41,6 +44,16 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
   }
   const player = state.setup!.players.map((p) => p.id).find((p) => !turn.endPhaseDone.includes(p));
   return player ? nextEndPhaseCommand(state, player) : undefined;
+}
+
+/**
+ * T5: an Action phase ends with the last reveal; one in which no army is left to activate or reveal (every one routed
+ * or disbanded) is ended by the host.
+ */
+function closeWhenNoneLeft(state: CampaignState): PlainCommand | undefined {
+  const activations = Object.values(state.turnState!.activations);
+  if (unactivatedArmies(state).length > 0 || activations.some((a) => a.order === null)) return undefined;
+  return { actor: HOST, type: "CloseActionPhase" };
 }
 
 /**

@@ -47,7 +47,7 @@ export const randomPolicy: Policy = (state, random) => {
   }
   if (scoutingReply(state)) return nextDecision(state);
   const player = nextActivator(state);
-  if (!player) return undefined;
+  if (!player) return nextDecision(state);
   const mine = unactivatedArmies(state).filter((a) => a.player === player);
   if (mine.some((a) => pledgedOrder(state, a))) return nextDecision(state);
   // M5: an army that shares its square moves off it first, as the scripted commanders do.
