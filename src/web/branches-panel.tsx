@@ -8,7 +8,8 @@ import type { Game, Verdict } from "./game.js";
 import { MapPanel } from "./map-panel.js";
 import { RefusalNote } from "./refusal.js";
 
-const MAIN = "main";
+/** The campaign's own line, as the server names it among its branches. */
+export const MAIN = "main";
 
 /**
  * What-if: the campaign's lines (its own and its branches), each's diff against the main line and its map now; the
