@@ -1,14 +1,14 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { Comparison, ForecastReport } from "../forecast/forecast.js";
 import type { Difference } from "../forecast/report.js";
-import type { Lines } from "../../replays/as-seen.js";
-import { MAIN } from "./branches-panel.js";
+import { MAIN } from "./lines.js";
 import { asNumber, FieldError } from "./fields.js";
 import type { Game, Verdict } from "./game.js";
 import { renderOddsChart, type ChartLine } from "./odds-chart.js";
 import { RefusalNote } from "./refusal.js";
 
-const DEFAULT_RUNS = "1000";
+/** Fewer than the CLI's 1,000: the page waits for the whole answer while the server plays the runs. */
+const DEFAULT_RUNS = "200";
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const signed = (d: Difference) =>
   `${d.difference >= 0 ? "+" : ""}${percent(d.difference)} (${percent(d.low)} to ${percent(d.high)})`;
@@ -19,17 +19,13 @@ const signed = (d: Difference) =>
  * comparison of the main line against a branch from the same seed, with the difference in each chance. The runs'
  * progress comes on the seat's feed while the server plays them.
  */
-export function ForecastPanel({ game }: { game: Game }) {
+export function ForecastPanel({ game, branches }: { game: Game; branches: readonly string[] }) {
   const [runs, setRuns] = useState(DEFAULT_RUNS);
   const [against, setAgainst] = useState("");
-  const [branches, setBranches] = useState<string[]>([]);
   const [answer, setAnswer] = useState<{ lines: ChartLine[]; comparison?: Comparison } | null>(null);
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [playing, setPlaying] = useState(false);
   const base = `/campaigns/${encodeURIComponent(game.seat.campaign)}`;
-  useEffect(() => {
-    void game.server.read<Lines>(`${base}/branches`).then((read) => setBranches(read.branches.map((b) => b.name)));
-  }, [game.version.value]);
   const line = game.branch ?? MAIN;
 
   const run = async (event: Event) => {

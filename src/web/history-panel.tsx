@@ -3,7 +3,6 @@ import type { AuditReport, Finding } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
 import type { CampaignView } from "../views.js";
 import { BranchesPanel } from "./branches-panel.js";
-import { ForecastPanel } from "./forecast-panel.js";
 import type { Game } from "./game.js";
 import { MapPanel } from "./map-panel.js";
 
@@ -118,7 +117,6 @@ export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: st
         </div>
       </div>
       <BranchesPanel game={game} seq={entry?.seq} onPlay={onPlay} />
-      <ForecastPanel game={game} />
     </section>
   );
 }
