@@ -81,11 +81,26 @@ function organiserReads(campaign: string, token: () => string) {
 }
 const { read, stateNow, until } = organiserReads(CAMPAIGN, () => hostToken);
 
+/** The test's own organiser token for a campaign, issued by the operator: the answers the pages are checked against. */
+async function organiserToken(campaign: string): Promise<string> {
+  const invite = await fetch(`${url}/campaigns/${campaign}/invites`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ seat: "host" }),
+  }).then((answer) => answer.json() as Promise<{ invite: string }>);
+  return await fetch(`${url}/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(invite),
+  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
+}
+
 /**
- * A second campaign on the server, made from a set-up file by the operator: the pages of its two players, signed in
- * from their invite links, and the organiser's token of its own for the test's reads.
+ * A second campaign on the server, made from a set-up file by the operator: the pages of its organiser and its two
+ * players, signed in from their invite links, and the reads of the test's own organiser token.
  */
 async function secondCampaign(setup: Record<string, unknown>) {
+  const campaign = String(setup["campaign"]);
   const created = await fetch(`${url}/campaigns`, {
     method: "POST",
     headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
@@ -94,14 +109,10 @@ async function secondCampaign(setup: Record<string, unknown>) {
   expect(created.status).toBe(201);
   const { invites } = (await created.json()) as { invites: Record<string, string> };
   const pages: Record<string, SeatPage> = {};
-  for (const player of PLAYERS)
-    pages[player] = await openSeat(browser, `${setup["campaign"]} ${player}`, `${url}/join#${invites[player]}`);
-  const token = await fetch(`${url}/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ invite: invites["host"] }),
-  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
-  return { pages, ...organiserReads(String(setup["campaign"]), () => token) };
+  for (const seat of ["host", ...PLAYERS])
+    pages[seat] = await openSeat(browser, `${campaign} ${seat}`, `${url}/join#${invites[seat]}`);
+  const token = await organiserToken(campaign);
+  return { pages, ...organiserReads(campaign, () => token) };
 }
 
 const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
@@ -174,17 +185,7 @@ beforeAll(async () => {
   const links: Record<string, string> = {};
   for (const seat of ["host", ...PLAYERS])
     links[seat] = (await server.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
-  // The test's own organiser token, issued by the operator: the server's answers the pages are checked against.
-  const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ seat: "host" }),
-  }).then((answer) => answer.json() as Promise<{ invite: string }>);
-  hostToken = await fetch(`${url}/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(invite),
-  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
+  hostToken = await organiserToken(CAMPAIGN);
   browser = await launchChromium();
   for (const seat of ["host", ...PLAYERS]) seats[seat] = await openSeat(browser, seat, links[seat]!);
 }, 120_000);
@@ -592,7 +593,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
     for (const seat of Object.values(pages)) await seat.context.close();
   });
 
-  it("A3 scouts an enemy army through the pages: the scout's Advance revealed, the answer, a size out of the band refused beside its row, the size stated, the scout activated on the Advance it revealed", async () => {
+  it("A3 T5 scouts an enemy army through the pages: the scout's Advance revealed, the answer, a size out of the band refused beside its row, the size stated, the scout attacking on the Advance it revealed; then the stall claimed and the phase closed by the organiser", async () => {
     const ashfall = (await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json"))) as never;
     const { pages, until: scoutUntil } = await secondCampaign(scoutingSetup(ashfall) as never);
     const [concord, horde] = [pages["concord"]!.page, pages["horde"]!.page];
@@ -628,12 +629,32 @@ describe("the campaign in the browser (docs/web.md)", () => {
       .locator(`[data-scouting="${id}"]`)
       .filter({ hasText: `stated ${truth.toLocaleString("en")} pts` })
       .waitFor(WAIT);
-    // The scout's activation carries the commitment its scouting revealed: the page kept the salt it revealed.
+    // The scout attacks the army it scouted, on the Advance it revealed: its activation carries the commitment the
+    // scouting gave, so the page kept the salt it revealed.
     await concord.locator('button[data-army="c6"]').click(WAIT);
     await concord.locator("input[name=order][value=advance]").check();
+    await concord.locator('[data-square="9,4"]').waitFor({ state: "attached", ...WAIT });
+    await clickSquare(pages["concord"]!, [9, 4]);
+    await concord.locator(`[data-path-step="2"]`).waitFor({ state: "attached", ...WAIT });
     await concord.getByTestId("confirm-order").click();
     state = await scoutUntil("the scout activated", (s) => s.turnState?.activations["c6"] !== undefined);
     expect(state.turnState!.activations["c6"]!.commitment).toBe(pledge.commitment);
+    // T5 stall: the Horde never gives the attacked army's order; the Concord claims the stall on its page, and the
+    // organiser closes the phase on its own, which says who was waited on.
+    await concord.getByTestId("claim-stall").getByRole("button", { name: "Claim the stall (T5)" }).click(WAIT);
+    state = await scoutUntil("the stall claimed", (s) => s.turnState?.stallClaim !== undefined);
+    const battle = Object.values(state.battles).find((b) => b.defender.army === "h5" && b.turn === state.turn)!;
+    expect(state.turnState!.stallClaim!.owed).toEqual([
+      { army: "h5", player: "horde", owes: "order", battle: battle.id },
+    ]);
+    const host = pages["host"]!.page;
+    await host.getByTestId("close-action-phase").click(WAIT);
+    state = await scoutUntil("the Action phase closed", (s) => s.phase !== "action");
+    const closes = host.getByTestId("closes");
+    await closes
+      .filter({ hasText: "concord claims the Action phase is stalled, waiting on h5's order (horde)" })
+      .waitFor(WAIT);
+    await closes.filter({ hasText: "the host closed the stalled Action phase; not activated:" }).waitFor(WAIT);
     for (const seat of Object.values(pages)) {
       expect(seat.errors, seat.seat).toEqual([]);
       await seat.context.close();
