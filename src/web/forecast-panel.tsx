@@ -114,9 +114,11 @@ function ForecastAnswer({ lines, comparison }: { lines: ChartLine[]; comparison?
     <div data-testid="forecast-answer">
       <div class="odds-chart" dangerouslySetInnerHTML={{ __html: renderOddsChart(lines) }} />
       <p>
-        From turn {report.from.turn} ({report.from.phase ?? "set-up"}), {report.runs} runs each,{" "}
-        {report.seat === null ? "from the whole truth" : `from what ${report.seat} may see`}; battles by{" "}
-        {report.battles}; chances with their {report.interval}.
+        {lines
+          .map(({ name, report: line }) => `${name} from turn ${line.from.turn} (${line.from.phase ?? "set-up"})`)
+          .join(", ")}
+        : {report.runs} runs each, {report.seat === null ? "from the whole truth" : `from what ${report.seat} may see`};
+        battles by {report.battles}; chances with their {report.interval}.
       </p>
       {comparison && (
         <table data-testid="forecast-differences">

@@ -38,8 +38,9 @@ export function oddsByTurn(report: ForecastReport): OddsAtTurn[] {
 }
 
 const WIDTH = 680;
-const HEIGHT = 300;
-const PLOT = { left: 48, top: 16, right: 440, bottom: 256 };
+const PLOT = { left: 48, top: 16, right: 660, bottom: 256 };
+/** The legend's rows under the plot, one a curve. */
+const LEGEND = { top: PLOT.bottom + 60, row: 18 };
 /** The sides' colours in set-up order, and the draw's. */
 const COLOURS = ["#b22222", "#1f5fa8", "#2e7d32", "#8e24aa"];
 const DRAW_COLOUR = "#777777";
@@ -51,7 +52,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 /**
  * The odds by turn as an SVG chart (a pure function of the reports: the same reports give the same text): for each
  * line, each side's chance to have won by the end of each turn and the chance of a draw, with the 95% interval of each
- * final chance as a bar at the last turn; a legend with the final chances. Two lines (a what-if against the main line)
+ * final chance as a bar at the last turn; under it a legend with the final chances. Two lines (a what-if against the main line)
  * are drawn over each other, the second dashed.
  */
 export function renderOddsChart(lines: readonly ChartLine[]): string {
@@ -98,12 +99,11 @@ export function renderOddsChart(lines: readonly ChartLine[]): string {
           }),
         ]),
       );
-      const row = legend.length;
-      const at = PLOT.top + 8 + row * 18;
+      const at = LEGEND.top + legend.length * LEGEND.row;
       legend.push(
         element("line", {
-          x1: PLOT.right + 24,
-          x2: PLOT.right + 48,
+          x1: PLOT.left,
+          x2: PLOT.left + 24,
           y1: at,
           y2: at,
           stroke: curve.colour,
@@ -112,7 +112,7 @@ export function renderOddsChart(lines: readonly ChartLine[]): string {
         }) +
           element(
             "text",
-            { x: PLOT.right + 54, y: at + 4, "font-size": 12 },
+            { x: PLOT.left + 30, y: at + 4, "font-size": 12 },
             xml(
               `${lines.length > 1 ? `${name}: ` : ""}${curve.label} ${percent(curve.final.share)} (${percent(curve.final.low)}–${percent(curve.final.high)})`,
             ),
@@ -121,13 +121,14 @@ export function renderOddsChart(lines: readonly ChartLine[]): string {
     }
   });
   parts.push(group({ class: "legend" }, legend));
+  const height = LEGEND.top + legend.length * LEGEND.row;
   return element(
     "svg",
     {
       xmlns: "http://www.w3.org/2000/svg",
-      viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+      viewBox: `0 0 ${WIDTH} ${height}`,
       width: WIDTH,
-      height: HEIGHT,
+      height,
       role: "img",
     },
     `\n${parts.join("\n")}\n`,
@@ -137,8 +138,8 @@ export function renderOddsChart(lines: readonly ChartLine[]): string {
 function chartTitle(lines: readonly ChartLine[]): string {
   const report = lines[0]!.report;
   const seat = report.seat === null ? "the whole truth" : `what ${report.seat} may see`;
-  const which = lines.map((line) => line.name).join(" against ");
-  return `Each side's chance to have won by the end of each turn (${which}), from turn ${report.from.turn}, ${report.runs} runs each, from ${seat}; bars: 95% intervals`;
+  const which = lines.map((line) => `${line.name} from turn ${line.report.from.turn}`).join(" against ");
+  return `Each side's chance to have won by the end of each turn (${which}), ${report.runs} runs each, from ${seat}; bars: 95% intervals`;
 }
 
 /** The frame: chances from 0 to 100% up the side, the turns along the bottom. */

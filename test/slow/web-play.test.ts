@@ -525,10 +525,13 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await panel.getByRole("button", { name: "Forecast the odds" }).click();
     const compared = panel.locator("[data-testid=forecast-answer] svg");
     await compared.waitFor(WAIT);
-    await expect(compared.locator("title").first().textContent()).resolves.toContain("main against what-if");
+    await expect(compared.locator("title").first().textContent()).resolves.toMatch(
+      /\(main from turn \d+ against what-if from turn \d+\)/,
+    );
     await expect(compared.locator('g[data-line="what-if"] polyline').count()).resolves.toBe(PLAYERS.length + 1);
     const differences = panel.getByTestId("forecast-differences");
     await expect(differences.locator("tbody tr").count()).resolves.toBe(PLAYERS.length + 1);
+    if (SHOTS) await panel.screenshot({ path: join(SHOTS, "web-forecast.png") });
     await expect(differences.locator("tbody tr").first().textContent()).resolves.toMatch(/%.*%.*[+-]?\d+\.\d%/);
   });
 

@@ -58,9 +58,9 @@ describe("E2 the web page's chart of the odds by turn", () => {
     expect(svg).toBe(renderOddsChart([{ name: "main", report: report() }]));
     expect(svg.startsWith("<svg ")).toBe(true);
     // From the plot's left (turn 2, 0%) to its right (turn 6), 240 px tall: 30% is 72 px up from 256.
-    expect(curve(svg, "main", "red")).toBe("48,256 146,184 244,136 342,136 440,136");
-    expect(curve(svg, "main", "blue")).toBe("48,256 146,256 244,232 342,232 440,232");
-    expect(curve(svg, "main", "draw")).toBe("48,256 146,256 244,256 342,208 440,208");
+    expect(curve(svg, "main", "red")).toBe("48,256 201,184 354,136 507,136 660,136");
+    expect(curve(svg, "main", "blue")).toBe("48,256 201,256 354,232 507,232 660,232");
+    expect(curve(svg, "main", "draw")).toBe("48,256 201,256 354,256 507,208 660,208");
     const red = wilson(5, 10);
     expect(svg).toContain(`Red &lt;Host&gt; 50% (${Math.round(red.low * 100)}%–${Math.round(red.high * 100)}%)`);
     expect(svg).not.toContain("<Host>");
@@ -74,7 +74,7 @@ describe("E2 the web page's chart of the odds by turn", () => {
       { name: "main", report: report() },
       { name: "charge", report: branch },
     ]);
-    expect(curve(svg, "charge", "blue")).toBe("48,256 146,256 244,160 342,160 440,160");
+    expect(curve(svg, "charge", "blue")).toBe("48,256 201,256 354,160 507,160 660,160");
     expect(svg).toContain('data-line="charge" data-side="red"');
     expect(svg.match(/stroke-dasharray="6 4"/g)!.length).toBe(6);
     expect(svg).toContain("main: Red &lt;Host&gt; 50%");
@@ -83,6 +83,6 @@ describe("E2 the web page's chart of the odds by turn", () => {
 
   it("E2 draws a forecast of a single turn at the middle of the plot", () => {
     const one = report({ from: { turn: 6, phase: "end", seq: 90 }, endings: { 6: { red: 10 } }, cvps: [] });
-    expect(curve(renderOddsChart([{ name: "main", report: one }]), "main", "red")).toBe("244,16");
+    expect(curve(renderOddsChart([{ name: "main", report: one }]), "main", "red")).toBe("354,16");
   });
 });
