@@ -11,7 +11,8 @@ interface Setup {
 }
 
 /**
- * Ashfall's north and south edges, three rows each, pushed together into a 20 x 6 map with A3 scouting played: the
+ * Ashfall's north and south edges, three rows each, pushed together into a 20 x 6 map with A3 scouting and the A8
+ * war chest played: the
  * Concord's Border Watch (c6) on its home base (9,1) reaches the Horde's Ashfoot Throng (h5), alone on its home base
  * (9,4), on Advance in turn 1, so a scouting can be played at once. The objectives the middle rows held are placed
  * again on terrain of note in the right halves, three squares apart.
@@ -30,7 +31,7 @@ export function scoutingSetup(ashfall: Setup): Setup {
       terrain,
       roads: ashfall.map.roads.filter(([, y]) => row(y) >= 0).map(([x, y]) => [x, row(y)] as Square),
     },
-    options: { advanced: { scouting: true } },
+    options: { advanced: { scouting: true, warChest: true } },
     homeBases: { concord: [9, 1], horde: [9, 4] },
     objectives: OBJECTIVES,
     armies: ashfall.armies.map((army) => ({

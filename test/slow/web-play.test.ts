@@ -596,7 +596,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
     for (const seat of Object.values(pages)) await seat.context.close();
   });
 
-  it("A3 T5 scouts an enemy army through the pages: the scout's Advance revealed, the answer, a size out of the band refused beside its row, the size stated, the scout attacking on the Advance it revealed; then the stall claimed and the phase closed by the organiser", async () => {
+  it("A3 T5 A8 scouts an enemy army through the pages: the scout's Advance revealed, the answer, a size out of the band refused beside its row, the size stated, the scout attacking on the Advance it revealed; then the stall claimed and the phase closed by the organiser, the battle fought and A8 defences bought with the war chest", async () => {
     const ashfall = (await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json"))) as never;
     const { pages, until: scoutUntil } = await secondCampaign(scoutingSetup(ashfall) as never);
     const [concord, horde] = [pages["concord"]!.page, pages["horde"]!.page];
@@ -658,6 +658,26 @@ describe("the campaign in the browser (docs/web.md)", () => {
       .filter({ hasText: "concord claims the Action phase is stalled, waiting on h5's order (horde)" })
       .waitFor(WAIT);
     await closes.filter({ hasText: "the host closed the stalled Action phase; not activated:" }).waitFor(WAIT);
+    // B4: the scout's battle, reported by the Concord and confirmed by the Horde on their pages.
+    const result = concord.locator(`[data-battle="${battle.id}"] [data-testid=result-form]`);
+    await result.locator('input[name="attacker-vp"]').fill(String(state.battles[battle.id]!.vpTarget));
+    await result.getByRole("button", { name: "Report the result" }).click(WAIT);
+    await scoutUntil("the result reported", (s) => s.battles[battle.id]!.status === "reported");
+    await horde.locator(`[data-battle="${battle.id}"]`).getByRole("button", { name: "Confirm the result" }).click(WAIT);
+    state = await scoutUntil("the End phase", (s) => s.phase === "end");
+    // A8: the war chest's income spent on the Concord's page, on defences where its First Vigil Army stands.
+    const chest = state.ledgers["concord"]!.warChest as number;
+    expect(chest).toBeGreaterThanOrEqual(50);
+    await concord
+      .getByTestId("end-phase")
+      .filter({ hasText: `War chest: ${chest} pts` })
+      .waitFor(WAIT);
+    const defences = concord.locator("form[data-action=BuyDefences]");
+    await defences.locator("input[name=at]").fill(state.armies["c1"]!.at!.join(","));
+    await defences.locator("input[name=points]").fill("50");
+    await defences.getByRole("button").click();
+    state = await scoutUntil("the defences bought", (s) => s.ledgers["concord"]!.warChest === chest - 50);
+    expect(state.defences[state.armies["c1"]!.at!.join(",")]).toBe(50);
     for (const seat of Object.values(pages)) {
       expect(seat.errors, seat.seat).toEqual([]);
       await seat.context.close();
