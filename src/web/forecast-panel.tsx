@@ -2,13 +2,19 @@ import { useState } from "preact/hooks";
 import type { Comparison, ForecastReport } from "../forecast/forecast.js";
 import type { Difference } from "../forecast/report.js";
 import { MAIN } from "./lines.js";
-import { asNumber, FieldError } from "./fields.js";
+import { FieldError, type Values } from "./fields.js";
+import { forecastRequest } from "./forecast-request.js";
 import type { Game, Verdict } from "./game.js";
 import { renderOddsChart, type ChartLine } from "./odds-chart.js";
 import { RefusalNote } from "./refusal.js";
 
 /** Fewer than the CLI's 1,000: the page waits for the whole answer while the server plays the runs. */
 const DEFAULT_RUNS = "200";
+const FIELDS = [
+  { name: "runs", label: "Runs", placeholder: DEFAULT_RUNS },
+  { name: "turns", label: "Turns to play on", placeholder: "to the end" },
+  { name: "seed", label: "Seed", placeholder: "1" },
+];
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const signed = (d: Difference) =>
   `${d.difference >= 0 ? "+" : ""}${percent(d.difference)} (${percent(d.low)} to ${percent(d.high)})`;
@@ -20,7 +26,7 @@ const signed = (d: Difference) =>
  * progress comes on the seat's feed while the server plays them.
  */
 export function ForecastPanel({ game, branches }: { game: Game; branches: readonly string[] }) {
-  const [runs, setRuns] = useState(DEFAULT_RUNS);
+  const [values, setValues] = useState<Values>({ runs: DEFAULT_RUNS });
   const [against, setAgainst] = useState("");
   const [answer, setAnswer] = useState<{ lines: ChartLine[]; comparison?: Comparison } | null>(null);
   const [verdict, setVerdict] = useState<Verdict | null>(null);
@@ -30,16 +36,14 @@ export function ForecastPanel({ game, branches }: { game: Game; branches: readon
 
   const run = async (event: Event) => {
     event.preventDefault();
-    let count: number;
+    let body: Record<string, unknown>;
     try {
-      count = asNumber({ runs }, "runs");
+      body = forecastRequest(values, line, against);
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       setVerdict({ kind: "field", field: error.field, message: error.message });
       return;
     }
-    const lines = against ? [MAIN, against] : [line];
-    const body = against ? { runs: count, compare: lines } : { runs: count, ...(game.branch ? { branch: line } : {}) };
     setPlaying(true);
     setVerdict(null);
     game.forecastProgress.value = {};
@@ -71,14 +75,22 @@ export function ForecastPanel({ game, branches }: { game: Game; branches: readon
 
   const progress = Object.values(game.forecastProgress.value);
   const done = progress.reduce((sum, p) => sum + p.runs, 0);
-  const asked = Number(runs) * (against ? 2 : 1);
+  const asked = Number(values["runs"]) * (against ? 2 : 1);
   return (
     <section class="forecast" data-testid="forecast">
       <h2>Odds: a forecast of {line}</h2>
       <form onSubmit={run}>
-        <label>
-          Runs <input name="runs" value={runs} onInput={(e) => setRuns(e.currentTarget.value)} />
-        </label>{" "}
+        {FIELDS.map(({ name, label, placeholder }) => (
+          <label key={name}>
+            {label}{" "}
+            <input
+              name={name}
+              placeholder={placeholder}
+              value={values[name] ?? ""}
+              onInput={(e) => setValues({ ...values, [name]: e.currentTarget.value })}
+            />{" "}
+          </label>
+        ))}
         {branches.length > 0 && (
           <label>
             What-if: compare {MAIN} with{" "}

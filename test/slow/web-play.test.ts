@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Square } from "../../events/common.js";
 import type { ArmyState, BattleState } from "../../projections/state.js";
@@ -31,6 +31,7 @@ import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
 const CAMPAIGN = "ashfall";
 const PLAYERS = ["concord", "horde"] as const;
 const WAIT = { timeout: 60_000 };
+const FORECAST_WAIT = 180_000;
 /** Where the screenshots for docs/ go when SCREENSHOTS=docs (npm run test:slow leaves docs/ as it is otherwise). */
 const SHOTS = process.env["SCREENSHOTS"] === "docs" ? join(ROOT, "docs") : undefined;
 
@@ -164,6 +165,23 @@ async function activate(seat: SeatPage, state: CampaignView, army: ArmyState): P
         );
       }),
   ]);
+}
+
+/**
+ * Asks a page's forecast panel for the odds and waits for their chart; a refusal shown instead fails with its words.
+ * The wait is longer than a page's other waits: the server first starts the worker threads that play the runs.
+ */
+async function forecastChart(panel: Locator): Promise<Locator> {
+  await panel.getByRole("button", { name: "Forecast the odds" }).click();
+  const chart = panel.locator("[data-testid=forecast-answer] svg");
+  const refusal = panel.locator(".refusal");
+  await Promise.race([
+    chart.waitFor({ timeout: FORECAST_WAIT }),
+    refusal.waitFor({ timeout: FORECAST_WAIT }).then(async () => {
+      throw new Error(`the forecast was refused: ${await refusal.textContent()}`);
+    }),
+  ]);
+  return chart;
 }
 
 /** Every salt a player's page keeps in its IndexedDB for its orders, by turn/army. */
@@ -509,9 +527,8 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await concord.getByTestId("history-tab").click();
     const own = concord.getByTestId("forecast");
     await own.locator("input[name=runs]").fill("40");
-    await own.getByRole("button", { name: "Forecast the odds" }).click();
-    const chart = own.locator("[data-testid=forecast-answer] svg");
-    await chart.waitFor(WAIT);
+    await own.locator("input[name=turns]").fill("3");
+    const chart = await forecastChart(own);
     await expect(chart.locator("title").first().textContent()).resolves.toContain("from what concord may see");
     for (const side of [...PLAYERS, "draw"])
       await expect(chart.locator(`g[data-line=main][data-side=${side}] polyline`).count()).resolves.toBe(1);
@@ -521,10 +538,9 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await host.getByTestId("history-tab").click();
     const panel = host.getByTestId("forecast");
     await panel.locator("input[name=runs]").fill("40");
+    await panel.locator("input[name=turns]").fill("3");
     await panel.locator("select[name=against]").selectOption("what-if");
-    await panel.getByRole("button", { name: "Forecast the odds" }).click();
-    const compared = panel.locator("[data-testid=forecast-answer] svg");
-    await compared.waitFor(WAIT);
+    const compared = await forecastChart(panel);
     await expect(compared.locator("title").first().textContent()).resolves.toMatch(
       /\(main from turn \d+ against what-if from turn \d+\)/,
     );
