@@ -29,8 +29,9 @@ export class Game {
   /** The latest events of the feed in players' words, newest last (the same words as `epicwar watch`). */
   readonly recent = signal<string[]>([]);
   /**
-   * The stalls claimed and the Action phases closed while the page was open, in players' words: who was waited on
-   * (T5 stall, O2 deadline), which the organiser's panel shows.
+   * The stalls claimed and the Action phases closed before every army was activated, in players' words: who was
+   * waited on (T5 stall, O2 deadline), which the organiser's panel shows. The feed brings the line's whole history
+   * when the page opens, so these are all of them.
    */
   readonly closes = signal<string[]>([]);
   /** How far the seat's forecasts are, from the feed's `forecast` messages: runs done of runs asked, by line. */
