@@ -15,7 +15,8 @@ import { nextDecision, playCampaign } from "../src/demo/play.js";
 import { seededRandom } from "../src/demo/rng.js";
 import { engagementEdge, outcomeChances, STEEPNESS } from "../src/forecast/battle-model.js";
 import { forecast, compareForecasts, type ForecastRequest } from "../src/forecast/forecast.js";
-import { wilson } from "../src/forecast/report.js";
+import { oddsOf, wilson } from "../src/forecast/report.js";
+import type { RunRecord } from "../src/forecast/simulate.js";
 import { pointsBand } from "../src/forecast/fog.js";
 import { forecastStart, sampledStart, type ForecastStart } from "../src/forecast/start.js";
 import { armyPoints } from "../projections/units.js";
@@ -73,6 +74,22 @@ describe("forecast intervals", () => {
     const none = wilson(0, 10);
     expect(none.low).toBe(0);
     expect(none.high).toBeCloseTo(0.2775, 4);
+  });
+
+  it("E2: counts the runs each side won, and those drawn, in each turn: the odds by turn", () => {
+    const run = (n: number, outcome: string | null, endTurn: number | null): RunRecord => ({
+      run: n,
+      outcome,
+      endTurn,
+      cvps: {},
+      captures: {},
+      turns: endTurn ?? 5,
+    });
+    const records = [run(0, "red", 3), run(1, "blue", 3), run(2, "red", 4), run(3, "draw", 4), run(4, null, null)];
+    const odds = oddsOf(records, ["red", "blue"]);
+    expect(odds.endings).toEqual({ 3: { red: 1, blue: 1 }, 4: { red: 1, draw: 1 } });
+    expect(odds.endTurns).toEqual({ 3: 2, 4: 2 });
+    expect(odds.win["red"]!.share).toBe(2 / 5);
   });
 });
 

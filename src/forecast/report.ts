@@ -39,6 +39,8 @@ export interface ForecastOdds {
   undecided: Share;
   /** How many runs ended in each turn. */
   endTurns: Record<string, number>;
+  /** How many runs ended in each turn with each outcome (a player's id for its win, or "draw"): the odds by turn. */
+  endings: Record<string, Record<string, number>>;
   /** Each player's CVPs at the end of each turn, over the runs still going then. */
   cvps: Array<{ turn: number; players: Record<string, CvpSpread> }>;
   /** Objectives and home bases by how often they changed hands, most first. */
@@ -58,7 +60,13 @@ export function oddsOf(records: readonly RunRecord[], players: readonly string[]
   const n = runs.length;
   const count = (test: (r: RunRecord) => boolean) => runs.filter(test).length;
   const endTurns: Record<string, number> = {};
-  for (const r of runs) if (r.endTurn !== null) endTurns[r.endTurn] = (endTurns[r.endTurn] ?? 0) + 1;
+  const endings: Record<string, Record<string, number>> = {};
+  for (const r of runs) {
+    if (r.endTurn === null) continue;
+    endTurns[r.endTurn] = (endTurns[r.endTurn] ?? 0) + 1;
+    const ended = (endings[r.endTurn] ??= {});
+    ended[r.outcome!] = (ended[r.outcome!] ?? 0) + 1;
+  }
   const turns = [...new Set(runs.flatMap((r) => Object.keys(r.cvps).map(Number)))].sort((a, b) => a - b);
   const cvps = turns.map((turn) => {
     const going = runs.filter((r) => r.cvps[turn] !== undefined);
@@ -109,6 +117,7 @@ export function oddsOf(records: readonly RunRecord[], players: readonly string[]
       n,
     ),
     endTurns,
+    endings,
     cvps,
     objectives,
     turnsSimulated: runs.reduce((sum, r) => sum + r.turns, 0),

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Game, Verdict } from "./game.js";
+import { FieldError, type Values } from "./fields.js";
 import { RefusalNote, concerns } from "./refusal.js";
 
 /** One field of an action: its name in the command, its label, and the choices when it is a list. */
@@ -8,43 +9,9 @@ export interface FieldSpec {
   label: string;
   choices?: ReadonlyArray<{ value: string; label: string }>;
   placeholder?: string;
+  /** The input's type where it is not text (a date and time). */
+  input?: "datetime-local";
 }
-
-type Values = Record<string, string>;
-
-/** Reads a field's text as a square "x,y", a number, or a list "a, b": a mistake names the field. */
-export class FieldError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const asSquare = (values: Values, field: string): [number, number] => {
-  const match = /^\s*(\d+)\s*,\s*(\d+)\s*$/.exec(values[field] ?? "");
-  if (!match) throw new FieldError(field, `write the square as x,y (as 3,4), not "${values[field] ?? ""}"`);
-  return [Number(match[1]), Number(match[2])];
-};
-export const asNumber = (values: Values, field: string): number => {
-  const value = Number(values[field]);
-  if (!Number.isInteger(value)) throw new FieldError(field, `write a whole number, not "${values[field] ?? ""}"`);
-  return value;
-};
-export const asList = (values: Values, field: string): string[] =>
-  (values[field] ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
-/** Formations as "id:formation" (with "@company" to attach a support or special formation), comma-separated. */
-export const asEntries = (values: Values, field: string) =>
-  asList(values, field).map((entry) => {
-    const match = /^([^:@\s]+):([^:@\s]+)(?:@([^:@\s]+))?$/.exec(entry);
-    if (!match)
-      throw new FieldError(field, `write each formation as id:formation (or id:formation@company), not "${entry}"`);
-    return { id: match[1]!, formation: match[2]!, ...(match[3] ? { attachedTo: match[3] } : {}) };
-  });
 
 interface Props {
   game: Game;
@@ -102,6 +69,7 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
               ) : (
                 <input
                   name={field.name}
+                  type={field.input ?? "text"}
                   placeholder={field.placeholder}
                   value={values[field.name] ?? ""}
                   onInput={(e) => setValues({ ...values, [field.name]: e.currentTarget.value })}

@@ -2,11 +2,13 @@ import { useState } from "preact/hooks";
 import type { Order, Square } from "../../events/common.js";
 import { squareKey } from "../../projections/grid.js";
 import type { ArmyState } from "../../projections/state.js";
+import type { WaitItem } from "../rules/waiting-on.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import type { Game, Verdict } from "./game.js";
 import { MapPanel } from "./map-panel.js";
 import { RefusalNote } from "./refusal.js";
 import { activatableArmies, isEngaged, reachable } from "./rules-view.js";
+import { ScoutingPanel } from "./scouting-panel.js";
 
 const ORDERS = Object.keys(ORDER_NAMES) as Order[];
 
@@ -68,7 +70,8 @@ export function ActionPanel({ game }: { game: Game }) {
       {player && view.phase === "action" && (
         <div class="orders" data-testid="orders">
           <FirstChoice game={game} />
-          <Scoutings view={view} />
+          <StallClaim game={game} />
+          <ScoutingPanel game={game} armies={armies.filter((a) => !isEngaged(view, a.id))} />
           {armies.length === 0 ? (
             <p>None of your armies is to be activated now.</p>
           ) : (
@@ -148,19 +151,23 @@ function FirstChoice({ game }: { game: Game }) {
   );
 }
 
-/** A3: this turn's scoutings as the seat may see them: who scouts whom, the band rolled, the size stated. */
-function Scoutings({ view }: { view: Game["view"]["value"] & object }) {
-  const scoutings = Object.values(view.turnState?.scouting?.scoutings ?? {});
-  if (scoutings.length === 0) return null;
-  const name = (army: string) => view.armies[army]?.name ?? army;
+/**
+ * T5 stall: while the phase waits on an order or reveal of the other side's and this seat owes none, the seat may
+ * claim the stall, after which the organiser may close the phase.
+ */
+function StallClaim({ game }: { game: Game }) {
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const parties = game.waiting.value?.parties ?? {};
+  const stalling = (items: WaitItem[] = []) =>
+    items.filter((item) => (item.what === "order" || item.what === "reveal") && item.battle !== undefined);
+  const owed = Object.entries(parties).flatMap(([party, items]) => (party === game.player ? [] : stalling(items)));
+  if (owed.length === 0 || stalling(parties[game.player!]).length > 0) return null;
+  const claim = async () => setVerdict((await game.submit({ type: "ClaimStall" })) ?? null);
   return (
-    <ul class="scoutings">
-      {scoutings.map((s) => (
-        <li key={s.id}>
-          A3: {name(s.army)} scouts {name(s.target)}: {s.band ? `band ${s.band}` : "to be rolled"}
-          {s.statedPoints === null ? "" : `, stated ${s.statedPoints.toLocaleString("en")} pts`}
-        </li>
-      ))}
-    </ul>
+    <p data-testid="claim-stall">
+      The phase waits on {owed.map((item) => `${item.army}'s ${item.what}`).join(", ")}.{" "}
+      <button onClick={claim}>Claim the stall (T5)</button>
+      <RefusalNote verdict={verdict} />
+    </p>
   );
 }

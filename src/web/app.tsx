@@ -4,6 +4,7 @@ import { BattlePanel } from "./battle-panel.js";
 import { EndPanel } from "./end-panel.js";
 import { HistoryPanel } from "./history-panel.js";
 import type { Lines } from "./lines.js";
+import { OrganiserPanel } from "./organiser-panel.js";
 import { Scoreboard } from "./scoreboard.js";
 import { SecretsPanel } from "./secrets-panel.js";
 
@@ -43,6 +44,7 @@ export function App({ lines }: { lines: Lines }) {
           <ActionPanel game={game} />
           <BattlePanel game={game} />
           {view.phase === "end" && <EndPanel game={game} />}
+          <OrganiserPanel game={game} />
           <section class="recent" data-testid="recent">
             <h2>Latest events</h2>
             <ol>

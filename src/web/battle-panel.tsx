@@ -8,6 +8,7 @@ import { ORDER_NAMES } from "../words/orders.js";
 import { terrainGuide } from "../words/terrain-guide.js";
 import type { Game, Verdict } from "./game.js";
 import { RefusalNote } from "./refusal.js";
+import { rowOfRefusal, type ResultRow } from "./result-rows.js";
 
 type Battle = ViewedEntry<"battles">;
 type Role = "attacker" | "defender";
@@ -88,7 +89,8 @@ type Casualties = Record<string, Record<string, { lost: number; routed: number }
 
 /**
  * B4: the result as one player enters it and the other confirms or rejects it. The engine checks it (losses and routs
- * against the rosters, the VPs): its refusal, with the rule ID, is shown under the form.
+ * against the rosters, the VPs): its refusal, with the rule ID, is shown beside the row of the formation it names,
+ * else under the form.
  */
 function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
   const view = game.view.value!;
@@ -131,6 +133,12 @@ function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
       side[formation] = units;
       return { ...all, [role]: side };
     });
+  const rows: ResultRow[] = ROLES.flatMap((role) =>
+    formationsOf(view, battle, role).flatMap((formation) =>
+      Object.keys(formation.units).map((unit) => ({ role, formation: formation.id, unit })),
+    ),
+  );
+  const refusedRow = rowOfRefusal(verdict, rows);
   return (
     <form
       class="result-form"
@@ -150,7 +158,7 @@ function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
       </label>
       {ROLES.map((role) => {
         const army = view.armies[battle[role].army];
-        const formations = Array.isArray(army?.formations) ? army.formations : [];
+        const formations = formationsOf(view, battle, role);
         return (
           <fieldset key={role}>
             <legend>
@@ -178,8 +186,8 @@ function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
               </thead>
               <tbody>
                 {formations.flatMap((formation) =>
-                  Object.entries(formation.units).map(([unit, present]) => (
-                    <tr key={`${formation.id}/${unit}`}>
+                  Object.entries(formation.units).map(([unit, present]) => [
+                    <tr key={`${formation.id}/${unit}`} data-row={`${role}/${formation.id}/${unit}`}>
                       <td>{formation.id}</td>
                       <td>{unit}</td>
                       <td>{present}</td>
@@ -194,8 +202,15 @@ function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
                           />
                         </td>
                       ))}
-                    </tr>
-                  )),
+                    </tr>,
+                    refusedRow?.role === role && refusedRow.formation === formation.id && refusedRow.unit === unit && (
+                      <tr key={`${formation.id}/${unit}/refusal`} class="refusal-row">
+                        <td colSpan={5}>
+                          <RefusalNote verdict={verdict} />
+                        </td>
+                      </tr>
+                    ),
+                  ]),
                 )}
               </tbody>
             </table>
@@ -203,7 +218,13 @@ function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
         );
       })}
       <button type="submit">Report the result</button>
-      <RefusalNote verdict={verdict} />
+      {!refusedRow && <RefusalNote verdict={verdict} />}
     </form>
   );
+}
+
+/** A side's formations as the seat's view holds them (none where fog of war hides the roster). */
+function formationsOf(view: CampaignView, battle: Battle, role: Role) {
+  const formations = view.armies[battle[role].army]?.formations;
+  return Array.isArray(formations) ? formations : [];
 }

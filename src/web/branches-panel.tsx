@@ -5,14 +5,14 @@ import { RemoteCampaign } from "../client/remote.js";
 import type { CampaignView } from "../views.js";
 import { waitingFor } from "../words/waiting.js";
 import type { Game, Verdict } from "./game.js";
+import { ForecastPanel } from "./forecast-panel.js";
+import { MAIN } from "./lines.js";
 import { MapPanel } from "./map-panel.js";
 import { RefusalNote } from "./refusal.js";
 
-const MAIN = "main";
-
 /**
  * What-if: the campaign's lines (its own and its branches), each's diff against the main line and its map now; the
- * organiser creates a branch at the moment on screen.
+ * organiser creates a branch at the moment on screen; the odds of the line played, or of a branch against the main line.
  */
 export function BranchesPanel({
   game,
@@ -118,6 +118,7 @@ export function BranchesPanel({
           )}
         </div>
       )}
+      <ForecastPanel game={game} branches={lines?.branches.map((branch) => branch.name) ?? []} />
     </section>
   );
 }

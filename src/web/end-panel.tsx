@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState } from "../../projections/state.js";
 import type { ViewedEntry } from "../views.js";
-import { ActionForm, asEntries, asList, asNumber, asSquare, type FieldSpec } from "./action-form.js";
+import { ActionForm, type FieldSpec } from "./action-form.js";
+import { asCommander, asEntries, asEntry, asList, asNumber, asSquare, asWeapons, type Values } from "./fields.js";
 import type { Game, Verdict } from "./game.js";
 import { RefusalNote } from "./refusal.js";
 
@@ -83,23 +84,26 @@ export function EndPanel({ game }: { game: Game }) {
           />
           <ActionForm
             game={game}
-            title="E6: raise an army"
-            type="RaiseArmy"
+            title="E6: replace a wiped-out formation"
+            type="ReplaceFormation"
             fields={[
-              { name: "army", label: "New army id" },
-              { name: "name", label: "Name" },
-              { name: "formations", label: "Formations", placeholder: "id:formation, …" },
-              { name: "commander", label: "Commander", placeholder: "formation:unitType" },
-              { name: "at", label: "Square", placeholder: "x,y" },
+              armyChoice,
+              { name: "formation", label: "Formation wiped out" },
+              { name: "with", label: "Replaced by", placeholder: "id:formation (@company)" },
             ]}
-            build={(v) => ({
-              army: v["army"],
-              name: v["name"],
-              formations: asEntries(v, "formations"),
-              commander: commanderOf(v["commander"]),
-              at: asSquare(v, "at"),
-            })}
+            build={(v) => ({ army: v["army"], formation: v["formation"], with: asEntry(v, "with") })}
           />
+          <ActionForm
+            game={game}
+            title="E6: trade formations in the Reserves"
+            type="TradeFormations"
+            fields={[
+              { name: "tradeIn", label: "Trade in (Reserves)", placeholder: "formation, …" },
+              { name: "buy", label: "Buy (catalogue)", placeholder: "formation, …" },
+            ]}
+            build={(v) => ({ tradeIn: asList(v, "tradeIn"), buy: asList(v, "buy") })}
+          />
+          <ActionForm game={game} title="E6: raise an army" type="RaiseArmy" fields={NEW_ARMY_FIELDS} build={newArmy} />
           {rule("warChest") && (
             <>
               <ActionForm
@@ -111,6 +115,13 @@ export function EndPanel({ game }: { game: Game }) {
               />
               <ActionForm
                 game={game}
+                title="A8: buy a new army"
+                type="BuyArmy"
+                fields={NEW_ARMY_FIELDS}
+                build={newArmy}
+              />
+              <ActionForm
+                game={game}
                 title="A8: buy defences"
                 type="BuyDefences"
                 fields={[
@@ -118,6 +129,24 @@ export function EndPanel({ game }: { game: Game }) {
                   { name: "points", label: "Points" },
                 ]}
                 build={(v) => ({ at: asSquare(v, "at"), points: asNumber(v, "points") })}
+              />
+              <ActionForm
+                game={game}
+                title="A8: repair a titan"
+                type="RepairTitan"
+                fields={[armyChoice, { name: "formation", label: "Titan formation" }, ...REPAIR_FIELDS]}
+                build={(v) => ({ army: v["army"], formation: v["formation"], ...repairs(v) })}
+              />
+              <ActionForm
+                game={game}
+                title="A8: repair a titan in the Reserves"
+                type="RepairReserveTitan"
+                fields={[
+                  { name: "unitType", label: "Titan type" },
+                  { name: "titan", label: "Which (0: the most damaged)" },
+                  ...REPAIR_FIELDS,
+                ]}
+                build={(v) => ({ unitType: v["unitType"], titan: asNumber(v, "titan"), ...repairs(v) })}
               />
             </>
           )}
@@ -127,7 +156,7 @@ export function EndPanel({ game }: { game: Game }) {
               title="A6: appoint a commander"
               type="AppointCommander"
               fields={[armyChoice, { name: "commander", label: "Commander", placeholder: "formation:unitType" }]}
-              build={(v) => ({ army: v["army"], commander: commanderOf(v["commander"]) })}
+              build={(v) => ({ army: v["army"], commander: asCommander(v, "commander") })}
             />
           )}
           {rule("offTableSupport") && (
@@ -154,8 +183,27 @@ export function EndPanel({ game }: { game: Game }) {
   );
 }
 
-/** "formation:unitType" as the command's commander; left for the engine to refuse when it is not that. */
-function commanderOf(text: string | undefined): { formation: string; unitType: string } {
-  const [formation = "", unitType = ""] = (text ?? "").split(":").map((part) => part.trim());
-  return { formation, unitType };
-}
+const NEW_ARMY_FIELDS: readonly FieldSpec[] = [
+  { name: "army", label: "New army id" },
+  { name: "name", label: "Name" },
+  { name: "formations", label: "Formations", placeholder: "id:formation, …" },
+  { name: "commander", label: "Commander", placeholder: "formation:unitType" },
+  { name: "at", label: "Square", placeholder: "x,y" },
+];
+
+/** E6a, A8: a new army's members, raised from the Reserves or bought with the war chest alike. */
+const newArmy = (v: Values) => ({
+  army: v["army"],
+  name: v["name"],
+  formations: asEntries(v, "formations"),
+  commander: asCommander(v, "commander"),
+  at: asSquare(v, "at"),
+});
+
+const REPAIR_FIELDS: readonly FieldSpec[] = [
+  { name: "shields", label: "Shields", placeholder: "0" },
+  { name: "weapons", label: "Weapons", placeholder: "weapon, or weapon=replacement:points" },
+];
+
+/** A8: what a titan's repair restores, on the map or in the Reserves alike. */
+const repairs = (v: Values) => ({ shields: asNumber(v, "shields"), weapons: asWeapons(v, "weapons") });

@@ -28,6 +28,14 @@ export class Game {
   readonly problem = signal<string | null>(null);
   /** The latest events of the feed in players' words, newest last (the same words as `epicwar watch`). */
   readonly recent = signal<string[]>([]);
+  /**
+   * The stalls claimed and the Action phases closed before every army was activated, in players' words: who was
+   * waited on (T5 stall, O2 deadline), which the organiser's panel shows. The feed brings the line's whole history
+   * when the page opens, so these are all of them.
+   */
+  readonly closes = signal<string[]>([]);
+  /** How far the seat's forecasts are, from the feed's `forecast` messages: runs done of runs asked, by line. */
+  readonly forecastProgress = signal<Record<string, ForecastProgress>>({});
   /** Bumped after every refresh: panels that read the server themselves (history) follow it. */
   readonly version = signal(0);
   readonly remote: RemoteCampaign;
@@ -113,11 +121,18 @@ export class Game {
     let last = this.view.value?.seq ?? 0;
     feed.addEventListener("event", (message) => {
       const seq = Number((message as MessageEvent).lastEventId);
-      this.recent.value = [...this.recent.value, wordsOf((message as MessageEvent<string>).data)].slice(-RECENT);
+      const event = JSON.parse((message as MessageEvent<string>).data) as SeatEvent;
+      const words = wordsOf(event);
+      this.recent.value = [...this.recent.value, words].slice(-RECENT);
+      if (isClose(event)) this.closes.value = [...this.closes.value, words];
       if (seq > last) {
         last = seq;
         void this.refresh();
       }
+    });
+    feed.addEventListener("forecast", (message) => {
+      const progress = JSON.parse((message as MessageEvent<string>).data) as ForecastProgress;
+      this.forecastProgress.value = { ...this.forecastProgress.value, [progress.line]: progress };
     });
     return () => feed.close();
   }
@@ -126,9 +141,22 @@ export class Game {
 /** How many of the feed's latest events the page lists. */
 const RECENT = 12;
 
-/** A feed message's event in players' words; its type alone if the words cannot be made. */
-function wordsOf(data: string): string {
-  const event = JSON.parse(data) as SeatEvent;
+/** A forecast's progress as the server tells the seat's feeds (src/server/routes-forecast.ts). */
+export interface ForecastProgress {
+  request: string;
+  line: string;
+  runs: number;
+  of: number;
+}
+
+/** T5, O2: a stall claimed, or an Action phase closed before every army was activated (who was waited on). */
+const isClose = (event: SeatEvent) =>
+  event.type === "StallClaimed" ||
+  event.type === "ActionDeadlineEnforced" ||
+  (event.type === "ActionPhaseEnded" && (event.data as { notActivated?: unknown }).notActivated !== undefined);
+
+/** An event in players' words; its type alone if the words cannot be made. */
+function wordsOf(event: SeatEvent): string {
   try {
     return feedLine(event as Parameters<typeof feedLine>[0]);
   } catch {

@@ -49,7 +49,13 @@ export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: st
 
   const entry = index === null ? undefined : entries[index];
   useEffect(() => {
-    if (entry) void game.remote.stateAt(campaign, { seq: entry.seq }).then(setMoment);
+    if (!entry) return;
+    // A moment stepped past while its state was on its way is not shown: only the one on screen's answer is kept.
+    let onScreen = true;
+    void game.remote.stateAt(campaign, { seq: entry.seq }).then((view) => onScreen && setMoment(view));
+    return () => {
+      onScreen = false;
+    };
   }, [entry?.seq]);
 
   const goToSeq = (seq: number) => {

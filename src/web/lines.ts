@@ -6,6 +6,9 @@ import { Game } from "./game.js";
 import { BrowserSecrets } from "./idb-secrets.js";
 import type { SeatRef } from "./session.js";
 
+/** The campaign's own line, as the server names it among its branches. */
+export const MAIN = "main";
+
 /**
  * The lines of the campaign the page plays: its own, or one of its branches (a what-if), switched between. Each line
  * has its own secrets in this browser; a branch starts with the secrets of the turn under way at its fork carried over.

@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Square } from "../../events/common.js";
 import type { ArmyState, BattleState } from "../../projections/state.js";
@@ -25,11 +25,13 @@ import { MAP_INSET } from "../../src/map/scene.js";
 import { timeMapRender } from "../../bench/map.js";
 import { browserBundle } from "../support/browser-bundle.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
+import { scoutingSetup } from "./scouting-setup.js";
 import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 const PLAYERS = ["concord", "horde"] as const;
 const WAIT = { timeout: 60_000 };
+const FORECAST_WAIT = 180_000;
 /** Where the screenshots for docs/ go when SCREENSHOTS=docs (npm run test:slow leaves docs/ as it is otherwise). */
 const SHOTS = process.env["SCREENSHOTS"] === "docs" ? join(ROOT, "docs") : undefined;
 
@@ -37,43 +39,81 @@ let server: CliProcess;
 let url: string;
 let browser: Browser;
 let hostToken: string;
+let operatorToken: string;
 const seats: Record<string, SeatPage> = {};
 
-/** A read of the campaign with the organiser's own token (a second host seat): what the test checks pages against. */
-async function read<T>(path: string): Promise<T> {
-  const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${hostToken}` } });
-  if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${await answer.text()}`);
-  return (await answer.json()) as T;
+/**
+ * Reads of a campaign with an organiser's token of its own (a second host seat): what the test checks pages against.
+ * `until` waits until the campaign (or a branch) is in the state a page's action leads to: checked now, then again at
+ * each event the server's feed brings, so the wait ends with the event that makes it true (no polling, no sleep).
+ */
+function organiserReads(campaign: string, token: () => string) {
+  const read = async <T>(path: string): Promise<T> => {
+    const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token()}` } });
+    if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${await answer.text()}`);
+    return (await answer.json()) as T;
+  };
+  /** The campaign's own line now, or a branch's (`line`). */
+  const stateNow = async (line?: string) =>
+    (await read<{ state: CampaignView }>(`/campaigns/${campaign}/state${line ? `?branch=${line}` : ""}`)).state;
+  const until = async (what: string, test: (state: CampaignView) => boolean, line?: string) => {
+    const state = await stateNow(line);
+    if (test(state)) return state;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), WAIT.timeout);
+    try {
+      const feed = await fetch(`${url}/campaigns/${campaign}/feed${line ? `?branch=${line}` : ""}`, {
+        headers: { authorization: `Bearer ${token()}`, "last-event-id": String(state.seq) },
+        signal: abort.signal,
+      });
+      for await (const _chunk of feed.body!) {
+        const now = await stateNow(line);
+        if (test(now)) return now;
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+    throw new Error(`${campaign} never came to ${what} within ${WAIT.timeout / 1000} s`);
+  };
+  return { read, stateNow, until };
 }
-/** The campaign's own line now, or a branch's (`line`). */
-const stateNow = async (line?: string) =>
-  (await read<{ state: CampaignView }>(`/campaigns/${CAMPAIGN}/state${line ? `?branch=${line}` : ""}`)).state;
+const { read, stateNow, until } = organiserReads(CAMPAIGN, () => hostToken);
+
+/** The test's own organiser token for a campaign, issued by the operator: the answers the pages are checked against. */
+async function organiserToken(campaign: string): Promise<string> {
+  const invite = await fetch(`${url}/campaigns/${campaign}/invites`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ seat: "host" }),
+  }).then((answer) => answer.json() as Promise<{ invite: string }>);
+  return await fetch(`${url}/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(invite),
+  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
+}
 
 /**
- * Waits until the campaign (or a branch) is in the state a page's action leads to: checked now, then again at each
- * event the server's feed brings, so the wait ends with the event that makes it true (no polling, no sleep).
+ * A second campaign on the server, made from a set-up file by the operator: the pages of its organiser and its two
+ * players, signed in from their invite links, and the reads of the test's own organiser token.
  */
-async function until(what: string, test: (state: CampaignView) => boolean, line?: string) {
-  const state = await stateNow(line);
-  if (test(state)) return state;
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), WAIT.timeout);
-  try {
-    const feed = await fetch(`${url}/campaigns/${CAMPAIGN}/feed${line ? `?branch=${line}` : ""}`, {
-      headers: { authorization: `Bearer ${hostToken}`, "last-event-id": String(state.seq) },
-      signal: abort.signal,
-    });
-    for await (const _chunk of feed.body!) {
-      const now = await stateNow(line);
-      if (test(now)) return now;
-    }
-  } catch (error) {
-    if (!abort.signal.aborted) throw error;
-  } finally {
-    clearTimeout(timer);
-    abort.abort();
-  }
-  throw new Error(`the campaign never came to ${what} within ${WAIT.timeout / 1000} s`);
+async function secondCampaign(setup: Record<string, unknown>) {
+  const campaign = String(setup["campaign"]);
+  const created = await fetch(`${url}/campaigns`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify(setup),
+  });
+  expect(created.status).toBe(201);
+  const { invites } = (await created.json()) as { invites: Record<string, string> };
+  const pages: Record<string, SeatPage> = {};
+  for (const seat of ["host", ...PLAYERS])
+    pages[seat] = await openSeat(browser, `${campaign} ${seat}`, `${url}/join#${invites[seat]}`);
+  const token = await organiserToken(campaign);
+  return { pages, ...organiserReads(campaign, () => token) };
 }
 
 const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
@@ -127,6 +167,23 @@ async function activate(seat: SeatPage, state: CampaignView, army: ArmyState): P
   ]);
 }
 
+/**
+ * Asks a page's forecast panel for the odds and waits for their chart; a refusal shown instead fails with its words.
+ * The wait is longer than a page's other waits: the server first starts the worker threads that play the runs.
+ */
+async function forecastChart(panel: Locator): Promise<Locator> {
+  await panel.getByRole("button", { name: "Forecast the odds" }).click();
+  const chart = panel.locator("[data-testid=forecast-answer] svg");
+  const refusal = panel.locator(".refusal");
+  await Promise.race([
+    chart.waitFor({ timeout: FORECAST_WAIT }),
+    refusal.waitFor({ timeout: FORECAST_WAIT }).then(async () => {
+      throw new Error(`the forecast was refused: ${await refusal.textContent()}`);
+    }),
+  ]);
+  return chart;
+}
+
 /** Every salt a player's page keeps in its IndexedDB for its orders, by turn/army. */
 async function heldSalts(seat: SeatPage): Promise<Record<string, string>> {
   const kept = await seat.secretsFile(CAMPAIGN);
@@ -142,21 +199,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "epicwar-web-"));
   server = epicwar(["demo", "--serve", "--db", join(dir, "war"), "--port", "0"], { cwd: dir, home: dir });
   url = (await server.line(/^Serving .* at /)).replace(/^.* at (http:\/\/[^ ]+) .*$/, "$1");
-  const operator = (await server.line(/^Operator token/)).split(": ").at(-1)!;
+  operatorToken = (await server.line(/^Operator token/)).split(": ").at(-1)!;
   const links: Record<string, string> = {};
   for (const seat of ["host", ...PLAYERS])
     links[seat] = (await server.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
-  // The test's own organiser token, issued by the operator: the server's answers the pages are checked against.
-  const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${operator}`, "content-type": "application/json" },
-    body: JSON.stringify({ seat: "host" }),
-  }).then((answer) => answer.json() as Promise<{ invite: string }>);
-  hostToken = await fetch(`${url}/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(invite),
-  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
+  hostToken = await organiserToken(CAMPAIGN);
   browser = await launchChromium();
   for (const seat of ["host", ...PLAYERS]) seats[seat] = await openSeat(browser, seat, links[seat]!);
 }, 120_000);
@@ -183,7 +230,43 @@ describe("the campaign in the browser (docs/web.md)", () => {
     }
   });
 
-  it("T2 T3 T5 M1-M4 B4 E5 two players and the organiser play Ashfall through the page to a battle and its End phase; the audit is clean; the enemy's hidden orders reach no byte of a page before their reveal", async () => {
+  it("O1 O2 the organiser pauses and resumes the campaign and sets the Action phase's deadline on its page; its notice says who has not acted", async () => {
+    const start = await until("initiative rolled", (s) => s.turnState?.initiativeWinner != null);
+    const host = seats["host"]!.page;
+    const notice = host.getByTestId("waiting-notice");
+    await notice
+      .filter({ hasText: `${start.turnState!.initiativeWinner}: to choose who activates first` })
+      .waitFor(WAIT);
+    await notice.filter({ hasText: "Not acted yet:" }).waitFor(WAIT);
+    const pause = host.locator("form[data-action=PauseCampaign]");
+    await pause.locator("input[name=reason]").fill("a break for tea");
+    await pause.getByRole("button").click();
+    await until("the pause", (s) => s.paused?.reason === "a break for tea");
+    await notice.filter({ hasText: "host: to resume the campaign (ResumeCampaign)" }).waitFor(WAIT);
+    // O1: a player's command while paused is refused, and the page says so with the rule's ID.
+    const winner = seats[start.turnState!.initiativeWinner!]!.page;
+    await winner.getByTestId("waiting").filter({ hasText: "the host to resume the campaign" }).waitFor(WAIT);
+    await winner.getByTestId("choose-first").getByRole("button", { name: "I do" }).click(WAIT);
+    await expect(
+      winner.locator("[data-testid=choose-first] .refusal[data-rule=O1]").textContent(WAIT),
+    ).resolves.toContain("a break for tea");
+    await host.getByTestId("resume").click();
+    await until("the resume", (s) => s.paused === undefined);
+    await winner.getByTestId("waiting").filter({ hasText: "to choose who activates first" }).waitFor(WAIT);
+    // O2: a deadline already past is refused by its field; one to come is set, and the notice shows it.
+    const deadline = host.locator("form[data-action=SetActionDeadline]");
+    await deadline.locator("input[name=at]").fill("2000-01-01T00:00");
+    await deadline.getByRole("button").click();
+    await expect(deadline.locator(".refusal").textContent(WAIT)).resolves.toMatch(/^at the deadline .* has passed/);
+    await deadline.locator("input[name=at]").fill("2099-06-15T12:00");
+    await deadline.getByRole("button").click();
+    const set = await until("the deadline", (s) => s.turnState?.actionDeadline !== undefined);
+    expect(set.turnState!.actionDeadline).toMatch(/^2099-06-15T/);
+    await notice.filter({ hasText: `The Action phase's deadline is ${set.turnState!.actionDeadline}` }).waitFor(WAIT);
+    for (const seat of Object.values(seats)) expect(seat.errors, seat.seat).toEqual([]);
+  });
+
+  it("T2 T3 T5 M1-M4 B4 E5 E6 two players and the organiser play Ashfall through the page to a battle and its End phase; the audit is clean; the enemy's hidden orders reach no byte of a page before their reveal", async () => {
     let battleFought = false;
     let refusalSeen = false;
     let secretsChecked = 0;
@@ -257,8 +340,12 @@ describe("the campaign in the browser (docs/web.md)", () => {
             // B4: more losses than the formation has: refused, and the page shows the rule's ID and sentence.
             await lost.fill(String(present + 1));
             await form.getByRole("button", { name: "Report the result" }).click();
-            const refusal = form.locator(".refusal[data-rule=B4]");
+            // Beside the row of the formation and unit it names, not under the form.
+            const refusal = form.locator(
+              `tr[data-row="attacker/${formation.id}/${unit}"] + tr.refusal-row .refusal[data-rule=B4]`,
+            );
             await refusal.waitFor(WAIT);
+            await expect(form.locator(".refusal").count()).resolves.toBe(1);
             expect(await refusal.textContent()).toContain(`lost ${present + 1} "${unit}" but has only ${present}`);
             refusalSeen = true;
           }
@@ -297,6 +384,16 @@ describe("the campaign in the browser (docs/web.md)", () => {
           await form.getByRole("button").click();
           await form.locator(".refusal[data-rule=E5]").waitFor(WAIT);
         }
+        // E6: a formation that still has units is not replaced (nor is anything from the Reserves in turn 1).
+        const replace = page.locator("form[data-action=ReplaceFormation]");
+        const kept = (own as unknown as ArmyState).formations[0]!;
+        await replace.locator("select[name=army]").selectOption(own.id);
+        await replace.locator("input[name=formation]").fill(kept.id);
+        await replace.locator("input[name=with]").fill(`new-${kept.id}:${kept.formation}`);
+        await replace.getByRole("button").click();
+        await expect(replace.locator(".refusal[data-rule=E6]").textContent(WAIT)).resolves.toMatch(
+          turn === 1 ? /the Reserves are never used in the first turn/ : /only a wiped-out formation may be replaced/,
+        );
         await page.getByTestId("finish-end-phase").click();
         await page
           .getByTestId("end-done")
@@ -425,6 +522,35 @@ describe("the campaign in the browser (docs/web.md)", () => {
     }
   });
 
+  it("E2 charts the forecast's odds by turn for a player, and the organiser's what-if comparison of the main line with a branch", async () => {
+    const concord = seats["concord"]!.page;
+    await concord.getByTestId("history-tab").click();
+    const own = concord.getByTestId("forecast");
+    await own.locator("input[name=runs]").fill("40");
+    await own.locator("input[name=turns]").fill("3");
+    const chart = await forecastChart(own);
+    await expect(chart.locator("title").first().textContent()).resolves.toContain("from what concord may see");
+    for (const side of [...PLAYERS, "draw"])
+      await expect(chart.locator(`g[data-line=main][data-side=${side}] polyline`).count()).resolves.toBe(1);
+    await concord.getByRole("button", { name: "The campaign now" }).click();
+
+    const host = seats["host"]!.page;
+    await host.getByTestId("history-tab").click();
+    const panel = host.getByTestId("forecast");
+    await panel.locator("input[name=runs]").fill("40");
+    await panel.locator("input[name=turns]").fill("3");
+    await panel.locator("select[name=against]").selectOption("what-if");
+    const compared = await forecastChart(panel);
+    await expect(compared.locator("title").first().textContent()).resolves.toMatch(
+      /\(main from turn \d+ against what-if from turn \d+\)/,
+    );
+    await expect(compared.locator('g[data-line="what-if"] polyline').count()).resolves.toBe(PLAYERS.length + 1);
+    const differences = panel.getByTestId("forecast-differences");
+    await expect(differences.locator("tbody tr").count()).resolves.toBe(PLAYERS.length + 1);
+    if (SHOTS) await panel.screenshot({ path: join(SHOTS, "web-forecast.png") });
+    await expect(differences.locator("tbody tr").first().textContent()).resolves.toMatch(/%.*%.*[+-]?\d+\.\d%/);
+  });
+
   it("T5 D1 exports the secrets file in the CLI's format and imports it into another browser of the same seat", async () => {
     const { page } = seats["concord"]!;
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-secrets").click()]);
@@ -454,33 +580,17 @@ describe("the campaign in the browser (docs/web.md)", () => {
 
   it("A2 under fog of war the enemy's strengths are in no byte a player's page received or holds", async () => {
     const setup = (await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json"))) as Record<string, unknown>;
-    const fogged = { ...setup, campaign: "fogfall", options: { advanced: { fogOfWar: true } } };
-    const operatorLine = await server.line(/^Operator token/);
-    const created = await fetch(`${url}/campaigns`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${operatorLine.split(": ").at(-1)}`, "content-type": "application/json" },
-      body: JSON.stringify(fogged),
+    const { pages, stateNow: fogNow } = await secondCampaign({
+      ...setup,
+      campaign: "fogfall",
+      options: { advanced: { fogOfWar: true } },
     });
-    expect(created.status).toBe(201);
-    const { invites } = (await created.json()) as { invites: Record<string, string> };
-    const pages: Record<string, SeatPage> = {};
-    for (const player of PLAYERS)
-      pages[player] = await openSeat(browser, `fogfall ${player}`, `${url}/join#${invites[player]}`);
     // Both pages committed and gave their seeds: turn 1's Action phase, with the enemy's armies on every map.
     for (const player of PLAYERS)
       await pages[player]!.page.getByTestId("waiting")
         .filter({ hasText: "to choose who activates first" })
         .waitFor(WAIT);
-    const session = await fetch(`${url}/session`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ invite: invites["host"] }),
-    }).then(async (answer) => ((await answer.json()) as { token: string }).token);
-    const truth = (
-      (await fetch(`${url}/campaigns/fogfall/state`, { headers: { authorization: `Bearer ${session}` } }).then((a) =>
-        a.json(),
-      )) as { state: CampaignView }
-    ).state;
+    const truth = await fogNow();
     const points = (player: string) =>
       Object.values(truth.armies)
         .filter((a) => a.player === player)
@@ -500,6 +610,94 @@ describe("the campaign in the browser (docs/web.md)", () => {
       for (const p of secret) expect(own).toMatch(pattern(p));
     }
     for (const seat of Object.values(pages)) await seat.context.close();
+  });
+
+  it("A3 T5 A8 scouts an enemy army through the pages: the scout's Advance revealed, the answer, a size out of the band refused beside its row, the size stated, the scout attacking on the Advance it revealed; then the stall claimed and the phase closed by the organiser, the battle fought and A8 defences bought with the war chest", async () => {
+    const ashfall = (await loadSetupFile(join(ROOT, "examples", "ashfall.setup.json"))) as never;
+    const { pages, until: scoutUntil } = await secondCampaign(scoutingSetup(ashfall) as never);
+    const [concord, horde] = [pages["concord"]!.page, pages["horde"]!.page];
+    let state = await scoutUntil("initiative rolled", (s) => s.turnState?.initiativeWinner != null);
+    // T2: the winner lets the Concord activate first.
+    const winner = state.turnState!.initiativeWinner!;
+    await pages[winner]!.page.getByTestId("choose-first")
+      .getByRole("button", { name: winner === "concord" ? "I do" : "The Concord of Seven Suns" })
+      .click(WAIT);
+    await scoutUntil("the Concord first", (s) => s.turnState?.first === "concord");
+    const scout = concord.locator("form[data-action=ScoutArmy]");
+    await scout.locator("select[name=army]").selectOption("c6");
+    await scout.locator("select[name=target]").selectOption("h5");
+    await scout.getByRole("button").click();
+    state = await scoutUntil(
+      "the scouting declared",
+      (s) => Object.keys(s.turnState?.scouting?.scoutings ?? {}).length > 0,
+    );
+    const [id] = Object.keys(state.turnState!.scouting!.scoutings);
+    const pledge = state.turnState!.scouting!.pledges["c6"]!;
+    expect(pledge.order).toBe("advance");
+    await horde.getByTestId(`answer-${id}`).getByRole("button", { name: "Reveal nothing" }).click(WAIT);
+    state = await scoutUntil("the scouting rolled", (s) => s.turnState!.scouting!.scoutings[id!]!.band !== null);
+    const truth = state.armies["h5"]!.points as number;
+    const size = horde.getByTestId(`state-size-${id}`);
+    await size.locator("input[name=points]").fill(String(truth + 5000));
+    await size.getByRole("button", { name: "State the size" }).click();
+    await expect(size.locator(".refusal[data-rule=A3]").textContent(WAIT)).resolves.toContain(String(truth + 5000));
+    await size.locator("input[name=points]").fill(String(truth));
+    await size.getByRole("button", { name: "State the size" }).click();
+    await scoutUntil("the size stated", (s) => s.turnState!.scouting!.scoutings[id!]!.statedPoints === truth);
+    await concord
+      .locator(`[data-scouting="${id}"]`)
+      .filter({ hasText: `stated ${truth.toLocaleString("en")} pts` })
+      .waitFor(WAIT);
+    // The scout attacks the army it scouted, on the Advance it revealed: its activation carries the commitment the
+    // scouting gave, so the page kept the salt it revealed.
+    await concord.locator('button[data-army="c6"]').click(WAIT);
+    await concord.locator("input[name=order][value=advance]").check();
+    await concord.locator('[data-square="9,4"]').waitFor({ state: "attached", ...WAIT });
+    await clickSquare(pages["concord"]!, [9, 4]);
+    await concord.locator(`[data-path-step="2"]`).waitFor({ state: "attached", ...WAIT });
+    await concord.getByTestId("confirm-order").click();
+    state = await scoutUntil("the scout activated", (s) => s.turnState?.activations["c6"] !== undefined);
+    expect(state.turnState!.activations["c6"]!.commitment).toBe(pledge.commitment);
+    // T5 stall: the Horde never gives the attacked army's order; the Concord claims the stall on its page, and the
+    // organiser closes the phase on its own, which says who was waited on.
+    await concord.getByTestId("claim-stall").getByRole("button", { name: "Claim the stall (T5)" }).click(WAIT);
+    state = await scoutUntil("the stall claimed", (s) => s.turnState?.stallClaim !== undefined);
+    const battle = Object.values(state.battles).find((b) => b.defender.army === "h5" && b.turn === state.turn)!;
+    expect(state.turnState!.stallClaim!.owed).toEqual([
+      { army: "h5", player: "horde", owes: "order", battle: battle.id },
+    ]);
+    const host = pages["host"]!.page;
+    await host.getByTestId("close-action-phase").click(WAIT);
+    state = await scoutUntil("the Action phase closed", (s) => s.phase !== "action");
+    const closes = host.getByTestId("closes");
+    await closes
+      .filter({ hasText: "concord claims the Action phase is stalled, waiting on h5's order (horde)" })
+      .waitFor(WAIT);
+    await closes.filter({ hasText: "the host closed the stalled Action phase; not activated:" }).waitFor(WAIT);
+    // B4: the scout's battle, reported by the Concord and confirmed by the Horde on their pages.
+    const result = concord.locator(`[data-battle="${battle.id}"] [data-testid=result-form]`);
+    await result.locator('input[name="attacker-vp"]').fill(String(state.battles[battle.id]!.vpTarget));
+    await result.getByRole("button", { name: "Report the result" }).click(WAIT);
+    await scoutUntil("the result reported", (s) => s.battles[battle.id]!.status === "reported");
+    await horde.locator(`[data-battle="${battle.id}"]`).getByRole("button", { name: "Confirm the result" }).click(WAIT);
+    state = await scoutUntil("the End phase", (s) => s.phase === "end");
+    // A8: the war chest's income spent on the Concord's page, on defences where its First Vigil Army stands.
+    const chest = state.ledgers["concord"]!.warChest as number;
+    expect(chest).toBeGreaterThanOrEqual(50);
+    await concord
+      .getByTestId("end-phase")
+      .filter({ hasText: `War chest: ${chest} pts` })
+      .waitFor(WAIT);
+    const defences = concord.locator("form[data-action=BuyDefences]");
+    await defences.locator("input[name=at]").fill(state.armies["c1"]!.at!.join(","));
+    await defences.locator("input[name=points]").fill("50");
+    await defences.getByRole("button").click();
+    state = await scoutUntil("the defences bought", (s) => s.ledgers["concord"]!.warChest === chest - 50);
+    expect(state.defences[state.armies["c1"]!.at!.join(",")]).toBe(50);
+    for (const seat of Object.values(pages)) {
+      expect(seat.errors, seat.seat).toEqual([]);
+      await seat.context.close();
+    }
   });
 
   it("renders a 40 x 30 map with 80 armies in Chromium (goal: 16 ms; figure in docs/performance.md)", async () => {
