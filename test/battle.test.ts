@@ -295,6 +295,7 @@ describe("B4 result", () => {
     const s = oneBattle();
     s.refused(report("red", "t1b1", { outcome: "attacker", attacker: side(0, { tanks: { "battle-tank": 4 } }) }), {
       rule: "B4",
+      field: "result.attacker.losses.tanks.battle-tank",
       message: `formation "tanks" of the attacker's army "r1" lost 4 "battle-tank" but has only 3`,
     });
     s.run(report("red", "t1b1", { outcome: "attacker", attacker: side(0, { tanks: { "battle-tank": 3 } }) }));
@@ -309,6 +310,7 @@ describe("B4 result", () => {
       }),
       {
         rule: "B4",
+        field: "result.defender.routed.line.rifle-stand",
         message: `has 2 "rifle-stand" left after losing 4: 3 cannot have routed`,
       },
     );
@@ -320,14 +322,16 @@ describe("B4 result", () => {
     );
   });
 
-  it("B4 a formation the army does not have, or a unit type its formation does not have, is refused", () => {
+  it("B4 a formation the army does not have, or a unit type its formation does not have, is refused, naming the field", () => {
     const s = oneBattle();
     s.refused(report("red", "t1b1", { outcome: "attacker", defender: side(0, { engine: { "war-engine": 1 } }) }), {
       rule: "B4",
+      field: "result.defender.losses.engine",
       message: `the defender's army "b1" has no formation "engine"`,
     });
     s.refused(report("red", "t1b1", { outcome: "attacker", attacker: side(0, {}, { riders: { "battle-tank": 1 } }) }), {
       rule: "B4",
+      field: "result.attacker.routed.riders.battle-tank",
       message: `formation "riders" of the attacker's army "r1" has no "battle-tank" units`,
     });
   });

@@ -123,7 +123,8 @@ function refusalOf(status: number, body: ServerErrorBody, otherwise: () => Serve
     index,
     refusal: { kind: "field", field: named, message },
   });
-  if (status === 422 && body.rule) return { ok: false, index, refusal: { kind: "rule", rule: body.rule, message } };
+  if (status === 422 && body.rule)
+    return { ok: false, index, refusal: { kind: "rule", rule: body.rule, message, ...(field ? { field } : {}) } };
   if (status === 422 || status === 400) return fieldRefusal(field ?? "command");
   if (status === 403 && field !== undefined) return fieldRefusal(field);
   throw otherwise();

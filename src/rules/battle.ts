@@ -59,7 +59,13 @@ function checkSide(
   const formations = new Set([...Object.keys(result.losses), ...Object.keys(result.routed)]);
   for (const formationId of formations) {
     const formation = army.formations.find((f) => f.id === formationId);
-    if (!formation) refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}"`);
+    const listed = formationId in result.losses ? "losses" : "routed";
+    if (!formation)
+      refuseRule(
+        "B4",
+        `the ${role}'s army "${army.id}" has no formation "${formationId}"`,
+        fieldOf(role, listed, formationId),
+      );
     const known = new Set([
       ...Object.keys(formation.units),
       ...Object.keys(catalogue.formations[formation.formation]?.units ?? {}),
@@ -68,20 +74,28 @@ function checkSide(
     const routed = result.routed[formationId] ?? {};
     for (const unitType of new Set([...Object.keys(losses), ...Object.keys(routed)])) {
       const where = `formation "${formationId}" of the ${role}'s army "${army.id}"`;
-      if (!known.has(unitType)) refuseRule("B4", `${where} has no "${unitType}" units`);
+      const field = (listed: "losses" | "routed") => fieldOf(role, listed, formationId, unitType);
+      if (!known.has(unitType))
+        refuseRule("B4", `${where} has no "${unitType}" units`, field(unitType in losses ? "losses" : "routed"));
       const present = formation.units[unitType] ?? 0;
       const lost = losses[unitType] ?? 0;
       const fled = routed[unitType] ?? 0;
-      if (lost > present) refuseRule("B4", `${where} lost ${lost} "${unitType}" but has only ${present}`);
+      if (lost > present)
+        refuseRule("B4", `${where} lost ${lost} "${unitType}" but has only ${present}`, field("losses"));
       if (fled > present - lost) {
         refuseRule(
           "B4",
           `${where} has ${present - lost} "${unitType}" left after losing ${lost}: ${fled} cannot have routed (routed units are survivors)`,
+          field("routed"),
         );
       }
     }
   }
 }
+
+/** The field of a battle result a B4 refusal is about: a side's losses or routed units of a formation, or of a unit. */
+const fieldOf = (role: string, listed: "losses" | "routed", formation: string, unitType?: string) =>
+  ["result", role, listed, formation, ...(unitType === undefined ? [] : [unitType])].join(".");
 
 function checkResult(state: CampaignState, battle: BattleState, result: BattleResult): void {
   checkSide(state, battle.attacker, result.attacker, "attacker");

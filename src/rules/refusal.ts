@@ -5,7 +5,8 @@ import type { Square } from "../../events/common.js";
  * docs/rulings.md), or the field that is wrong, with a sentence a player understands.
  */
 export type Refusal =
-  | { kind: "rule"; rule: string; message: string }
+  /** A rule refused it; `field` is the command's field the rule found wrong, where one is (a dotted path). */
+  | { kind: "rule"; rule: string; message: string; field?: string }
   | { kind: "field"; field: string; message: string }
   /** The log moved on while the command was decided: nothing was written; decide again on the new state. */
   | { kind: "conflict"; message: string };
@@ -17,8 +18,8 @@ export class Refused extends Error {
   }
 }
 
-export function refuseRule(rule: string, message: string): never {
-  throw new Refused({ kind: "rule", rule, message });
+export function refuseRule(rule: string, message: string, field?: string): never {
+  throw new Refused({ kind: "rule", rule, message, ...(field === undefined ? {} : { field }) });
 }
 
 export function refuseField(field: string, message: string): never {

@@ -21,13 +21,15 @@ export function checkTitanDamage(state: CampaignState, army: ArmyState, result: 
   const { catalogue } = requireSetup(state);
   for (const formationId of Object.keys(result.titanDamage ?? {})) {
     const formation = army.formations.find((f) => f.id === formationId);
+    const field = `result.${role}.titanDamage.${formationId}`;
     if (!formation)
-      refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}" to take titan damage`);
+      refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}" to take titan damage`, field);
     const kind = catalogue.formations[formation.formation]?.kind;
     if (kind !== "titan")
       refuseRule(
         "B4",
         `formation "${formationId}" of the ${role}'s army "${army.id}" is a ${kind} formation, not a titan`,
+        field,
       );
   }
 }

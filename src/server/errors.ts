@@ -66,7 +66,8 @@ function asHttpError(error: FastifyError | HttpError): HttpError {
 
 /** The rule or field a refusal names, as members of an error body. */
 export function refusalDetails(refusal: Refusal): Record<string, string> {
-  if (refusal.kind === "rule") return { rule: refusal.rule };
+  if (refusal.kind === "rule")
+    return { rule: refusal.rule, ...(refusal.field === undefined ? {} : { field: refusal.field }) };
   if (refusal.kind === "field") return { field: refusal.field };
   return {};
 }

@@ -7,17 +7,20 @@ export interface ResultRow {
   unit: string;
 }
 
+/** Where in a battle result a row's numbers are entered: its losses, its routed units, its titan's damage. */
+const LISTS = ["losses", "routed", "titanDamage"] as const;
+
 /**
- * B4: the row of the result form a refusal is about, read from the sentence the rules write for a formation of a side
- * (`formation "howlers1" of the attacker's army "h5" lost 2 "horde-clan-chief" but has only 1`): the unit type it
- * names, else the formation's first row. Undefined for a refusal that names no formation the form lists.
+ * B4: the row of the result form a refusal is about, from the field of the result the rule names
+ * (`result.attacker.losses.howlers1.horde-howler`): the row of that unit type, else, for a field of a whole formation,
+ * the formation's first row. Undefined for a refusal that names no field of a formation the form lists.
  */
 export function rowOfRefusal(verdict: Verdict | null, rows: readonly ResultRow[]): ResultRow | undefined {
-  if (verdict?.kind !== "rule") return undefined;
-  const named = /formation "([^"]+)" of the (attacker|defender)'s army/.exec(verdict.message);
-  if (!named) return undefined;
-  const [, formation, role] = named;
-  const unit = /(?:lost \d+|has no|has \d+) "([^"]+)"/.exec(verdict.message)?.[1];
-  const ofFormation = rows.filter((row) => row.role === role && row.formation === formation);
-  return ofFormation.find((row) => row.unit === unit) ?? ofFormation[0];
+  if (verdict?.kind !== "rule" || verdict.field === undefined) return undefined;
+  const { field } = verdict;
+  const ofFormation = (row: ResultRow) => LISTS.map((list) => `result.${row.role}.${list}.${row.formation}`);
+  return (
+    rows.find((row) => ofFormation(row).some((path) => field === `${path}.${row.unit}`)) ??
+    rows.find((row) => ofFormation(row).includes(field))
+  );
 }
