@@ -6,6 +6,7 @@
  */
 import { HOST, type Order } from "../events/common.js";
 import { toCurrent, type CurrentEvent, type DomainEvent, type StoredEvent } from "../events/index.js";
+import { settledBattles } from "../projections/settled-battles.js";
 import type { CampaignState } from "../projections/state.js";
 import type { EventStore } from "../src/log/index.js";
 import {
@@ -66,9 +67,10 @@ export function describeAs(view: LineView | undefined): (event: CurrentEvent) =>
 }
 
 /**
- * The context a viewer's state is shown in: the campaign now, or at a position of its line. For everything the log
- * shows, a past state is read from the nearest snapshot and the events after it; a player's view is judged from the
- * log up to that point (which commanders were killed by then), replayed in full.
+ * The context a viewer's state is shown in: the campaign now, or at a position of its line, with the battles settled
+ * by then (every battle a view shows), folded from the log up to that point. For everything the log shows, a past
+ * state is read from the nearest snapshot and the events after it; a player's view is judged from the log up to that
+ * point (which commanders were killed by then), replayed in full.
  */
 export async function stateContext(
   store: EventStore,
@@ -81,8 +83,10 @@ export async function stateContext(
   else {
     const replays = new Replays(store);
     const seq = await replays.resolve(stream, position);
-    if (seesAll(viewer)) return { state: (await replays.stateAtSeq(stream, seq)).state };
-    context = logViewContext((await store.readAll(stream, 1, seq)).map(toCurrent));
+    const events = (await store.readAll(stream, 1, seq)).map(toCurrent);
+    if (seesAll(viewer))
+      return { state: (await replays.stateAtSeq(stream, seq)).state, settled: settledBattles(events) };
+    context = logViewContext(events);
   }
   requireViewer(context.state, viewer, stream);
   return context;

@@ -145,8 +145,9 @@ export function statePointsShown(state: CampaignState, viewer: string, [part, ke
   )
     return true;
   if (part !== "battles") return false;
-  const battle = state.battles[key!]!;
-  if (battle.turn < state.turn || state.phase !== "action") return true;
+  // A battle the view shows and the state no longer holds is settled: of a turn before, fought on the table.
+  const battle = state.battles[key!];
+  if (!battle || battle.turn < state.turn || state.phase !== "action") return true;
   return (side === "attacker" || side === "defender") && battle[side].player === viewer;
 }
 
