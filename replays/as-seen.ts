@@ -68,8 +68,9 @@ export function describeAs(view: LineView | undefined): (event: CurrentEvent) =>
 
 /**
  * The context a viewer's state is shown in: the campaign now, or at a position of its line, with the battles settled
- * by then (every battle a view shows), folded from the log up to that point. For everything the log shows, a past
- * state is read from the nearest snapshot and the events after it; a player's view is judged from the log up to that
+ * by then (every battle a view shows). For everything the log shows, a past state is read from the nearest snapshot
+ * and the events after it, and the settled battles are folded from the log up to that point unless `settled: false`
+ * says the caller shows only the state's own turn (text, a map); a player's view is judged from the log up to that
  * point (which commanders were killed by then), replayed in full.
  */
 export async function stateContext(
@@ -77,16 +78,19 @@ export async function stateContext(
   stream: string,
   viewer: Viewer,
   position?: Position,
+  options: { settled?: boolean } = {},
 ): Promise<ViewContext> {
   let context: ViewContext;
   if (position === undefined) context = logViewContext((await store.readAll(stream)).map(toCurrent));
   else {
     const replays = new Replays(store);
     const seq = await replays.resolve(stream, position);
-    const events = (await store.readAll(stream, 1, seq)).map(toCurrent);
-    if (seesAll(viewer))
-      return { state: (await replays.stateAtSeq(stream, seq)).state, settled: settledBattles(events) };
-    context = logViewContext(events);
+    if (seesAll(viewer)) {
+      const { state } = await replays.stateAtSeq(stream, seq);
+      if (options.settled === false) return { state };
+      return { state, settled: settledBattles((await store.readAll(stream, 1, seq)).map(toCurrent)) };
+    }
+    context = logViewContext((await store.readAll(stream, 1, seq)).map(toCurrent));
   }
   requireViewer(context.state, viewer, stream);
   return context;

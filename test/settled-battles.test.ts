@@ -3,20 +3,33 @@
  * earlier one as it stood when its turn ended. Together they are every battle of the campaign, indexed (B1) and with
  * their revealed orders (T5) as counting every battle would have them; the live state agrees with the replayed one.
  */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCurrent, type CurrentEvent, type StoredEvent } from "../events/index.js";
 import { evolve, evolveAll } from "../projections/campaign.js";
-import { allBattles, evolveSettling, noSettledBattles, type SettledFold } from "../projections/settled-battles.js";
+import {
+  allBattles,
+  evolveSettling,
+  noSettledBattles,
+  replaySettling,
+  type SettledFold,
+} from "../projections/settled-battles.js";
+import { stateContext } from "../replays/as-seen.js";
+import { viewState } from "../src/views.js";
+import { logViewContext } from "../src/views-log.js";
 import { initialState, type BattleState, type CampaignState } from "../projections/state.js";
 import { Engine } from "../src/engine.js";
-import { CAMPAIGN, CLOCK, playAshfall } from "./replays-support.js";
-import { tempDir } from "./support/tmp.js";
+import { CAMPAIGN, CLOCK, playAshfall, removePlayed } from "./replays-support.js";
 
 let events: StoredEvent[] = [];
 let liveState: CampaignState;
+let db: string;
 
 beforeAll(async () => {
-  const db = `${await tempDir("epicwar-settled-battles-")}/db`;
+  // A folder of this file's own (tempDir's are removed after each test): the look at the past opens it again.
+  db = join(await mkdtemp(join(tmpdir(), "epicwar-settled-battles-")), "db");
   const engine = await Engine.open(db, { sync: false, clock: CLOCK });
   try {
     await playAshfall(engine, db);
@@ -27,8 +40,9 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
   events = [];
+  await removePlayed(db);
 });
 
 /** The log's events as the reducers take them, copied: a reducer puts an event's own objects into the state. */
@@ -106,6 +120,30 @@ describe("the settled battles", () => {
     const last = Math.max(...events.map(toCurrent).map((e) => (e.type === "BattleStarted" ? e.data.turn : 0)));
     expect(last).toBeGreaterThan(0);
     expect(liveState.lastBattleTurn).toBe(last);
+  });
+});
+
+describe("a look at a point of the past", () => {
+  it("shows the battles settled by then beside the state's own, as the view of the log up to it does, and only the state's when asked", async () => {
+    // The End phase of the turn before the last: its battles all fought, some battles of earlier turns settled.
+    const turn = liveState.turn - 1;
+    const engine = await Engine.open(db, { sync: false, clock: CLOCK });
+    try {
+      const position = { turn, phase: "end" } as const;
+      const context = await stateContext(engine.store, CAMPAIGN, undefined, position);
+      const seq = context.state.seq;
+      const upTo = events.slice(0, seq).map(toCurrent);
+      const expected = allBattles(replaySettling(upTo));
+      expect(Object.values(expected).some((battle) => battle.turn < turn)).toBe(true);
+      expect(Object.values(expected).some((battle) => battle.turn === turn)).toBe(true);
+      expect(viewState(context.state, undefined, context).battles).toEqual(expected);
+      expect(viewState(context.state, "host", context)).toEqual(viewState(context.state, "host", logViewContext(upTo)));
+      const slim = await stateContext(engine.store, CAMPAIGN, undefined, position, { settled: false });
+      expect(viewState(slim.state, undefined, slim).battles).toEqual(context.state.battles);
+      expect(Object.values(slim.state.battles).every((battle) => battle.turn === turn)).toBe(true);
+    } finally {
+      await engine.close();
+    }
   });
 });
 
