@@ -14,10 +14,10 @@ type LoggedEvent = Pick<CurrentEvent, "seq"> & DomainEvent;
 
 /**
  * The context for viewing a log now: the state after its last event, the battles of the turns before (settled), and
- * the armies whose commander a battle has killed (S8). A commander is killed when a BattleResolved leaves no unit of its type in its formation, judged right
- * after that event: before a rout sends the survivors In Transit and the state stops counting them by formation,
- * before a reinforcement brings the formation back to strength. Once killed, always known, until the army gets a new
- * commander (A6).
+ * the armies whose commander a battle has killed (S8). A commander is killed when a BattleResolved leaves no unit of
+ * its type in its formation, judged right after that event: before a rout sends the survivors In Transit and the
+ * state stops counting them by formation, before a reinforcement brings the formation back to strength. Once killed,
+ * always known, until the army gets a new commander (A6).
  */
 export function logViewContext(events: Iterable<LoggedEvent>): ViewContext {
   return new GrowingViewContext().advance(events);

@@ -103,8 +103,9 @@ export type CampaignView = {
 
 /**
  * What a viewer may see of the campaign state, with the settled battles the context holds beside the state's own: for
- * a player, everything the log shows less the other side's secrets (the identity of its living commanders, S8). Orders are in the state only once revealed; a player's hidden orders are added from
- * its own secrets by ownHeldOrders. `context` defaults to the state itself (see ViewContext.killed).
+ * a player, everything the log shows less the other side's secrets (the identity of its living commanders, S8).
+ * Orders are in the state only once revealed; a player's hidden orders are added from its own secrets by
+ * ownHeldOrders. `context` defaults to the state itself (see ViewContext.killed), with no settled battles.
  */
 export function viewState(state: CampaignState, viewer: Viewer, context: ViewContext = { state }): CampaignView {
   const settled = context.settled ?? {};
