@@ -8,7 +8,7 @@ import { sameSquare, squareKey, terrainAt } from "./grid.js";
 import { battleKitHandlers, newBattleKit } from "./battle-kit.js";
 import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
 import { armyMoveRate } from "./mobility.js";
-import { battlesOfTurn, fileBattle } from "./battle-index.js";
+import { battleIndex, battlesOfTurn } from "./battle-index.js";
 import { appointCommander, relieveCommander, standDownCommander } from "./commanders.js";
 import { supportFundAtStart } from "./support.js";
 import {
@@ -114,6 +114,8 @@ const handlers: Handlers = {
     state.hostSeedPrints += seedPrint(data.hostSeedHash);
     state.turn = data.turn;
     state.phase = "action";
+    // The turn before's battles are settled (projections/settled-battles.ts keeps them).
+    state.battles = {};
     const playerSeedHashes = state.seedCommitments;
     state.seedCommitments = {};
     state.turnState = {
@@ -177,10 +179,11 @@ const handlers: Handlers = {
     // A3, T5: an order already revealed this turn (for a scouting's +2, say) is revealed for this battle too.
     const revealed = (army: string) => state.turnState?.activations[army]?.order ?? null;
     const averagePoints = (attacker.points + defender.points) / 2;
+    state.lastBattleTurn = Math.max(state.lastBattleTurn, data.turn);
     state.battles[data.battle] = {
       id: data.battle,
       turn: data.turn,
-      index: fileBattle(state, data.battle, data.turn),
+      index: battleIndex(state, data.turn),
       at: data.at,
       attacker: {
         army: attacker.id,

@@ -258,13 +258,14 @@ export interface CampaignState {
   seedCommitments: Record<string, string>;
   /** The current turn's record; null before turn 1's TurnStarted. */
   turnState: TurnState | null;
-  /** Every battle of the campaign, by id. */
-  battles: Record<string, BattleState>;
   /**
-   * The ids of each turn's battles, by turn, in the order they started: what the reducers read instead of looking
-   * through every battle of the campaign, so that folding a turn costs the same at turn 1 and at turn 1,000.
+   * The battles of the current turn, by id, kit and all. When the next turn starts they are settled: the state lets go
+   * of them, so that it stays the size of what is current however long the campaign (projections/settled-battles.ts
+   * keeps them for the reads that show past battles).
    */
-  battleIdsByTurn: Record<string, string[]>;
+  battles: Record<string, BattleState>;
+  /** The last turn in which a battle started, 0 before the first: what is left in the state of the settled battles. */
+  lastBattleTurn: number;
   /** Defences standing on squares, by "x,y" (E3). */
   defences: Record<string, number>;
   /** A8 ruling: the side holding each captured city square, by "x,y" (held like an objective, E1). */
@@ -291,7 +292,7 @@ export const initialState: CampaignState = {
   seedCommitments: {},
   turnState: null,
   battles: {},
-  battleIdsByTurn: {},
+  lastBattleTurn: 0,
   defences: {},
   cities: {},
   violations: [],

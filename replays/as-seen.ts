@@ -6,6 +6,7 @@
  */
 import { HOST, type Order } from "../events/common.js";
 import { toCurrent, type CurrentEvent, type DomainEvent, type StoredEvent } from "../events/index.js";
+import { settledBattles } from "../projections/settled-battles.js";
 import type { CampaignState } from "../projections/state.js";
 import type { EventStore } from "../src/log/index.js";
 import {
@@ -66,22 +67,29 @@ export function describeAs(view: LineView | undefined): (event: CurrentEvent) =>
 }
 
 /**
- * The context a viewer's state is shown in: the campaign now, or at a position of its line. For everything the log
- * shows, a past state is read from the nearest snapshot and the events after it; a player's view is judged from the
- * log up to that point (which commanders were killed by then), replayed in full.
+ * The context a viewer's state is shown in: the campaign now, or at a position of its line, with the battles settled
+ * by then (every battle a view shows). For everything the log shows, a past state is read from the nearest snapshot
+ * and the events after it, and the settled battles are folded from the log up to that point unless `settled: false`
+ * says the caller shows only the state's own turn (text, a map); a player's view is judged from the log up to that
+ * point (which commanders were killed by then), replayed in full.
  */
 export async function stateContext(
   store: EventStore,
   stream: string,
   viewer: Viewer,
   position?: Position,
+  options: { settled?: boolean } = {},
 ): Promise<ViewContext> {
   let context: ViewContext;
   if (position === undefined) context = logViewContext((await store.readAll(stream)).map(toCurrent));
   else {
     const replays = new Replays(store);
     const seq = await replays.resolve(stream, position);
-    if (seesAll(viewer)) return { state: (await replays.stateAtSeq(stream, seq)).state };
+    if (seesAll(viewer)) {
+      const { state } = await replays.stateAtSeq(stream, seq);
+      if (options.settled === false) return { state };
+      return { state, settled: settledBattles((await store.readAll(stream, 1, seq)).map(toCurrent)) };
+    }
     context = logViewContext((await store.readAll(stream, 1, seq)).map(toCurrent));
   }
   requireViewer(context.state, viewer, stream);

@@ -1,5 +1,5 @@
 import type { CurrentEvent, DomainEvent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
+import { evolveSettling, noSettledBattles, type SettledFold } from "../projections/settled-battles.js";
 import { initialState, type CampaignState } from "../projections/state.js";
 import type { ViewContext } from "./views-secret-field.js";
 
@@ -13,11 +13,11 @@ function noCommanderLeft(state: CampaignState, armyId: string): boolean {
 type LoggedEvent = Pick<CurrentEvent, "seq"> & DomainEvent;
 
 /**
- * The context for viewing a log now: the state after its last event, and the armies whose commander a battle has
- * killed (S8). A commander is killed when a BattleResolved leaves no unit of its type in its formation, judged right
- * after that event: before a rout sends the survivors In Transit and the state stops counting them by formation,
- * before a reinforcement brings the formation back to strength. Once killed, always known, until the army gets a new
- * commander (A6).
+ * The context for viewing a log now: the state after its last event, the battles of the turns before (settled), and
+ * the armies whose commander a battle has killed (S8). A commander is killed when a BattleResolved leaves no unit of
+ * its type in its formation, judged right after that event: before a rout sends the survivors In Transit and the
+ * state stops counting them by formation, before a reinforcement brings the formation back to strength. Once killed,
+ * always known, until the army gets a new commander (A6).
  */
 export function logViewContext(events: Iterable<LoggedEvent>): ViewContext {
   return new GrowingViewContext().advance(events);
@@ -32,20 +32,20 @@ export function logViewContext(events: Iterable<LoggedEvent>): ViewContext {
  * later event of the same batch changes them in place, which would change the caller's events.
  */
 export class GrowingViewContext {
-  private state: CampaignState = initialState;
+  private fold: SettledFold = { state: initialState, settled: noSettledBattles };
   private readonly killed = new Set<string>();
 
   /**
    * Folds the events after those already folded; the context now. `folded`: the state they fold to, where the caller
    * has it (the engine's live state, from the same reducers), taken as it is unless one of the events changes which
-   * commanders are known killed, which is judged between events.
+   * commanders are known killed, which is judged between events, or starts a turn, which settles the battles before.
    */
   advance(events: Iterable<LoggedEvent>, folded?: CampaignState): ViewContext {
     if (folded) {
       const list = [...events];
-      if (!list.some((event) => event.type === "BattleResolved" || event.type === "CommanderAppointed")) {
-        this.state = folded;
-        return { state: folded, killed: new Set(this.killed) };
+      if (!list.some((event) => JUDGED_BETWEEN.has(event.type))) {
+        this.fold = { state: folded, settled: this.fold.settled };
+        return this.context();
       }
       events = list;
     }
@@ -55,15 +55,23 @@ export class GrowingViewContext {
       // A6: a new commander is a new secret; the one killed is named in its CommanderKilled event.
       if (event.type === "CommanderAppointed") this.killed.delete(event.data.army);
       if (event.type !== "BattleResolved") continue;
-      this.state = evolveAll(this.state, structuredClone(pending));
+      this.fold = evolveSettling(this.fold, structuredClone(pending));
       pending = [];
-      const battle = this.state.battles[event.data.battle];
+      const state = this.fold.state;
+      const battle = state.battles[event.data.battle];
       for (const army of battle ? [battle.attacker.army, battle.defender.army] : []) {
-        if (noCommanderLeft(this.state, army)) this.killed.add(army);
+        if (noCommanderLeft(state, army)) this.killed.add(army);
       }
     }
-    this.state = evolveAll(this.state, structuredClone(pending));
-    // A copy: a context handed out stays as it was when later batches change the set.
-    return { state: this.state, killed: new Set(this.killed) };
+    this.fold = evolveSettling(this.fold, structuredClone(pending));
+    return this.context();
+  }
+
+  /** A copy of the killed set: a context handed out stays as it was when later batches change it. */
+  private context(): ViewContext {
+    return { state: this.fold.state, settled: this.fold.settled, killed: new Set(this.killed) };
   }
 }
+
+/** Events after which the context is judged again rather than taken from a state folded elsewhere. */
+const JUDGED_BETWEEN = new Set<string>(["BattleResolved", "CommanderAppointed", "TurnStarted"]);

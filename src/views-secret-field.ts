@@ -1,3 +1,4 @@
+import type { SettledBattles } from "../projections/settled-battles.js";
 import type { CampaignState } from "../projections/state.js";
 
 /** What a view knows besides the record it shows: the campaign as it stands when the view is made. */
@@ -9,6 +10,11 @@ export interface ViewContext {
    * from the state alone, which cannot tell for routed and disbanded armies: it then keeps their commanders hidden.
    */
   readonly killed?: ReadonlySet<string>;
+  /**
+   * The battles of the turns before the state's (projections/settled-battles.ts), read from the log with it
+   * (logViewContext): a view shows them beside the state's own. Without it a view shows the current turn's battles.
+   */
+  readonly settled?: SettledBattles;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { HOST, type Order } from "../events/common.js";
 import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../events/index.js";
+import { allBattles } from "../projections/settled-battles.js";
 import type { CampaignState } from "../projections/state.js";
 import type { SecretKeeper } from "./client/party-secrets.js";
 import { orderCommitment } from "./commitments.js";
@@ -101,15 +102,18 @@ export type CampaignView = {
 };
 
 /**
- * What a player may see of the campaign state: everything the log shows, less the other side's secrets (the identity
- * of its living commanders, S8). Orders are in the state only once revealed; a player's hidden orders are added from
- * its own secrets by ownHeldOrders. `context` defaults to the state itself (see ViewContext.killed).
+ * What a viewer may see of the campaign state, with the settled battles the context holds beside the state's own: for
+ * a player, everything the log shows less the other side's secrets (the identity of its living commanders, S8).
+ * Orders are in the state only once revealed; a player's hidden orders are added from its own secrets by
+ * ownHeldOrders. `context` defaults to the state itself (see ViewContext.killed), with no settled battles.
  */
 export function viewState(state: CampaignState, viewer: Viewer, context: ViewContext = { state }): CampaignView {
-  if (seesAll(viewer)) return state;
-  const view: Record<string, unknown> = { ...state };
+  const settled = context.settled ?? {};
+  const whole = Object.keys(settled).length > 0 ? { ...state, battles: allBattles({ state, settled }) } : state;
+  if (seesAll(viewer)) return whole;
+  const view: Record<string, unknown> = { ...whole };
   for (const [part, secrets] of STATE_TABLE) {
-    const entries = state[part] as Record<string, object>;
+    const entries = whole[part] as Record<string, object>;
     view[part] = Object.fromEntries(
       Object.entries(entries).map(([key, entry]) => [key, redact(entry, secrets, viewer, context, key).record]),
     );

@@ -7,6 +7,7 @@
  * The campaign: test/golden/fixtures/end-ready.json, one turn: r2 on Fortify at (4,0) is attacked by b2 on Advance
  * after its activation and wins the battle; r1 and b1 hold on First Fire.
  */
+import { allBattles, replaySettling } from "../projections/settled-battles.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BattleResult, Options } from "../events/common.js";
@@ -113,6 +114,8 @@ function asVersionOne(events: NewEvent[]): void {
 
 /** The state the events fold to, folded from copies as the log reads them back (a fold may write into what it folds). */
 const stateOf = (events: readonly StoredEvent[]) => replay(structuredClone(events).map(toCurrent));
+/** Every battle the events start, the settled ones (projections/settled-battles.ts) with the current turn's. */
+const battlesOf = (events: readonly StoredEvent[]) => allBattles(replaySettling(events.map(toCurrent)));
 const types = (events: readonly StoredEvent[]) => events.map((event) => event.type);
 const findingsText = (report: AuditReport) => renderAudit(report).join("\n");
 
@@ -122,9 +125,8 @@ describe("E3 timing of a Fortify order's defences", () => {
     const reveal = events.findIndex((e) => e.type === "OrderRevealed" && (e.data as { army: string }).army === "r2");
     expect(events[reveal + 1]).toMatchObject({ type: "DefencesBuilt", data: { army: "r2", at: [4, 0], points: 450 } });
     expect(types(events).filter((type) => type === "DefencesBuilt")).toHaveLength(1);
-    const state = stateOf(events);
-    expect(state.battles["t1b1"]).toMatchObject({ defences: 450, builtThisTurn: 450 });
-    expect(state.defences).toEqual({ "4,0": 450 });
+    expect(battlesOf(events)["t1b1"]).toMatchObject({ defences: 450, builtThisTurn: 450 });
+    expect(stateOf(events).defences).toEqual({ "4,0": 450 });
     const { report } = await resealed(events, () => {});
     expect(report.findings, findingsText(report)).toEqual([]);
   });
@@ -153,9 +155,8 @@ describe("E3 timing of a Fortify order's defences", () => {
     const events = await fortifiedAndAttacked({ fortifyBuilds: "atEndPhase" });
     const built = types(events).indexOf("DefencesBuilt");
     expect(types(events)[built + 1]).toBe("TurnEnded");
-    const state = stateOf(events);
-    expect(state.battles["t1b1"]!.defences).toBe(0);
-    expect(state.defences).toEqual({ "4,0": 450 });
+    expect(battlesOf(events)["t1b1"]!.defences).toBe(0);
+    expect(stateOf(events).defences).toEqual({ "4,0": 450 });
     const battlePhase = events.find((e) => e.type === "ActionPhaseEnded")!.seq;
     expect(renderState(viewState(stateOf(events.slice(0, battlePhase)), "red"), { viewer: "red" })).toContain(
       "no defences for the defender yet",

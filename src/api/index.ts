@@ -59,6 +59,7 @@ export { examplePath } from "../package-files.js";
 // The shape of the projected state, every part of it (projections/state.ts).
 export type * from "../../projections/state.js";
 export type * from "../../projections/battle-kit.js";
+export type { SettledBattles } from "../../projections/settled-battles.js";
 export type { AwardTable } from "../../projections/formulas.js";
 export { campaignTotals, type SideTotals, type TotalsSource } from "../../projections/derived.js";
 export {

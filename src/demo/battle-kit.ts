@@ -1,5 +1,6 @@
 import { SCENARIOS, type HitKind, type TargetUnit } from "../../events/kit-common.js";
 import type { BattleState, CampaignState } from "../../projections/state.js";
+import { battlesThisTurn } from "../rules/action-common.js";
 import { scenarioDue } from "../rules/battle-kit.js";
 import type { PlainCommand } from "./plain-command.js";
 
@@ -12,7 +13,7 @@ import type { PlainCommand } from "./plain-command.js";
 export function nextKitDecision(state: CampaignState): PlainCommand | undefined {
   const kit = state.setup!.options.battleKit;
   if (!kit) return undefined;
-  const battles = (state.battleIdsByTurn[state.turn] ?? []).map((id) => state.battles[id]!);
+  const battles = battlesThisTurn(state);
   for (const battle of battles) {
     const due = scenarioDue(kit, battle);
     if (due) return scenarioDecision(battle, due);

@@ -50,9 +50,7 @@ const QUIET_TURNS = 3;
 /** Whether no battle has been fought this turn nor in the QUIET_TURNS before it (the first turns of the campaign aside). */
 function quietTooLong(state: CampaignState): boolean {
   if (state.turn <= QUIET_TURNS) return false;
-  for (let turn = state.turn - QUIET_TURNS; turn <= state.turn; turn++)
-    if ((state.battleIdsByTurn[turn] ?? []).length > 0) return false;
-  return true;
+  return state.lastBattleTurn < state.turn - QUIET_TURNS;
 }
 
 /** The path that brings the army nearest a target, if it gets closer (or must leave its home base). */

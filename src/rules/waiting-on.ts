@@ -2,7 +2,7 @@ import { HOST } from "../../events/common.js";
 import { turnUnderWay } from "../../projections/turns.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandType } from "../commands/schemas.js";
-import { nextActivator, unactivatedArmies } from "./action-common.js";
+import { battlesThisTurn, nextActivator, unactivatedArmies } from "./action-common.js";
 import { OBJECTIVES_PER_PLAYER } from "./setup.js";
 import { owedItems } from "./stall.js";
 import { kitRollsDue, scenarioDue } from "./battle-kit.js";
@@ -103,7 +103,7 @@ type Owe = (party: string, item: WaitItem) => void;
 /** K2, K3, K5, D1: the scenarios the players are to settle and the kit rolls the host owes, for this turn's battles. */
 function battleKit(state: CampaignState, owe: Owe): void {
   const kit = state.setup!.options.battleKit;
-  const battles = (state.battleIdsByTurn[state.turn] ?? []).map((id) => state.battles[id]!);
+  const battles = battlesThisTurn(state);
   for (const battle of battles) {
     const due = scenarioDue(kit, battle);
     if (due) owe(due.player, { what: "scenario", command: due.command, battle: battle.id });

@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { Catalogue } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
-import type { StoredEvent } from "../../events/index.js";
+import { toCurrent, type StoredEvent } from "../../events/index.js";
 import { derivedView } from "../../projections/derived.js";
+import { settledBattles } from "../../projections/settled-battles.js";
 import type { CampaignState } from "../../projections/state.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
@@ -178,7 +179,10 @@ export const GoldenSpecification = {
             if (last && !last.ok) throw new Error(`refused: ${JSON.stringify(last.refusal)}`);
             if (expected.state === undefined && expected.derived === undefined)
               throw new Error("a state case expects `state`, `derived` or both");
-            const seen = expected.as ? viewState(run.state!, expected.as) : run.state!;
+            const seen = viewState(run.state!, expected.as, {
+              state: run.state!,
+              settled: settledBattles(run.events.map(toCurrent)),
+            });
             if (expected.state !== undefined) {
               const mismatch = match(seen, expected.state);
               if (mismatch) throw new Error(`state does not match at ${mismatch.path || "(root)"}: ${mismatch.reason}`);

@@ -109,6 +109,7 @@ function secretsIn(body: string, secrets: readonly Secret[]): string[] {
 /** A player's state as the server answers it: fog of war shows some of its parts as HIDDEN. */
 type StateView = {
   armies: Record<string, { formations: unknown }>;
+  battles?: Record<string, { turn?: unknown }>;
   ledgers: Record<string, { reserves: unknown }>;
   heldOrders?: Record<string, string>;
 };
@@ -116,7 +117,7 @@ type StateView = {
 /** A2: the points fields, rosters and Reserves of the other side a player's state view shows. */
 function fogLeaksInState(view: StateView, truth: CampaignState, seat: string): string[] {
   const shown = shownPointsFields(view)
-    .filter((path) => !statePointsShown(truth, seat, path))
+    .filter((path) => !statePointsShown(truth, seat, path, view))
     .map((path) => `points at ${path.join(".")}`);
   for (const army of Object.values(truth.armies).filter((a) => a.player !== seat))
     if (view.armies[army.id]?.formations !== HIDDEN) shown.push(`the roster of ${army.id}`);

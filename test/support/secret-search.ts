@@ -135,9 +135,15 @@ export function shownPointsFields(value: unknown, path: string[] = []): string[]
 /**
  * A2: whether a points field of a player's state view may be shown to it under fog of war: the set-up (catalogue and
  * force, agreed by both), its own armies and ledger, and a battle's sizes once it is on the table (from the Battle
- * phase of its turn), its own side's before.
+ * phase of its turn), its own side's before. A battle the state no longer holds is judged by the turn the view gives it
+ * (`view`): a settled battle, of a turn before the state's, was fought on the table.
  */
-export function statePointsShown(state: CampaignState, viewer: string, [part, key, side]: string[]): boolean {
+export function statePointsShown(
+  state: CampaignState,
+  viewer: string,
+  [part, key, side]: string[],
+  view: { battles?: Record<string, { turn?: unknown }> } = {},
+): boolean {
   if (
     part === "setup" ||
     (part === "armies" && state.armies[key!]?.player === viewer) ||
@@ -145,7 +151,11 @@ export function statePointsShown(state: CampaignState, viewer: string, [part, ke
   )
     return true;
   if (part !== "battles") return false;
-  const battle = state.battles[key!]!;
+  const battle = state.battles[key!];
+  if (!battle) {
+    const turn = view.battles?.[key!]?.turn;
+    return typeof turn === "number" && turn < state.turn;
+  }
   if (battle.turn < state.turn || state.phase !== "action") return true;
   return (side === "attacker" || side === "defender") && battle[side].player === viewer;
 }

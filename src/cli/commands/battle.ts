@@ -32,9 +32,10 @@ export function registerBattle(program: Command, kit: CliKit): void {
           const campaign = await seat.campaign();
           const viewer = seatViewer(seat);
           const context = await stateContext(engine.store, campaign, viewer);
-          const sheet = battleSheet(viewState(context.state, viewer, context), id);
+          const view = viewState(context.state, viewer, context);
+          const sheet = battleSheet(view, id);
           if (!sheet) {
-            const known = Object.keys(context.state.battles);
+            const known = Object.keys(view.battles);
             throw new CliError(
               `battle: no battle "${id}" in this campaign${known.length ? ` (its battles: ${known.join(", ")})` : " (none has been fought yet)"}`,
               EXIT.refused,

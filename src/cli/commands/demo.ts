@@ -16,7 +16,7 @@ import { renderBattleSheet } from "../render-battle-sheet.js";
 import { CliError } from "../errors.js";
 import { createCampaign } from "./new.js";
 import { stateOutput } from "./show.js";
-import { describeAs, lineView } from "../../../replays/as-seen.js";
+import { describeAs, lineView, stateContext } from "../../../replays/as-seen.js";
 import { viewAsOption } from "./viewer.js";
 import { verifyCampaigns } from "./verify.js";
 import { Option, type Command } from "commander";
@@ -99,8 +99,9 @@ export async function runDemo(
       ? stateOutput(view.context, view.viewer, await ownHeldOrders(state, view.viewer, secrets), false)
       : renderState(state),
   );
-  // K1-K5: every battle's whole sheet, as the viewer may see it.
-  const seen = view ? viewState(view.context.state, view.viewer, view.context) : state;
+  // K1-K5: every battle's whole sheet, as the viewer may see it, the settled battles read from the log with the rest.
+  const context = view?.context ?? (await stateContext(engine.store, campaign, viewer));
+  const seen = viewState(context.state, viewer, context);
   print("");
   print("Battle sheets:");
   for (const battle of Object.values(seen.battles).sort((a, b) => a.turn - b.turn || a.index - b.index)) {

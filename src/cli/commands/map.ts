@@ -62,7 +62,10 @@ export function registerMap(program: Command, kit: CliKit): void {
           const seat = new Seat(engine, options);
           const stream = await seat.campaign();
           const viewer = seatViewer(seat);
-          const context = await stateContext(engine.store, stream, viewer, position).catch(asCliError);
+          // A map shows the battles of its turn only: the settled ones are not read.
+          const context = await stateContext(engine.store, stream, viewer, position, { settled: false }).catch(
+            asCliError,
+          );
           const held = await ownHeldOrders(context.state, viewer, seat.secrets(stream));
           const svg = mapOutput(context, viewer, held, squareSize);
           if (options.out === undefined) io.stdout(svg);
