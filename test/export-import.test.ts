@@ -16,7 +16,9 @@ import { PHASES } from "../replays/positions.js";
 import { Replays } from "../replays/replayer.js";
 import { Engine } from "../src/engine.js";
 import { exportLines } from "../src/log/export-file.js";
-import { checkExport, ImportError } from "../src/log/import-file.js";
+import { checkBlock, checkExport, ImportError } from "../src/log/import-file.js";
+import { checkExportBlocks, checkExportFile } from "../src/log/import-threads.js";
+import { blockLines } from "../src/log/text-lines.js";
 import { sha256Hex } from "../src/log/index.js";
 import { BranchError } from "../src/log/errors.js";
 import { CAMPAIGN, CLOCK, playAshfall, rawStream } from "./replays-support.js";
@@ -70,9 +72,31 @@ async function* each(lines: readonly string[]) {
   yield* lines;
 }
 
+/**
+ * The lines checked as an import of a large file checks them (import-threads.ts), the work of its threads done here:
+ * in blocks of `size` lines, each block's event lines checked by themselves (checkBlock), its pieces then in order.
+ */
+function checkInBlocks(lines: readonly string[], size: number) {
+  async function* blocks() {
+    for (let start = 0; start < lines.length; start += size) yield lines.slice(start, start + size).join("\n");
+  }
+  return checkExportBlocks(blocks(), catalogue, async (_, block) => checkBlock(blockLines(block), catalogue), 3);
+}
+
+/** Checks lines both ways, one line at a time and in blocks of a few lines: the same result or the same error. */
+async function checkBothWays(lines: readonly string[]) {
+  const [alone, inBlocks] = await Promise.allSettled([checkExport(each(lines), catalogue), checkInBlocks(lines, 7)]);
+  expect(inBlocks).toEqual(alone);
+  const error = alone.status === "rejected" ? (alone.reason as unknown) : undefined;
+  if (error instanceof ImportError && inBlocks.status === "rejected")
+    expect([inBlocks.reason.line, inBlocks.reason.broken]).toEqual([error.line, error.broken]);
+  if (alone.status === "rejected") throw alone.reason;
+  return alone.value;
+}
+
 /** Imports lines into a new folder: the folder. */
 async function importInto(lines: readonly string[], db?: string): Promise<string> {
-  const checked = await checkExport(each(lines), catalogue);
+  const checked = await checkBothWays(lines);
   const target = db ?? join(await tempDir("epicwar-import-"), "db");
   const engine = await Engine.open(target);
   try {
@@ -85,7 +109,7 @@ async function importInto(lines: readonly string[], db?: string): Promise<string
 
 /** The ImportError a file is refused with. */
 async function refusal(lines: readonly string[]): Promise<ImportError> {
-  const error = await checkExport(each(lines), catalogue).then(
+  const error = await checkBothWays(lines).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
@@ -197,6 +221,21 @@ describe("import refuses a file that does not hold, naming its first bad line, a
   });
   const eventLine = (at: number) =>
     lines.findIndex((line) => parse(line)["seq"] === at && parse(line)["kind"] === "event");
+
+  it("on threads, as an import of a large file checks it: the same result, and the same error for the same edit", async () => {
+    const dir = await tempDir("epicwar-threads-");
+    const onThreads = async (file: string, written: readonly string[], threads: number) => {
+      await writeFile(file, written.join("\n") + "\n", "utf8");
+      return checkExportFile(file, catalogue, { threads, blockBytes: 4096 }).catch((error: unknown) => error);
+    };
+    expect(await onThreads(join(dir, "good.jsonl"), lines, 2)).toEqual(await checkExport(each(lines), catalogue));
+    const i = eventLine(25);
+    const edited = [...lines];
+    edited[i] = edited[i]!.replace('\\"actor\\":\\"', '\\"actor\\":\\"x');
+    const error = (await onThreads(join(dir, "edited.jsonl"), edited, 1)) as ImportError;
+    expect(error).toBeInstanceOf(ImportError);
+    expect([error.line, error.message]).toEqual([i + 1, (await refusal(edited)).message]);
+  });
 
   it("an edited body, whatever its hash says", async () => {
     const i = eventLine(20);

@@ -1,22 +1,14 @@
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { GENESIS_HASH } from "../../events/index.js";
 import { checkRange, type RangeLinks } from "./chain-range.js";
 import type { CheckerData, CheckerMessage, CheckerOrder } from "./chain-worker.js";
 import type { Head } from "./layout.js";
 import type { Range } from "./line-ranges.js";
 import type { EventStore } from "./event-store.js";
+import { startWorker } from "./start-worker.js";
 
-function startChecker(data: CheckerData): Worker {
-  if (!import.meta.url.endsWith(".ts"))
-    return new Worker(new URL("./chain-worker.js", import.meta.url), { workerData: data });
-  // Run from the TypeScript sources (under the test runner), the worker is a .ts file: it loads through tsx.
-  const source = JSON.stringify(new URL("./chain-worker.ts", import.meta.url).href);
-  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${source}); });`, {
-    eval: true,
-    workerData: data,
-  });
-}
+const startChecker = (data: CheckerData): Worker => startWorker(import.meta.url, "chain-worker", data);
 
 /** How many ranges this thread reads at once when it checks a line alone. */
 const THIS_THREAD_READS = 4;

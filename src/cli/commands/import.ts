@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { catalogue } from "../../../events/index.js";
 import { BranchError } from "../../log/index.js";
-import { checkExportBatches, ImportError, type CheckedExport } from "../../log/import-file.js";
-import { textLineBatches } from "../../log/text-lines.js";
+import { ImportError, type CheckedExport } from "../../log/import-file.js";
+import { checkExportFile } from "../../log/import-threads.js";
 import { CliError, EXIT } from "../errors.js";
 import { withEngine } from "../session.js";
 import type { CliKit } from "./kit.js";
@@ -10,7 +10,7 @@ import type { CliKit } from "./kit.js";
 /** Reads and checks a whole export file: what it holds, or a CliError naming the file's first bad line. */
 export async function readExportFile(file: string): Promise<CheckedExport> {
   try {
-    return await checkExportBatches(textLineBatches(file), catalogue);
+    return await checkExportFile(file, catalogue);
   } catch (error) {
     if (error instanceof ImportError)
       throw new CliError(
