@@ -17,8 +17,7 @@ import { Replays } from "../replays/replayer.js";
 import { Engine } from "../src/engine.js";
 import { exportLines } from "../src/log/export-file.js";
 import { checkBlock, checkExport, ImportError } from "../src/log/import-file.js";
-import { checkExportBlocks, checkExportFile } from "../src/log/import-threads.js";
-import { blockLines } from "../src/log/text-lines.js";
+import { checkExportFile, checkExportPieces } from "../src/log/import-threads.js";
 import { sha256Hex } from "../src/log/index.js";
 import { BranchError } from "../src/log/errors.js";
 import { CAMPAIGN, CLOCK, playAshfall, rawStream } from "./replays-support.js";
@@ -74,13 +73,13 @@ async function* each(lines: readonly string[]) {
 
 /**
  * The lines checked as an import of a large file checks them (import-threads.ts), the work of its threads done here:
- * in blocks of `size` lines, each block's event lines checked by themselves (checkBlock), its pieces then in order.
+ * the header, then parts of `size` lines, each part's event lines checked by themselves (checkBlock), its pieces then
+ * in order.
  */
 function checkInBlocks(lines: readonly string[], size: number) {
-  async function* blocks() {
-    for (let start = 0; start < lines.length; start += size) yield lines.slice(start, start + size).join("\n");
-  }
-  return checkExportBlocks(blocks(), catalogue, async (_, block) => checkBlock(blockLines(block), catalogue), 3);
+  const parts = Math.ceil((lines.length - 1) / size);
+  const part = (index: number) => lines.slice(1 + index * size, 1 + (index + 1) * size);
+  return checkExportPieces(lines[0], parts, async (index) => checkBlock(part(index), catalogue), catalogue, 3);
 }
 
 /** Checks lines both ways, one line at a time and in blocks of a few lines: the same result or the same error. */
@@ -226,7 +225,7 @@ describe("import refuses a file that does not hold, naming its first bad line, a
     const dir = await tempDir("epicwar-threads-");
     const onThreads = async (file: string, written: readonly string[], threads: number) => {
       await writeFile(file, written.join("\n") + "\n", "utf8");
-      return checkExportFile(file, catalogue, { threads, blockBytes: 4096 }).catch((error: unknown) => error);
+      return checkExportFile(file, catalogue, { threads, rangeBytes: 4096 }).catch((error: unknown) => error);
     };
     expect(await onThreads(join(dir, "good.jsonl"), lines, 2)).toEqual(await checkExport(each(lines), catalogue));
     const i = eventLine(25);
