@@ -42,8 +42,9 @@ function occupancy(around: Surroundings): Uint8Array {
   const grid = new Uint8Array(around.width * around.height);
   const mark = (keys: Iterable<string>, bit: number) => {
     for (const key of keys) {
-      const [x, y] = key.split(",").map(Number) as Square;
-      if (onMap(around, [x, y])) grid[x * around.height + y]! |= bit;
+      const comma = key.indexOf(",");
+      const square: Square = [Number(key.slice(0, comma)), Number(key.slice(comma + 1))];
+      if (onMap(around, square)) grid[square[0] * around.height + square[1]]! |= bit;
     }
   };
   mark(around.battles.keys(), BATTLE);
