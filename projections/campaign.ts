@@ -1,4 +1,4 @@
-import { produce, type Draft } from "immer";
+import { isDraft, original, produce, type Draft } from "immer";
 import type { CurrentEvent, DomainEvent, EventData } from "../events/index.js";
 import { addUnits, armyPoints, removeUnits } from "./units.js";
 import { reattach } from "./attachments.js";
@@ -6,7 +6,7 @@ import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
 import { seedPrint } from "./seed-prints.js";
 import { sameSquare, squareKey, terrainAt } from "./grid.js";
 import { battleKitHandlers, newBattleKit } from "./battle-kit.js";
-import { emptyLedger, initialState, type ArmyState, type CampaignState } from "./state.js";
+import { emptyLedger, initialState, type ArmyState, type CampaignSetup, type CampaignState } from "./state.js";
 import { armyMoveRate } from "./mobility.js";
 import { battleIndex, battlesOfTurn } from "./battle-index.js";
 import { appointCommander, relieveCommander, standDownCommander } from "./commanders.js";
@@ -25,10 +25,19 @@ import { armySizeStated, scoutingAnswered, scoutingDeclared, scoutingRolled } fr
 
 type Handlers = { [T in DomainEvent["type"]]: (state: Draft<CampaignState>, data: EventData<T>, seq: number) => void };
 
+/**
+ * The campaign's set-up, which no event changes once CampaignCreated has set it: read from the state the fold began
+ * with where it was there already, so that reading the catalogue does not draft it (immer copies what is read through
+ * a draft).
+ */
+function setupOf(state: Draft<CampaignState>): CampaignSetup {
+  return (isDraft(state) ? original(state)!.setup : null) ?? (state.setup as CampaignSetup);
+}
+
 /** Recomputes the values S5 and S8 derive from the roster. */
 function rosterChanged(state: Draft<CampaignState>, army: Draft<ArmyState>): void {
-  army.points = armyPoints(army.formations, state.setup!.catalogue);
-  army.moveRate = armyMoveRate(army.points, army.formations, state.setup!);
+  army.points = armyPoints(army.formations, setupOf(state).catalogue);
+  army.moveRate = armyMoveRate(army.points, army.formations, setupOf(state));
 }
 
 /** A new army on the roster (S8, E6a), its points and move rate derived from its formations. */
@@ -38,7 +47,7 @@ function enlist(
   at: ArmyState["at"],
   sinceTurn: number,
 ): void {
-  const points = armyPoints(data.formations, state.setup!.catalogue);
+  const points = armyPoints(data.formations, setupOf(state).catalogue);
   state.armies[data.army] = {
     id: data.army,
     player: data.player,
@@ -46,7 +55,7 @@ function enlist(
     formations: data.formations,
     commander: data.commander,
     points,
-    moveRate: armyMoveRate(points, data.formations, state.setup!),
+    moveRate: armyMoveRate(points, data.formations, setupOf(state)),
     at,
     status: "active",
     battles: 0,
@@ -64,7 +73,7 @@ function leaveMap(
   const army = state.armies[armyId]!;
   army.at = null;
   army.status = status;
-  const damagedTitans = titansLeavingWithDamage(army, army.formations, state.setup!.catalogue);
+  const damagedTitans = titansLeavingWithDamage(army, army.formations, setupOf(state).catalogue);
   for (const formation of army.formations) for (const type of Object.keys(formation.units)) formation.units[type] = 0;
   rosterChanged(state, army);
   state.ledgers[army.player]!.inTransit.push({ turn, units, ...(damagedTitans && { damagedTitans }) });
@@ -194,7 +203,7 @@ const handlers: Handlers = {
       },
       defender: { army: defender.id, player: defender.player, points: defender.points, order: revealed(defender.id) },
       averagePoints,
-      vpTarget: vpTarget(averagePoints, state.setup!.options.vpTable),
+      vpTarget: vpTarget(averagePoints, setupOf(state).options.vpTable),
       defences: state.defences[squareKey(data.at)] ?? 0,
       status: "pending",
       report: null,
@@ -202,9 +211,9 @@ const handlers: Handlers = {
       winner: null,
       overwhelming: false,
     };
-    const kit = state.setup!.options.battleKit;
+    const kit = setupOf(state).options.battleKit;
     if (kit) {
-      const city = terrainAt(state.setup!.map, data.at) === "city";
+      const city = terrainAt(setupOf(state).map, data.at) === "city";
       state.battles[data.battle]!.kit = newBattleKit(city && kit.enclosedCities === "always");
     }
     const scouted = scoutingOf(state.turnState, attacker.id, defender.id);
@@ -338,7 +347,7 @@ const handlers: Handlers = {
   FormationsBrokenDown(state, data) {
     const army = state.armies[data.army]!;
     const leaving = army.formations.filter((f) => data.formations.includes(f.id));
-    const damagedTitans = titansLeavingWithDamage(army, leaving, state.setup!.catalogue);
+    const damagedTitans = titansLeavingWithDamage(army, leaving, setupOf(state).catalogue);
     army.formations = army.formations.filter((f) => !data.formations.includes(f.id));
     reattach(army.formations, data.formations, data.reattached);
     rosterChanged(state, army);

@@ -1,14 +1,15 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import canonicalizeModule from "canonicalize";
 import type { Order } from "../events/common.js";
+import { sha256Hex } from "./hashes.js";
 
 /*
- * What a player's client computes and checks, in pure JavaScript so that the same module runs in Node and in a
- * browser: Web Crypto's digests are missing on a plain-HTTP page served from another machine, and node:crypto is
- * missing in every browser. Only @noble/hashes and canonicalize are imported here, and nothing with a node: import
- * (test/commitments-portable.test.ts bundles it for the browser to hold it so). The log's own chain keeps node:crypto
- * (src/log/hash.ts), which is faster and runs only where the log is.
+ * What a player's client computes and checks, so that the same module runs in Node and in a browser: Web Crypto's
+ * digests are missing on a plain-HTTP page served from another machine, and node:crypto is missing in every browser.
+ * Only @noble/hashes and canonicalize are imported here, and nothing with a node: import
+ * (test/commitments-portable.test.ts bundles it for the browser to hold it so); in Node the hashes are Node's own,
+ * found at run time (src/hashes.ts). The log's own chain keeps node:crypto (src/log/hash.ts), which runs only where
+ * the log is.
  */
 
 // The package is CommonJS with an ES-style default export in its typings.
@@ -23,7 +24,7 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 of a text's UTF-8 bytes, as 64 hex characters. */
 export function digestHex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return sha256Hex(text);
 }
 
 /** `bytes` random bytes as hex, from the platform's cryptographic generator (there on plain-HTTP pages too). */

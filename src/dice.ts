@@ -1,13 +1,11 @@
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { utf8ToBytes } from "@noble/hashes/utils.js";
+import { hmacSha256 } from "./hashes.js";
 
 /**
  * Provably fair dice (D1, docs/fair-dice.md). Die number `index` of a turn is drawn from
  * HMAC-SHA-256(key = host seed, message = "epicwar-die|<campaign>|<turn>|<index>|<player seeds in set-up order, |-joined>|<block>"),
  * reading bytes in order and rejecting any byte >= the largest multiple of `sides` below 256, so every face is equally
- * likely; a further block is hashed in the rare case all 32 bytes are rejected. Pure JavaScript (@noble/hashes), so
- * that a player's client checks its dice with this very module in Node or in a browser (src/commitments.ts says why).
+ * likely; a further block is hashed in the rare case all 32 bytes are rejected. A player's client checks its dice with
+ * this very module in Node or in a browser (src/hashes.ts: pure JavaScript in a browser, Node's own in Node).
  */
 export interface DiceSeeds {
   campaign: string;
@@ -21,7 +19,7 @@ export function rollDie(seeds: DiceSeeds, index: number, sides = 6): number {
   const limit = 256 - (256 % sides);
   for (let block = 0; ; block++) {
     const message = ["epicwar-die", seeds.campaign, seeds.turn, index, ...seeds.playerSeeds, block].join("|");
-    const bytes = hmac(sha256, utf8ToBytes(seeds.hostSeed), utf8ToBytes(message));
+    const bytes = hmacSha256(seeds.hostSeed, message);
     for (const byte of bytes) if (byte < limit) return (byte % sides) + 1;
   }
 }

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, digestHex, orderCommitment, randomHex, seedCommitment } from "../src/commitments.js";
 import { rollDie } from "../src/dice.js";
+import { hmacSha256, portableHmacSha256, portableSha256Hex, sha256Hex } from "../src/hashes.js";
 import { browserBundle } from "./support/browser-bundle.js";
 
 const nodeSha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -19,6 +20,11 @@ function nodeDie(seeds: Parameters<typeof rollDie>[0], index: number, sides: num
 }
 
 const text = fc.string({ unit: "binary", maxLength: 200 });
+/** Texts with lone surrogates, which every UTF-8 encoder here writes as U+FFFD. */
+const brokenText = fc.string({
+  unit: fc.oneof(fc.constantFrom("\ud800", "\udfff"), fc.string({ unit: "binary", maxLength: 1 })),
+  maxLength: 20,
+});
 const order = fc.constantFrom("firstFire", "advance", "charge", "fortify" as const);
 
 describe("One commitment module for Node and the browser", () => {
@@ -70,6 +76,27 @@ describe("One commitment module for Node and the browser", () => {
           expect(rollDie(seeds, index, sides)).toBe(nodeDie(seeds, index, sides));
         },
       ),
+    );
+  });
+
+  it("D1, T5: the pure JavaScript SHA-256 and HMAC-SHA-256 (what a browser runs) are node:crypto's on random texts", () => {
+    fc.assert(
+      fc.property(fc.oneof(text, brokenText), fc.oneof(text, brokenText), (key, message) => {
+        expect(portableSha256Hex(message)).toBe(nodeSha256(message));
+        const nodeHmac = createHmac("sha256", Buffer.from(key, "utf8")).update(message, "utf8").digest("hex");
+        expect(Buffer.from(portableHmacSha256(key, message)).toString("hex")).toBe(nodeHmac);
+      }),
+    );
+  });
+
+  it("D1, T5: in Node the commitments and dice hash with Node's own functions, byte for byte the pure ones", () => {
+    expect(sha256Hex).not.toBe(portableSha256Hex);
+    expect(hmacSha256).not.toBe(portableHmacSha256);
+    fc.assert(
+      fc.property(fc.oneof(text, brokenText), fc.oneof(text, brokenText), (key, message) => {
+        expect(sha256Hex(message)).toBe(portableSha256Hex(message));
+        expect(Buffer.from(hmacSha256(key, message))).toEqual(Buffer.from(portableHmacSha256(key, message)));
+      }),
     );
   });
 

@@ -35,8 +35,8 @@ export function keepOrderIfOpen(
   held: HeldOrder,
 ): () => Promise<void> {
   const committed = committedOrder(state, army);
-  const commitment = orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held });
-  return committed === undefined || committed === commitment
-    ? () => secrets.keepOrder(player, state.turn, army, held)
-    : nothingToKeep;
+  const open =
+    committed === undefined ||
+    committed === orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held });
+  return open ? () => secrets.keepOrder(player, state.turn, army, held) : nothingToKeep;
 }

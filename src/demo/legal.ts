@@ -1,3 +1,4 @@
+import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import { checkCommand } from "../commands/schemas.js";
 import { decide } from "../decide.js";
@@ -13,15 +14,21 @@ const ANY_TIME = new Date(0).toISOString();
  * engine as written.
  */
 export function outcomeOf(state: CampaignState, command: PlainCommand): CampaignState | undefined {
+  const decision = decided(state, command);
+  return decision ? predict(state, decision) : undefined;
+}
+
+/** The events of the command if the rules accept it now, else undefined. */
+function decided(state: CampaignState, command: PlainCommand): DomainEvent[] | undefined {
   const checked = checkCommand(command);
   if (!checked.ok) return undefined;
   const decision = decide(state, checked.command, ANY_TIME);
-  return decision.ok ? predict(state, decision.events) : undefined;
+  return decision.ok ? decision.events : undefined;
 }
 
-/** Whether the rules accept the command now. */
+/** Whether the rules accept the command now (without working out the state it would leave). */
 export function allowed(state: CampaignState, command: PlainCommand): boolean {
-  return outcomeOf(state, command) !== undefined;
+  return decided(state, command) !== undefined;
 }
 
 /** The first of the candidates the rules accept now. */

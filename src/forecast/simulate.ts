@@ -1,15 +1,15 @@
 import type { DomainEvent } from "../../events/index.js";
-import { evolveAll } from "../../projections/campaign.js";
 import type { CampaignState } from "../../projections/state.js";
 import { dueChores } from "../client/chores.js";
 import { prepareCommand } from "../client/prepare.js";
 import type { MemorySecrets } from "../client/secrets.js";
 import { seatsOf } from "../client/seats.js";
-import { checkCommand } from "../commands/schemas.js";
+import type { Command } from "../commands/schemas.js";
 import { decide } from "../decide.js";
 import { seededRandom } from "../demo/rng.js";
 import type { PlainCommand } from "../demo/plain-command.js";
 import { nextDecision } from "../demo/play.js";
+import { foldDecided } from "../rules/phases.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { modelResult } from "./battle-model.js";
 import { POLICIES, type PolicyName } from "./policies.js";
@@ -47,20 +47,15 @@ export class SimulationError extends Error {
 
 type Decided = { ok: true; state: CampaignState; events: DomainEvent[] } | { ok: false; reason: string };
 
-/** The real rules on a state in memory: the command decided (decide) and its events folded (evolveAll), no log. */
-function applyCommand(state: CampaignState, command: unknown): Decided {
-  const checked = checkCommand(command);
-  if (!checked.ok) return { ok: false, reason: `${checked.field}: ${checked.message}` };
-  const decision = decide(state, checked.command, SIMULATION_TIME);
+/**
+ * The real rules on a state in memory: the command decided (decide) and its events folded (foldDecided), no log. The
+ * schema check that guards the engine from outside input is left out: every command here is built by this module, the
+ * policies and the players' side of the protocol, never read from outside, and every rule still runs on it.
+ */
+function applyCommand(state: CampaignState, command: Command): Decided {
+  const decision = decide(state, command, SIMULATION_TIME);
   if (!decision.ok) return { ok: false, reason: describeRefusal(decision.refusal) };
-  let seq = state.seq;
-  const stamped = decision.events.map((event) => ({
-    ...event,
-    seq: ++seq,
-    actor: checked.command.actor,
-    at: SIMULATION_TIME,
-  }));
-  return { ok: true, state: evolveAll(state, stamped), events: decision.events };
+  return { ok: true, state: foldDecided(state, decision.events), events: decision.events };
 }
 
 /** The Battle phase's next step: the attacker reports the modelled result, the defender confirms it. */
@@ -99,7 +94,7 @@ export async function simulateRun(start: ForecastStart, run: number, options: Ru
   const step = async (written: PlainCommand, fallback?: () => PlainCommand | undefined): Promise<void> => {
     const prepared = await prepareCommand(state, written, secrets, hex);
     await prepared.keep();
-    const decided = applyCommand(state, prepared.command);
+    const decided = applyCommand(state, prepared.command as Command);
     const instead = !decided.ok && fallback?.();
     if (instead) return step(instead);
     if (!decided.ok)

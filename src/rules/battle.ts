@@ -293,10 +293,12 @@ export function decideConfirmBattleResult(
   events.push(...titanDamageCarried(state, battle, result));
   const resolved = predict(state, events);
   const afterBattle = aftermath(resolved, resolved.battles[battle.id]!);
-  events.push(...afterBattle, ...commandersAfterBattle(resolved, resolved.battles[battle.id]!, afterBattle));
+  const consequences = [...afterBattle, ...commandersAfterBattle(resolved, resolved.battles[battle.id]!, afterBattle)];
+  events.push(...consequences);
   const unresolved = Object.values(state.battles).some(
     (b) => b.turn === state.turn && b.id !== battle.id && b.status !== "resolved",
   );
-  if (!unresolved) events.push(...beginEndPhase(predict(state, events), state.turn));
+  // The state after every event so far: the consequences folded onto the resolved state, not the battle again.
+  if (!unresolved) events.push(...beginEndPhase(predict(resolved, consequences), state.turn));
   return events;
 }

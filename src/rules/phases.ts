@@ -4,13 +4,45 @@ import { evolveAll } from "../../projections/campaign.js";
 import type { CampaignState } from "../../projections/state.js";
 import { warChestIncome } from "./war-chest-income.js";
 
+/**
+ * The last prediction made from each state: the events (the decider's own objects) and the state they led to, kept as
+ * long as the state it started from, for foldDecided. A cache only: a fold is a function of the state and the events.
+ */
+const predictions = new WeakMap<CampaignState, { events: readonly DomainEvent[]; state: CampaignState }>();
+
 /** The state as it will be once `events` are written: lets a decider see the consequences of its own events. */
 export function predict(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
+  const predicted = fold(state, events);
+  predictions.set(state, { events: [...events], state: predicted });
+  return predicted;
+}
+
+function fold(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
   let seq = state.seq;
   return evolveAll(
     state,
     events.map((event) => ({ ...event, seq: ++seq })),
   );
+}
+
+/**
+ * The state once a decision's `events` are written, as evolveAll with the next seqs gives it: where the decider already
+ * predicted the state after some of those very events, folding goes on from there instead of folding them again.
+ */
+export function foldDecided(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
+  let done = 0;
+  for (;;) {
+    const known = predictions.get(state);
+    const same =
+      known !== undefined &&
+      known.events.length > 0 &&
+      known.events.length <= events.length - done &&
+      known.events.every((event, k) => event === events[done + k]);
+    if (!same) break;
+    state = known.state;
+    done += known.events.length;
+  }
+  return done === events.length ? state : fold(state, events.slice(done));
 }
 
 /**

@@ -53,6 +53,10 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
   // E3 ruling: Fortify built from the activation; the reveal makes it known, so the defences stand from now on.
   if (order === "fortify" && fortifyBuilds(state.setup!) === "fromActivation")
     events.push(...defencesBuilt(state, activation));
+  // These events reveal this army's order only: while another order is hidden, this reveal cannot end the phase,
+  // and the state it would leave need not be worked out.
+  const othersRevealed = Object.values(turnState.activations).every((a) => a.army === army.id || a.order !== null);
+  if (!othersRevealed) return events;
   const predicted = predict(state, events);
   const allRevealed = Object.values(predicted.turnState!.activations).every((a) => a.order !== null);
   if (unactivatedArmies(predicted).length === 0 && pendingDefenders(predicted).length === 0 && allRevealed) {
