@@ -299,6 +299,21 @@ describe("forecast under fog of war (A2)", () => {
       });
   });
 
+  it("M2, B1: refuses to start inside a command's events, between an army's move onto its enemy and their battle", async () => {
+    const now = await playUntil((s) => s.phase === "action" && enemyBattle(s, "pending") !== undefined);
+    const battle = enemyBattle(now, "pending")!;
+    // The line as a branch forked just before the BattleStarted of that command would leave it.
+    const { [battle.id]: _started, ...others } = now.battles;
+    const inside: CampaignState = { ...now, battles: others };
+    for (const seat of [SEAT, "host"])
+      expect(() => forecastStart({ state: inside }, seat, false)).toThrow(
+        new RegExp(
+          `inside a command's events at event #${now.seq}: (${battle.attacker.army} and ${battle.defender.army}|${battle.defender.army} and ${battle.attacker.army}) share a square`,
+        ),
+      );
+    expect(forecastStart({ state: now }, SEAT, false).seat).toBe(SEAT);
+  });
+
   it("A2, B3: makes a battle's hidden size and VP target from its sides' points as drawn, in the Action phase", async () => {
     const now = await playUntil((s) => s.phase === "action" && enemyBattle(s, "pending") !== undefined);
     const battle = enemyBattle(now, "pending")!;

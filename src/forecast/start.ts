@@ -2,6 +2,8 @@ import type { Commander, Order, Square } from "../../events/common.js";
 import { turnToStart } from "../../projections/turns.js";
 import type { ActivationState, ArmyState, CampaignState, TurnState } from "../../projections/state.js";
 import { squaresPaid, stepPricing } from "../rules/terrain-costs.js";
+import { armiesOnMap, battlesThisTurn } from "../rules/action-common.js";
+import { squareKey } from "../../projections/grid.js";
 import { MemorySecrets } from "../client/secrets.js";
 import { SALT_BYTES, SEED_BYTES } from "../client/prepare.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
@@ -41,8 +43,30 @@ export function forecastStart(
     throw new ForecastError("the campaign is still being set up at that moment (S1-S8): forecast from turn 1 on");
   if (context.state.paused)
     throw new ForecastError("the campaign is paused at that moment (O1): forecast from a moment it is not");
+  const unfought = unfoughtMeeting(context.state);
+  if (unfought)
+    throw new ForecastError(
+      `the line stops inside a command's events at event #${context.state.seq}: ${unfought} share a square with no battle there, as only a move of an army onto its enemy leaves them for the battle it starts next (M2, B1); forecast from a moment between two commands`,
+    );
   if (seesAll(viewer) || lineFinished) return { view: context.state, seat: null, knownOrders: {} };
   return { view: viewState(context.state, viewer, context), seat: viewer, knownOrders };
+}
+
+/**
+ * Armies of both sides on one square with no battle of this turn there (M2, B1): a moment between the move of an army
+ * onto its enemy and the BattleStarted of the same command, which a line forked there stops at.
+ */
+function unfoughtMeeting(state: CampaignState): string | undefined {
+  const fought = new Set(battlesThisTurn(state).map((battle) => squareKey(battle.at)));
+  const bySquare = new Map<string, ArmyState[]>();
+  for (const army of armiesOnMap(state)) {
+    const key = squareKey(army.at!);
+    bySquare.set(key, [...(bySquare.get(key) ?? []), army]);
+  }
+  for (const [key, armies] of bySquare)
+    if (!fought.has(key) && new Set(armies.map((army) => army.player)).size > 1)
+      return armies.map((army) => army.id).join(" and ");
+  return undefined;
 }
 
 /** Hex from the simulation's own random stream: its seeds and salts. */

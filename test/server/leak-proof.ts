@@ -513,6 +513,8 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
       expect(findings).toEqual([]);
     };
 
+    /** The seqs at which a command's events (and the host's chores after it) end. */
+    const boundaries = [(await server.engine.store.head(campaign)).seq];
     const turns = g(fc.integer, { min: 1, max: options.maxTurns });
     let stops = 0;
     const player = new RandomPlayer(g);
@@ -529,7 +531,8 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
         if (branch === undefined && state.seq > 1) {
           branch = "whatif";
           const replays = new Replays(server.engine.store);
-          const from = { seq: g(fc.integer, { min: 1, max: state.seq }) };
+          // Forked between two commands, as a what-if is: inside one, the line would stop at a state no command left.
+          const from = { seq: pick(g, boundaries) };
           await createBranch(server.engine.store, replays, { campaign, parent: campaign, from, name: branch });
         }
         const truth = await truthOf(served, campaign);
@@ -543,6 +546,7 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
       if (last) break;
       const step = nextStep(served, state, player);
       const answer = await play(served, step);
+      boundaries.push(answer.json<{ seq: number }>().seq);
       await checkAnswers([{ seat: step.command.actor, body: answer.body }]);
       totals.commands++;
     }
