@@ -475,7 +475,12 @@ export class PostgresEventStore extends LineStore {
         }
         reading = readOn()
           .catch((error: unknown) => subscriber.error(error))
-          .finally(() => (reading = undefined));
+          .finally(() => {
+            reading = undefined;
+            // Woken after the read's last look for more and before it was done (by an append a follower made in
+            // between): read on, or that append would wait for the next one to be delivered.
+            if (again && !subscriber.closed) wake();
+          });
       };
       void (async () => {
         try {
