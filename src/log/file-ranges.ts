@@ -1,4 +1,5 @@
 import { readSync } from "node:fs";
+import { blockLines } from "./text-lines.js";
 
 /** How much more is read at a time when a line runs on past the end of its range. */
 const READ_ON = 1 << 16;
@@ -26,9 +27,7 @@ export function linesStartingIn(fd: number, start: number, end: number): string[
     bytes = Buffer.concat([bytes, newline < 0 ? more : more.subarray(0, newline + 1)]);
   }
   const last = bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
-  const lines = bytes.toString("utf8", first, last).split("\n");
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith("\r")) lines[i] = lines[i]!.slice(0, -1);
-  return lines;
+  return blockLines(bytes.toString("utf8", first, last));
 }
 
 /** The file's first line (without its end), and the byte its second starts at; undefined for an empty file. */

@@ -6,7 +6,7 @@ import { sameSquare } from "../../projections/grid.js";
 import type { ArmyState, BattleSideState, BattleState, CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { beginEndPhase, predict } from "./phases.js";
-import { refuseField, refuseRule } from "./refusal.js";
+import { refuseField, refuseRule, resultField } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./guards.js";
 import { checkSupportUse, supportExpended } from "./support.js";
 import { commandersAfterBattle } from "./commanders.js";
@@ -59,12 +59,11 @@ function checkSide(
   const formations = new Set([...Object.keys(result.losses), ...Object.keys(result.routed)]);
   for (const formationId of formations) {
     const formation = army.formations.find((f) => f.id === formationId);
-    const listed = formationId in result.losses ? "losses" : "routed";
     if (!formation)
       refuseRule(
         "B4",
         `the ${role}'s army "${army.id}" has no formation "${formationId}"`,
-        fieldOf(role, listed, formationId),
+        resultField(role, formationId in result.losses ? "losses" : "routed", formationId),
       );
     const known = new Set([
       ...Object.keys(formation.units),
@@ -74,7 +73,7 @@ function checkSide(
     const routed = result.routed[formationId] ?? {};
     for (const unitType of new Set([...Object.keys(losses), ...Object.keys(routed)])) {
       const where = `formation "${formationId}" of the ${role}'s army "${army.id}"`;
-      const field = (listed: "losses" | "routed") => fieldOf(role, listed, formationId, unitType);
+      const field = (listed: "losses" | "routed") => resultField(role, listed, formationId, unitType);
       if (!known.has(unitType))
         refuseRule("B4", `${where} has no "${unitType}" units`, field(unitType in losses ? "losses" : "routed"));
       const present = formation.units[unitType] ?? 0;
@@ -92,10 +91,6 @@ function checkSide(
     }
   }
 }
-
-/** The field of a battle result a B4 refusal is about: a side's losses or routed units of a formation, or of a unit. */
-const fieldOf = (role: string, listed: "losses" | "routed", formation: string, unitType?: string) =>
-  ["result", role, listed, formation, ...(unitType === undefined ? [] : [unitType])].join(".");
 
 function checkResult(state: CampaignState, battle: BattleState, result: BattleResult): void {
   checkSide(state, battle.attacker, result.attacker, "attacker");

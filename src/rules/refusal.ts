@@ -37,6 +37,14 @@ export function describeRefusal(refusal: Refusal): string {
   }
 }
 
+/** The field of a battle result a B4 refusal names: a side's losses, routed units or titan damage of a formation. */
+export const resultField = (
+  role: string,
+  list: "losses" | "routed" | "titanDamage",
+  formation: string,
+  unitType?: string,
+): string => ["result", role, list, formation, ...(unitType === undefined ? [] : [unitType])].join(".");
+
 export const sq = ([x, y]: Square): string => `(${x},${y})`;
 
 /** Points as a sentence writes them: 1,000. */

@@ -6,7 +6,7 @@ import type { ArmyState, BattleState, CampaignState } from "../../projections/st
 import { SHIELD_REPAIR_COST } from "../../projections/war-chest.js";
 import type { CommandOf } from "../commands/schemas.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
-import { refuseField, refuseRule } from "./refusal.js";
+import { refuseField, refuseRule, resultField } from "./refusal.js";
 import { hasUnits, ledgerOf } from "./reserves.js";
 import { requireSetup } from "./guards.js";
 import { requireWarChestOpen, requireWarChestSpend } from "./war-chest.js";
@@ -21,7 +21,7 @@ export function checkTitanDamage(state: CampaignState, army: ArmyState, result: 
   const { catalogue } = requireSetup(state);
   for (const formationId of Object.keys(result.titanDamage ?? {})) {
     const formation = army.formations.find((f) => f.id === formationId);
-    const field = `result.${role}.titanDamage.${formationId}`;
+    const field = resultField(role, "titanDamage", formationId);
     if (!formation)
       refuseRule("B4", `the ${role}'s army "${army.id}" has no formation "${formationId}" to take titan damage`, field);
     const kind = catalogue.formations[formation.formation]?.kind;

@@ -1,3 +1,4 @@
+import { resultField } from "../rules/refusal.js";
 import type { Verdict } from "./game.js";
 
 /** A row of the battle result form: a side's formation, and one unit type of it. */
@@ -18,9 +19,7 @@ const LISTS = ["losses", "routed", "titanDamage"] as const;
 export function rowOfRefusal(verdict: Verdict | null, rows: readonly ResultRow[]): ResultRow | undefined {
   if (verdict?.kind !== "rule" || verdict.field === undefined) return undefined;
   const { field } = verdict;
-  const ofFormation = (row: ResultRow) => LISTS.map((list) => `result.${row.role}.${list}.${row.formation}`);
-  return (
-    rows.find((row) => ofFormation(row).some((path) => field === `${path}.${row.unit}`)) ??
-    rows.find((row) => ofFormation(row).includes(field))
-  );
+  const names = (row: ResultRow, unit?: string) =>
+    LISTS.some((list) => field === resultField(row.role, list, row.formation, unit));
+  return rows.find((row) => names(row, row.unit)) ?? rows.find((row) => names(row));
 }
