@@ -473,7 +473,8 @@ const handlers: Handlers = {
   ...battleKitHandlers,
 };
 
-function apply(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & DomainEvent): void {
+/** Folds one event into a draft, or into a working copy (working-copy.ts) where it stands. */
+export function applyEvent(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & DomainEvent): void {
   (handlers[event.type] as (state: Draft<CampaignState>, data: unknown, seq: number) => void)(
     state,
     event.data,
@@ -484,7 +485,7 @@ function apply(state: Draft<CampaignState>, event: Pick<CurrentEvent, "seq"> & D
 
 /** Folds one event into the campaign state. */
 export function evolve(state: CampaignState, event: Pick<CurrentEvent, "seq"> & DomainEvent): CampaignState {
-  return produce(state, (draft) => apply(draft, event));
+  return produce(state, (draft) => applyEvent(draft, event));
 }
 
 /** Folds a batch of events in one immer transaction: the replay path. */
@@ -493,7 +494,7 @@ export function evolveAll(
   events: Iterable<Pick<CurrentEvent, "seq"> & DomainEvent>,
 ): CampaignState {
   return produce(state, (draft) => {
-    for (const event of events) apply(draft, event);
+    for (const event of events) applyEvent(draft, event);
   });
 }
 

@@ -9,6 +9,7 @@ import { decide } from "../decide.js";
 import { seededRandom } from "../demo/rng.js";
 import type { PlainCommand } from "../demo/plain-command.js";
 import { nextDecision } from "../demo/play.js";
+import { workingCopy } from "../../projections/working-copy.js";
 import { foldDecided } from "../rules/phases.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { modelResult } from "./battle-model.js";
@@ -79,12 +80,20 @@ function battleDecision(state: CampaignState, random: () => number): PlainComman
  * Plays one run of a forecast: hidden values drawn (sampledStart), then both sides' decisions from the policy, battles
  * from the model and every other step through the real rules, until the campaign ends or `lastTurn` is over. Every
  * draw comes from the stream of `seed` and the run's number, so a run comes out the same wherever it is played.
+ * `hold` makes the state the run changes from the one it starts at: a working copy, or (to check it comes out the
+ * same) the state itself, folded as the engine folds.
  */
-export async function simulateRun(start: ForecastStart, run: number, options: RunOptions): Promise<RunRecord> {
+export async function simulateRun(
+  start: ForecastStart,
+  run: number,
+  options: RunOptions,
+  hold: (state: CampaignState) => CampaignState = workingCopy,
+): Promise<RunRecord> {
   const random = seededRandom(`${options.seed}/${run}`);
   const hex = randomHexFrom(random);
   const sampled = await sampledStart(start, random);
-  let state = sampled.state;
+  // The run alone holds its state: by default a working copy, each command's events folded into it in place.
+  let state = hold(sampled.state);
   const secrets: MemorySecrets = sampled.secrets;
   const parties = new Set(seatsOf(state));
   const policy = POLICIES[options.policy];
@@ -130,7 +139,7 @@ export async function simulateRun(start: ForecastStart, run: number, options: Ru
 }
 
 function observe(record: RunRecord, event: DomainEvent): void {
-  if (event.type === "TurnEnded") record.cvps[event.data.turn] = event.data.cvps;
+  if (event.type === "TurnEnded") record.cvps[event.data.turn] = { ...event.data.cvps };
   if (event.type === "ObjectiveCaptured") {
     const key = event.data.kind === "homeBase" ? `home:${event.data.objective}` : event.data.objective;
     record.captures[key] = (record.captures[key] ?? 0) + 1;

@@ -2,6 +2,7 @@ import type { DomainEvent } from "../../events/index.js";
 import { addUnits } from "../../projections/units.js";
 import { evolveAll } from "../../projections/campaign.js";
 import type { CampaignState } from "../../projections/state.js";
+import { evolveWorkingCopy, foldInPlace, isWorkingCopy } from "../../projections/working-copy.js";
 import { warChestIncome } from "./war-chest-income.js";
 
 /**
@@ -18,16 +19,19 @@ export function predict(state: CampaignState, events: readonly DomainEvent[]): C
 }
 
 function fold(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
+  const fold = isWorkingCopy(state) ? evolveWorkingCopy : evolveAll;
+  return fold(state, sequenced(state, events));
+}
+
+function sequenced(state: CampaignState, events: readonly DomainEvent[]) {
   let seq = state.seq;
-  return evolveAll(
-    state,
-    events.map((event) => ({ ...event, seq: ++seq })),
-  );
+  return events.map((event) => ({ ...event, seq: ++seq }));
 }
 
 /**
  * The state once a decision's `events` are written, as evolveAll with the next seqs gives it: where the decider already
- * predicted the state after some of those very events, folding goes on from there instead of folding them again.
+ * predicted the state after some of those very events, folding goes on from there instead of folding them again. A
+ * working copy (projections/working-copy.ts) takes the rest where it stands.
  */
 export function foldDecided(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
   let done = 0;
@@ -42,7 +46,11 @@ export function foldDecided(state: CampaignState, events: readonly DomainEvent[]
     state = known.state;
     done += known.events.length;
   }
-  return done === events.length ? state : fold(state, events.slice(done));
+  if (done === events.length) return state;
+  const rest = events.slice(done);
+  if (!isWorkingCopy(state)) return fold(state, rest);
+  foldInPlace(state, sequenced(state, rest));
+  return state;
 }
 
 /**
