@@ -34,7 +34,7 @@ function foldTurnMs(setupState: CampaignState, turns: DomainEvent[][], repeats: 
 }
 
 /** Runs played to warm up before the timed ones, for each timed run. */
-const WARM_UP_RUNS = 4;
+const WARM_UP_RUNS = 2;
 
 /**
  * A simulated turn's time (ms) in this thread: the median over `runs` runs of each run's time a turn, as the fold it is
@@ -72,7 +72,7 @@ export async function forecastFigures(template: Template, runs: number): Promise
   const threadedMs = performance.now() - began;
   const perSecond = (threaded.turnsSimulated / threadedMs) * 1000;
 
-  const single = Math.max(4, Math.round(runs / 10));
+  const single = Math.max(4, Math.round(runs / 4));
   const simulated = await simulatedTurnMs(start, single);
   const foldMs = foldTurnMs(setupState, turns, 20);
   const ratio = simulated.medianMs / foldMs;
