@@ -13,6 +13,8 @@ const predictions = new WeakMap<CampaignState, { events: readonly DomainEvent[];
 
 /** The state as it will be once `events` are written: lets a decider see the consequences of its own events. */
 export function predict(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
+  // No events leave the state as it is (a fold of none through immer gives the same object; a copy is not needed).
+  if (events.length === 0) return state;
   const predicted = fold(state, events);
   predictions.set(state, { events: [...events], state: predicted });
   return predicted;
