@@ -1,7 +1,8 @@
 /**
  * The forecast at length: many runs of both example campaigns, from each seat's view (Emberfall under fog of war,
  * A2) and from the truth, with both policies, every run played to its end through the real rules without a command
- * refused; the odds add up and the runs end where the rules end them.
+ * refused; the odds add up and the runs end where the rules end them. And every run played on a working copy of its
+ * state (projections/working-copy.ts) comes out as on the engine's frozen states.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import { Table } from "../../src/client/table.js";
 import { playCampaign } from "../../src/demo/play.js";
 import { forecast, MAX_FORECAST_TURNS } from "../../src/forecast/forecast.js";
 import type { PolicyName } from "../../src/forecast/policies.js";
+import { simulateRun } from "../../src/forecast/simulate.js";
 import { forecastStart } from "../../src/forecast/start.js";
 import { MemoryEngine } from "../../src/memory-engine.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
@@ -58,5 +60,30 @@ describe("forecast soak", () => {
         }
       });
     }
+  }
+});
+
+describe("forecast soak on working copies", () => {
+  for (const [file, turns] of [
+    ["ashfall.setup.json", 2],
+    ["emberfall.setup.json", 2],
+  ] as const) {
+    it(`plays 20 runs of ${file} from turn ${turns + 1} for each seat and the organiser, both policies, as the engine's frozen states play them`, async () => {
+      const state = await played(file, turns);
+      for (const viewer of [undefined, ...state.setup!.players.map((p) => p.id)]) {
+        const start = forecastStart({ state }, viewer, false);
+        for (const policy of ["scripted", "random"] as PolicyName[]) {
+          const options = {
+            policy,
+            seed: `copies-${viewer ?? "truth"}`,
+            lastTurn: state.turn + MAX_FORECAST_TURNS - 1,
+          };
+          for (let run = 0; run < 20; run++) {
+            const frozen = await simulateRun(start, run, options, (held) => held);
+            expect(await simulateRun(start, run, options)).toEqual(frozen);
+          }
+        }
+      }
+    });
   }
 });
