@@ -1,6 +1,7 @@
 import type { Draft } from "immer";
 import type { CurrentEvent, DomainEvent } from "../events/index.js";
 import { applyEvent } from "./campaign.js";
+import { deepFreeze } from "./freeze.js";
 import type { CampaignState } from "./state.js";
 
 /**
@@ -11,9 +12,16 @@ import type { CampaignState } from "./state.js";
  */
 const workingCopies = new WeakSet<CampaignState>();
 
-/** A working copy of `state`. The set-up is shared, not copied: no event changes it once the campaign is created. */
+/**
+ * A working copy of `state`. The set-up is shared, not copied: no event changes it once the campaign is created, and it
+ * is frozen here if it is not already (a state passed to a worker thread arrives unfrozen), as the engine's states are.
+ *
+ * A working copy is known by its identity: a spread of one is a plain state, and immer (evolveAll) would freeze the
+ * parts it shares with the copy. Squares and commanders are shared between places in a state, as immer shares them:
+ * no handler changes one in place.
+ */
 export function workingCopy(state: CampaignState): CampaignState {
-  const copy = { ...(copyData({ ...state, setup: null }) as CampaignState), setup: state.setup };
+  const copy = { ...(copyData({ ...state, setup: null }) as CampaignState), setup: deepFreeze(state.setup) };
   workingCopies.add(copy);
   return copy;
 }

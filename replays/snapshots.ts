@@ -14,6 +14,7 @@ import type { CampaignState } from "../projections/state.js";
 import { eventKey, SEQ_DIGITS } from "../src/log/layout.js";
 import type { EventStore, Segment, SnapshotCache } from "../src/log/index.js";
 import type { TurnPhase } from "./positions.js";
+import { deepFreeze } from "../projections/freeze.js";
 
 /**
  * The meaning of the reducers (projections/) the snapshots were folded with. Raise it whenever a reducer or the shape
@@ -77,18 +78,6 @@ export interface Mark {
 
 /** Why a snapshot was not used. */
 export type Rejection = "stale" | "forged" | "unreadable";
-
-/**
- * Freezes a parsed state all the way down, as the reducers' immer transactions leave every state. Done here in one
- * tight walk, because immer would otherwise walk and freeze the whole unfrozen tree in the first fold after it.
- */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
-  else for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
-}
 
 const MARK = "@";
 const PHASE_INDEX: Record<TurnPhase, number> = { action: 0, battle: 1, end: 2 };

@@ -15,9 +15,10 @@ import type { CommandHandler, Outcome } from "../src/engine.js";
 import { playCampaign } from "../src/demo/play.js";
 import { MemoryEngine } from "../src/memory-engine.js";
 import { foldDecided } from "../src/rules/phases.js";
-import { simulateRun, type RunOptions } from "../src/forecast/simulate.js";
+import { FROZEN, simulateRun, type RunOptions } from "../src/forecast/simulate.js";
 import { forecastStart } from "../src/forecast/start.js";
 import { loadSetupFile } from "../src/setup-loader.js";
+import { lockstepKeeping } from "./lockstep-keeping.js";
 import { setupCommands } from "../src/setup-file.js";
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
@@ -126,20 +127,22 @@ describe("working copies", () => {
 });
 
 describe("a forecast on working copies", () => {
-  it("plays each run as the engine's frozen states play it, with either policy and from a turn with battles", async () => {
+  it("plays each run as the engine's frozen states play it, command by command, with either policy and from a turn with battles", async () => {
     const steps = await ashfallSteps();
     const moments = [steps.find((step) => step.after.status === "active")!.after];
     const battleTurn = steps.find((step) => step.events.some((event) => event.type === "BattleStarted"))!;
     moments.push(steps.find((step) => step.after.turn === battleTurn.after.turn + 1)!.after);
+    const keeping = lockstepKeeping();
     for (const moment of moments) {
       const start = forecastStart({ state: moment }, undefined, false);
       for (const policy of ["scripted", "random"] as const) {
         const options: RunOptions = { policy, seed: `working-${policy}`, lastTurn: moment.turn + 6 };
-        for (let run = 0; run < 6; run++) {
-          const frozen = await simulateRun(start, run, options, (state) => state);
-          expect(await simulateRun(start, run, options)).toEqual(frozen);
+        for (let run = 0; run < 4; run++) {
+          const frozen = await simulateRun(start, run, options, FROZEN);
+          expect(await simulateRun(start, run, options, keeping)).toEqual(frozen);
         }
       }
     }
+    expect(keeping.commands).toBeGreaterThan(500);
   });
 });

@@ -48,15 +48,27 @@ export class SimulationError extends Error {
 
 type Decided = { ok: true; state: CampaignState; events: DomainEvent[] } | { ok: false; reason: string };
 
+/** How a run holds its state, and folds each decided command's events into it. */
+export interface StateKeeping {
+  hold(state: CampaignState): CampaignState;
+  fold(state: CampaignState, events: readonly DomainEvent[]): CampaignState;
+}
+
+/** A working copy, each command's events folded into it where it stands (projections/working-copy.ts). */
+export const IN_PLACE: StateKeeping = { hold: workingCopy, fold: foldDecided };
+
+/** The state as it is, each command's events folded through immer into a new frozen state, as the engine folds. */
+export const FROZEN: StateKeeping = { hold: (state) => state, fold: foldDecided };
+
 /**
  * The real rules on a state in memory: the command decided (decide) and its events folded (foldDecided), no log. The
  * schema check that guards the engine from outside input is left out: every command here is built by this module, the
  * policies and the players' side of the protocol, never read from outside, and every rule still runs on it.
  */
-function applyCommand(state: CampaignState, command: Command): Decided {
+function applyCommand(state: CampaignState, command: Command, keeping: StateKeeping): Decided {
   const decision = decide(state, command, SIMULATION_TIME);
   if (!decision.ok) return { ok: false, reason: describeRefusal(decision.refusal) };
-  return { ok: true, state: foldDecided(state, decision.events), events: decision.events };
+  return { ok: true, state: keeping.fold(state, decision.events), events: decision.events };
 }
 
 /** The Battle phase's next step: the attacker reports the modelled result, the defender confirms it. */
@@ -80,20 +92,20 @@ function battleDecision(state: CampaignState, random: () => number): PlainComman
  * Plays one run of a forecast: hidden values drawn (sampledStart), then both sides' decisions from the policy, battles
  * from the model and every other step through the real rules, until the campaign ends or `lastTurn` is over. Every
  * draw comes from the stream of `seed` and the run's number, so a run comes out the same wherever it is played.
- * `hold` makes the state the run changes from the one it starts at: a working copy, or (to check it comes out the
- * same) the state itself, folded as the engine folds.
+ * `keeping`: how the run holds and folds its state; FROZEN plays it as the engine folds, to check that IN_PLACE comes
+ * out the same.
  */
 export async function simulateRun(
   start: ForecastStart,
   run: number,
   options: RunOptions,
-  hold: (state: CampaignState) => CampaignState = workingCopy,
+  keeping: StateKeeping = IN_PLACE,
 ): Promise<RunRecord> {
   const random = seededRandom(`${options.seed}/${run}`);
   const hex = randomHexFrom(random);
   const sampled = await sampledStart(start, random);
   // The run alone holds its state: by default a working copy, each command's events folded into it in place.
-  let state = hold(sampled.state);
+  let state = keeping.hold(sampled.state);
   const secrets: MemorySecrets = sampled.secrets;
   const parties = new Set(seatsOf(state));
   const policy = POLICIES[options.policy];
@@ -103,7 +115,7 @@ export async function simulateRun(
   const step = async (written: PlainCommand, fallback?: () => PlainCommand | undefined): Promise<void> => {
     const prepared = await prepareCommand(state, written, secrets, hex);
     await prepared.keep();
-    const decided = applyCommand(state, prepared.command as Command);
+    const decided = applyCommand(state, prepared.command as Command, keeping);
     const instead = !decided.ok && fallback?.();
     if (instead) return step(instead);
     if (!decided.ok)
@@ -139,7 +151,7 @@ export async function simulateRun(
 }
 
 function observe(record: RunRecord, event: DomainEvent): void {
-  if (event.type === "TurnEnded") record.cvps[event.data.turn] = { ...event.data.cvps };
+  if (event.type === "TurnEnded") record.cvps[event.data.turn] = event.data.cvps;
   if (event.type === "ObjectiveCaptured") {
     const key = event.data.kind === "homeBase" ? `home:${event.data.objective}` : event.data.objective;
     record.captures[key] = (record.captures[key] ?? 0) + 1;

@@ -7,7 +7,8 @@ import { warChestIncome } from "./war-chest-income.js";
 
 /**
  * The last prediction made from each state: the events (the decider's own objects) and the state they led to, kept as
- * long as the state it started from, for foldDecided. A cache only: a fold is a function of the state and the events.
+ * long as the state it started from, for foldDecided. A cache only: a fold is a function of the state and the events
+ * (a working copy's entry goes when it is folded in place).
  */
 const predictions = new WeakMap<CampaignState, { events: readonly DomainEvent[]; state: CampaignState }>();
 
@@ -51,6 +52,8 @@ export function foldDecided(state: CampaignState, events: readonly DomainEvent[]
   if (done === events.length) return state;
   const rest = events.slice(done);
   if (!isWorkingCopy(state)) return fold(state, rest);
+  // The state changes where it stands: a prediction made from it no longer describes it.
+  predictions.delete(state);
   foldInPlace(state, sequenced(state, rest));
   return state;
 }

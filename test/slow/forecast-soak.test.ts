@@ -13,11 +13,12 @@ import { Table } from "../../src/client/table.js";
 import { playCampaign } from "../../src/demo/play.js";
 import { forecast, MAX_FORECAST_TURNS } from "../../src/forecast/forecast.js";
 import type { PolicyName } from "../../src/forecast/policies.js";
-import { simulateRun } from "../../src/forecast/simulate.js";
+import { FROZEN, simulateRun } from "../../src/forecast/simulate.js";
 import { forecastStart } from "../../src/forecast/start.js";
 import { MemoryEngine } from "../../src/memory-engine.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
 import { setupCommands } from "../../src/setup-file.js";
+import { lockstepKeeping } from "../lockstep-keeping.js";
 
 /** The example campaign played by the demo's commanders through `turns` turns, in memory. */
 async function played(file: string, turns: number): Promise<CampaignState> {
@@ -68,8 +69,9 @@ describe("forecast soak on working copies", () => {
     ["ashfall.setup.json", 2],
     ["emberfall.setup.json", 2],
   ] as const) {
-    it(`plays 20 runs of ${file} from turn ${turns + 1} for each seat and the organiser, both policies, as the engine's frozen states play them`, async () => {
+    it(`plays 20 runs of ${file} from turn ${turns + 1} for each seat and the organiser, both policies, as the engine's frozen states play them, command by command`, async () => {
       const state = await played(file, turns);
+      const keeping = lockstepKeeping();
       for (const viewer of [undefined, ...state.setup!.players.map((p) => p.id)]) {
         const start = forecastStart({ state }, viewer, false);
         for (const policy of ["scripted", "random"] as PolicyName[]) {
@@ -79,8 +81,8 @@ describe("forecast soak on working copies", () => {
             lastTurn: state.turn + MAX_FORECAST_TURNS - 1,
           };
           for (let run = 0; run < 20; run++) {
-            const frozen = await simulateRun(start, run, options, (held) => held);
-            expect(await simulateRun(start, run, options)).toEqual(frozen);
+            const frozen = await simulateRun(start, run, options, FROZEN);
+            expect(await simulateRun(start, run, options, keeping)).toEqual(frozen);
           }
         }
       }
