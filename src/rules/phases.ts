@@ -22,8 +22,8 @@ export function predict(state: CampaignState, events: readonly DomainEvent[]): C
 }
 
 function fold(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
-  const fold = isWorkingCopy(state) ? evolveWorkingCopy : evolveAll;
-  return fold(state, sequenced(state, events));
+  const evolve = isWorkingCopy(state) ? evolveWorkingCopy : evolveAll;
+  return evolve(state, sequenced(state, events));
 }
 
 function sequenced(state: CampaignState, events: readonly DomainEvent[]) {
