@@ -210,8 +210,7 @@ export class ExportCheck {
   eventRun(run: CheckedRun): void {
     this.number++;
     const stream = this.streamOfEvent(run.stream);
-    const broken = (problem: string) =>
-      new ImportError(this.number, `event ${stream.stream} #${stream.next} ${problem}`, true);
+    const broken = (problem: string) => brokenEvent(this.number, stream.stream, stream.next, problem);
     if (run.stream !== stream.stream) throw broken(`is missing: the line is ${run.stream}'s`);
     if (run.first !== stream.next) throw broken(`is missing: the line is #${run.first}`);
     if (run.firstPrev !== stream.prev) throw broken("does not link to the event before it");
@@ -311,10 +310,15 @@ function checkEvent(
 ): void {
   const { hash, value, prev } = checkedEvent(line, number, stream.stream, stream.next, catalogue);
   if (prev !== stream.prev)
-    throw new ImportError(number, `event ${stream.stream} #${stream.next} does not link to the event before it`, true);
+    throw brokenEvent(number, stream.stream, stream.next, "does not link to the event before it");
   stream.values.push(value);
   stream.prev = hash;
   stream.next++;
+}
+
+/** The error of line `number`, an event that breaks the file's chain where it stands (at `next` of `stream`). */
+function brokenEvent(number: number, stream: string, next: number, problem: string): ImportError {
+  return new ImportError(number, `event ${stream} #${next} ${problem}`, true);
 }
 
 /**
@@ -328,7 +332,7 @@ export function checkedEvent(
   next: number,
   catalogue: EventCatalogue,
 ): { hash: string; value: string; prev: unknown } {
-  const broken = (problem: string) => new ImportError(number, `event ${stream} #${next} ${problem}`, true);
+  const broken = (problem: string) => brokenEvent(number, stream, next, problem);
   const { seq, hash, body } = line;
   if (line["stream"] !== stream) throw broken(`is missing: the line is ${String(line["stream"])}'s`);
   if (seq !== next) throw broken(`is missing: the line is #${String(seq)}`);
