@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { DomainEvent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
 import type { CampaignState } from "../projections/state.js";
 import { foldDecided, predict } from "../src/rules/phases.js";
 import { Scenario, sideResult, types } from "./battle-support.js";
-
-/** The state evolveAll folds from `state` with the next seqs: what foldDecided must give. */
-function folded(state: CampaignState, events: readonly DomainEvent[]): CampaignState {
-  let seq = state.seq;
-  return evolveAll(
-    state,
-    events.map((event) => ({ ...event, seq: ++seq })),
-  );
-}
+import { folded } from "./support/folded.js";
 
 /** r1 attacks b1 (t1b1), the attacker's win reported: the confirmation is the command left to decide. */
 function reportedBattle(): { state: CampaignState; events: DomainEvent[] } {

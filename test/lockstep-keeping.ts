@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import type { DomainEvent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
 import type { CampaignState } from "../projections/state.js";
 import { IN_PLACE, type StateKeeping } from "../src/forecast/simulate.js";
+import { folded } from "./support/folded.js";
 
 /**
  * A forecast run's state kept on a working copy (IN_PLACE), with a shadow folded beside it as the engine folds: from
@@ -20,9 +20,7 @@ export function lockstepKeeping(): StateKeeping & { commands: number } {
     },
     fold(state, events) {
       const decided = JSON.stringify(events);
-      let seq = shadow.seq;
-      const copies = (JSON.parse(decided) as DomainEvent[]).map((event) => ({ ...event, seq: ++seq }));
-      shadow = evolveAll(shadow, copies);
+      shadow = folded(shadow, JSON.parse(decided) as DomainEvent[]);
       const next = IN_PLACE.fold(state, events);
       expect(JSON.stringify(events)).toBe(decided);
       expect(next).toEqual(shadow);
