@@ -87,19 +87,26 @@ export class Engine implements CommandHandler {
   /**
    * Decides commands one after another on the campaign and appends all their events in one atomic batch:
    * if any is refused, nothing is written. Each input is schema-checked before any rule runs.
+   *
+   * With `expectedSeq` (the seq its giver decided on), the commands are decided only on the state at that seq and
+   * written only if the log's head is still there when they are appended (the store checks it in the append's own
+   * batch or transaction): a log that has moved on, by this process or by another on a shared store, is a conflict.
    */
-  async execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome> {
+  async execute(
+    campaign: string,
+    inputs: readonly unknown[],
+    options: { expectedSeq?: number } = {},
+  ): Promise<Outcome> {
     const state = await this.state(campaign);
-    const expectedSeq = state.seq;
+    const expectedSeq = options.expectedSeq ?? state.seq;
+    if (state.seq !== expectedSeq) return conflict(new AppendConflictError(campaign, expectedSeq, state.seq));
     const decision = decideBatch(state, inputs, this.clock);
     if (!decision.ok) return decision;
     try {
       const stored = await this.store.append(campaign, expectedSeq, decision.events);
       return { ok: true, events: stored, state: await this.live(campaign).at(expectedSeq + stored.length) };
     } catch (error) {
-      if (error instanceof AppendConflictError) {
-        return { ok: false, index: 0, refusal: { kind: "conflict", message: error.message } };
-      }
+      if (error instanceof AppendConflictError) return conflict(error);
       throw error;
     }
   }
@@ -117,3 +124,9 @@ export class Engine implements CommandHandler {
     return this.execute(campaign, commands);
   }
 }
+
+const conflict = (error: AppendConflictError): Refused => ({
+  ok: false,
+  index: 0,
+  refusal: { kind: "conflict", message: error.message },
+});

@@ -73,9 +73,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
       });
       // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
       const written = await campaigns.serialize(id, async () => {
-        const head = await engine.store.head(stream);
-        if (head.seq !== expectedSeq) throw stale(expectedSeq, head.seq);
-        const outcome = await engine.execute(stream, commands);
+        // Decided on the seq the client saw and appended only while the line is still there, on every instance.
+        const outcome = await engine.execute(stream, commands, { expectedSeq });
         if (!outcome.ok) {
           if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
           throw new HttpError("refused", outcome.refusal.message, {
