@@ -182,6 +182,15 @@ export class Game {
     }
   }
 
+  /**
+   * Shows a problem a panel met reading the server (the history, the branches): over the view, like the page's own;
+   * the next refresh that works clears it.
+   */
+  readonly report = (error: unknown): void => {
+    this.problem.value = problemWords(error);
+    if (this.connection.offline) this.refreshLater();
+  };
+
   /** The player has read a notice. */
   dismiss(id: number): void {
     this.notices.value = this.notices.value.filter((notice) => notice.id !== id);
