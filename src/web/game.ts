@@ -147,8 +147,9 @@ export class Game {
 
   /**
    * Prepares and sends one command as the seat gives it, alone among the seat's tabs; the refusal, if the engine
-   * refuses it, or that no answer came. Never throws: a control that waits on it is always given back. A refusal is
-   * also kept among the notices until dismissed; the secret kept for a refused command is dropped.
+   * refuses it, or that no answer came, once the view has been read again. Never throws: a control that waits on it is
+   * always given back. A refusal is also kept among the notices until dismissed; the secret kept for a refused command
+   * is dropped.
    */
   submit(command: Record<string, unknown>): Promise<Verdict> {
     const verdict = this.run(async () => {
@@ -164,8 +165,11 @@ export class Game {
     });
     // The view after the command, and the chores it made due: a refresh queued before the command would read neither.
     this.refreshPending = false;
-    void this.refresh();
-    return verdict;
+    const refreshed = this.refresh();
+    return verdict.then(async (given) => {
+      await refreshed;
+      return given;
+    });
   }
 
   private async send(command: Record<string, unknown>): Promise<Verdict> {
