@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOST } from "../events/common.js";
 import { MemorySecrets, FileSecrets, SecretsError, type HeldOrder } from "../src/client/secrets.js";
-import { sequenceRandomHex } from "../src/client/prepare.js";
+import { SeedKeptError } from "../src/client/party-secrets.js";
+import { prepareCommand, sequenceRandomHex } from "../src/client/prepare.js";
 import { Table } from "../src/client/table.js";
-import { orderCommitment } from "../src/commitments.js";
+import { orderCommitment, seedCommitment } from "../src/commitments.js";
 import { Engine } from "../src/engine.js";
 import { setupCommands } from "../src/setup-file.js";
 import { nextDecision } from "../src/demo/play.js";
@@ -211,6 +212,50 @@ describe("a player's seed", () => {
       });
       await host.takeChores();
       expect((await table.state()).turnState?.hostSeedHash).toBeDefined();
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe("a kept seed is never replaced", () => {
+  it("D1 a second seed for a turn is refused by the keeper, in a file as in memory; the first stays", async () => {
+    for (const secrets of [new MemorySecrets(), new FileSecrets(await tempDir("epicwar-secrets-"), "war")]) {
+      await secrets.keepPlayerSeed("red", 2, "ab".repeat(32));
+      await secrets.keepPlayerSeed("red", 2, "ab".repeat(32));
+      await expect(secrets.keepPlayerSeed("red", 2, "cd".repeat(32))).rejects.toThrow(SeedKeptError);
+      await expect(secrets.keepHostSeed(2, "ef".repeat(32))).resolves.toBeUndefined();
+      await expect(secrets.keepHostSeed(2, "01".repeat(32))).rejects.toThrow(
+        /another dice seed for turn 2.*never replaced/,
+      );
+      expect(await secrets.playerSeed("red", 2)).toBe("ab".repeat(32));
+      expect(await secrets.hostSeed(2)).toBe("ef".repeat(32));
+    }
+  });
+
+  it("D1 two seats of one player commit from the same state: the second reuses the kept seed, and the turn plays on", async () => {
+    const { engine, table, secrets } = await seatedCampaign();
+    try {
+      const before = await table.state();
+      // The first (a tab, a process) keeps its seed and commits to it.
+      const first = await prepareCommand(before, { actor: "red", type: "CommitSeed" }, secrets, sequenceRandomHex("a"));
+      await first.keep();
+      expect((await engine.execute(table.campaign, [first.command])).ok).toBe(true);
+      // The second read the state before that commitment: it must not keep a seed of its own over the committed one.
+      const second = await prepareCommand(
+        before,
+        { actor: "red", type: "CommitSeed" },
+        secrets,
+        sequenceRandomHex("b"),
+      );
+      await second.keep();
+      const refused = await engine.execute(table.campaign, [second.command]);
+      expect(refused).toMatchObject({ ok: false, refusal: { rule: "D1" } });
+      const committed = (await table.state()).seedCommitments["red"];
+      expect(seedCommitment((await secrets.playerSeed("red", 1))!)).toBe(committed);
+      // So red's GiveSeed is taken and the turn goes on to its initiative.
+      await table.takeChores();
+      expect((await table.state()).turnState?.initiativeWinner).toBeDefined();
     } finally {
       await engine.close();
     }

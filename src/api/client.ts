@@ -13,6 +13,7 @@ export {
   MemorySecrets,
   secretsOfLog,
   SecretsError,
+  SeedKeptError,
   type HashedLog,
   type HeldOrder,
   type PartySecrets,

@@ -40,3 +40,17 @@ export function keepOrderIfOpen(
     committed === orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held });
   return open ? () => secrets.keepOrder(player, state.turn, army, held) : nothingToKeep;
 }
+
+/**
+ * Drops a player's orders of the turn that the log does not commit to (kept for a command then refused), so that no
+ * secret is left behind for an order nobody gave. Only safe where no command of the player's is between its keep and
+ * its answer: at the turn's end, or while the player's commands run one at a time.
+ */
+export function pruneUncommittedOrders(state: CampaignView, secrets: SecretKeeper, player: string): Promise<void> {
+  return secrets.pruneOrders(
+    player,
+    state.turn,
+    (army, held) =>
+      committedOrder(state, army) === orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
+  );
+}

@@ -21,8 +21,10 @@ export interface SecretKeeper {
   /** Drops the orders of a turn that nothing in the log commits to (kept for a command that was then refused). */
   pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean): Promise<void>;
   hostSeed(turn: number): Promise<string | undefined>;
+  /** Keeps the host's seed for a turn; a seed kept for it already is never replaced (SeedKeptError). */
   keepHostSeed(turn: number, seed: string): Promise<void>;
   playerSeed(player: string, turn: number): Promise<string | undefined>;
+  /** Keeps a player's seed for a turn; a seed kept for it already is never replaced (SeedKeptError). */
   keepPlayerSeed(player: string, turn: number, seed: string): Promise<void>;
 }
 
@@ -33,6 +35,24 @@ export interface PartySecrets {
 }
 
 const orderKey = (turn: number, army: string) => `${turn}/${army}`;
+
+/**
+ * A dice seed kept for a turn is never replaced by another: a commitment to it may be in the log already (sent by
+ * another tab or process whose command this one has not read yet), and the seed is the only way to give it (D1).
+ */
+export class SeedKeptError extends Error {
+  override readonly name = "SeedKeptError";
+}
+
+/** Keeps a seed for a turn unless another is kept for it already (the same one again is a no-op). */
+function keepSeedOnce(seeds: Record<string, string>, party: string, turn: number, seed: string): void {
+  const held = seeds[String(turn)];
+  if (held !== undefined && held !== seed)
+    throw new SeedKeptError(
+      `${party} already keeps another dice seed for turn ${turn}, which the log may commit to: it is never replaced (D1)`,
+    );
+  seeds[String(turn)] = seed;
+}
 
 /** Reads and changes parties' secrets; the two keepers differ only in where a party's secrets live. */
 export abstract class PartyKeeper implements SecretKeeper {
@@ -63,7 +83,7 @@ export abstract class PartyKeeper implements SecretKeeper {
   }
 
   keepHostSeed(turn: number, seed: string) {
-    return this.update("host", (secrets) => void ((secrets.hostSeeds ??= {})[String(turn)] = seed));
+    return this.update("host", (secrets) => keepSeedOnce((secrets.hostSeeds ??= {}), "host", turn, seed));
   }
 
   async playerSeed(player: string, turn: number) {
@@ -71,7 +91,7 @@ export abstract class PartyKeeper implements SecretKeeper {
   }
 
   keepPlayerSeed(player: string, turn: number, seed: string) {
-    return this.update(player, (secrets) => void ((secrets.playerSeeds ??= {})[String(turn)] = seed));
+    return this.update(player, (secrets) => keepSeedOnce((secrets.playerSeeds ??= {}), player, turn, seed));
   }
 }
 

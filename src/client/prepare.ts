@@ -98,22 +98,25 @@ export async function prepareCommand(
     case "CommitSeed": {
       if (input["seedHash"] !== undefined) return passThrough(input);
       const { seed, ...rest } = input;
-      const chosen = typeof seed === "string" ? seed : random(SEED_BYTES);
+      const turn = turnToStart(state);
+      // A seed kept for the turn already may be committed to by a command this state does not show yet: reuse it.
+      const chosen = typeof seed === "string" ? seed : ((await secrets.playerSeed(actor, turn)) ?? random(SEED_BYTES));
       const open = !turnUnderWay(state) && state.seedCommitments[actor] === undefined;
       return {
         command: { ...rest, seedHash: seedCommitment(chosen) },
-        keep: open ? () => secrets.keepPlayerSeed(actor, turnToStart(state), chosen) : nothingToKeep,
+        keep: open ? () => secrets.keepPlayerSeed(actor, turn, chosen) : nothingToKeep,
       };
     }
     case "StartTurn": {
       if (input["hostSeedHash"] !== undefined) return passThrough(input);
       const { hostSeed, ...rest } = input;
-      const seed = typeof hostSeed === "string" ? hostSeed : random(SEED_BYTES);
+      const turn = turnToStart(state);
+      const seed = typeof hostSeed === "string" ? hostSeed : ((await secrets.hostSeed(turn)) ?? random(SEED_BYTES));
       // Kept only when the engine can accept it: never before every player has committed (D1), nor during a turn.
       const open = !turnUnderWay(state) && state.setup!.players.every((p) => state.seedCommitments[p.id] !== undefined);
       return {
         command: { ...rest, hostSeedHash: seedCommitment(seed) },
-        keep: open ? () => secrets.keepHostSeed(turnToStart(state), seed) : nothingToKeep,
+        keep: open ? () => secrets.keepHostSeed(turn, seed) : nothingToKeep,
       };
     }
     case "GiveSeed": {

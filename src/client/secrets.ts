@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { ID_PATTERN } from "../../events/common.js";
 import { PartyKeeper, type PartySecrets } from "./party-secrets.js";
 
-export { MemorySecrets, PartyKeeper, type HeldOrder, type PartySecrets, type SecretKeeper } from "./party-secrets.js";
+export {
+  MemorySecrets,
+  PartyKeeper,
+  SeedKeptError,
+  type HeldOrder,
+  type PartySecrets,
+  type SecretKeeper,
+} from "./party-secrets.js";
 
 const ID = new RegExp(ID_PATTERN);
 

@@ -5,8 +5,7 @@ import type { CampaignView } from "../views.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
 import { dueChores } from "./chores.js";
 import { checkCommand } from "../commands/schemas.js";
-import { orderCommitment } from "../commitments.js";
-import { committedOrder } from "./held-orders.js";
+import { pruneUncommittedOrders } from "./held-orders.js";
 import { randomHex } from "../commitments.js";
 import { prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
@@ -81,13 +80,7 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
   private async pruneUncommittedOrders(state: S): Promise<void> {
     for (const player of state.setup?.players.map((p) => p.id) ?? []) {
       if (this.options.parties && !this.options.parties.has(player)) continue;
-      await this.options.secrets.pruneOrders(
-        player,
-        state.turn,
-        (army, held) =>
-          committedOrder(state, army) ===
-          orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
-      );
+      await pruneUncommittedOrders(state, this.options.secrets, player);
     }
   }
 

@@ -5,6 +5,7 @@ import { EndPanel } from "./end-panel.js";
 import { HistoryPanel } from "./history-panel.js";
 import type { Lines } from "./lines.js";
 import { OrganiserPanel } from "./organiser-panel.js";
+import { ChoresNote, ConnectionBar, Notices } from "./notices.js";
 import { Scoreboard } from "./scoreboard.js";
 import { SecretsPanel } from "./secrets-panel.js";
 
@@ -16,9 +17,18 @@ export function App({ lines }: { lines: Lines }) {
   const game = lines.game.value!;
   useEffect(() => game.follow(), [game]);
   const view = game.view.value;
-  if (!view) return <p>Loading the campaign…</p>;
+  if (!view)
+    return (
+      <>
+        <ConnectionBar connection={game.connection} />
+        <Notices game={game} />
+        <p>Loading the campaign…</p>
+        <SecretsPanel game={game} />
+      </>
+    );
   return (
     <>
+      <ConnectionBar connection={game.connection} />
       <Scoreboard view={view} seat={game.seat.seat} />
       {game.branch !== undefined && (
         <p class="line" data-testid="line">
@@ -26,11 +36,7 @@ export function App({ lines }: { lines: Lines }) {
           <button onClick={() => void lines.play()}>Back to the main line</button>
         </p>
       )}
-      {game.problem.value && (
-        <p class="problem" role="alert">
-          {game.problem.value}
-        </p>
-      )}
+      <Notices game={game} />
       <nav>
         <button class={tab === "play" ? "selected" : ""} onClick={() => setTab("play")}>
           The campaign now
@@ -53,6 +59,7 @@ export function App({ lines }: { lines: Lines }) {
               ))}
             </ol>
           </section>
+          <ChoresNote game={game} />
           <SecretsPanel game={game} />
         </main>
       ) : (

@@ -4,6 +4,7 @@ import type { Lines, LineDiff } from "../../replays/as-seen.js";
 import { RemoteCampaign } from "../client/remote.js";
 import type { CampaignView } from "../views.js";
 import { waitingFor } from "../words/waiting.js";
+import { problemWords } from "./connection.js";
 import type { Game, Verdict } from "./game.js";
 import { ForecastPanel } from "./forecast-panel.js";
 import { MAIN } from "./lines.js";
@@ -31,19 +32,25 @@ export function BranchesPanel({
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const { campaign } = game.seat;
   const base = `/campaigns/${encodeURIComponent(campaign)}`;
-  const reload = () => game.server.read<Lines>(`${base}/branches`).then(setLines);
+  const reload = () => game.server.read<Lines>(`${base}/branches`).then(setLines, game.report);
   useEffect(() => void reload(), [game.version.value]);
   useEffect(() => {
     if (!shown) return;
     const query = new URLSearchParams({ a: MAIN, b: shown });
-    void game.server.read<LineDiff>(`${base}/diff?${query}`).then(setDiff);
-    void new RemoteCampaign(game.server, shown).state(campaign).then(setBranchView);
+    void game.server.read<LineDiff>(`${base}/diff?${query}`).then(setDiff, game.report);
+    void new RemoteCampaign(game.server, shown).state(campaign).then(setBranchView, game.report);
   }, [shown, game.version.value]);
 
   const create = async (event: Event) => {
     event.preventDefault();
     const from = game.branch === undefined ? {} : { from: game.branch };
-    const answer = await game.server.send("POST", `${base}/branches`, { name, seq, ...from });
+    let answer: Awaited<ReturnType<typeof game.server.send>>;
+    try {
+      answer = await game.server.send("POST", `${base}/branches`, { name, seq, ...from });
+    } catch (error) {
+      setVerdict({ kind: "unanswered", message: problemWords(error) });
+      return;
+    }
     const body = (answer.body ?? {}) as { field?: string; message?: string; rule?: string };
     if (answer.status === 201) {
       setVerdict(null);

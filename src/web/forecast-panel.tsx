@@ -4,6 +4,7 @@ import type { Difference } from "../forecast/report.js";
 import { MAIN } from "./lines.js";
 import { FieldError, type Values } from "./fields.js";
 import { forecastRequest } from "./forecast-request.js";
+import { problemWords } from "./connection.js";
 import type { Game, Verdict } from "./game.js";
 import { renderOddsChart, type ChartLine } from "./odds-chart.js";
 import { RefusalNote } from "./refusal.js";
@@ -68,6 +69,8 @@ export function ForecastPanel({ game, branches }: { game: Game; branches: readon
           comparison,
         });
       } else setAnswer({ lines: [{ name: line, report: reply.body as ForecastReport }] });
+    } catch (error) {
+      setVerdict({ kind: "unanswered", message: problemWords(error) });
     } finally {
       setPlaying(false);
     }

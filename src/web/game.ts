@@ -1,31 +1,49 @@
 import { signal } from "@preact/signals";
 import type { Order } from "../../events/common.js";
 import { HOST } from "../../events/common.js";
+import { pruneUncommittedOrders } from "../client/held-orders.js";
+import { SeedKeptError } from "../client/party-secrets.js";
 import { PrepareError } from "../client/prepare.js";
 import { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
-import { ServerError, type ServerConnection } from "../client/server.js";
-import { Table, ChoreRefusedError } from "../client/table.js";
+import type { ServerConnection } from "../client/server.js";
+import { Table } from "../client/table.js";
 import type { Refusal } from "../rules/refusal.js";
 import type { WaitingOn } from "../rules/waiting-on.js";
 import { ownHeldOrders, type CampaignView } from "../views.js";
 import { feedLine } from "../words/events.js";
+import { problemWords, type Connection } from "./connection.js";
 import type { BrowserSecrets } from "./idb-secrets.js";
+import { SeatLock } from "./seat-lock.js";
 import type { SeatRef } from "./session.js";
 
-/** What a command the page sent came to: nothing (accepted), or why it was refused. */
-export type Verdict = Refusal | undefined;
+/**
+ * What a command the page sent came to: nothing (accepted), why it was refused, or that no answer came (the server
+ * down or restarting: it may or may not have been written).
+ */
+export type Verdict = Refusal | { kind: "unanswered"; message: string } | undefined;
+
+/** A command's refusal (or its missing answer), kept on the page until the player has read it. */
+export interface Notice {
+  id: number;
+  /** The command, in short: its type and the army or battle it is about. */
+  what: string;
+  verdict: NonNullable<Verdict>;
+}
 
 /**
  * The campaign as this seat plays it in the page: the seat's view, kept up to date from the live feed, and the
  * commands it gives. Commands go through the same Table as the CLI's (src/client/table.ts): orders are committed in
  * the browser, their secrets kept in IndexedDB first, and the seat's chores (seeds, the reveals due at a battle and
- * at the end of the Action phase) are taken as soon as they fall due. The host's chores are the server's.
+ * at the end of the Action phase) are taken as soon as they fall due, by one tab of the seat at a time (SeatLock).
+ * The host's chores are the server's. The view is always read first, so that whatever goes wrong is shown on it.
  */
 export class Game {
   readonly view = signal<CampaignView | null>(null);
   readonly waiting = signal<WaitingOn | null>(null);
   readonly heldOrders = signal<Record<string, Order>>({});
   readonly problem = signal<string | null>(null);
+  /** Refused commands not dismissed yet, oldest first: a refusal stays in sight even when its form is gone. */
+  readonly notices = signal<Notice[]>([]);
   /** The latest events of the feed in players' words, newest last (the same words as `epicwar watch`). */
   readonly recent = signal<string[]>([]);
   /**
@@ -39,21 +57,30 @@ export class Game {
   /** Bumped after every refresh: panels that read the server themselves (history) follow it. */
   readonly version = signal(0);
   readonly remote: RemoteCampaign;
-  private readonly table: Table<CampaignView, RemoteOutcome>;
+  readonly lock: SeatLock;
+  private readonly commands: Table<CampaignView, RemoteOutcome>;
+  private readonly chores: Table<CampaignView, RemoteOutcome>;
   /** Work on the campaign (refreshes, chores, commands) runs one piece at a time, in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private refreshPending = false;
+  private noticesMade = 0;
+  /** The refresh that is due after the server did not answer, and how many have been tried in a row. */
+  private retry: { timer?: ReturnType<typeof setTimeout>; tries: number } = { tries: 0 };
+  private stopped = false;
 
   constructor(
     readonly server: ServerConnection,
     readonly seat: SeatRef,
     readonly secrets: BrowserSecrets,
+    readonly connection: Connection,
     /** A branch of the campaign this page plays on instead of its own line (a what-if). */
     readonly branch?: string,
   ) {
     this.remote = new RemoteCampaign(server, branch, true);
     const parties = new Set(seat.seat === HOST ? [] : [seat.seat]);
-    this.table = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST });
+    this.commands = new Table(this.remote, seat.campaign, { parties, secrets, chores: false });
+    this.chores = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST });
+    this.lock = new SeatLock(`epicwar ${seat.campaign}${branch === undefined ? "" : `~${branch}`}/${seat.seat}`);
   }
 
   get player(): string | undefined {
@@ -66,20 +93,44 @@ export class Game {
     return next;
   }
 
-  /** Reads the campaign again (coalescing the refreshes asked for while one waits), then takes the chores due. */
+  /**
+   * Reads the campaign again (coalescing the refreshes asked for while one waits), then, in the tab that holds the
+   * seat's chores, takes those due. A problem is shown over the view; a server that did not answer is asked again.
+   */
   refresh(): Promise<void> {
     if (this.refreshPending) return this.queue.then(() => {});
     this.refreshPending = true;
     return this.run(async () => {
       this.refreshPending = false;
+      let took = false;
       try {
-        await this.table.takeChores();
         await this.load();
+        if (this.lock.chores.value) {
+          await this.lock.alone(() => this.chores.takeChores(() => (took = true)));
+          if (took) await this.load();
+        }
         this.problem.value = null;
+        this.retry.tries = 0;
       } catch (error) {
-        this.problem.value = messageOf(error);
+        this.problem.value = problemWords(error);
+        if (took) await this.load().catch(() => {});
+        if (this.connection.offline) this.refreshLater();
       }
     });
+  }
+
+  /** Asks again after a refresh the server did not answer: soon at first, then every few seconds, for an hour. */
+  private refreshLater(): void {
+    if (this.stopped || this.retry.timer !== undefined) return;
+    if (this.retry.tries >= RETRIES) {
+      this.problem.value = `${this.problem.value ?? ""} The page stopped asking after an hour: reload it to try again.`;
+      return;
+    }
+    const delay = Math.min(RETRY_LONGEST, RETRY_FIRST * 2 ** this.retry.tries++);
+    this.retry.timer = setTimeout(() => {
+      this.retry.timer = undefined;
+      void this.refresh();
+    }, delay);
   }
 
   private async load(): Promise<void> {
@@ -94,20 +145,59 @@ export class Game {
     this.version.value++;
   }
 
-  /** Prepares and sends one command as the seat gives it; the refusal, if the engine refuses it. */
+  /**
+   * Prepares and sends one command as the seat gives it, alone among the seat's tabs; the refusal, if the engine
+   * refuses it, or that no answer came, once the view has been read again. Never throws: a control that waits on it is
+   * always given back. A refusal is also kept among the notices until dismissed; the secret kept for a refused command
+   * is dropped.
+   */
   submit(command: Record<string, unknown>): Promise<Verdict> {
-    return this.run(async () => {
+    const verdict = this.run(async () => {
       let verdict: Verdict;
       try {
-        const outcome = await this.table.submit({ actor: this.seat.seat, ...command });
-        verdict = outcome.ok ? undefined : outcome.refusal;
+        verdict = await this.lock.alone(() => this.send(command));
       } catch (error) {
-        if (!(error instanceof PrepareError || error instanceof ChoreRefusedError)) throw error;
-        verdict = { kind: "field", field: "command", message: error.message };
+        verdict = { kind: "unanswered", message: problemWords(error) };
       }
-      await this.load();
+      if (verdict)
+        this.notices.value = [...this.notices.value, { id: ++this.noticesMade, what: whatOf(command), verdict }];
       return verdict;
     });
+    // The view after the command, and the chores it made due: a refresh queued before the command would read neither.
+    this.refreshPending = false;
+    const refreshed = this.refresh();
+    return verdict.then(async (given) => {
+      await refreshed;
+      return given;
+    });
+  }
+
+  private async send(command: Record<string, unknown>): Promise<Verdict> {
+    try {
+      const outcome = await this.commands.submit({ actor: this.seat.seat, ...command });
+      if (outcome.ok) return undefined;
+      if (this.player)
+        await pruneUncommittedOrders(await this.remote.state(this.seat.campaign), this.secrets, this.player);
+      return outcome.refusal;
+    } catch (error) {
+      if (error instanceof PrepareError || error instanceof SeedKeptError)
+        return { kind: "field", field: "command", message: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * Shows a problem a panel met reading the server (the history, the branches): over the view, like the page's own;
+   * the next refresh that works clears it.
+   */
+  readonly report = (error: unknown): void => {
+    this.problem.value = problemWords(error);
+    if (this.connection.offline) this.refreshLater();
+  };
+
+  /** The player has read a notice. */
+  dismiss(id: number): void {
+    this.notices.value = this.notices.value.filter((notice) => notice.id !== id);
   }
 
   /** `?branch=NAME` for a branch's routes; nothing for the campaign's own line. */
@@ -115,27 +205,73 @@ export class Game {
     return this.branch === undefined ? "" : `?${new URLSearchParams({ branch: this.branch })}`;
   }
 
-  /** Follows the live feed: every event the seat may see brings a refresh. EventSource reconnects by itself. */
+  /**
+   * Follows the live feed while the page plays this line: every event the seat may see brings a refresh, and so does
+   * the feed's every (re)connection, which catches up on what an outage hid. EventSource reconnects by itself after
+   * a network error (sending the last event's id); a feed it gave up on is opened again. The tab also waits for the
+   * seat's chores. The function returned stops all that.
+   */
   follow(): () => void {
-    const feed = new EventSource(`/campaigns/${encodeURIComponent(this.seat.campaign)}/feed${this.lineQuery()}`);
-    let last = this.view.value?.seq ?? 0;
-    feed.addEventListener("event", (message) => {
-      const seq = Number((message as MessageEvent).lastEventId);
-      const event = JSON.parse((message as MessageEvent<string>).data) as SeatEvent;
-      const words = wordsOf(event);
-      this.recent.value = [...this.recent.value, words].slice(-RECENT);
-      if (isClose(event)) this.closes.value = [...this.closes.value, words];
-      if (seq > last) {
-        last = seq;
+    const releaseChores = this.lock.claimChores(() => void this.refresh());
+    const path = `/campaigns/${encodeURIComponent(this.seat.campaign)}/feed${this.lineQuery()}`;
+    let seen = 0;
+    let feed: EventSource | undefined;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    const open = () => {
+      feed = new EventSource(path);
+      feed.addEventListener("open", () => {
+        this.connection.reached();
         void this.refresh();
-      }
-    });
-    feed.addEventListener("forecast", (message) => {
-      const progress = JSON.parse((message as MessageEvent<string>).data) as ForecastProgress;
-      this.forecastProgress.value = { ...this.forecastProgress.value, [progress.line]: progress };
-    });
-    return () => feed.close();
+      });
+      feed.addEventListener("error", () => {
+        if (this.stopped) return;
+        this.connection.lost();
+        if (feed?.readyState === EventSource.CLOSED && reopen === undefined)
+          reopen = setTimeout(() => {
+            reopen = undefined;
+            if (!this.stopped) open();
+          }, RETRY_LONGEST);
+      });
+      feed.addEventListener("event", (message) => {
+        const seq = Number((message as MessageEvent).lastEventId);
+        // A feed opened again without the last event's id sends the line's history again: each event counts once.
+        if (seq <= seen) return;
+        seen = seq;
+        const event = JSON.parse((message as MessageEvent<string>).data) as SeatEvent;
+        const words = wordsOf(event);
+        this.recent.value = [...this.recent.value, words].slice(-RECENT);
+        if (isClose(event)) this.closes.value = [...this.closes.value, words];
+        if (seq > (this.view.value?.seq ?? 0)) void this.refresh();
+      });
+      feed.addEventListener("forecast", (message) => {
+        const progress = JSON.parse((message as MessageEvent<string>).data) as ForecastProgress;
+        this.forecastProgress.value = { ...this.forecastProgress.value, [progress.line]: progress };
+      });
+    };
+    this.stopped = false;
+    open();
+    return () => {
+      this.stopped = true;
+      feed?.close();
+      clearTimeout(reopen);
+      clearTimeout(this.retry.timer);
+      this.retry.timer = undefined;
+      releaseChores();
+    };
   }
+}
+
+/** The first refresh after the server did not answer is asked for after this long (ms), each next after twice as long. */
+const RETRY_FIRST = 500;
+/** The longest wait between two refreshes, or before a feed given up on is opened again (ms). */
+const RETRY_LONGEST = 5_000;
+/** How many refreshes in a row the page asks for while the server does not answer: a little over an hour's worth. */
+const RETRIES = 730;
+
+/** A command in short, as a notice names it: its type and the army, battle or scouting it is about. */
+function whatOf(command: Record<string, unknown>): string {
+  const about = ["army", "battle", "scouting"].map((name) => command[name]).find((value) => typeof value === "string");
+  return `${String(command["type"])}${about === undefined ? "" : ` ${String(about)}`}`;
 }
 
 /** How many of the feed's latest events the page lists. */
@@ -162,8 +298,4 @@ function wordsOf(event: SeatEvent): string {
   } catch {
     return `#${event.seq} ${event.type}`;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof ServerError || error instanceof Error ? error.message : String(error);
 }

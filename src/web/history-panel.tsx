@@ -40,11 +40,14 @@ export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: st
   const version = game.version.value;
 
   useEffect(() => {
-    void game.remote.timeline(campaign).then((read) => {
-      setEntries(read);
-      setIndex((at) => (at === null ? read.length - 1 : Math.min(at, read.length - 1)));
-    });
-    void game.remote.audit(campaign).then(setAudit);
+    void game.remote
+      .timeline(campaign)
+      .then((read) => {
+        setEntries(read);
+        setIndex((at) => (at === null ? read.length - 1 : Math.min(at, read.length - 1)));
+      })
+      .catch(game.report);
+    void game.remote.audit(campaign).then(setAudit, game.report);
   }, [version]);
 
   const entry = index === null ? undefined : entries[index];
@@ -52,7 +55,7 @@ export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: st
     if (!entry) return;
     // A moment stepped past while its state was on its way is not shown: only the one on screen's answer is kept.
     let onScreen = true;
-    void game.remote.stateAt(campaign, { seq: entry.seq }).then((view) => onScreen && setMoment(view));
+    void game.remote.stateAt(campaign, { seq: entry.seq }).then((view) => onScreen && setMoment(view), game.report);
     return () => {
       onScreen = false;
     };

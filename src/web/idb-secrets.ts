@@ -30,8 +30,6 @@ function transact<T>(db: IDBDatabase, mode: IDBTransactionMode, work: (store: ID
  * other. A keep returns once its transaction is committed, so the page keeps a secret before it sends its commitment.
  */
 export class BrowserSecrets extends PartyKeeper {
-  private queue: Promise<unknown> = Promise.resolve();
-
   private constructor(
     private readonly db: IDBDatabase,
     private readonly campaign: string,
@@ -52,19 +50,32 @@ export class BrowserSecrets extends PartyKeeper {
     return text === undefined ? {} : (JSON.parse(text) as PartySecrets);
   }
 
-  /** Read-change-write, one at a time in this page, so that keeps made together all land. */
+  /**
+   * Read-change-write in one IndexedDB transaction, so that the keeps of several tabs of one seat land one after the
+   * other and none reads a secret another is replacing; a change that throws writes nothing.
+   */
   protected update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
-    const next = this.queue.then(async () => {
-      const secrets = await this.read(party);
-      change(secrets);
-      await this.write(party, secrets);
+    return new Promise<void>((resolve, reject) => {
+      const transaction = this.db.transaction(STORE, "readwrite", { durability: "strict" });
+      const store = transaction.objectStore(STORE);
+      let failure: unknown;
+      const read = store.get(this.key(party));
+      read.onsuccess = () => {
+        const text = read.result as string | undefined;
+        const secrets = text === undefined ? {} : (JSON.parse(text) as PartySecrets);
+        try {
+          change(secrets);
+        } catch (error) {
+          failure = error;
+          transaction.abort();
+          return;
+        }
+        store.put(JSON.stringify(secrets), this.key(party));
+      };
+      transaction.oncomplete = () => resolve();
+      transaction.onabort = () =>
+        reject(failure ?? transaction.error ?? new Error("the secrets transaction was aborted"));
     });
-    this.queue = next.catch(() => {});
-    return next;
-  }
-
-  private async write(party: string, secrets: PartySecrets): Promise<void> {
-    await transact(this.db, "readwrite", (store) => store.put(JSON.stringify(secrets), this.key(party)));
   }
 
   /** The party's secrets as the CLI writes its secrets file. */

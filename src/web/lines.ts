@@ -2,6 +2,7 @@ import { signal } from "@preact/signals";
 import type { ServerConnection } from "../client/server.js";
 import { orderCommitment, seedCommitment } from "../commitments.js";
 import type { CampaignView } from "../views.js";
+import type { Connection } from "./connection.js";
 import { Game } from "./game.js";
 import { BrowserSecrets } from "./idb-secrets.js";
 import type { SeatRef } from "./session.js";
@@ -20,6 +21,7 @@ export class Lines {
   constructor(
     private readonly server: ServerConnection,
     private readonly seat: SeatRef,
+    private readonly connection: Connection,
   ) {
     this.main = BrowserSecrets.open(seat.campaign);
   }
@@ -28,7 +30,7 @@ export class Lines {
   async play(branch?: string): Promise<void> {
     const secrets =
       branch === undefined ? await this.main : await BrowserSecrets.open(`${this.seat.campaign}~${branch}`);
-    const game = new Game(this.server, this.seat, secrets, branch);
+    const game = new Game(this.server, this.seat, secrets, this.connection, branch);
     const player = game.player;
     if (branch !== undefined && player)
       await carryTurnSecrets(await game.remote.state(this.seat.campaign), player, await this.main, secrets);

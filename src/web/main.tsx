@@ -1,13 +1,15 @@
 import { render } from "preact";
 import { ServerConnection } from "../client/server.js";
 import { App } from "./app.js";
+import { Connection } from "./connection.js";
 import { Lines } from "./lines.js";
 import { signIn } from "./session.js";
 import "./style.css";
 
 /** Signs in (an invite link, or the session cookie already held), then shows the seat's campaign. */
 async function start(root: HTMLElement): Promise<void> {
-  const server = new ServerConnection(location.origin);
+  const connection = new Connection();
+  const server = new ServerConnection(location.origin, undefined, connection.transport);
   try {
     const seat = await signIn(server);
     if (!seat) {
@@ -20,7 +22,7 @@ async function start(root: HTMLElement): Promise<void> {
       );
       return;
     }
-    const lines = new Lines(server, seat);
+    const lines = new Lines(server, seat, connection);
     await lines.play();
     render(<App lines={lines} />, root);
   } catch (error) {

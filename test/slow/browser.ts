@@ -23,13 +23,23 @@ export interface SeatPage {
   holdings(): Promise<string>;
   /** Errors the page's scripts threw. */
   errors: string[];
+  /** The errors its console showed (failed requests among them). */
+  consoleErrors: string[];
   /** The seat's secrets file for a campaign as its page keeps it in IndexedDB. */
   secretsFile(campaign: string): Promise<PartySecrets>;
 }
 
-/** A browser context of its own for a seat, its traffic recorded from the start; the page opens its invite link. */
-export async function openSeat(browser: Browser, seat: string, link: string): Promise<SeatPage> {
-  const context = await browser.newContext({ viewport: { width: 1500, height: 1100 } });
+/**
+ * A browser context of its own for a seat (or another tab in a seat's `context`), its traffic recorded from the start;
+ * `beforeOpen` may route its requests; then the page opens its invite link (or the page, `/`, in a tab).
+ */
+export async function openSeat(
+  browser: Browser,
+  seat: string,
+  link: string,
+  options: { context?: BrowserContext; beforeOpen?: (page: Page) => Promise<void> } = {},
+): Promise<SeatPage> {
+  const context = options.context ?? (await browser.newContext({ viewport: { width: 1500, height: 1100 } }));
   const page = await context.newPage();
   const received: string[] = [];
   const cdp = await context.newCDPSession(page);
@@ -45,6 +55,11 @@ export async function openSeat(browser: Browser, seat: string, link: string): Pr
   });
   const errors: string[] = [];
   page.on("pageerror", (error) => void errors.push(error.message));
+  const consoleErrors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(`${message.text()} ${message.location().url}`);
+  });
+  await options.beforeOpen?.(page);
   await page.goto(link);
   const holdings = async () => {
     const stored = await page.evaluate(async () => {
@@ -87,5 +102,5 @@ export async function openSeat(browser: Browser, seat: string, link: string): Pr
     );
     return text === undefined ? {} : (JSON.parse(text) as PartySecrets);
   };
-  return { seat, context, page, received, holdings, errors, secretsFile };
+  return { seat, context, page, received, holdings, errors, consoleErrors, secretsFile };
 }

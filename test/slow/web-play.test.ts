@@ -25,6 +25,7 @@ import { MAP_INSET } from "../../src/map/scene.js";
 import { timeMapRender } from "../../bench/map.js";
 import { browserBundle } from "../support/browser-bundle.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
+import { campaignReads, seatToken } from "./campaign-reads.js";
 import { scoutingSetup } from "./scouting-setup.js";
 import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
 
@@ -42,59 +43,12 @@ let hostToken: string;
 let operatorToken: string;
 const seats: Record<string, SeatPage> = {};
 
-/**
- * Reads of a campaign with an organiser's token of its own (a second host seat): what the test checks pages against.
- * `until` waits until the campaign (or a branch) is in the state a page's action leads to: checked now, then again at
- * each event the server's feed brings, so the wait ends with the event that makes it true (no polling, no sleep).
- */
-function organiserReads(campaign: string, token: () => string) {
-  const read = async <T>(path: string): Promise<T> => {
-    const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token()}` } });
-    if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${await answer.text()}`);
-    return (await answer.json()) as T;
-  };
-  /** The campaign's own line now, or a branch's (`line`). */
-  const stateNow = async (line?: string) =>
-    (await read<{ state: CampaignView }>(`/campaigns/${campaign}/state${line ? `?branch=${line}` : ""}`)).state;
-  const until = async (what: string, test: (state: CampaignView) => boolean, line?: string) => {
-    const state = await stateNow(line);
-    if (test(state)) return state;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), WAIT.timeout);
-    try {
-      const feed = await fetch(`${url}/campaigns/${campaign}/feed${line ? `?branch=${line}` : ""}`, {
-        headers: { authorization: `Bearer ${token()}`, "last-event-id": String(state.seq) },
-        signal: abort.signal,
-      });
-      for await (const _chunk of feed.body!) {
-        const now = await stateNow(line);
-        if (test(now)) return now;
-      }
-    } catch (error) {
-      if (!abort.signal.aborted) throw error;
-    } finally {
-      clearTimeout(timer);
-      abort.abort();
-    }
-    throw new Error(`${campaign} never came to ${what} within ${WAIT.timeout / 1000} s`);
-  };
-  return { read, stateNow, until };
-}
+const organiserReads = (campaign: string, token: () => string) =>
+  campaignReads(() => url, campaign, token, WAIT.timeout);
 const { read, stateNow, until } = organiserReads(CAMPAIGN, () => hostToken);
 
 /** The test's own organiser token for a campaign, issued by the operator: the answers the pages are checked against. */
-async function organiserToken(campaign: string): Promise<string> {
-  const invite = await fetch(`${url}/campaigns/${campaign}/invites`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ seat: "host" }),
-  }).then((answer) => answer.json() as Promise<{ invite: string }>);
-  return await fetch(`${url}/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(invite),
-  }).then(async (answer) => ((await answer.json()) as { token: string }).token);
-}
+const organiserToken = (campaign: string) => seatToken(url, operatorToken, campaign);
 
 /**
  * A second campaign on the server, made from a set-up file by the operator: the pages of its organiser and its two
