@@ -9,7 +9,7 @@
  * commanders decide for both sides from the campaign as stored: through a server, as the organiser reads it.
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { HOST } from "../events/common.js";
@@ -49,13 +49,15 @@ export async function startServe(db: string) {
   closeSync(log);
   const lines = createInterface({ input: child.stdout! });
   let url: string | undefined;
-  let operator: string | undefined;
+  let kept: string | undefined;
   for await (const line of lines) {
     url ??= / at (http:\/\/\S+) /.exec(line)?.[1];
-    operator ??= /^Operator token .*: (ewt_\S+)$/.exec(line)?.[1];
-    if (url && operator) break;
+    // The operator token is not printed to a pipe: the server says which file keeps it.
+    kept ??= /^Kept in (.+), readable by you only/.exec(line)?.[1];
+    if (url && kept) break;
   }
-  if (!url || !operator) throw new Error("epicwar serve stopped before saying where it listens");
+  const operator = kept && /^Operator token .*: (ewt_\S+)$/m.exec(readFileSync(kept, "utf8"))?.[1];
+  if (!url || !operator) throw new Error("epicwar serve stopped before saying where it listens and keeps its token");
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return {
     address: { url, operator } satisfies ServerAddress,
