@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { auth, listenOnLoopback, startTestServer, type TestServer } from "./support.js";
+import { auth, listenOnLoopback, openFeed, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 /** A connection to the server, with everything it answered and whether it has been closed. */
 function open(port: number) {
@@ -63,6 +63,24 @@ describe("slow and many connections", () => {
     }
     const after = await fetch(`http://127.0.0.1:${port}/campaigns`, { headers: auth(server.operator) });
     expect(after.status).toBe(200);
+  });
+
+  it("keeps a feed open past the request timeout: the timeout is the request's arrival, not its answer", async () => {
+    server = await startTestServer({
+      serving: { limits: { requestTimeout: 500, headersTimeout: 400, timeoutCheckInterval: 100 } },
+    });
+    const port = await listenOnLoopback(server);
+    const feed = openFeed(port, auth(server.tokens["horde"]!));
+    await feed.waitFor(1);
+    let ended = false;
+    void feed.ended.then(() => (ended = true));
+    // Four times the timeout, its check running every 100 ms.
+    await new Promise((wait) => setTimeout(wait, 2000));
+    expect(ended).toBe(false);
+    const seen = feed.events.length;
+    await new PlayerClient(server, "horde").takeChores();
+    await feed.waitFor(seen + 1);
+    feed.close();
   });
 
   it("closes a connection over the cap at once, and takes new ones once others have gone", async () => {
