@@ -26,7 +26,7 @@ import { timeMapRender } from "../../bench/map.js";
 import { browserBundle } from "../support/browser-bundle.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
 import { scoutingSetup } from "./scouting-setup.js";
-import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
+import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 const PLAYERS = ["concord", "horde"] as const;
@@ -199,17 +199,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "epicwar-web-"));
   server = epicwar(["demo", "--serve", "--db", join(dir, "war"), "--port", "0"], { cwd: dir, home: dir });
   url = (await server.line(/^Serving .* at /)).replace(/^.* at (http:\/\/[^ ]+) .*$/, "$1");
-  // The token and the invite links are not printed to a pipe: the server says which file keeps them.
-  const kept = (
-    await readFile(/^Kept in (.+), readable by you only/.exec(await server.line(/^Kept in /))![1]!, "utf8")
-  ).split("\n");
-  operatorToken = kept
-    .find((line) => line.startsWith("Operator token"))!
-    .split(": ")
-    .at(-1)!;
+  operatorToken = (await keptLine(server, dir, "Operator token")).split(": ").at(-1)!;
   const links: Record<string, string> = {};
   for (const seat of ["host", ...PLAYERS])
-    links[seat] = kept.find((line) => line.startsWith(`${CAMPAIGN} ${seat} `))!.split(" ")[2]!;
+    links[seat] = (await keptLine(server, dir, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
   hostToken = await organiserToken(CAMPAIGN);
   browser = await launchChromium();
   for (const seat of ["host", ...PLAYERS]) seats[seat] = await openSeat(browser, seat, links[seat]!);
