@@ -43,9 +43,9 @@ export class HttpError extends Error {
 export const errorBody = (error: HttpError) => ({ error: error.code, message: error.message, ...error.details });
 
 /**
- * Every error a route or Fastify raises, as the protocol's JSON body. Fastify's own (a URL it cannot decode, a body that
- * is not JSON, too large, of another media type; a query or body its schema rejects) are named by field; anything else
- * is an internal error, logged with its stack and answered without it. `bodyLimit` is the largest body, in bytes.
+ * Every error a route or Fastify raises, as the protocol's JSON body. Fastify's own (a URL it cannot decode, a body
+ * that is not JSON, too large, of another media type; a query or body its schema rejects) are named by field; anything
+ * else is an internal error, logged with its stack and answered without it. `bodyLimit` is the largest body, in bytes.
  */
 export function errorHandler(bodyLimit: number) {
   return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {

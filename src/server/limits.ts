@@ -9,7 +9,7 @@ import { HttpError } from "./errors.js";
 export interface ServerLimits {
   /** Milliseconds a request's headers may take to arrive, from the connection's start. */
   headersTimeout: number;
-  /** Milliseconds a whole request (headers and body) may take to arrive; the answer may take longer (a feed, a forecast). */
+  /** Milliseconds a whole request (headers and body) may take to arrive; its answer may take longer (a feed). */
   requestTimeout: number;
   /** Milliseconds a connection may stay idle, neither side sending a byte (0: no limit; a feed's keep-alive counts). */
   connectionTimeout: number;

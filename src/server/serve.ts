@@ -65,6 +65,34 @@ async function readTls(tls: { cert: string; key: string }): Promise<{ cert: Buff
 }
 
 /**
+ * Gives the operator what this start issued (its token, on the first start; the invite lines): appended to the
+ * server-data folder's invites file, printed only where `printSecrets` says `print` is a terminal's, and where the file
+ * is said either way.
+ */
+async function giveSecrets(
+  options: Pick<ServeOptions, "serverData" | "clock" | "printSecrets">,
+  url: string,
+  { operatorToken, invites }: { operatorToken: string | undefined; invites: string[] },
+  print: (line: string) => void,
+): Promise<void> {
+  const lines = [
+    ...(operatorToken ? [`Operator token (only its hash is kept in ${options.serverData}): ${operatorToken}`] : []),
+    ...invites,
+  ];
+  if (lines.length === 0) return;
+  const at = (options.clock ?? (() => new Date()))();
+  const file = await appendSecretLines(options.serverData, [`# ${at.toISOString()} ${url}`, ...lines]).catch(
+    (error: Error) => {
+      throw new ServeError(`cannot keep the operator token and invites in ${options.serverData}: ${error.message}`);
+    },
+  );
+  if (options.printSecrets) lines.forEach((line) => print(line));
+  const what = [operatorToken ? "the operator token" : "", invites.length > 0 ? `${invites.length} invite links` : ""];
+  const unprinted = options.printSecrets ? "" : " (printed on a terminal only, never to a log)";
+  print(`Kept in ${file}, readable by you only: ${what.filter(Boolean).join(" and ")}${unprinted}.`);
+}
+
+/**
  * Starts `epicwar serve` (docs/server.md): opens the log (a folder, whose LevelDB lock keeps a second server out; or a
  * PostgreSQL database, which several servers share) and the seats, builds the server (which takes the host's chores
  * left due), listens over HTTP or HTTPS, and gives the operator its token on the first start and one invite line per
@@ -100,32 +128,17 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
-    const url = `${tls ? "https" : "http"}://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    const url = `${tls ? "https" : "http"}://${host}:${port}`;
     print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
     if (!webPage) print("The web page is not built (npm run build builds it): the server answers its API only.");
-    const secretLines: string[] = [];
-    if (operatorToken)
-      secretLines.push(`Operator token (only its hash is kept in ${options.serverData}): ${operatorToken}`);
+    const invites: string[] = [];
     for (const campaign of await engine.listCampaigns()) {
       if (seats.seated(campaign)) continue;
-      const invites = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
-      for (const [seat, invite] of Object.entries(invites))
-        secretLines.push(`${campaign} ${seat} ${url}/join#${invite}`);
+      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      for (const [seat, invite] of Object.entries(issued)) invites.push(`${campaign} ${seat} ${url}/join#${invite}`);
     }
-    if (secretLines.length > 0) {
-      const at = (options.clock ?? (() => new Date()))();
-      const file = await appendSecretLines(options.serverData, [`# ${at.toISOString()} ${url}`, ...secretLines]).catch(
-        (error: Error) => {
-          throw new ServeError(`cannot keep the operator token and invites in ${options.serverData}: ${error.message}`);
-        },
-      );
-      if (options.printSecrets) secretLines.forEach((line) => print(line));
-      const invites = secretLines.length - (operatorToken ? 1 : 0);
-      const what = [operatorToken ? "the operator token" : "", invites > 0 ? `${invites} invite links` : ""];
-      print(
-        `Kept in ${file}, readable by you only: ${what.filter(Boolean).join(" and ")}${options.printSecrets ? "" : " (printed on a terminal only, never to a log)"}.`,
-      );
-    }
+    await giveSecrets(options, url, { operatorToken, invites }, print);
     let closing: Promise<void> | undefined;
     return {
       app,

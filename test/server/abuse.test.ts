@@ -1,5 +1,6 @@
 /**
- * The server under abuse (docs/server.md, "Limits"): sign-ins are limited per address, no token or invite reaches the request log, and the session cookie is Secure behind a TLS proxy.
+ * The server under abuse (docs/server.md, "Limits"): sign-ins are limited per address, no token or invite reaches
+ * the request log, and the session cookie is Secure behind a TLS proxy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, CAMPAIGN, startTestServer, type TestServer } from "./support.js";
