@@ -108,7 +108,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (!request.routeOptions.config.public) await authenticate(seats)(request, reply);
   });
   app.addHook("onResponse", async (request, reply) => logRequest(request, reply, { status: reply.statusCode }));
-  const feeds = new Feeds();
+  const feeds = new Feeds((tokenHash) => seats.holds(tokenHash));
   let closing = false;
   // Feeds never end by themselves: ended first, so that closing waits only for the requests in flight.
   app.addHook("preClose", async () => {

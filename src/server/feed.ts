@@ -147,6 +147,9 @@ export class Feeds {
   private readonly open = new Map<() => void, string>();
   private readonly lines = new Map<string, Promise<FollowedLine>>();
 
+  /** `holds(tokenHash)`: whether a token is still valid (SeatStore.holds). */
+  constructor(private readonly holds: (tokenHash: string) => boolean) {}
+
   /** The followed line of a stream: the one its feeds already share, else one read from the store now. */
   private follow(store: EventStore, stream: string, log: FastifyRequest["log"]): Promise<FollowedLine> {
     let line = this.lines.get(stream);
@@ -185,6 +188,8 @@ export class Feeds {
     let line = await this.follow(store, stream, request.log);
     // The line's last feed may have ended while this one waited for it.
     while (line.closed) line = await this.follow(store, stream, request.log);
+    // Nor may the token have been revoked meanwhile: from here on, its revocation ends the feed.
+    if (!this.holds(tokenHash)) throw new HttpError("unauthorized", "this token is unknown or has been revoked");
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, {
@@ -237,8 +242,8 @@ export class Feeds {
     for (const end of [...this.open.keys()]) end();
   }
 
-  /** Ends at once every open feed whose token is no longer valid: a revoked token is sent nothing more. */
-  endRevoked(isValid: (tokenHash: string) => boolean): void {
-    for (const [end, tokenHash] of [...this.open]) if (!isValid(tokenHash)) end();
+  /** Ends at once every open feed whose token has been revoked: a revoked token is sent nothing more. */
+  endRevoked(): void {
+    for (const [end, tokenHash] of [...this.open]) if (!this.holds(tokenHash)) end();
   }
 }

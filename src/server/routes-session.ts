@@ -24,9 +24,6 @@ const cookieOptions = (request: FastifyRequest) =>
 
 /** Seats and sessions (docs/server.md): redeeming invites, revoking tokens, issuing invites, creating campaigns. */
 export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, feeds }: ServerContext): void {
-  /** A revoked token is sent nothing more: its open feeds end with its revocation. */
-  const endRevokedFeeds = () => feeds.endRevoked((tokenHash) => seats.holds(tokenHash));
-
   /** The seats of a campaign the server serves: its host and players. */
   const seatsOfCampaign = async (campaign: string) => {
     campaigns.require(campaign);
@@ -47,7 +44,8 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
 
   app.delete("/session", async (request, reply) => {
     await seats.revokeToken(callerOf(request).tokenHash);
-    endRevokedFeeds();
+    // A revoked token is sent nothing more: its open feeds end with its revocation.
+    feeds.endRevoked();
     reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
     return reply.status(204).send();
   });
@@ -87,7 +85,7 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
       if (!(await seatsOfCampaign(id)).includes(seat))
         throw new HttpError("not-found", `"${seat}" is not a seat of ${id}`);
       const revoked = await seats.revokeSeat({ campaign: id, seat });
-      endRevokedFeeds();
+      feeds.endRevoked();
       return { revoked };
     },
   );

@@ -157,6 +157,34 @@ describe("revoking a token ends its open feeds at once", () => {
     kept.close();
   });
 
+  it("refuses a feed whose token is revoked while the feed is being opened (its line read from the store)", async () => {
+    const token = await newToken(server, "horde");
+    const store = server.engine.store;
+    const readAll = store.readAll.bind(store);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reading = () => {};
+    const entered = new Promise<void>((resolve) => (reading = resolve));
+    store.readAll = async (...args) => {
+      reading();
+      await held;
+      return readAll(...args);
+    };
+    try {
+      const feed = openFeed(auth(token));
+      await entered;
+      const signedOut = await server.app.inject({ method: "DELETE", url: "/session", headers: auth(token) });
+      expect(signedOut.statusCode).toBe(204);
+      release();
+      await feed.ended;
+      expect(feed.status()).toBe(401);
+      expect(feed.events).toHaveLength(0);
+    } finally {
+      store.readAll = readAll;
+      release();
+    }
+  });
+
   it("ends every feed of a seat the organiser revokes (DELETE /campaigns/:id/seats/:seat)", async () => {
     const feeds = [openFeed(auth(await newToken(server, "concord"))), openFeed(auth(server.tokens["concord"]!))];
     const other = openFeed(auth(server.tokens["horde"]!));
