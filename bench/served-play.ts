@@ -9,7 +9,7 @@
  * commanders decide for both sides from the campaign as stored: through a server, as the organiser reads it.
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { HOST } from "../events/common.js";
@@ -43,19 +43,23 @@ const MAIN = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
  */
 export async function startServe(db: string) {
   const log = openSync(`${db}.log`, "a");
-  const child = spawn(process.execPath, [MAIN, "serve", "--db", db, "--port", "0"], {
+  // Every player and viewer signs in from this one address: the sign-in limit is for addresses of many people.
+  const args = ["serve", "--db", db, "--port", "0", "--sign-ins-per-minute", "1000000"];
+  const child = spawn(process.execPath, [MAIN, ...args], {
     stdio: ["ignore", "pipe", log],
   });
   closeSync(log);
   const lines = createInterface({ input: child.stdout! });
   let url: string | undefined;
-  let operator: string | undefined;
+  let kept: string | undefined;
   for await (const line of lines) {
     url ??= / at (http:\/\/\S+) /.exec(line)?.[1];
-    operator ??= /^Operator token .*: (ewt_\S+)$/.exec(line)?.[1];
-    if (url && operator) break;
+    // The operator token is not printed to a pipe: the server says which file keeps it.
+    kept ??= /^Kept in (.+), readable by you only/.exec(line)?.[1];
+    if (url && kept) break;
   }
-  if (!url || !operator) throw new Error("epicwar serve stopped before saying where it listens");
+  const operator = kept && /^Operator token .*: (ewt_\S+)$/m.exec(readFileSync(kept, "utf8"))?.[1];
+  if (!url || !operator) throw new Error("epicwar serve stopped before saying where it listens and keeps its token");
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return {
     address: { url, operator } satisfies ServerAddress,

@@ -20,6 +20,8 @@ export interface CliIo {
    * by such a command, so that every other one is still stopped by Ctrl-C as usual.
    */
   interruption?: () => AbortSignal;
+  /** Whether stdout is a terminal (not a file, a pipe or a service's log): `serve` prints secrets there only. */
+  stdoutIsTerminal?: boolean;
   /** The widths of the terminals stdout and stderr are, if they are: help is wrapped to them (default 80). */
   columns?: { stdout?: number | undefined; stderr?: number | undefined };
 }

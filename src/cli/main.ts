@@ -22,6 +22,7 @@ process.exitCode = await run(process.argv.slice(2), {
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
     return stop.signal;
   },
+  stdoutIsTerminal: process.stdout.isTTY === true,
   columns: {
     stdout: process.stdout.isTTY ? process.stdout.columns : undefined,
     stderr: process.stderr.isTTY ? process.stderr.columns : undefined,

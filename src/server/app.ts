@@ -5,19 +5,18 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Engine } from "../engine.js";
 import { authenticate } from "./auth.js";
 import { Campaigns } from "./campaigns.js";
-import { HttpError, sendError } from "./errors.js";
+import { clientErrorHandler, errorHandler, HttpError } from "./errors.js";
 import { Feeds } from "./feed.js";
+import { DEFAULT_LIMITS, limitSignIns, serverOptions, type ServerLimits } from "./limits.js";
 import { LineContexts } from "./line-contexts.js";
+import { logRequest } from "./request-log.js";
 import { commandRoutes } from "./routes-commands.js";
 import { branchRoutes } from "./routes-branches.js";
 import { readRoutes } from "./routes-reads.js";
 import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
-import { webPageRoutes } from "./web-page.js";
-
-/** The largest body a request may carry: a set-up file with its catalogue, or a batch of commands, is far smaller. */
-export const BODY_LIMIT = 1024 * 1024;
+import { faviconRoute, webPageRoutes } from "./web-page.js";
 
 export interface ServerOptions {
   /** The engine on the campaign folder; the caller closes it once the server has closed. */
@@ -31,11 +30,21 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** The built web page's folder (builtWebPage), served at `/`; no page when not given. */
   webPage?: string;
+  /** Timeouts, the connection cap, the body limit and the sign-in rate (limits.ts); each defaults to DEFAULT_LIMITS. */
+  limits?: Partial<ServerLimits>;
+  /** Serve HTTPS with this certificate (chain) and private key, PEM; HTTP when not given. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /**
+   * The addresses of reverse proxies to trust (Fastify's trustProxy: "127.0.0.1", "10.0.0.0/8,::1", "loopback"): from
+   * them, X-Forwarded-For gives the client's address (the sign-in limit's) and X-Forwarded-Proto whether the page was
+   * served over HTTPS (the cookie's Secure flag). None when not given.
+   */
+  trustProxy?: string;
 }
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** A route any caller may reach without a token (POST /session only). */
+    /** A route any caller may reach without a token (POST /session, the page's files). */
     public?: boolean;
   }
 }
@@ -55,8 +64,17 @@ const queryAjv = new Ajv({ strict: true, coerceTypes: true });
  */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { engine, seats } = options;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const handleError = errorHandler(limits.bodyLimit);
+  const enforced = serverOptions(limits);
+  // The HTTPS server is an https.Server, not the http.Server the routes are typed with; they use nothing of either.
   const app = Fastify({
-    bodyLimit: BODY_LIMIT,
+    ...enforced.fastify,
+    ...(options.tls ? { https: { ...options.tls, ...enforced.node } } : { http: enforced.node }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    // A URL Fastify cannot route, and a request Node's parser refuses, get the protocol's error body too.
+    frameworkErrors: handleError,
+    clientErrorHandler,
     // One line per request, written when it is answered (the onResponse hook below), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     logger: options.log
@@ -70,11 +88,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           },
         }
       : false,
-  });
+  }) as unknown as FastifyInstance;
+  app.server.maxConnections = limits.maxConnections;
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === "querystring" || httpPart === "params" ? queryAjv : bodyAjv).compile(schema),
   );
-  app.setErrorHandler(sendError);
+  app.setErrorHandler(handleError);
   // A route that takes no query refuses one as strictly as the others refuse an unknown member: a query the server
   // would ignore is a client's mistake, told rather than acted on (DELETE /session?... would revoke the token).
   app.addHook("onRoute", (route) => {
@@ -84,16 +103,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     throw new HttpError("not-found", `no route ${request.method} ${request.url.split("?")[0]}`);
   });
   await app.register(cookie);
+  await limitSignIns(app, limits);
   app.addHook("onRequest", async (request, reply) => {
     if (!request.routeOptions.config.public) await authenticate(seats)(request, reply);
   });
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      "request",
-    );
-  });
-  const feeds = new Feeds();
+  app.addHook("onResponse", async (request, reply) => logRequest(request, reply, { status: reply.statusCode }));
+  const feeds = new Feeds((tokenHash) => seats.holds(tokenHash));
   let closing = false;
   // Feeds never end by themselves: ended first, so that closing waits only for the requests in flight.
   app.addHook("preClose", async () => {
@@ -116,5 +131,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   branchRoutes(app, context);
   forecastRoutes(app, context);
   if (options.webPage) await webPageRoutes(app, options.webPage);
+  faviconRoute(app, options.webPage);
   return app;
 }

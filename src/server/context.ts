@@ -21,3 +21,9 @@ export interface ServerContext {
 /** The `:id` of every campaign route: a campaign id, looked up among the campaigns served, never made into a path. */
 export const CampaignParams = Type.Object({ id: Id });
 export type CampaignParams = Static<typeof CampaignParams>;
+
+/**
+ * A count the protocol takes (a seq, a turn) from `minimum` on: a safe integer, so that no number the client sent is
+ * rounded into another (2^53 + 1 is read as 2^53) or past every seq there can be (1e300).
+ */
+export const Count = (minimum: 0 | 1) => Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER });

@@ -8,6 +8,7 @@ import type { EventStore } from "../log/index.js";
 import { seesAll, type Viewer } from "../views.js";
 import { GrowingViewContext } from "../views-log.js";
 import { HttpError } from "./errors.js";
+import { logRequest } from "./request-log.js";
 
 /** How often an idle feed sends a comment, so that proxies and clients know the connection is alive. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -137,10 +138,17 @@ class FollowedLine {
   }
 }
 
-/** The open feeds of a server, ended before it closes (a feed never ends by itself), and the lines they follow. */
+/**
+ * The open feeds of a server, ended before it closes (a feed never ends by itself) or once their token is revoked, and
+ * the lines they follow.
+ */
 export class Feeds {
-  private readonly open = new Set<() => void>();
+  /** How to end each open feed -> the hash of the token it was opened with. */
+  private readonly open = new Map<() => void, string>();
   private readonly lines = new Map<string, Promise<FollowedLine>>();
+
+  /** `holds(tokenHash)`: whether a token is still valid (SeatStore.holds). */
+  constructor(private readonly holds: (tokenHash: string) => boolean) {}
 
   /** The followed line of a stream: the one its feeds already share, else one read from the store now. */
   private follow(store: EventStore, stream: string, log: FastifyRequest["log"]): Promise<FollowedLine> {
@@ -173,11 +181,15 @@ export class Feeds {
     stream: string,
     viewer: Viewer,
     after: number,
+    /** The hash of the token that opened the feed: its revocation ends the feed. */
+    tokenHash: string,
   ): Promise<void> {
     // Read before the answer starts: a line that cannot be read is an error status, not a feed that stops.
     let line = await this.follow(store, stream, request.log);
     // The line's last feed may have ended while this one waited for it.
     while (line.closed) line = await this.follow(store, stream, request.log);
+    // Nor may the token have been revoked meanwhile: from here on, its revocation ends the feed.
+    if (!this.holds(tokenHash)) throw new HttpError("unauthorized", "this token is unknown or has been revoked");
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, {
@@ -204,12 +216,9 @@ export class Feeds {
       line.leave(follower);
       if (!out.writableEnded) out.end();
       // The feed's line of the request log, written when it ends (a feed is answered only then).
-      request.log.info(
-        { method: request.method, url: request.url, status: 200, ms: Math.round(reply.elapsedTime), viewer },
-        "request (feed closed)",
-      );
+      logRequest(request, reply, { status: 200, message: "request (feed closed)", viewer });
     };
-    this.open.add(end);
+    this.open.set(end, tokenHash);
     // The response closes when the client goes away (or when end() has ended it).
     out.on("close", end);
     line.join(follower, after);
@@ -230,6 +239,11 @@ export class Feeds {
 
   /** Ends every open feed: the server is closing. */
   endAll(): void {
-    for (const end of [...this.open]) end();
+    for (const end of [...this.open.keys()]) end();
+  }
+
+  /** Ends at once every open feed whose token has been revoked: a revoked token is sent nothing more. */
+  endRevoked(): void {
+    for (const [end, tokenHash] of [...this.open]) if (!this.holds(tokenHash)) end();
   }
 }

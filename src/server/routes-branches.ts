@@ -6,13 +6,13 @@ import { ReplayError, Replays } from "../../replays/replayer.js";
 import { BranchError } from "../log/index.js";
 import { seatIn } from "./auth.js";
 import { HttpError } from "./errors.js";
-import { CampaignParams, type ServerContext } from "./context.js";
+import { CampaignParams, Count, type ServerContext } from "./context.js";
 
 const BranchBody = Type.Object(
   {
     name: Id,
     /** The event of the parent line the branch forks after. */
-    seq: Type.Integer({ minimum: 1 }),
+    seq: Count(1),
     /** The line forked: the campaign's own (main, the default) or one of its branches. */
     from: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
   },

@@ -5,7 +5,7 @@ import { seesAll } from "../views.js";
 import { checkCommand } from "../commands/schemas.js";
 import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
-import { CampaignParams, type ServerContext } from "./context.js";
+import { CampaignParams, Count, type ServerContext } from "./context.js";
 
 const LineQuery = Type.Object(
   { branch: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
@@ -17,7 +17,7 @@ const MAX_COMMANDS = 100;
 
 const CommandsBody = Type.Object(
   {
-    expectedSeq: Type.Integer({ minimum: 0 }),
+    expectedSeq: Count(0),
     // Each command is checked by checkCommand (src/commands/schemas.ts), which names the field a schema rejects.
     commands: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_COMMANDS }),
   },

@@ -9,7 +9,7 @@ import { compareForecasts, forecast, MAX_FORECAST_TURNS, type ForecastRequest } 
 import { POLICIES, type PolicyName } from "../forecast/policies.js";
 import { ForecastError, forecastStart, type ForecastStart } from "../forecast/start.js";
 import { seatIn } from "./auth.js";
-import { CampaignParams, type ServerContext } from "./context.js";
+import { CampaignParams, Count, type ServerContext } from "./context.js";
 import { HttpError } from "./errors.js";
 
 /** Runs one request may ask for: a forecast holds the server's cores while it plays. */
@@ -21,7 +21,7 @@ const ForecastBody = Type.Object(
     branch: Type.Optional(Line),
     /** Two lines (branch names, or main) forecast from the same seed, and the difference in their odds. */
     compare: Type.Optional(Type.Tuple([Line, Line])),
-    turn: Type.Optional(Type.Integer({ minimum: 1 })),
+    turn: Type.Optional(Count(1)),
     phase: Type.Optional(Type.Union(PHASES.map((phase) => Type.Literal(phase)))),
     /** Whose view it starts from: the seat's own (a player may name only itself); the host may name a player. */
     as: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),

@@ -11,27 +11,29 @@ import {
   lineView,
   stateAsSeen,
   stateContext,
+  ViewerError,
 } from "../../replays/as-seen.js";
 import { MAIN } from "../../replays/branches.js";
 import { PHASES, type Position } from "../../replays/positions.js";
 import { ReplayError, Replays } from "../../replays/replayer.js";
 import { timeline, type TimelineEntry } from "../../replays/timeline.js";
-import { seatIn } from "./auth.js";
+import { callerOf, seatIn } from "./auth.js";
 import { HttpError } from "./errors.js";
-import { CampaignParams, type ServerContext } from "./context.js";
+import { CampaignParams, Count, type ServerContext } from "./context.js";
 import { lastEventId } from "./feed.js";
 import { waitingOn } from "../rules/waiting-on.js";
 import { battleSheet } from "../sheet/battle-sheet.js";
 import { viewState } from "../views.js";
+import type { ViewContext } from "../views-secret-field.js";
 
 const Line = Type.String({ minLength: 1, maxLength: 80 });
 const BranchQuery = Type.Object({ branch: Type.Optional(Line) }, { additionalProperties: false });
-const Seq = Type.Integer({ minimum: 0 });
+const Seq = Count(0);
 const StateQuery = Type.Object(
   {
     branch: Type.Optional(Line),
     seq: Type.Optional(Seq),
-    turn: Type.Optional(Type.Integer({ minimum: 1 })),
+    turn: Type.Optional(Count(1)),
     phase: Type.Optional(Type.Union(PHASES.map((phase) => Type.Literal(phase)))),
   },
   { additionalProperties: false },
@@ -41,7 +43,7 @@ const LogQuery = Type.Object(
   { additionalProperties: false },
 );
 const AuditQuery = Type.Object(
-  { branch: Type.Optional(Line), turn: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { branch: Type.Optional(Line), turn: Type.Optional(Count(1)) },
   { additionalProperties: false },
 );
 const BattleParams = Type.Object({ ...CampaignParams.properties, battle: Id }, { additionalProperties: false });
@@ -59,12 +61,29 @@ function positionOf(query: Static<typeof StateQuery>): Position | undefined {
   return query.phase === undefined ? { turn: query.turn } : { turn: query.turn, phase: query.phase };
 }
 
-/** A point that is not in the log (a seq past the head, a turn not begun) is not found. */
-async function orNotFound<T>(read: Promise<T>): Promise<T> {
+/**
+ * The context a seat is shown a point of a line in: the line now (kept between requests), or at a point of its log. A
+ * point that is not in the log (a seq past the head, a turn not begun) is not found, nor, for a player, a point before
+ * the set-up named it a player (seq 0): it has no view there.
+ */
+async function contextAt(
+  { engine: { store }, lineContexts }: ServerContext,
+  { campaign, stream, seat }: { campaign: string; stream: string; seat: string },
+  position: Position | undefined,
+): Promise<ViewContext> {
   try {
-    return await read;
+    return await (position === undefined ? lineContexts.now(stream) : stateContext(store, stream, seat, position));
   } catch (error) {
     if (error instanceof ReplayError) throw new HttpError("not-found", error.message);
+    if (error instanceof ViewerError && position !== undefined) {
+      const field = "seq" in position ? "seq" : "turn";
+      const at = "seq" in position ? `seq ${position.seq}` : `turn ${position.turn}`;
+      throw new HttpError(
+        "not-found",
+        `${field}: ${seat} is not yet a player of ${campaign} at ${at}: a player's view begins once the campaign's set-up names it`,
+        { field },
+      );
+    }
     throw error;
   }
 }
@@ -74,7 +93,8 @@ async function orNotFound<T>(read: Promise<T>): Promise<T> {
  * CLI's --json --as): the host sees what `--as host` sees, a player only its view. No read holds a player's hidden
  * orders: the server never has them.
  */
-export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lineContexts }: ServerContext): void {
+export function readRoutes(app: FastifyInstance, context: ServerContext): void {
+  const { engine, campaigns, feeds } = context;
   const store = engine.store;
   /** The seat asking and the stream of the line it reads. */
   const reader = async (request: { params: CampaignParams; query: { branch?: string } }, seat: string) =>
@@ -85,12 +105,9 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lin
     { schema: { params: CampaignParams, querystring: StateQuery } },
     async (request) => {
       const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
-      const position = positionOf(request.query);
       // The campaign now comes from the context kept for the line; a past point is judged from the log up to it.
-      const context = await orNotFound(
-        position === undefined ? lineContexts.now(stream) : stateContext(store, stream, seat, position),
-      );
-      return { seq: context.state.seq, state: stateAsSeen(context, seat, {}) };
+      const at = await contextAt(context, { campaign: request.params.id, stream, seat }, positionOf(request.query));
+      return { seq: at.state.seq, state: stateAsSeen(at, seat, {}) };
     },
   );
 
@@ -99,14 +116,11 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lin
     { schema: { params: BattleParams, querystring: StateQuery } },
     async (request) => {
       const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
-      const position = positionOf(request.query);
-      const context = await orNotFound(
-        position === undefined ? lineContexts.now(stream) : stateContext(store, stream, seat, position),
-      );
+      const at = await contextAt(context, { campaign: request.params.id, stream, seat }, positionOf(request.query));
       // K1-K5: the sheet is drawn from the seat's view, never from the state itself.
-      const sheet = battleSheet(viewState(context.state, seat, context), request.params.battle);
+      const sheet = battleSheet(viewState(at.state, seat, at), request.params.battle);
       if (!sheet) throw new HttpError("not-found", `battle: no battle "${request.params.battle}" in this campaign`);
-      return { seq: context.state.seq, sheet };
+      return { seq: at.state.seq, sheet };
     },
   );
 
@@ -184,7 +198,7 @@ export function readRoutes(app: FastifyInstance, { engine, campaigns, feeds, lin
     { schema: { params: CampaignParams, querystring: BranchQuery } },
     async (request, reply) => {
       const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
-      await feeds.stream(request, reply, store, stream, seat, lastEventId(request));
+      await feeds.stream(request, reply, store, stream, seat, lastEventId(request), callerOf(request).tokenHash);
     },
   );
 }

@@ -15,8 +15,15 @@ const SessionBody = Type.Object(
 const InviteBody = Type.Object({ seat: Id }, { additionalProperties: false });
 const SeatParams = Type.Object({ id: Id, seat: Id });
 
+/**
+ * The session cookie's attributes: `Secure` whenever the page is served over HTTPS, by this server or by a
+ * TLS-terminating proxy it trusts (X-Forwarded-Proto), so that a browser never sends the token in the clear.
+ */
+const cookieOptions = (request: FastifyRequest) =>
+  ({ httpOnly: true, sameSite: "strict", path: "/", secure: request.protocol === "https" }) as const;
+
 /** Seats and sessions (docs/server.md): redeeming invites, revoking tokens, issuing invites, creating campaigns. */
-export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }: ServerContext): void {
+export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, feeds }: ServerContext): void {
   /** The seats of a campaign the server serves: its host and players. */
   const seatsOfCampaign = async (campaign: string) => {
     campaigns.require(campaign);
@@ -25,18 +32,21 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }
 
   app.post<{ Body: Static<typeof SessionBody> }>(
     "/session",
-    { schema: { body: SessionBody }, config: { public: true } },
+    // Rate-limited per address (limits.ts): invites are not to be guessed.
+    { schema: { body: SessionBody }, config: { public: true, rateLimit: {} } },
     async (request, reply) => {
       const redeemed = await seats.redeem(request.body.invite);
       if (!redeemed) throw new HttpError("unauthorized", "this invite is unknown or has been used already");
-      reply.setCookie(SESSION_COOKIE, redeemed.token, { httpOnly: true, sameSite: "strict", path: "/" });
+      reply.setCookie(SESSION_COOKIE, redeemed.token, cookieOptions(request));
       return redeemed;
     },
   );
 
   app.delete("/session", async (request, reply) => {
     await seats.revokeToken(callerOf(request).tokenHash);
-    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "strict", path: "/" });
+    // A revoked token is sent nothing more: its open feeds end with its revocation.
+    feeds.endRevoked();
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
     return reply.status(204).send();
   });
 
@@ -74,7 +84,9 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns }
       requireOrganiser(request, id);
       if (!(await seatsOfCampaign(id)).includes(seat))
         throw new HttpError("not-found", `"${seat}" is not a seat of ${id}`);
-      return { revoked: await seats.revokeSeat({ campaign: id, seat }) };
+      const revoked = await seats.revokeSeat({ campaign: id, seat });
+      feeds.endRevoked();
+      return { revoked };
     },
   );
 

@@ -107,6 +107,11 @@ export class SeatStore {
     return "operator" in entry ? { kind: "operator", tokenHash } : { kind: "seat", tokenHash, ...entry };
   }
 
+  /** Whether a token (by its hash) is valid: issued and not revoked since. */
+  holds(tokenHash: string): boolean {
+    return Object.hasOwn(this.data.tokens, tokenHash);
+  }
+
   /** Whether the seats of a campaign have been issued (by the server at start, or with the campaign). */
   seated(campaign: string): boolean {
     return this.data.seated.includes(campaign);

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from "fastify";
+import { readFile } from "node:fs/promises";
 import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine.js";
 import { storeLocation, StoreOpenError } from "../log/index.js";
 import { buildServer } from "./app.js";
+import { appendSecretLines } from "./invites-file.js";
+import type { ServerLimits } from "./limits.js";
 import { SeatStore } from "./seat-store.js";
 import { builtWebPage } from "./web-page.js";
 
@@ -22,6 +25,16 @@ export interface ServeOptions {
   clock?: Clock;
   /** Where the request log goes, one line per request. */
   log?: (line: string) => void;
+  /** Serve HTTPS with this certificate (PEM, the chain) and private key (PEM), read from these files. */
+  tls?: { cert: string; key: string };
+  /** The reverse proxies to trust for X-Forwarded-For and X-Forwarded-Proto (app.ts, ServerOptions.trustProxy). */
+  trustProxy?: string;
+  limits?: Partial<ServerLimits>;
+  /**
+   * Whether the operator token and the invites are printed as well as written to the server-data folder's invites
+   * file: only where `print` goes to a terminal, never to a log.
+   */
+  printSecrets?: boolean;
 }
 
 export interface RunningServer {
@@ -39,13 +52,55 @@ export class ServeError extends Error {
   override readonly name = "ServeError";
 }
 
+/** The certificate and key of `--tls-cert` and `--tls-key`, read before anything is opened. */
+async function readTls(tls: { cert: string; key: string }): Promise<{ cert: Buffer; key: Buffer }> {
+  const read = async (option: string, path: string) => {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      throw new ServeError(`cannot read ${option} ${path}: ${(error as Error).message}`);
+    }
+  };
+  return { cert: await read("--tls-cert", tls.cert), key: await read("--tls-key", tls.key) };
+}
+
+/**
+ * Gives the operator what this start issued (its token, on the first start; the invite lines): appended to the
+ * server-data folder's invites file, printed only where `printSecrets` says `print` is a terminal's, and where the file
+ * is said either way.
+ */
+async function giveSecrets(
+  options: Pick<ServeOptions, "serverData" | "clock" | "printSecrets">,
+  url: string,
+  { operatorToken, invites }: { operatorToken: string | undefined; invites: string[] },
+  print: (line: string) => void,
+): Promise<void> {
+  const lines = [
+    ...(operatorToken ? [`Operator token (only its hash is kept in ${options.serverData}): ${operatorToken}`] : []),
+    ...invites,
+  ];
+  if (lines.length === 0) return;
+  const at = (options.clock ?? (() => new Date()))();
+  const file = await appendSecretLines(options.serverData, [`# ${at.toISOString()} ${url}`, ...lines]).catch(
+    (error: Error) => {
+      throw new ServeError(`cannot keep the operator token and invites in ${options.serverData}: ${error.message}`);
+    },
+  );
+  if (options.printSecrets) lines.forEach((line) => print(line));
+  const what = [operatorToken ? "the operator token" : "", invites.length > 0 ? `${invites.length} invite links` : ""];
+  const unprinted = options.printSecrets ? "" : " (printed on a terminal only, never to a log)";
+  print(`Kept in ${file}, readable by you only: ${what.filter(Boolean).join(" and ")}${unprinted}.`);
+}
+
 /**
  * Starts `epicwar serve` (docs/server.md): opens the log (a folder, whose LevelDB lock keeps a second server out; or a
- * PostgreSQL database, which several servers share) and the seats,
- * builds the server (which takes the host's chores left due), listens, and tells the operator, through `print`, its token on the first start
- * and one invite line per seat of every campaign that has none issued yet.
+ * PostgreSQL database, which several servers share) and the seats, builds the server (which takes the host's chores
+ * left due), listens over HTTP or HTTPS, and gives the operator its token on the first start and one invite line per
+ * seat of every campaign that has none issued yet: in the server-data folder's invites file (mode 0600), and through
+ * `print` only when `printSecrets` says it is a terminal's.
  */
 export async function startServer(options: ServeOptions, print: (line: string) => void): Promise<RunningServer> {
+  const tls = options.tls ? await readTls(options.tls) : undefined;
   let engine: Engine;
   try {
     engine = await Engine.open(storeLocation(options), options.clock ? { clock: options.clock } : {});
@@ -66,20 +121,24 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       hostChores: options.hostChores ?? true,
       ...(options.log ? { log: options.log } : {}),
       ...(webPage ? { webPage } : {}),
+      ...(tls ? { tls } : {}),
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
-    const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    const url = `${tls ? "https" : "http"}://${host}:${port}`;
     print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
     if (!webPage) print("The web page is not built (npm run build builds it): the server answers its API only.");
-    if (operatorToken)
-      print(`Operator token (shown this once; only its hash is kept in ${options.serverData}): ${operatorToken}`);
+    const invites: string[] = [];
     for (const campaign of await engine.listCampaigns()) {
       if (seats.seated(campaign)) continue;
-      const invites = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
-      for (const [seat, invite] of Object.entries(invites)) print(`${campaign} ${seat} ${url}/join#${invite}`);
+      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      for (const [seat, invite] of Object.entries(issued)) invites.push(`${campaign} ${seat} ${url}/join#${invite}`);
     }
+    await giveSecrets(options, url, { operatorToken, invites }, print);
     let closing: Promise<void> | undefined;
     return {
       app,

@@ -1,6 +1,11 @@
+import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+/** The query of the page's routes: any, ignored (a link to the page may carry a chat app's or a tracker's). */
+const ANY_QUERY = Type.Object({}, { additionalProperties: true });
 
 /**
  * The built web page (docs/web.md), `dist/web`: found from this module in the build (`dist/src/server/`) and in the
@@ -23,8 +28,20 @@ export async function webPageRoutes(app: FastifyInstance, root: string): Promise
   await app.register(async (scope) => {
     scope.addHook("onRoute", (route) => {
       route.config = { ...route.config, public: true };
+      route.schema = { ...route.schema, querystring: ANY_QUERY };
     });
     await scope.register(fastifyStatic, { root, wildcard: false, index: "index.html" });
     scope.get("/join", (_request, reply) => reply.sendFile("index.html"));
   });
+}
+
+/**
+ * `/favicon.ico`, which every browser asks for: the page's own when the build made one (served with its files), else
+ * 204, public like the page, so that a page never logs a refusal for it.
+ */
+export function faviconRoute(app: FastifyInstance, root: string | undefined): void {
+  if (root !== undefined && existsSync(join(root, "favicon.ico"))) return;
+  app.get("/favicon.ico", { config: { public: true }, schema: { querystring: ANY_QUERY } }, (_request, reply) =>
+    reply.status(204).send(),
+  );
 }

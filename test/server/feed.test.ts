@@ -3,8 +3,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextDecision } from "../../src/demo/play.js";
 import {
+  auth,
   CAMPAIGN,
   headSeq,
+  listenOnLoopback,
   openFeed as openFeedOn,
   PlayerClient,
   startTestServer,
@@ -15,8 +17,7 @@ let server: TestServer;
 let port: number;
 beforeAll(async () => {
   server = await startTestServer();
-  await server.app.listen({ host: "127.0.0.1", port: 0 });
-  port = (server.app.server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
 });
 afterAll(() => server.close());
 
@@ -107,5 +108,98 @@ describe("the live feed", () => {
     expect(bad.status()).toBe(400);
     none.close();
     bad.close();
+  });
+});
+
+/** The organiser pauses the campaign and resumes it: two events every seat sees, whatever the campaign waits on. */
+async function moveOn(): Promise<void> {
+  for (const command of [{ type: "PauseCampaign", reason: "a break" }, { type: "ResumeCampaign" }]) {
+    const answer = await server.app.inject({
+      method: "POST",
+      url: `/campaigns/${CAMPAIGN}/commands`,
+      headers: auth(server.tokens["host"]!),
+      payload: { expectedSeq: await headSeq(server), commands: [{ actor: "host", ...command }] },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+  }
+}
+
+/** A fresh token of a seat: an invite the organiser issues, redeemed. */
+async function newToken(server: TestServer, seat: string): Promise<string> {
+  const issued = await server.app.inject({
+    method: "POST",
+    url: `/campaigns/${CAMPAIGN}/invites`,
+    headers: auth(server.tokens["host"]!),
+    payload: { seat },
+  });
+  const session = await server.app.inject({ method: "POST", url: "/session", payload: issued.json() });
+  expect(session.statusCode, session.body).toBe(200);
+  return session.json<{ token: string }>().token;
+}
+
+describe("revoking a token ends its open feeds at once", () => {
+  // Last in the file: it revokes concord's seat.
+  it("ends the feed of a token signed out (DELETE /session), and only that token's", async () => {
+    const token = await newToken(server, "horde");
+    const revoked = openFeed(auth(token));
+    const kept = openFeed(auth(server.tokens["horde"]!));
+    await Promise.all([revoked.waitFor(1), kept.waitFor(1)]);
+    const signedOut = await server.app.inject({ method: "DELETE", url: "/session", headers: auth(token) });
+    expect(signedOut.statusCode).toBe(204);
+    await revoked.ended;
+    const received = revoked.events.length;
+
+    // The campaign moves on: the other feed of the seat gets it, the ended one nothing more.
+    const seen = kept.events.length;
+    await moveOn();
+    await kept.waitFor(seen + 2);
+    expect(revoked.events.length).toBe(received);
+    kept.close();
+  });
+
+  it("refuses a feed whose token is revoked while the feed is being opened (its line read from the store)", async () => {
+    const token = await newToken(server, "horde");
+    const store = server.engine.store;
+    const readAll = store.readAll.bind(store);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reading = () => {};
+    const entered = new Promise<void>((resolve) => (reading = resolve));
+    store.readAll = async (...args) => {
+      reading();
+      await held;
+      return readAll(...args);
+    };
+    try {
+      const feed = openFeed(auth(token));
+      await entered;
+      const signedOut = await server.app.inject({ method: "DELETE", url: "/session", headers: auth(token) });
+      expect(signedOut.statusCode).toBe(204);
+      release();
+      await feed.ended;
+      expect(feed.status()).toBe(401);
+      expect(feed.events).toHaveLength(0);
+    } finally {
+      store.readAll = readAll;
+      release();
+    }
+  });
+
+  it("ends every feed of a seat the organiser revokes (DELETE /campaigns/:id/seats/:seat)", async () => {
+    const feeds = [openFeed(auth(await newToken(server, "concord"))), openFeed(auth(server.tokens["concord"]!))];
+    const other = openFeed(auth(server.tokens["horde"]!));
+    await Promise.all([...feeds, other].map((feed) => feed.waitFor(1)));
+    const revoked = await server.app.inject({
+      method: "DELETE",
+      url: `/campaigns/${CAMPAIGN}/seats/concord`,
+      headers: auth(server.tokens["host"]!),
+    });
+    expect(revoked.json()).toEqual({ revoked: 2 });
+    await Promise.all(feeds.map((feed) => feed.ended));
+    // Horde's feed is still open: it gets what comes next.
+    const seen = other.events.length;
+    await moveOn();
+    await other.waitFor(seen + 2);
+    other.close();
   });
 });

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { get as httpGet, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { rm } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
@@ -38,13 +38,21 @@ const post = (server: RunningServer, path: string, body: unknown, token?: string
   });
 
 describe("epicwar serve", () => {
-  it("prints the operator token once and one invite line per seat of a campaign without seats; logs requests without tokens", async () => {
+  it("keeps the operator token once and one invite line per seat in a file only its owner reads, never printed off a terminal; logs requests without tokens", async () => {
     const options = await ashfallFolder();
     const log: string[] = [];
     const { server, printed } = await start(options, log);
-    const operator = /^Operator token .*: (ewt_[A-Za-z0-9_-]+)$/m.exec(printed.join("\n"))?.[1];
+    const file = join(options.serverData, "invites.txt");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const kept = (await readFile(file, "utf8")).split("\n");
+    const operator = /^Operator token .*: (ewt_[A-Za-z0-9_-]+)$/m.exec(kept.join("\n"))?.[1];
     expect(operator).toBeDefined();
-    const invites = printed.filter((line) => line.startsWith("ashfall "));
+    const invites = kept.filter((line) => line.startsWith("ashfall "));
+    // Stdout (a service's log, here) says where they are, and holds none of them.
+    expect(printed.join("\n")).toContain(
+      `Kept in ${file}, readable by you only: the operator token and 3 invite links`,
+    );
+    expect(printed.join("\n")).not.toMatch(/ewt_|#[A-Za-z0-9_-]{43}/);
     expect(invites.map((line) => line.split(" ")[1])).toEqual(["host", "concord", "horde"]);
     expect(invites[0]).toMatch(new RegExp(`^ashfall host ${server.url}/join#[A-Za-z0-9_-]{43}$`));
     const session = await post(server, "/session", { invite: invites[1]!.split("#")[1] });
@@ -60,8 +68,20 @@ describe("epicwar serve", () => {
     for (const secret of [operator!, token, invites[1]!.split("#")[1]!]) expect(log.join("\n")).not.toContain(secret);
 
     const { server: again, printed: second } = await start(options);
-    expect(second.join("\n")).not.toMatch(/Operator token|^ashfall /m);
+    expect(second.join("\n")).not.toMatch(/Operator token|^ashfall |Kept in/m);
+    expect((await readFile(file, "utf8")).split("\n")).toEqual(kept);
     await again.close();
+  });
+
+  it("prints the operator token and invites too when stdout is a terminal", async () => {
+    const options = await ashfallFolder();
+    const printed: string[] = [];
+    const server = await startServer({ ...options, printSecrets: true }, (line) => void printed.push(line));
+    await server.close();
+    const kept = (await readFile(join(options.serverData, "invites.txt"), "utf8")).split("\n");
+    const secrets = kept.filter((line) => /^(Operator token|ashfall )/.test(line));
+    expect(secrets).toHaveLength(4);
+    expect(printed).toEqual(expect.arrayContaining(secrets));
   });
 
   it("closes cleanly: a command in flight is answered and written, then the folder is closed for the next process", async () => {
@@ -106,6 +126,22 @@ describe("epicwar serve", () => {
     expect((await engine.store.head(CAMPAIGN)).seq).toBe(body.expectedSeq + 1);
     await engine.close();
     await rm(server.dir, { recursive: true, force: true });
+  });
+
+  it("refuses limits that are no whole number, a headers timeout longer than the request's, and half a TLS pair", async () => {
+    const options = await ashfallFolder();
+    const serve = (...more: string[]) => runInProcess(["serve", "--db", options.db, "--port", "0", ...more]);
+    const refusals = [
+      [["--max-connections", "lots"], /--max-connections must be a whole number of connections, 1 or more, not "lots"/],
+      [["--headers-timeout", "40"], /--headers-timeout \(40 s\) must not be longer than --request-timeout \(30 s\)/],
+      [["--tls-cert", "cert.pem"], /--tls-cert and --tls-key go together/],
+      [["--tls-cert", "none.pem", "--tls-key", "none.pem"], /cannot read --tls-cert none\.pem/],
+    ] as const;
+    for (const [args, message] of refusals) {
+      const refused = await serve(...args);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr).toMatch(message);
+    }
   });
 
   it("refuses a second server on the same folder, and stops on SIGTERM with exit 0", async () => {

@@ -5,6 +5,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -14,7 +15,7 @@ import { prepareCommand, sequenceRandomHex, type RandomHex } from "../../src/cli
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { examplePath } from "../../src/package-files.js";
 import { Engine, type EngineOptions } from "../../src/engine.js";
-import { buildServer } from "../../src/server/app.js";
+import { buildServer, type ServerOptions } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
 
@@ -48,6 +49,8 @@ export interface TestServerOptions {
   configure?: (app: FastifyInstance) => void;
   /** A web page's folder to serve at `/`. */
   webPage?: string;
+  /** The server's limits, TLS and trusted proxies, as `epicwar serve` gives them. */
+  serving?: Pick<ServerOptions, "limits" | "tls" | "trustProxy">;
 }
 
 /** A server over a fresh folder, with a campaign created by the operator and every seat's invite redeemed. */
@@ -63,6 +66,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     secrets: join(dir, "db-secrets"),
     log: (line) => void logLines.push(line),
     ...(options.webPage ? { webPage: options.webPage } : {}),
+    ...options.serving,
+    // Tests sign in many times from one address: the limit is tested where a test sets it.
+    limits: { signInMax: 10_000, ...options.serving?.limits },
   });
   options.configure?.(app);
   const operator = operatorToken!;
@@ -92,6 +98,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Listens on a free loopback port; returns the port. */
+export async function listenOnLoopback(server: TestServer): Promise<number> {
+  await server.app.listen({ host: "127.0.0.1", port: 0 });
+  return (server.app.server.address() as AddressInfo).port;
 }
 
 export const headSeq = async (server: TestServer, campaign = CAMPAIGN) =>
@@ -166,6 +178,8 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
   const comments: string[] = [];
   let status = 0;
   let contentType = "";
+  let markEnded = () => {};
+  const ended = new Promise<void>((resolve) => (markEnded = resolve));
   const waiters: Array<() => void> = [];
   let received = "";
   let buffer = "";
@@ -174,6 +188,7 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     status = res.statusCode ?? 0;
     contentType = String(res.headers["content-type"]);
     res.setEncoding("utf8");
+    res.on("close", () => markEnded());
     res.on("data", (chunk: string) => {
       received += chunk;
       buffer += chunk;
@@ -205,6 +220,8 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     waitForSeq: (seq: number) =>
       waitUntil(() => Math.max(0, ...events.filter((e) => e.event === "event").map((e) => e.id)) >= seq),
     text: () => received,
+    /** Resolves once the server has ended the feed (or the connection closed). */
+    ended,
     close: () => req.destroy(),
     status: () => status,
     contentType: () => contentType,

@@ -1,5 +1,7 @@
 /** The built CLI (dist/, which `npm run test:slow` builds first) run as a process of its own, its output seen as it comes. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -83,6 +85,21 @@ export async function epicwarDone(
   const run = epicwar(args, machine);
   const code = await run.exited;
   return { code, stdout: run.out.map((l) => `${l}\n`).join(""), stderr: run.err() };
+}
+
+/**
+ * A line `epicwar serve` keeps in its invites file (the operator token, `<campaign> <seat> <link>`), the last one that
+ * starts with `start`: the file is found through the line that names it, since on a pipe the server prints none of
+ * them. `cwd` is the server's, which a relative path starts from.
+ */
+export async function keptLine(serve: CliProcess, cwd: string, start: string): Promise<string> {
+  const file = /^Kept in (.+), readable by you only/.exec(await serve.line(/^Kept in /))![1]!;
+  const found = (await readFile(resolve(cwd, file), "utf8"))
+    .split("\n")
+    .filter((line) => line.startsWith(start))
+    .at(-1);
+  if (found === undefined) throw new Error(`no line starting "${start}" in ${file}`);
+  return found;
 }
 
 export { ROOT };

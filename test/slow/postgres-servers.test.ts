@@ -14,7 +14,7 @@ import type { CampaignView } from "../../src/views.js";
 import { startCluster, startReplica } from "../support/postgres-cluster.js";
 import { freshDatabase } from "../support/postgres.js";
 import { tempDir } from "../support/tmp.js";
-import { epicwar, epicwarDone, ROOT, type CliProcess } from "./cli-process.js";
+import { epicwar, epicwarDone, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 const SETUP = join(ROOT, "examples", "ashfall.setup.json");
@@ -31,9 +31,14 @@ async function servedAt(serve: CliProcess): Promise<string> {
   return /^Serving .* at (http:\/\/127\.0\.0\.1:\d+) /.exec(await serve.line(/^Serving /))![1]!;
 }
 
-/** Joins a seat through a server's invite line, in a home. */
-async function joinAt(serve: CliProcess, seat: string, at: { cwd: string; home: string }): Promise<void> {
-  const link = (await serve.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
+/** Joins a seat through a server's invite line (in its invites file, under the server's folder), in a home. */
+async function joinAt(
+  serve: CliProcess,
+  serverCwd: string,
+  seat: string,
+  at: { cwd: string; home: string },
+): Promise<void> {
+  const link = (await keptLine(serve, serverCwd, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
   const joined = await epicwarDone(["join", link], at);
   expect(joined.code, joined.stderr).toBe(0);
 }
@@ -56,10 +61,10 @@ describe("several servers on one PostgreSQL database", () => {
     const running: CliProcess[] = [serveA, serveB];
     try {
       const [urlA, urlB] = [await servedAt(serveA), await servedAt(serveB)];
-      await joinAt(serveA, "concord", at("concord"));
-      await joinAt(serveB, "horde", at("horde"));
-      await joinAt(serveA, "host", at("hostA"));
-      await joinAt(serveB, "host", at("hostB"));
+      await joinAt(serveA, at("serverA").cwd, "concord", at("concord"));
+      await joinAt(serveB, at("serverB").cwd, "horde", at("horde"));
+      await joinAt(serveA, at("serverA").cwd, "host", at("hostA"));
+      await joinAt(serveB, at("serverB").cwd, "host", at("hostB"));
       const watchA = epicwar(["--server", urlA, "watch", "--from-seq", "0"], at("hostA"));
       const watchB = epicwar(["--server", urlB, "watch", "--from-seq", "0"], at("hostB"));
       const players = [

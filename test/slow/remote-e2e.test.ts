@@ -16,7 +16,7 @@ import type { PartySecrets } from "../../src/client/secrets.js";
 import type { CampaignView } from "../../src/views.js";
 import type { AuditReport } from "../../replays/audit-report.js";
 import { tempDir } from "../support/tmp.js";
-import { epicwar, epicwarDone, ROOT, type CliProcess } from "./cli-process.js";
+import { epicwar, epicwarDone, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 import { feedCutter, type FeedCutter } from "./feed-cutter.js";
 
 const CAMPAIGN = "ashfall";
@@ -83,7 +83,7 @@ describe("three machines on loopback", () => {
     try {
       const url = /^Serving war at (http:\/\/127\.0\.0\.1:\d+) /.exec(await serve.line(/^Serving war at /))![1]!;
       for (const seat of SEATS) {
-        const link = (await serve.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
+        const link = (await keptLine(serve, at("server").cwd, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
         const joined = await epicwarDone(["join", link], at(seat));
         expect(joined.code, joined.stderr).toBe(0);
         expect(joined.stdout).toContain(`Seated as ${seat} in campaign ${CAMPAIGN}`);

@@ -27,7 +27,7 @@ import { browserBundle } from "../support/browser-bundle.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
 import { scoutingSetup } from "./scouting-setup.js";
-import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
+import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 const PLAYERS = ["concord", "horde"] as const;
@@ -153,10 +153,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "epicwar-web-"));
   server = epicwar(["demo", "--serve", "--db", join(dir, "war"), "--port", "0"], { cwd: dir, home: dir });
   url = (await server.line(/^Serving .* at /)).replace(/^.* at (http:\/\/[^ ]+) .*$/, "$1");
-  operatorToken = (await server.line(/^Operator token/)).split(": ").at(-1)!;
+  operatorToken = (await keptLine(server, dir, "Operator token")).split(": ").at(-1)!;
   const links: Record<string, string> = {};
   for (const seat of ["host", ...PLAYERS])
-    links[seat] = (await server.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
+    links[seat] = (await keptLine(server, dir, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
   hostToken = await organiserToken(CAMPAIGN);
   browser = await launchChromium();
   for (const seat of ["host", ...PLAYERS]) seats[seat] = await openSeat(browser, seat, links[seat]!);

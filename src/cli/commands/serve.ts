@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import { basename, dirname, join } from "node:path";
+import { DEFAULT_LIMITS, type ServerLimits } from "../../server/limits.js";
 import { ServeError, startServer } from "../../server/serve.js";
 import { CliError } from "../errors.js";
 import { defaultSecretsDir } from "../seat.js";
@@ -13,6 +14,61 @@ export interface ServeCliOptions {
   port: string;
   secrets?: string;
   serverData?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy?: string;
+  requestTimeout?: string;
+  headersTimeout?: string;
+  connectionTimeout?: string;
+  keepAliveTimeout?: string;
+  maxRequestsPerSocket?: string;
+  maxConnections?: string;
+  bodyLimit?: string;
+  signInsPerMinute?: string;
+}
+
+/** The limits options of `serve`: the option, the limit it sets, its least value, and the unit it is given in. */
+const LIMIT_OPTIONS = [
+  ["--request-timeout", "requestTimeout", 1, "seconds", "time a whole request may take to arrive"],
+  ["--headers-timeout", "headersTimeout", 1, "seconds", "time a request's headers may take to arrive"],
+  ["--connection-timeout", "connectionTimeout", 0, "seconds", "time a connection may stay idle (0: no limit)"],
+  ["--keep-alive-timeout", "keepAliveTimeout", 1, "seconds", "time a kept-alive connection waits for its next request"],
+  [
+    "--max-requests-per-socket",
+    "maxRequestsPerSocket",
+    0,
+    "requests",
+    "requests one connection may carry (0: no limit)",
+  ],
+  ["--max-connections", "maxConnections", 1, "connections", "connections open at once; one more is closed"],
+  ["--body-limit", "bodyLimit", 1024, "bytes", "the largest request body"],
+  ["--sign-ins-per-minute", "signInMax", 1, "sign-ins", "sign-ins (POST /session) one address may try per minute"],
+] as const;
+
+/** A limit as its option gives it: seconds for a time (kept in milliseconds), else the number itself. */
+const inOptionUnit = (unit: string, value: number) => (unit === "seconds" ? value / 1000 : value);
+
+/** The option's key in the options commander parses: --max-connections -> maxConnections. */
+const optionKey = (flag: string) =>
+  flag.slice(2).replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase()) as keyof ServeCliOptions;
+
+/** The limits the options give, each checked: a whole number from its least value on (seconds are kept in ms). */
+function limitsOf(options: ServeCliOptions): Partial<ServerLimits> {
+  const limits: Partial<ServerLimits> = {};
+  for (const [flag, limit, least, unit] of LIMIT_OPTIONS) {
+    const given = options[optionKey(flag)];
+    if (given === undefined) continue;
+    if (typeof given !== "string" || !/^[0-9]{1,10}$/.test(given) || Number(given) < least)
+      throw new CliError(`${flag} must be a whole number of ${unit}, ${least} or more, not "${String(given)}"`);
+    limits[limit] = Number(given) * (unit === "seconds" ? 1000 : 1);
+  }
+  const headers = limits.headersTimeout ?? DEFAULT_LIMITS.headersTimeout;
+  const request = limits.requestTimeout ?? DEFAULT_LIMITS.requestTimeout;
+  if (headers > request)
+    throw new CliError(
+      `--headers-timeout (${headers / 1000} s) must not be longer than --request-timeout (${request / 1000} s), which the headers are part of`,
+    );
+  return limits;
 }
 
 /** The signals that stop a server cleanly. */
@@ -36,6 +92,9 @@ function stopSignal(): { stopped: Promise<string>; cancel: () => void } {
 export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "print" | "io">): Promise<void> {
   if (!/^(0|[1-9][0-9]{0,4})$/.test(options.port) || Number(options.port) > 65535)
     throw new CliError(`--port must be a port number (0 to 65535; 0 picks a free one), not "${options.port}"`);
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+    throw new CliError("--tls-cert and --tls-key go together: the certificate and its private key, both PEM files");
+  const limits = limitsOf(options);
   // Listened for from before the start: a signal while it starts stops it as soon as it has.
   const signals = stopSignal();
   let server;
@@ -51,6 +110,10 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
         serverData: options.serverData ?? join(dirname(options.db), `${basename(options.db)}-server`),
         clock: kit.io.clock,
         log: kit.io.stderr,
+        ...(options.tlsCert && options.tlsKey ? { tls: { cert: options.tlsCert, key: options.tlsKey } } : {}),
+        ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+        limits,
+        printSecrets: kit.io.stdoutIsTerminal === true,
       },
       kit.print,
     );
@@ -67,7 +130,7 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
 
 /** Registers `serve`: the campaign server. */
 export function registerServe(program: Command, kit: CliKit): void {
-  program
+  const command = program
     .command("serve")
     .description(
       "serve every campaign of the folder over HTTP, for players and an organiser at other machines (docs/server.md)",
@@ -95,12 +158,21 @@ export function registerServe(program: Command, kit: CliKit): void {
         "folder of the server's own data (seats.json: hashes of tokens and invites); default: <db>-server beside the database",
       ),
     )
+    .addOption(new Option("--tls-cert <file>", "serve HTTPS with this certificate (PEM, with its chain)"))
+    .addOption(new Option("--tls-key <file>", "the certificate's private key (PEM)"))
+    .addOption(
+      new Option(
+        "--trust-proxy <addresses>",
+        "reverse proxies to trust for X-Forwarded-For and X-Forwarded-Proto: addresses or CIDRs, comma-separated, or loopback",
+      ),
+    )
     .addHelpText(
       "after",
       [
         "",
-        "On the first start it prints an operator token, once: it creates campaigns (POST /campaigns) and issues invites.",
-        "For every campaign with no seats issued yet it prints one line per seat: <campaign> <seat> <url>/join#<invite>.",
+        "On the first start it makes an operator token: it creates campaigns (POST /campaigns) and issues invites.",
+        "For every campaign with no seats issued yet it issues one invite per seat: <campaign> <seat> <url>/join#<invite>.",
+        "Both go to <server-data>/invites.txt (mode 0600), and to stdout only when stdout is a terminal.",
         "Each invite is redeemed once (POST /session) for a token that acts as that seat only: a player, or host (the organiser).",
         "Players' orders and seeds stay on their own machines; the server keeps the host's dice seeds and takes the host's steps.",
         "One line per request goes to stderr (no token or cookie is ever written). SIGINT or SIGTERM: the requests in flight",
@@ -110,4 +182,10 @@ export function registerServe(program: Command, kit: CliKit): void {
       ].join("\n"),
     )
     .action(kit.action((options: ServeCliOptions) => runServe(options, kit)));
+  for (const [flag, limit, , unit, description] of LIMIT_OPTIONS)
+    command.addOption(
+      new Option(`${flag} <${unit === "seconds" || unit === "bytes" ? unit : "n"}>`, description).default(
+        String(inOptionUnit(unit, DEFAULT_LIMITS[limit])),
+      ),
+    );
 }
