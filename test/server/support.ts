@@ -193,6 +193,7 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     });
   });
   req.end();
+  const answered = new Promise<void>((resolve) => req.on("response", () => resolve()));
   const waitUntil = async (done: () => boolean) => {
     while (!done()) await new Promise<void>((wake) => waiters.push(wake));
     return events;
@@ -205,6 +206,14 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     waitForSeq: (seq: number) =>
       waitUntil(() => Math.max(0, ...events.filter((e) => e.event === "event").map((e) => e.id)) >= seq),
     text: () => received,
+    /** Resolves once the response's status and headers have come; fails after `ms`. */
+    answered: (ms: number) =>
+      Promise.race([
+        answered,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no response headers within ${ms} ms`)), ms).unref(),
+        ),
+      ]),
     close: () => req.destroy(),
     status: () => status,
     contentType: () => contentType,
