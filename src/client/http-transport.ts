@@ -15,9 +15,14 @@ export const nodeHttpTransport: Transport = (given: TransportRequest) =>
     const outgoing = send(url, { method: given.method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-      );
+      response.on("end", () => {
+        const retryAfter = response.headers["retry-after"];
+        resolve({
+          status: response.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString("utf8"),
+          ...(retryAfter ? { retryAfter } : {}),
+        });
+      });
       response.on("error", reject);
     });
     // The shape fetch fails with, so that a caller reads the network's reason (ECONNREFUSED...) the same way.

@@ -1,0 +1,135 @@
+/**
+ * A client on a connection that reconnects (ConnectionOptions.reconnect): waits that double with jitter up to the
+ * longest, and an end after the offline timeout; a command whose answer was lost is looked for in the log, not sent
+ * twice; a 503 with Retry-After is waited out; the CLI gives up with exit code 4 once the server stays away too long.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { RemoteCampaign } from "../../src/client/remote.js";
+import { Outage, type ReconnectOptions } from "../../src/client/reconnect.js";
+import { ServerConnection } from "../../src/client/server.js";
+import { nodeHttpTransport } from "../../src/client/http-transport.js";
+import { runInProcess } from "../support/cli.js";
+import { tempDir } from "../support/tmp.js";
+import { StubServer } from "./stub-server.js";
+
+const stubs: StubServer[] = [];
+afterEach(async () => {
+  await Promise.all(stubs.splice(0).map((stub) => stub.close()));
+});
+
+describe("the waits between tries", () => {
+  it("double from the first up to the longest, with the jitter drawn, and end at the offline timeout", () => {
+    let now = 1_000;
+    const told: string[] = [];
+    const outage = new Outage({
+      offlineTimeoutMs: 2_000,
+      firstDelayMs: 100,
+      mostDelayMs: 400,
+      random: () => 0.5,
+      now: () => now,
+      onLost: (reason, delayMs) => told.push(`${reason} ${delayMs}`),
+      onBack: (offlineMs) => told.push(`back ${offlineMs}`),
+    });
+    const waits: Array<number | undefined> = [];
+    for (let tries = 0; tries < 4; tries++) {
+      waits.push(outage.failed("ECONNREFUSED"));
+      now += waits.at(-1)!;
+    }
+    // Three quarters of each step (half of it, and half the rest drawn): 100, 200, 400, 400.
+    expect(waits).toEqual([75, 150, 300, 300]);
+    outage.answered();
+    expect(told.at(-1)).toBe("back 825");
+    // A new outage starts from the first wait again; a Retry-After longer than the step is waited in full.
+    expect(outage.failed("503 unavailable", 1_000)).toBe(1_000);
+    now += 1_500;
+    // No longer than what is left of the offline time, then no more.
+    expect(outage.failed("503 unavailable", 1_000)).toBe(500);
+    now += 500;
+    expect(outage.failed("503 unavailable")).toBeUndefined();
+    expect(told.slice(0, 2)).toEqual(["ECONNREFUSED 75", "ECONNREFUSED 150"]);
+  });
+});
+
+describe("a command on a connection that reconnects", () => {
+  const reconnect = (told: string[]): ReconnectOptions => ({
+    offlineTimeoutMs: 30_000,
+    firstDelayMs: 20,
+    random: () => 0,
+    onLost: (reason, delayMs) => told.push(`lost (${reason}) ${delayMs}`),
+    onBack: () => told.push("back"),
+  });
+  const concord = async (told: string[]) => {
+    const stub = await StubServer.ashfall();
+    stubs.push(stub);
+    const connection = new ServerConnection(stub.url, stub.token("concord"), nodeHttpTransport, {
+      reconnect: reconnect(told),
+    });
+    return { stub, handler: new RemoteCampaign(connection) };
+  };
+  const commit = { actor: "concord", type: "CommitSeed", seedHash: "ab".repeat(32) };
+  const posts = (stub: StubServer) => stub.requests.filter((r) => r.method === "POST").length;
+  const commitments = (stub: StubServer) => stub.events.filter((e) => e.type === "PlayerSeedCommitted").length;
+
+  it("written, with its answer lost: found in the log after its seq, and not sent again", async () => {
+    const told: string[] = [];
+    const { stub, handler } = await concord(told);
+    await handler.state(stub.campaign);
+    stub.loseAnswers = 1;
+    const outcome = await handler.execute(stub.campaign, [commit]);
+    expect(outcome).toMatchObject({ ok: true, events: [{ type: "PlayerSeedCommitted", actor: "concord" }] });
+    expect(posts(stub)).toBe(1);
+    expect(commitments(stub)).toBe(1);
+    expect(told[0]).toMatch(/^lost \(ECONNRESET\) \d+$/);
+    expect(told.at(-1)).toBe("back");
+  });
+
+  it("answered 503 with Retry-After: the wait is at least that long, then the log shows it unwritten and it is sent again", async () => {
+    const told: string[] = [];
+    const { stub, handler } = await concord(told);
+    await handler.state(stub.campaign);
+    stub.unavailable = { requests: 1, retryAfter: "1" };
+    const outcome = await handler.execute(stub.campaign, [commit]);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(told).toEqual(["lost (503 unavailable: the store failed) 1000", "back"]);
+    expect(posts(stub)).toBe(2);
+    expect(commitments(stub)).toBe(1);
+  });
+
+  it("reads wait out a server that answers 503 for a while", async () => {
+    const told: string[] = [];
+    const { stub, handler } = await concord(told);
+    stub.unavailable = { requests: 3, retryAfter: "0" };
+    const state = await handler.state(stub.campaign);
+    expect(state.campaign).toBe(stub.campaign);
+    expect(told).toEqual([...Array(3).fill(expect.stringMatching(/^lost \(503 unavailable/)), "back"]);
+  });
+});
+
+describe("the CLI when the server stays away", () => {
+  it("says it lost the server and retries, then gives up with exit code 4 after --offline-timeout", async () => {
+    const stub = await StubServer.ashfall();
+    const url = stub.url;
+    await stub.close();
+    const dir = await tempDir("epicwar-offline-");
+    for (const [args, env] of [
+      [["--offline-timeout", "1"], {}],
+      [[], { EPICWAR_OFFLINE_TIMEOUT: "1" }],
+    ] as const) {
+      const gone = await runInProcess(["--server", url, ...args, "state", "--secrets", dir], "", {
+        env: { EPICWAR_TOKEN: "ewt_concord-token", ...env },
+      });
+      expect(gone.code, gone.stderr).toBe(4);
+      expect(gone.stderr).toMatch(
+        new RegExp(`^epicwar: lost the server at ${url} \\(ECONNREFUSED\\); retrying in \\d+\\.\\d s$`, "m"),
+      );
+      expect(gone.stderr).toMatch(
+        /epicwar: the server at \S+ has been out of reach for 1\.\d s \(ECONNREFUSED\), the offline timeout \(1\.0 s\): giving up\n$/,
+      );
+    }
+    const bad = await runInProcess(["--server", url, "--offline-timeout", "soon", "state", "--secrets", dir], "", {
+      env: { EPICWAR_TOKEN: "ewt_concord-token" },
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--offline-timeout \(or EPICWAR_OFFLINE_TIMEOUT\) must be a number of seconds/);
+  });
+});
