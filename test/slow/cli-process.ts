@@ -1,6 +1,9 @@
 /** The built CLI (dist/, which `npm run test:slow` builds first) run as a process of its own, its output seen as it comes. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { campaignResult } from "../../src/demo/play.js";
+import type { CampaignView } from "../../src/views.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = fileURLToPath(new URL("../../dist/src/cli/main.js", import.meta.url));
@@ -83,6 +86,19 @@ export async function epicwarDone(
   const run = epicwar(args, machine);
   const code = await run.exited;
   return { code, stdout: run.out.map((l) => `${l}\n`).join(""), stderr: run.err() };
+}
+
+/**
+ * The campaign on the server at `url` as the organiser's machine reads it at its end: finished, with the result each
+ * player's demo commanders printed last.
+ */
+export async function finishedCampaign(url: string, organiser: Machine, players: CliProcess[]): Promise<CampaignView> {
+  const state = await epicwarDone(["--server", url, "state", "--json"], organiser);
+  expect(state.code, state.stderr).toBe(0);
+  const final = JSON.parse(state.stdout) as CampaignView;
+  expect(final.status).toBe("finished");
+  for (const player of players) expect(player.out.at(-1)).toBe(campaignResult(final));
+  return final;
 }
 
 export { ROOT };

@@ -8,10 +8,8 @@ import { mkdir } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { campaignResult } from "../../src/demo/play.js";
-import type { CampaignView } from "../../src/views.js";
 import { tempDir } from "../support/tmp.js";
-import { epicwar, epicwarDone, ROOT, type CliProcess, type Machine } from "./cli-process.js";
+import { epicwar, epicwarDone, finishedCampaign, ROOT, type CliProcess, type Machine } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 const SEATS = ["host", "concord", "horde"] as const;
@@ -110,14 +108,8 @@ describe("clients across kill -9s of the server", () => {
       }
       const codes = await Promise.all(players.map((player) => player.exited));
       expect(codes, players.map((player) => player.err()).join("\n")).toEqual([0, 0]);
-      const state = await epicwarDone(["--server", url, "state", "--json"], at("host"));
-      expect(state.code, state.stderr).toBe(0);
-      const final = JSON.parse(state.stdout) as CampaignView;
-      expect(final.status).toBe("finished");
-      for (const player of players) {
-        expect(player.out.at(-1)).toBe(campaignResult(final));
-        toldTheOutage(player, url);
-      }
+      const final = await finishedCampaign(url, at("host"), players);
+      for (const player of players) toldTheOutage(player, url);
       // The organiser's watch printed every event once and in order: what log prints.
       await until(() => organiser.out.length >= final.seq, 30_000, "the organiser's watch to print the last event");
       expect(organiser.child.exitCode).toBeNull();
