@@ -8,8 +8,10 @@ import { RemoteCampaign } from "../../src/client/remote.js";
 import { Outage, type ReconnectOptions } from "../../src/client/reconnect.js";
 import { ServerConnection } from "../../src/client/server.js";
 import { nodeHttpTransport } from "../../src/client/http-transport.js";
-import { runInProcess } from "../support/cli.js";
+import { spawn } from "node:child_process";
+import { CLI, runInProcess } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
+import { until } from "./live.js";
 import { StubServer } from "./stub-server.js";
 
 const stubs: StubServer[] = [];
@@ -131,5 +133,34 @@ describe("the CLI when the server stays away", () => {
     });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--offline-timeout \(or EPICWAR_OFFLINE_TIMEOUT\) must be a number of seconds/);
+  });
+
+  it("a demo whose server fails while its feed is open exits with code 4: the open feed does not keep it alive", async () => {
+    const stub = await StubServer.ashfall();
+    stubs.push(stub);
+    const dir = await tempDir("epicwar-offline-");
+    const demo = spawn(process.execPath, [CLI, "--server", stub.url, "demo", "--secrets", dir], {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: dir,
+        EPICWAR_TOKEN: stub.token("concord"),
+        EPICWAR_OFFLINE_TIMEOUT: "1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    demo.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => demo.on("exit", resolve));
+    try {
+      await until(() => stub.feedResumes.length > 0 && stub.events.some((e) => e.actor === "concord"));
+      // The server fails every request from now on, and the Horde's seed brings the demo an event to act on.
+      stub.unavailable = { requests: Number.MAX_SAFE_INTEGER, retryAfter: "0" };
+      await stub.write("horde", { type: "CommitSeed", seedHash: "cd".repeat(32) });
+      expect(await exited, stderr).toBe(4);
+      expect(stderr).toMatch(/lost the server at \S+ \(503 unavailable: the store failed\); retrying in/);
+      expect(stderr).toMatch(/giving up\n$/);
+    } finally {
+      demo.kill("SIGKILL");
+    }
   });
 });

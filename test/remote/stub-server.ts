@@ -93,6 +93,13 @@ export class StubServer {
     return new Promise((resolve) => this.http.close(() => resolve()));
   }
 
+  /** Decides and writes one command of a seat, as if its own client had sent it. */
+  async write(seat: string, command: object): Promise<void> {
+    const outcome = await this.engine.execute(this.campaign, [{ actor: seat, ...command }]);
+    if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome.refusal)}`);
+    this.written(outcome.events);
+  }
+
   private written(events: StoredEvent[]): void {
     for (const event of events) {
       this.events.push(event);
