@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RemoteCampaign } from "../../src/client/remote.js";
 import { Outage, type ReconnectOptions } from "../../src/client/reconnect.js";
 import { ServerConnection } from "../../src/client/server.js";
-import { nodeHttpTransport } from "../../src/client/http-transport.js";
+import { nodeHttpRequest, nodeHttpTransport } from "../../src/client/http-transport.js";
 import { spawn } from "node:child_process";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { CLI, runInProcess } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 import { until } from "./live.js";
@@ -49,6 +50,26 @@ describe("the waits between tries", () => {
     now += 500;
     expect(outage.failed("503 unavailable")).toBeUndefined();
     expect(told.slice(0, 2)).toEqual(["ECONNREFUSED 75", "ECONNREFUSED 150"]);
+  });
+});
+
+describe("a request to a server that says nothing", () => {
+  it("is given up as cut (ETIMEDOUT) once nothing has come on it for a while, and tried again", async () => {
+    // A server that takes connections and never answers: a host gone without closing them.
+    const silent = createNetServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const told: string[] = [];
+    const connection = new ServerConnection(url, "ewt_concord-token", (given) => nodeHttpRequest(given, 100), {
+      reconnect: { offlineTimeoutMs: 400, firstDelayMs: 10, onLost: (reason) => told.push(reason) },
+    });
+    try {
+      await expect(connection.read("/campaigns")).rejects.toThrow(/out of reach for .* \(ETIMEDOUT\).*giving up/);
+      expect(told.length).toBeGreaterThan(1);
+      expect(told.every((reason) => reason === "ETIMEDOUT")).toBe(true);
+    } finally {
+      silent.close();
+    }
   });
 });
 
