@@ -24,11 +24,15 @@ export { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/re
 export {
   ServerConnection,
   ServerError,
+  ServerOfflineError,
   redeemInvite,
   fetchTransport,
+  type ConnectionOptions,
   type ServerAnswer,
   type Transport,
+  type TransportAnswer,
   type TransportRequest,
 } from "../client/server.js";
+export type { ReconnectOptions } from "../client/reconnect.js";
 export { nodeHttpTransport } from "../client/http-transport.js";
 export { followFeed, type FeedOptions } from "../client/feed.js";

@@ -15,8 +15,11 @@ export class CliError extends Error {
   }
 }
 
-/** Exit codes: 0 done; 1 refused command or bad input; 2 the log failed verification; 3 internal error. */
-export const EXIT = { refused: 1, broken: 2, internal: 3 } as const;
+/**
+ * Exit codes: 0 done; 1 refused command or bad input; 2 the log failed verification; 3 internal error; 4 the server
+ * stayed out of reach longer than --offline-timeout.
+ */
+export const EXIT = { refused: 1, broken: 2, internal: 3, offline: 4 } as const;
 
 /** Whether the CLI reports an error as it is (one line and its own exit code) rather than as an internal error. */
 export function isKnownError(error: unknown): boolean {

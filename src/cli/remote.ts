@@ -11,6 +11,7 @@ import { HOST } from "../../events/common.js";
 import { RemoteCampaign, type RemoteOutcome } from "../client/remote.js";
 import { FileSecrets, replaceDurably } from "../client/secrets.js";
 import { serverBase, ServerConnection } from "../client/server.js";
+import type { ReconnectOptions } from "../client/reconnect.js";
 import { nodeHttpTransport } from "../client/http-transport.js";
 import { Table } from "../client/table.js";
 import { sha256Hex } from "../log/hash.js";
@@ -37,10 +38,14 @@ interface KeptToken {
   token: string;
 }
 
-/** Where a server is, and the token if one was given on the command line or in the environment. */
+/** How long a client waits for a server out of reach before it gives up, by default: 5 minutes. */
+export const DEFAULT_OFFLINE_TIMEOUT_S = 300;
+
+/** Where a server is, the token if one was given on the command line or in the environment, and how to ride out an outage. */
 export interface ServerRequest {
   server: string;
   token?: string;
+  reconnect: ReconnectOptions;
 }
 
 /**
@@ -64,7 +69,29 @@ export function serverRequested(command: Command, io: CliIo): ServerRequest | un
   }
   if (explicit && dbGiven) throw new CliError("give --server (play on a server) or --db (a local database), not both");
   const token = globals.token ?? io.env["EPICWAR_TOKEN"];
-  return { server, ...(token ? { token } : {}) };
+  return { server, ...(token ? { token } : {}), reconnect: reconnectOptions(server, command, io) };
+}
+
+/**
+ * `--offline-timeout SECONDS` (or $EPICWAR_OFFLINE_TIMEOUT, default 300): how long the server may stay out of reach
+ * before the command gives up; meanwhile each lost try and the server's return are told on stderr.
+ */
+function reconnectOptions(server: string, command: Command, io: CliIo): ReconnectOptions {
+  const given =
+    command.optsWithGlobals<{ offlineTimeout?: string }>().offlineTimeout ?? io.env["EPICWAR_OFFLINE_TIMEOUT"];
+  const seconds = given === undefined || given === "" ? DEFAULT_OFFLINE_TIMEOUT_S : Number(given);
+  if (!/^([0-9]{1,7})(\.[0-9]+)?$/.test(given ?? "0") || !(seconds > 0))
+    throw new CliError(
+      `--offline-timeout (or EPICWAR_OFFLINE_TIMEOUT) must be a number of seconds above 0, such as 300, not "${given}"`,
+    );
+  const base = serverBase(server);
+  return {
+    offlineTimeoutMs: seconds * 1000,
+    onLost: (reason, delayMs) =>
+      io.stderr(`epicwar: lost the server at ${base} (${reason}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
+    onBack: (offlineMs) =>
+      io.stderr(`epicwar: back: the server at ${base} answers again, after ${(offlineMs / 1000).toFixed(1)} s\n`),
+  };
 }
 
 /**
@@ -152,7 +179,7 @@ export class RemoteSeat {
       token = kept[0]!.token;
       campaign = kept[0]!.campaign;
     }
-    const server = new ServerConnection(request.server, token, nodeHttpTransport);
+    const server = new ServerConnection(request.server, token, nodeHttpTransport, { reconnect: request.reconnect });
     const { campaigns } = await server.read<{ campaigns: Array<{ id: string; seat: string | null }> }>("/campaigns");
     if (campaigns.some((c) => c.seat === null))
       throw new CliError(

@@ -1,12 +1,13 @@
 /**
  * The epicwar CLI as a function: `run(argv, io)` parses the arguments after the program's name, runs the command with
  * the streams, environment and clock in `io`, and returns the exit code (0 done; 1 refused or bad input; 2 the log
- * failed verification; 3 internal error). It never exits the process nor touches its streams: main.ts is the bin's
+ * failed verification; 3 internal error; 4 a server stayed out of reach). It never exits the process nor touches its streams: main.ts is the bin's
  * stub over it, and tests run it in-process. A run builds its own program (commander keeps state between parses) and
  * opens every database it reads for itself only, closing it before it returns.
  */
 import { Command, CommanderError } from "commander";
 import { CorruptEventError } from "../log/index.js";
+import { ServerOfflineError } from "../client/server.js";
 import { registerApply } from "./commands/apply.js";
 import { registerAudit } from "./commands/audit.js";
 import { applyBranchOption, registerBranch, registerBranches } from "./commands/branch.js";
@@ -80,9 +81,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
             ? error.exitCode
             : error instanceof CorruptEventError
               ? EXIT.broken
-              : known
-                ? EXIT.refused
-                : EXIT.internal;
+              : error instanceof ServerOfflineError
+                ? EXIT.offline
+                : known
+                  ? EXIT.refused
+                  : EXIT.internal;
       }
     };
   }
@@ -93,7 +96,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     )
     .addHelpText(
       "after",
-      "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error.",
+      "\nExit codes: 0 done; 1 a command was refused or an input is bad (the log is unchanged); 2 the log failed verification; 3 internal error; 4 the server stayed out of reach longer than --offline-timeout.",
     )
     .version(packageVersion(), "-V, --version", "print the version")
     .option(
@@ -103,6 +106,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option(
       "--token <token>",
       "the seat's token on that server; default $EPICWAR_TOKEN, or the one epicwar join kept in the secrets folder",
+    )
+    .option(
+      "--offline-timeout <seconds>",
+      "against a server: how long it may stay out of reach (retried meanwhile) before the command gives up with exit code 4; default $EPICWAR_OFFLINE_TIMEOUT, or 300",
     )
     .exitOverride()
     .configureOutput({

@@ -3,7 +3,18 @@ import type { AuditReport } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
 import type { Answer, CommandHandler } from "../engine.js";
 import type { CampaignView, EventView } from "../views.js";
-import { refusedAccess, type ServerConnection, type ServerError, type ServerErrorBody } from "./server.js";
+import { landed } from "./landed.js";
+import {
+  refusedAccess,
+  serverFailing,
+  ServerError,
+  type ServerAnswer,
+  type ServerConnection,
+  type ServerErrorBody,
+} from "./server.js";
+
+/** A command's answer that never came. */
+const LOST = Symbol("lost");
 
 /** An event as a seat gets it from the server: as stored for the organiser, a player's view (no hashes) for a player. */
 export type SeatEvent = EventView<StoredEvent>;
@@ -17,6 +28,9 @@ export type RemoteOutcome = Answer<SeatEvent>;
  */
 const STALE_RETRIES = 5;
 
+/** How often a command whose answer was lost, and which the log shows was not written, is sent again on its seq. */
+const LOST_RETRIES = 20;
+
 /**
  * A campaign on a server as one seat plays it: the CommandHandler a Table submits to (src/engine.ts), over HTTP.
  * Its state is the seat's view (viewState: the other side's secrets are "hidden"), which is all a Table, prepare
@@ -25,6 +39,11 @@ const STALE_RETRIES = 5;
  * in (a commitment or a seed is bound to its turn). A refusal of the command (422, 400, a 403 naming its actor) comes
  * back as the Refusal value the CLI prints; a bad token (401), another campaign's token (403), a missing campaign or
  * an unreachable server is thrown as a ServerError.
+ *
+ * On a connection that reconnects (ConnectionOptions.reconnect), a command whose answer is lost (the connection cut,
+ * or a 5xx) is never simply sent again: once the server answers, the log after the seq the command expected says
+ * whether it was written (its events come first there, src/client/landed.ts). If it was, those events are its
+ * answer; if nothing was written, it is sent again on that seq; if another command was, it is as for a 409.
  */
 export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcome> {
   /** The seq and turn of the last state read or command accepted: what the next command expects. */
@@ -66,18 +85,29 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
   async execute(campaign: string, inputs: readonly unknown[]): Promise<RemoteOutcome> {
     if (!this.last) await this.state(campaign);
     const preparedIn = this.last!.turn;
-    for (let attempt = 0; ; attempt++) {
-      const line = this.playBranch ? {} : { branch: undefined };
-      const answer = await this.server.send("POST", this.path(campaign, "commands", line), {
-        expectedSeq: this.last!.seq,
-        commands: inputs,
-      });
-      const body = (answer.body ?? {}) as ServerErrorBody & { events?: SeatEvent[] };
-      if (answer.status === 200) {
-        this.last = { seq: body.seq!, turn: this.last!.turn };
-        return { ok: true, events: body.events ?? [] };
+    for (let attempt = 0, lost = 0; ;) {
+      const expectedSeq = this.last!.seq;
+      const answer = await this.post(campaign, expectedSeq, inputs);
+      if (answer === LOST) {
+        // The line the commands went to, read after the seq they expected.
+        const since = await this.server.read<{ seq: number; events: SeatEvent[] }>(
+          this.path(campaign, "log", { after: expectedSeq, ...(this.playBranch ? {} : { branch: undefined }) }),
+        );
+        if (landed(inputs, since.events)) {
+          this.last = { seq: since.seq, turn: this.last!.turn };
+          return { ok: true, events: since.events };
+        }
+        // Not written, and nothing else was either: the same request again.
+        if (since.seq === expectedSeq && ++lost < LOST_RETRIES) continue;
+      } else {
+        const body = (answer.body ?? {}) as ServerErrorBody & { events?: SeatEvent[] };
+        if (answer.status === 200) {
+          this.last = { seq: body.seq!, turn: this.last!.turn };
+          return { ok: true, events: body.events ?? [] };
+        }
+        if (answer.status !== 409) return refusalOf(answer.status, body, () => refusedAccess(this.server.base, answer));
       }
-      if (answer.status !== 409) return refusalOf(answer.status, body, () => refusedAccess(this.server.base, answer));
+      attempt++;
       await this.state(campaign);
       if (this.last!.turn !== preparedIn || attempt >= STALE_RETRIES)
         return {
@@ -89,6 +119,29 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
           },
         };
     }
+  }
+
+  /**
+   * Sends the commands once: the answer, or LOST when it never came (the connection cut, or the server failing) on a
+   * connection that reconnects, after waiting the outage's wait (a ServerOfflineError once it has lasted too long).
+   */
+  private async post(
+    campaign: string,
+    expectedSeq: number,
+    inputs: readonly unknown[],
+  ): Promise<ServerAnswer | typeof LOST> {
+    const line = this.playBranch ? {} : { branch: undefined };
+    let answer: ServerAnswer;
+    try {
+      answer = await this.server.send("POST", this.path(campaign, "commands", line), { expectedSeq, commands: inputs });
+    } catch (error) {
+      if (!(error instanceof ServerError && error.status === undefined && this.server.reconnects)) throw error;
+      await this.server.waitOut(error);
+      return LOST;
+    }
+    if (!serverFailing(answer.status) || !this.server.reconnects) return answer;
+    await this.server.waitOut(answer);
+    return LOST;
   }
 
   /** The log after `after` (default: all of it), as this seat may see it. */

@@ -5,16 +5,27 @@
  * own server.
  */
 
+import { Outage, pause, retryAfterMs, type ReconnectOptions } from "./reconnect.js";
+
 /** A request the server could not be asked, or answered with no use to the seat: the CLI reports it as one line. */
 export class ServerError extends Error {
-  override readonly name = "ServerError";
+  override readonly name: string = "ServerError";
   constructor(
     message: string,
     /** The HTTP status, when the server answered. */
     readonly status?: number,
+    /** Why the server was not reached (ECONNREFUSED, ...) or failed (503 ...), in a few words. */
+    readonly reason = message,
+    /** A 503's Retry-After header. */
+    readonly retryAfter?: string,
   ) {
     super(message);
   }
+}
+
+/** The server stayed out of reach (no answer, or only 5xx) longer than the connection's offline timeout. */
+export class ServerOfflineError extends ServerError {
+  override readonly name = "ServerOfflineError";
 }
 
 /** The JSON body the server answers an error with: `{error, message, ...}` (docs/server.md, Errors). */
@@ -30,6 +41,8 @@ export interface ServerErrorBody {
 export interface ServerAnswer {
   status: number;
   body: unknown;
+  /** The answer's Retry-After header, for a 503. */
+  retryAfter?: string;
 }
 
 /** The base URL of a server as given (`http://host:port`, maybe with a path), checked and without a trailing slash. */
@@ -50,11 +63,24 @@ export function serverBase(given: string): string {
 }
 
 /** Why a request never got an answer, in a user's words: the address and the network's reason (ECONNREFUSED, ...). */
-function unreachable(base: string, error: unknown): ServerError {
+export function unreachable(base: string, error: unknown): ServerError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-  return new ServerError(`cannot reach the server at ${base} (${reason}): is it running, and is --server right?`);
+  return new ServerError(
+    `cannot reach the server at ${base} (${reason}): is it running, and is --server right?`,
+    undefined,
+    reason,
+  );
 }
+
+/** A 5xx answer's reason, in a few words: `503 unavailable: the store failed...`. */
+function failingReason(answer: ServerAnswer): string {
+  const body = (answer.body ?? {}) as ServerErrorBody;
+  return `${answer.status}${body.error ? ` ${body.error}` : ""}${body.message ? `: ${body.message}` : ""}`;
+}
+
+/** Milliseconds as seconds with one decimal. */
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 /** The sentence for an answer the seat cannot act on: a bad token, another seat's campaign, no such campaign. */
 export function refusedAccess(base: string, answer: ServerAnswer): ServerError {
@@ -77,6 +103,8 @@ export function refusedAccess(base: string, answer: ServerAnswer): ServerError {
       return new ServerError(
         `the server at ${base} answered ${answer.status}${body.error ? ` ${body.error}` : ""}${said}`,
         answer.status,
+        failingReason(answer),
+        answer.retryAfter,
       );
   }
 }
@@ -89,23 +117,74 @@ export interface TransportRequest {
   body?: string;
 }
 
+/** What a Transport brings back: the status, the body's text, and the Retry-After header when there is one. */
+export interface TransportAnswer {
+  status: number;
+  text: string;
+  retryAfter?: string;
+}
+
 /** How requests reach the server: fetch by default (a browser's, or Node's); src/client/http-transport.ts on Node. */
-export type Transport = (request: TransportRequest) => Promise<{ status: number; text: string }>;
+export type Transport = (request: TransportRequest) => Promise<TransportAnswer>;
 
 export const fetchTransport: Transport = async ({ method, url, headers, body }) => {
   const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
-  return { status: response.status, text: await response.text() };
+  const retryAfter = response.headers.get("retry-after");
+  return { status: response.status, text: await response.text(), ...(retryAfter ? { retryAfter } : {}) };
 };
+
+export interface ConnectionOptions {
+  /**
+   * Ride out a server that is out of reach or failing (5xx) instead of failing at once: reads and the feed are tried
+   * again, and a command whose answer was lost is looked for in the log before it is sent again (RemoteCampaign).
+   * Without it, the first such failure is thrown.
+   */
+  reconnect?: ReconnectOptions;
+}
+
+/** Whether an answer is the server failing (5xx), which a reconnecting client waits out, rather than a refusal. */
+export const serverFailing = (status: number) => status >= 500;
 
 export class ServerConnection {
   readonly base: string;
+  /** The time out of reach of the server, with `reconnect`: shared by every request and feed of this connection. */
+  private readonly outage: Outage | undefined;
 
   constructor(
     server: string,
     private readonly token?: string,
     private readonly transport: Transport = fetchTransport,
+    options: ConnectionOptions = {},
   ) {
     this.base = serverBase(server);
+    this.outage = options.reconnect && new Outage(options.reconnect);
+  }
+
+  /** Whether this connection rides out a server out of reach (ConnectionOptions.reconnect). */
+  get reconnects(): boolean {
+    return this.outage !== undefined;
+  }
+
+  /**
+   * After a failed try (a ServerError with no status: no answer; or a 5xx answer): waits before the next try, or throws
+   * a ServerOfflineError once the server has been out of reach for the offline timeout. Without `reconnect`, throws the
+   * failure at once.
+   */
+  async waitOut(failure: ServerError | ServerAnswer, signal?: AbortSignal): Promise<void> {
+    const error = failure instanceof ServerError ? failure : refusedAccess(this.base, failure);
+    if (!this.outage) throw error;
+    const reason = error.reason;
+    const wait = this.outage.failed(reason, retryAfterMs(error.retryAfter, Date.now()));
+    if (wait === undefined)
+      throw new ServerOfflineError(
+        `the server at ${this.base} has been out of reach for ${seconds(this.outage.offlineMs())} s (${reason}), the offline timeout (${seconds(this.outage.options.offlineTimeoutMs)} s): giving up`,
+      );
+    await pause(wait, signal);
+  }
+
+  /** A try got an answer that is not the server failing: the outage, if there was one, is over. */
+  answered(): void {
+    this.outage?.answered();
   }
 
   /** The headers of every request: the token as a bearer (when there is one), JSON both ways. */
@@ -114,9 +193,35 @@ export class ServerConnection {
     return { ...bearer, accept: "application/json", ...extra };
   }
 
-  /** One request; a network failure becomes a ServerError naming the address. */
+  /**
+   * One request; a network failure becomes a ServerError naming the address. With `reconnect`, a read (GET) is tried
+   * again until it is answered other than by a 5xx, or the offline timeout runs out; a POST is sent once (whether it
+   * may be sent again is its caller's to judge: RemoteCampaign looks in the log first).
+   */
   async send(method: "GET" | "POST", path: string, body?: unknown): Promise<ServerAnswer> {
-    let answer: { status: number; text: string };
+    for (;;) {
+      let answer: ServerAnswer;
+      try {
+        answer = await this.sendOnce(method, path, body);
+      } catch (error) {
+        if (method === "GET" && this.reconnects && error instanceof ServerError && error.status === undefined) {
+          await this.waitOut(error);
+          continue;
+        }
+        throw error;
+      }
+      if (method === "GET" && this.reconnects && serverFailing(answer.status)) {
+        await this.waitOut(answer);
+        continue;
+      }
+      if (!serverFailing(answer.status)) this.answered();
+      return answer;
+    }
+  }
+
+  /** One try of a request, whatever the connection's `reconnect`. */
+  private async sendOnce(method: "GET" | "POST", path: string, body?: unknown): Promise<ServerAnswer> {
+    let answer: TransportAnswer;
     try {
       answer = await this.transport({
         method,
@@ -127,7 +232,11 @@ export class ServerConnection {
     } catch (error) {
       throw unreachable(this.base, error);
     }
-    return { status: answer.status, body: parseJson(answer.text) };
+    return {
+      status: answer.status,
+      body: parseJson(answer.text),
+      ...(answer.retryAfter ? { retryAfter: answer.retryAfter } : {}),
+    };
   }
 
   /** A read that must succeed: its JSON body, or a ServerError saying why not. */
@@ -137,7 +246,10 @@ export class ServerConnection {
     return answer.body as T;
   }
 
-  /** Opens a stream (the live feed): the response, or a ServerError for a refusal or an unreachable server. */
+  /**
+   * Opens a stream (the live feed): the response, or a ServerError for a refusal or an unreachable server (with no
+   * status), or a 5xx (with its status; the answer's Retry-After as `retryAfter`).
+   */
   async open(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
     let response: Response;
     try {
@@ -146,8 +258,14 @@ export class ServerConnection {
       if (signal.aborted) throw error;
       throw unreachable(this.base, error);
     }
-    if (response.status !== 200)
-      throw refusedAccess(this.base, { status: response.status, body: await readJson(response) });
+    if (response.status !== 200) {
+      const retryAfter = response.headers.get("retry-after");
+      throw refusedAccess(this.base, {
+        status: response.status,
+        body: await readJson(response),
+        ...(retryAfter ? { retryAfter } : {}),
+      });
+    }
     return response;
   }
 }

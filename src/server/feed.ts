@@ -198,6 +198,8 @@ export class Feeds {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
+    // Node sends the head with the first write: a feed with nothing to send yet would wait for the keep-alive.
+    out.flushHeaders();
     const keepAlive = setInterval(() => out.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
     let ended = false;
     const follower: Follower = {

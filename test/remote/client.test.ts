@@ -211,10 +211,10 @@ describe("the CLI against a server", () => {
     await stub.close();
     stubs.splice(0);
     const gone = await runInProcess(["--server", url, "state", "--secrets", dir], "", {
-      env: { EPICWAR_TOKEN: "ewt_concord-token" },
+      env: { EPICWAR_TOKEN: "ewt_concord-token", EPICWAR_OFFLINE_TIMEOUT: "0.5" },
     });
-    expect(gone.code).toBe(1);
-    expect(gone.stderr).toMatch(/cannot reach the server/);
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toMatch(/lost the server at \S+ \(ECONNREFUSED\)/);
   });
 
   it("log and apply against the server print what the local commands print, in the seat's view", async () => {

@@ -43,6 +43,10 @@ export class StubServer {
   private readonly host: Table;
   private http!: Server;
   url = "";
+  /** The next this many command requests are decided and written, and their connection is then cut unanswered. */
+  loseAnswers = 0;
+  /** The next this many requests are answered 503 with this Retry-After (seconds), as a server whose store failed. */
+  unavailable = { requests: 0, retryAfter: "1" };
 
   private constructor(
     readonly engine: MemoryEngine,
@@ -89,6 +93,13 @@ export class StubServer {
     return new Promise((resolve) => this.http.close(() => resolve()));
   }
 
+  /** Decides and writes one command of a seat, as if its own client had sent it. */
+  async write(seat: string, command: object): Promise<void> {
+    const outcome = await this.engine.execute(this.campaign, [{ actor: seat, ...command }]);
+    if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome.refusal)}`);
+    this.written(outcome.events);
+  }
+
   private written(events: StoredEvent[]): void {
     for (const event of events) {
       this.events.push(event);
@@ -106,6 +117,11 @@ export class StubServer {
       response.writeHead(status, { "content-type": "application/json" });
       response.end(JSON.stringify(value));
     };
+    if (this.unavailable.requests > 0) {
+      this.unavailable.requests -= 1;
+      response.writeHead(503, { "content-type": "application/json", "retry-after": this.unavailable.retryAfter });
+      return void response.end(JSON.stringify({ error: "unavailable", message: "the store failed" }));
+    }
     if (request.method === "POST" && url.pathname === "/session") {
       const invite = this.invites.get((JSON.parse(body) as { invite: string }).invite);
       if (!invite) return send(401, { error: "unauthorized", message: "unknown or used invite" });
@@ -131,7 +147,9 @@ export class StubServer {
         return send(200, { seq: state.seq, events: this.events.filter((e) => e.seq > after).map(viewed) });
       }
       case "POST commands":
-        return this.commands(seat, JSON.parse(body) as { expectedSeq: number; commands: unknown[] }, send, viewed);
+        return this.commands(seat, JSON.parse(body) as { expectedSeq: number; commands: unknown[] }, send, viewed, () =>
+          response.socket?.destroy(),
+        );
       case "GET feed":
         return this.feed(request, response, viewed);
       default:
@@ -144,6 +162,8 @@ export class StubServer {
     body: { expectedSeq: number; commands: unknown[] },
     send: (status: number, value: unknown) => void,
     viewed: (event: StoredEvent) => unknown,
+    /** Cuts the connection: the answer is lost. */
+    cut: () => void,
   ): Promise<void> {
     const forged = body.commands.findIndex((c) => (c as { actor?: unknown }).actor !== seat);
     if (forged >= 0) {
@@ -169,6 +189,10 @@ export class StubServer {
     this.written(outcome.events);
     const answer = outcome.events.map(viewed);
     await this.host.takeChores((events) => this.written(events));
+    if (this.loseAnswers > 0) {
+      this.loseAnswers -= 1;
+      return cut();
+    }
     return send(200, { seq: (await this.engine.head(this.campaign)).seq, events: answer });
   }
 

@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from "./support.js";
+import { KEEP_ALIVE_MS } from "../../src/server/feed.js";
 
 let server: TestServer;
 let port: number;
@@ -98,6 +99,18 @@ describe("the live feed", () => {
     } finally {
       await own.close();
     }
+  });
+
+  it("answers a feed opened at the head at once, before any event or keep-alive comes (15 s)", async () => {
+    const head = await headSeq(server);
+    const started = Date.now();
+    const feed = openFeed({ authorization: `Bearer ${server.tokens["horde"]}`, "last-event-id": String(head) });
+    // Far below the keep-alive's 15 s: the answer does not wait for the first comment.
+    await feed.answered(KEEP_ALIVE_MS / 3);
+    expect(Date.now() - started).toBeLessThan(KEEP_ALIVE_MS / 3);
+    expect(feed.status()).toBe(200);
+    expect(feed.text()).toBe("");
+    feed.close();
   });
 
   it("answers 401 without a token and 400 for a Last-Event-ID that is no seq", async () => {

@@ -208,6 +208,7 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     });
   });
   req.end();
+  const answered = new Promise<void>((resolve) => req.on("response", () => resolve()));
   const waitUntil = async (done: () => boolean) => {
     while (!done()) await new Promise<void>((wake) => waiters.push(wake));
     return events;
@@ -222,6 +223,14 @@ export function openFeed(port: number, headers: Record<string, string>, path = `
     text: () => received,
     /** Resolves once the server has ended the feed (or the connection closed). */
     ended,
+    /** Resolves once the response's status and headers have come; fails after `ms`. */
+    answered: (ms: number) =>
+      Promise.race([
+        answered,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no response headers within ${ms} ms`)), ms).unref(),
+        ),
+      ]),
     close: () => req.destroy(),
     status: () => status,
     contentType: () => contentType,

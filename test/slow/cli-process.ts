@@ -3,6 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { campaignResult } from "../../src/demo/play.js";
+import type { CampaignView } from "../../src/views.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = fileURLToPath(new URL("../../dist/src/cli/main.js", import.meta.url));
@@ -100,6 +103,19 @@ export async function keptLine(serve: CliProcess, cwd: string, start: string): P
     .at(-1);
   if (found === undefined) throw new Error(`no line starting "${start}" in ${file}`);
   return found;
+}
+
+/**
+ * The campaign on the server at `url` as the organiser's machine reads it at its end: finished, with the result each
+ * player's demo commanders printed last.
+ */
+export async function finishedCampaign(url: string, organiser: Machine, players: CliProcess[]): Promise<CampaignView> {
+  const state = await epicwarDone(["--server", url, "state", "--json"], organiser);
+  expect(state.code, state.stderr).toBe(0);
+  const final = JSON.parse(state.stdout) as CampaignView;
+  expect(final.status).toBe("finished");
+  for (const player of players) expect(player.out.at(-1)).toBe(campaignResult(final));
+  return final;
 }
 
 export { ROOT };

@@ -16,7 +16,7 @@ import { seedCommitment } from "../../src/commitments.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
 import { campaignReads, issueInvite, seatToken } from "./campaign-reads.js";
-import { epicwar, ROOT, type CliProcess } from "./cli-process.js";
+import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 const DUEL = "duel";
@@ -82,9 +82,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "epicwar-web-tabs-"));
   server = serve("0");
   url = (await server.line(/^Serving .* at /)).replace(/^.* at (http:\/\/[^ ]+) .*$/, "$1");
-  operatorToken = (await server.line(/^Operator token/)).split(": ").at(-1)!;
+  operatorToken = (await keptLine(server, dir, "Operator token")).split(": ").at(-1)!;
   for (const seat of ["host", "concord", "horde"])
-    links[seat] = (await server.line(new RegExp(`^${CAMPAIGN} ${seat} `))).split(" ")[2]!;
+    links[seat] = (await keptLine(server, dir, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
   hostToken = await seatToken(url, operatorToken, CAMPAIGN);
   browser = await launchChromium();
 }, 120_000);

@@ -17,7 +17,6 @@ import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
 import { refuseLocalOnly } from "./remote.js";
-import { feedRetryNotice } from "./watch.js";
 
 export interface RemoteDemoOptions extends RemoteSeatOptions {
   advanced?: boolean;
@@ -82,11 +81,14 @@ export async function playDemoOnServer(
   // The feed brings every event from the start on, the seat's own included: each is told once, in order, and each
   // arrival is a moment the campaign may have come to wait on this seat.
   if (state.status !== "finished") {
-    const feed = followFeed(seat.server, seat.campaign, { after: start.seq, signal, onRetry: feedRetryNotice(io) });
+    // After a drop the feed yields an empty batch once connected again: what the campaign waits on is read again.
+    let told = start.seq;
+    const feed = followFeed(seat.server, seat.campaign, { after: start.seq, signal });
     for await (const events of feed) {
       printAccount(events, print);
+      told = events.at(-1)?.seq ?? told;
       state = await playWhileWaitedOn(table, seat.seat);
-      if (state.status === "finished" && events[events.length - 1]!.seq >= state.seq) break;
+      if (state.status === "finished" && told >= state.seq) break;
     }
   }
   if (state.status !== "finished") {

@@ -19,7 +19,8 @@ export interface WatchCliOptions extends RemoteSeatOptions {
 /**
  * `epicwar watch`: follows a campaign's live feed on a server and prints each event as it comes, in the words of
  * `epicwar log` (or as JSON Lines), each once and in order across dropped connections; after each arrival it takes the
- * seat's chores that fell due (its seeds, its reveals), from its secrets on this machine. Runs until interrupted.
+ * seat's chores that fell due (its seeds, its reveals), from its secrets on this machine, and again each time the feed
+ * is connected again after a drop. Runs until interrupted, or until the server has been out of reach too long.
  */
 export async function watchCampaign(
   request: ServerRequest,
@@ -49,21 +50,12 @@ export async function watchCampaign(
     }
   };
   await takeChores();
-  const feed = followFeed(seat.server, seat.campaign, {
-    after,
-    signal,
-    onRetry: feedRetryNotice(io),
-  });
+  // The connection tells on stderr when the server is lost and when it is back.
+  const feed = followFeed(seat.server, seat.campaign, { after, signal });
   for await (const events of feed) {
     for (const event of events) print(options.json ? JSON.stringify(event) : logLine(viewedContent(event)));
     await takeChores();
   }
-}
-
-/** Tells on stderr that the feed could not be reached, and when it is tried again. */
-export function feedRetryNotice(io: CliIo): (error: Error, delayMs: number) => void {
-  return (error, delayMs) =>
-    io.stderr(`epicwar: the feed is cut (${error.message}); trying again in ${(delayMs / 1000).toFixed(1)} s\n`);
 }
 
 /** Registers `watch`: the live feed of a campaign on a server, with the seat's chores. */
