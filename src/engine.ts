@@ -69,9 +69,13 @@ export class Engine implements CommandHandler {
     return this.store.branches();
   }
 
+  /**
+   * The campaign's live state, made again when it failed: a read that met the log closed for a reopen fails it, and
+   * a log broken outside the engine fails the new one too, with the same error.
+   */
   private live(campaign: string): LiveCampaign {
     let live = this.campaigns.get(campaign);
-    if (!live) {
+    if (!live || live.failed) {
       live = new LiveCampaign(this.store, campaign);
       this.campaigns.set(campaign, live);
     }

@@ -37,6 +37,11 @@ export class LiveCampaign {
     return firstValueFrom(this.state$.pipe(filter((state) => state.seq >= seq)));
   }
 
+  /** Whether its state failed (the log could not be read or folded): it follows the log no more. */
+  get failed(): boolean {
+    return this.state$.hasError;
+  }
+
   close(): void {
     this.subscription.unsubscribe();
     this.state$.complete();

@@ -1,9 +1,16 @@
 import pg from "pg";
-import { Observable } from "rxjs";
+import { NEVER, Observable } from "rxjs";
 import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import { checkAppend, sealChecked } from "./append-check.js";
 import { checkStreamName, planBranch, refuseStreamInUse } from "./branch-plan.js";
-import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import {
+  AppendConflictError,
+  BranchError,
+  CorruptEventError,
+  EventExistsError,
+  StoreOpenError,
+  type StoreFailedError,
+} from "./errors.js";
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
@@ -76,6 +83,9 @@ export class PostgresEventStore extends LineStore {
   readonly snapshots: SnapshotCache;
   /** Several processes (servers, CLI commands) may append to one database at once. */
   readonly shared = true;
+  /** A transaction that fails leaves nothing of this process to distrust: every head is read from the database. */
+  readonly failure: StoreFailedError | undefined = undefined;
+  readonly failures$: Observable<StoreFailedError> = NEVER;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -121,6 +131,9 @@ export class PostgresEventStore extends LineStore {
     this.followed.clear();
     await this.pool.end();
   }
+
+  /** Never failed: nothing to reopen. */
+  async reopen(): Promise<void> {}
 
   private on(readPoint: ReadPoint | undefined): Queryable {
     return (readPoint as PgReadPoint | undefined)?.client ?? this.pool;
