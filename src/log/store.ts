@@ -114,9 +114,14 @@ export class LevelEventStore extends LineStore {
     return this.failed;
   }
 
+  /** A write is refused, before anything is read for it, once the store has failed. */
+  private refuseWhenFailed(): void {
+    if (this.failed) throw this.failed;
+  }
+
   /** Runs a write to LevelDB: refused once the store has failed; any error of it fails the store. */
   private async written(write: () => Promise<void>): Promise<void> {
-    if (this.failed) throw this.failed;
+    this.refuseWhenFailed();
     try {
       await write();
     } catch (error) {
@@ -276,6 +281,7 @@ export class LevelEventStore extends LineStore {
   ): Promise<BranchMeta> {
     checkStreamName(stream);
     return this.queue.run(async () => {
+      this.refuseWhenFailed();
       const meta = await planBranch(this, stream, parent, forkSeq, options);
       const head: Head = { seq: forkSeq, hash: meta.forkHash };
       await this.written(() => {
@@ -299,6 +305,7 @@ export class LevelEventStore extends LineStore {
   async importStreams(streams: readonly ImportedStream[]): Promise<void> {
     for (const { stream } of streams) checkStreamName(stream);
     return this.queue.run(async () => {
+      this.refuseWhenFailed();
       for (const { stream } of streams) await refuseStreamInUse(this, stream);
       const last = this.db.batch();
       for (const { stream, branch, values, first, head } of streams) {
@@ -337,6 +344,7 @@ export class LevelEventStore extends LineStore {
     // changing its objects afterwards cannot change what was checked. Queued synchronously, so call order is kept.
     const checked = checkAppend(stream, events, this.options.catalogue);
     return this.queue.run(async () => {
+      this.refuseWhenFailed();
       const head = await this.head(stream);
       if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
       if (checked.length === 0) return [];
