@@ -160,6 +160,12 @@ export class Campaigns {
   async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
     if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
+    if (this.engine.store.failure) {
+      // The state may lack the write that failed, which the disk may yet hold: a chore decided on it could keep a
+      // seed over the one that write commits to. The chores wait for the reopen, which reads the disk.
+      this.afterReopen.add(stream);
+      return written;
+    }
     try {
       await this.hostTable(stream).takeChores((events) => written.push(...events));
       this.choreRetries.reset(stream);
