@@ -54,6 +54,30 @@ const branchOfRow = (row: BranchRow): BranchMeta => ({
   created: row.created,
 });
 
+/**
+ * A connection of the pool, out for one transaction. A connection lost while it is out (the server restarting, its
+ * backend ended) rejects the query in flight, which reports it: the client's own error event must not end the
+ * process. `release` gives it back to the pool once (the first call counts), to be closed if it failed: an error
+ * given, or one the client reported.
+ */
+async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown) => void }> {
+  const client = await pool.connect();
+  let lost: unknown;
+  const onError = (error: Error) => void (lost ??= error);
+  client.on("error", onError);
+  let released = false;
+  return {
+    client,
+    release: (failure?: unknown) => {
+      lost ??= failure;
+      if (released) return;
+      released = true;
+      client.off("error", onError);
+      client.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+    },
+  };
+}
+
 /** The URL as it may be shown: without its password. */
 function shownLocation(location: string): string {
   try {
@@ -341,7 +365,7 @@ export class PostgresEventStore extends LineStore {
 
   /** Runs work in one transaction on one connection; `sync: false` commits without waiting for the disk. */
   private async transaction<T>(sync: boolean | undefined, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const { client, release } = await checkOut(this.pool);
     try {
       await client.query("BEGIN");
       if (!(sync ?? this.options.sync)) await client.query("SET LOCAL synchronous_commit = off");
@@ -349,10 +373,10 @@ export class PostgresEventStore extends LineStore {
       await client.query("COMMIT");
       return result;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query("ROLLBACK").catch(release);
       throw error;
     } finally {
-      client.release();
+      release();
     }
   }
 
@@ -423,20 +447,20 @@ export class PostgresEventStore extends LineStore {
   }
 
   async readPoint(): Promise<ReadPoint> {
-    const client = await this.pool.connect();
+    const { client, release } = await checkOut(this.pool);
     try {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       // The snapshot is taken by the transaction's first statement, not by BEGIN.
       await client.query("SELECT 1");
     } catch (error) {
-      client.release();
+      release(error);
       throw error;
     }
     const point: PgReadPoint = {
       client,
       close: async () => {
-        await client.query("COMMIT").catch(() => undefined);
-        client.release();
+        await client.query("COMMIT").catch(release);
+        release();
       },
     };
     return point;
