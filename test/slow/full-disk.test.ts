@@ -91,6 +91,10 @@ const until = async <T>(what: string, seconds: number, attempt: () => Promise<T 
   }
 };
 
+/** Waits until the server has tried to reopen its log, and failed, while no file may grow. */
+const stillFull = (serve: CliProcess) =>
+  until("a failed try to reopen the log", 30, async () => (/cannot reopen/.test(serve.err()) ? true : undefined));
+
 describe("a full disk under epicwar serve", () => {
   it("answers no command 2xx that a restart would not find, and reuses no seq, when writes fail and then succeed", async () => {
     const home = await tempDir();
@@ -122,7 +126,10 @@ describe("a full disk under epicwar serve", () => {
       expect(failed.status).toBe(503);
       expect(failed.body.error).toBe("unavailable");
       expect(failed.body.message).toMatch(/file too large|EFBIG/i);
-      // While the disk stays full, no command is acknowledged: each is told why.
+      // The disk stays full, so that no file can grow at all: the server's own tries to reopen its log fail too, and
+      // no command is acknowledged meanwhile; each is told why.
+      limitFileSize(pid, 1);
+      await stillFull(served.serve);
       for (let i = 0; i < 3; i++) expect((await send()).status).toBe(503);
 
       limitFileSize(pid, "unlimited");
@@ -187,6 +194,8 @@ describe("a full disk under epicwar serve", () => {
       const second = await commitSeed("horde", first.body.seq!);
       expect(second.status).toBe(200);
       expect(second.body.events!.map((e) => e.seq)).toEqual([first.body.seq! + 1]);
+      limitFileSize(pid, 1);
+      await stillFull(served.serve);
 
       limitFileSize(pid, "unlimited");
       // Nobody sends anything: the server takes the step it owes by itself once its writes succeed again.
