@@ -6,6 +6,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/index.js";
 import { LevelEventStore, StoreFailedError } from "../../src/log/index.js";
+import { branchStream } from "../../replays/branches.js";
+import { Engine } from "../../src/engine.js";
+import { setupCommands } from "../../src/setup-file.js";
+import { goldenSetup } from "../support/fixtures.js";
 import { tempDir } from "../support/tmp.js";
 import { deployed, deployedBatch } from "./helpers.js";
 
@@ -19,10 +23,17 @@ describe("a failed write of the LevelDB store", () => {
   it("fails the store: no write is taken, even once the disk would take it, until the store is reopened", async () => {
     store = await LevelEventStore.open(await tempDir());
     const followed: StoredEvent[] = [];
-    store.events$("c1").subscribe((event) => followed.push(event));
+    let caughtUp!: () => void;
+    const followedToThree = new Promise<void>((resolve) => (caughtUp = resolve));
+    store.events$("c1").subscribe((event) => {
+      followed.push(event);
+      if (event.seq === 3) caughtUp();
+    });
     const failures: StoreFailedError[] = [];
     store.failures$.subscribe((failure) => failures.push(failure));
     await store.append("c1", 0, deployedBatch(1, 3));
+    // Caught up first: a follower reading the log at the moment it is closed ends with that read's error.
+    await followedToThree;
 
     await store.db.close();
     const failed = store.append("c1", 3, [deployed(4)]);
@@ -57,5 +68,27 @@ describe("a failed write of the LevelDB store", () => {
     await store.reopen();
     expect(store.failure).toBeUndefined();
     expect((await store.append("c1", 2, [deployed(3)])).map((event) => event.seq)).toEqual([3]);
+  });
+
+  it("an engine whose line was read while the store was closed for its reopen reads it again once it is open", async () => {
+    const folder = await tempDir();
+    const setup = goldenSetup("ready.json");
+    const engine = await Engine.open(folder);
+    try {
+      expect((await engine.create(setupCommands(setup).map((step) => step.command))).ok).toBe(true);
+      const seq = (await engine.state(setup.campaign)).seq;
+      // A line the engine has not read yet, whose head the store holds.
+      const branch = branchStream(setup.campaign, "what-if");
+      await engine.store.createBranch(branch, setup.campaign, seq);
+      const log = engine.store as LevelEventStore;
+      await log.db.close();
+      await expect(log.snapshots.del("any")).rejects.toBeInstanceOf(StoreFailedError);
+      // The line's first read meets the log closed, as a read does while the store is being reopened.
+      await expect(engine.state(branch)).rejects.toMatchObject({ code: "LEVEL_DATABASE_NOT_OPEN" });
+      await log.reopen();
+      expect((await engine.state(branch)).seq).toBe(seq);
+    } finally {
+      await engine.close();
+    }
   });
 });
