@@ -91,9 +91,9 @@ const until = async <T>(what: string, seconds: number, attempt: () => Promise<T 
   }
 };
 
-/** Waits until the server has tried to reopen its log, and failed, while no file may grow. */
-const stillFull = (serve: CliProcess) =>
-  until("a failed try to reopen the log", 30, async () => (/cannot reopen/.test(serve.err()) ? true : undefined));
+/** Waits until the server's log (its stderr) has a line that matches. */
+const logged = (serve: CliProcess, what: RegExp) =>
+  until(`a server's log line ${what}`, 30, async () => (what.test(serve.err()) ? true : undefined));
 
 describe("a full disk under epicwar serve", () => {
   it("answers no command 2xx that a restart would not find, and reuses no seq, when writes fail and then succeed", async () => {
@@ -129,8 +129,9 @@ describe("a full disk under epicwar serve", () => {
       // The disk stays full, so that no file can grow at all: the server's own tries to reopen its log fail too, and
       // no command is acknowledged meanwhile; each is told why.
       limitFileSize(pid, 1);
-      await stillFull(served.serve);
       for (let i = 0; i < 3; i++) expect((await send()).status).toBe(503);
+      await logged(served.serve, /cannot reopen/);
+      expect((await send()).status).toBe(503);
 
       limitFileSize(pid, "unlimited");
       // The space is freed: the server reopens its log by itself and takes commands again; nobody restarts it.
@@ -194,8 +195,9 @@ describe("a full disk under epicwar serve", () => {
       const second = await commitSeed("horde", first.body.seq!);
       expect(second.status).toBe(200);
       expect(second.body.events!.map((e) => e.seq)).toEqual([first.body.seq! + 1]);
+      // No file may grow until the server has tried to reopen its log (unless it did so before this limit).
       limitFileSize(pid, 1);
-      await stillFull(served.serve);
+      await logged(served.serve, /cannot reopen|is reopened/);
 
       limitFileSize(pid, "unlimited");
       // Nobody sends anything: the server takes the step it owes by itself once its writes succeed again.
