@@ -3,7 +3,7 @@ import type { CampaignState } from "../projections/state.js";
 import type { Command } from "./commands/schemas.js";
 import { decideBatch } from "./decide-batch.js";
 import { LiveCampaign } from "./live.js";
-import { AppendConflictError, EventStore, type BranchMeta, type StoreOptions } from "./log/index.js";
+import { AppendConflictError, EventStore, storeFailure, type BranchMeta, type StoreOptions } from "./log/index.js";
 import type { Refusal } from "./rules/refusal.js";
 import type { CampaignView } from "./views.js";
 
@@ -69,9 +69,13 @@ export class Engine implements CommandHandler {
     return this.store.branches();
   }
 
+  /**
+   * The campaign's live state; made again when a read of it met the log closed for a reopen after a failed write
+   * (a log broken outside the engine fails it for good, with the error that says where).
+   */
   private live(campaign: string): LiveCampaign {
     let live = this.campaigns.get(campaign);
-    if (!live) {
+    if (!live || storeFailure(live.failure)) {
       live = new LiveCampaign(this.store, campaign);
       this.campaigns.set(campaign, live);
     }

@@ -15,6 +15,7 @@ import { blameBrokenLog, type EventStore } from "./log/index.js";
 export class LiveCampaign {
   readonly state$ = new BehaviorSubject<CampaignState>(initialState);
   private readonly subscription: Subscription;
+  private failed: unknown;
 
   constructor(
     private readonly store: EventStore,
@@ -28,13 +29,18 @@ export class LiveCampaign {
           this.fail(error);
         }
       },
-      error: (error: unknown) => this.state$.error(error),
+      error: (error: unknown) => this.end(error),
     });
   }
 
   /** The state once every event up to `seq` has been folded in. */
   at(seq: number): Promise<CampaignState> {
     return firstValueFrom(this.state$.pipe(filter((state) => state.seq >= seq)));
+  }
+
+  /** Why its state failed (the log could not be read or folded), after which it follows the log no more. */
+  get failure(): unknown {
+    return this.failed;
   }
 
   close(): void {
@@ -44,6 +50,11 @@ export class LiveCampaign {
 
   private fail(error: unknown): void {
     this.subscription.unsubscribe();
-    void blameBrokenLog(this.store, this.stream, error).then((blamed) => this.state$.error(blamed));
+    void blameBrokenLog(this.store, this.stream, error).then((blamed) => this.end(blamed));
+  }
+
+  private end(error: unknown): void {
+    this.failed = error;
+    this.state$.error(error);
   }
 }

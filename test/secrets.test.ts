@@ -2,7 +2,7 @@
  * The parties' secrets files: durable before the event that commits to them, every concurrent keep landing, never
  * replaced once committed, named only by seats, and orphans (secrets of refused commands) pruned when their turn ends.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOST } from "../events/common.js";
@@ -56,6 +56,23 @@ describe("FileSecrets", () => {
     expect(readdirSync(join(dir, "war"))).toEqual(["host.json"]);
     expect(JSON.parse(readFileSync(join(dir, "war", "host.json"), "utf8"))).toEqual({
       hostSeeds: { 1: "ab".repeat(32), 2: "cd".repeat(32) },
+    });
+  });
+
+  it("D1 a keep whose write fails is not kept: a later keep's file holds what was kept, and never the failed one", async () => {
+    const dir = await tempDir("epicwar-secrets-");
+    const secrets = new FileSecrets(dir, "war");
+    await secrets.keepHostSeed(1, "ab".repeat(32));
+    // A real failure: the campaign's folder moved aside and a file put in its place, so that no write there can be made.
+    renameSync(join(dir, "war"), join(dir, "war.aside"));
+    writeFileSync(join(dir, "war"), "not a folder\n");
+    await expect(secrets.keepHostSeed(2, "cd".repeat(32))).rejects.toThrow(SecretsError);
+    rmSync(join(dir, "war"));
+    renameSync(join(dir, "war.aside"), join(dir, "war"));
+    expect(await secrets.hostSeed(2)).toBeUndefined();
+    await secrets.keepHostSeed(3, "ef".repeat(32));
+    expect(JSON.parse(readFileSync(join(dir, "war", "host.json"), "utf8"))).toEqual({
+      hostSeeds: { 1: "ab".repeat(32), 3: "ef".repeat(32) },
     });
   });
 
@@ -186,6 +203,35 @@ describe("a secret is kept before the event that commits to it", () => {
       }
       expect(await secrets.order("red", 1, "r9")).toBeUndefined();
       expect(await secrets.order("red", 1, "r1")).toEqual(r1);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe("a seed kept for a command the log did not take", () => {
+  it("D1 is committed to again, never replaced: a log that took the command after all still finds its seed", async () => {
+    const { engine, campaign } = await seatedCampaign();
+    try {
+      const secrets = new MemorySecrets();
+      const random = sequenceRandomHex("kept-seeds");
+      const state = await engine.state(campaign);
+      // Prepared and kept, as before a command whose answer never came (its write failed, or the server was down).
+      const first = await prepareCommand(state, { actor: "red", type: "CommitSeed" }, secrets, random);
+      await first.keep();
+      const again = await prepareCommand(state, { actor: "red", type: "CommitSeed" }, secrets, random);
+      await again.keep();
+      expect(again.command).toEqual(first.command);
+      const seed = (await secrets.playerSeed("red", 1))!;
+      expect((again.command as { seedHash: string }).seedHash).toBe(seedCommitment(seed));
+      expect((await engine.execute(campaign, [again.command])).ok).toBe(true);
+      await new Table(engine, campaign, { secrets, random, parties: new Set(["blue"]) }).takeChores();
+
+      const started = await engine.state(campaign);
+      const host = await prepareCommand(started, { actor: HOST, type: "StartTurn" }, secrets, random);
+      await host.keep();
+      const hostAgain = await prepareCommand(started, { actor: HOST, type: "StartTurn" }, secrets, random);
+      expect(hostAgain.command).toEqual(host.command);
     } finally {
       await engine.close();
     }

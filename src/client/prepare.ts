@@ -95,28 +95,29 @@ export async function prepareCommand(
   const seats = seatsOf(state);
   if (typeof actor !== "string" || !seats.includes(actor)) return passThrough(input);
   switch (input.type) {
+    // A seed already kept for the turn (its command refused, or its write failed where the log may yet hold it) is
+    // committed to again rather than replaced: a log that took that command after all still finds its seed.
     case "CommitSeed": {
       if (input["seedHash"] !== undefined) return passThrough(input);
       const { seed, ...rest } = input;
-      const turn = turnToStart(state);
-      // A seed kept for the turn already may be committed to by a command this state does not show yet: reuse it.
-      const chosen = typeof seed === "string" ? seed : ((await secrets.playerSeed(actor, turn)) ?? random(SEED_BYTES));
       const open = !turnUnderWay(state) && state.seedCommitments[actor] === undefined;
+      const kept = open ? await secrets.playerSeed(actor, turnToStart(state)) : undefined;
+      const chosen = typeof seed === "string" ? seed : (kept ?? random(SEED_BYTES));
       return {
         command: { ...rest, seedHash: seedCommitment(chosen) },
-        keep: open ? () => secrets.keepPlayerSeed(actor, turn, chosen) : nothingToKeep,
+        keep: open ? () => secrets.keepPlayerSeed(actor, turnToStart(state), chosen) : nothingToKeep,
       };
     }
     case "StartTurn": {
       if (input["hostSeedHash"] !== undefined) return passThrough(input);
       const { hostSeed, ...rest } = input;
-      const turn = turnToStart(state);
-      const seed = typeof hostSeed === "string" ? hostSeed : ((await secrets.hostSeed(turn)) ?? random(SEED_BYTES));
       // Kept only when the engine can accept it: never before every player has committed (D1), nor during a turn.
       const open = !turnUnderWay(state) && state.setup!.players.every((p) => state.seedCommitments[p.id] !== undefined);
+      const kept = open ? await secrets.hostSeed(turnToStart(state)) : undefined;
+      const seed = typeof hostSeed === "string" ? hostSeed : (kept ?? random(SEED_BYTES));
       return {
         command: { ...rest, hostSeedHash: seedCommitment(seed) },
-        keep: open ? () => secrets.keepHostSeed(turn, seed) : nothingToKeep,
+        keep: open ? () => secrets.keepHostSeed(turnToStart(state), seed) : nothingToKeep,
       };
     }
     case "GiveSeed": {

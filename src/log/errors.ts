@@ -58,3 +58,60 @@ export class BranchError extends Error {
 export class StoreOpenError extends Error {
   override readonly name = "StoreOpenError";
 }
+
+/**
+ * The log cannot take writes: a write failed (a full disk, a file over its size limit, an I/O error), and the store
+ * handle that met it acknowledges nothing more, since what the disk holds after a failed write is known only once
+ * the log is read again. Every write is refused with this error until the store is reopened (EventStore.reopen),
+ * which reads every head from the disk. Reads go on meanwhile, except while the reopen closes and opens the log.
+ */
+export class StoreFailedError extends Error {
+  override readonly name = "StoreFailedError";
+  constructor(
+    /** What failed, as the system said it: "file too large", "No space left on device". */
+    readonly reason: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  static writing(location: string, cause: unknown): StoreFailedError {
+    const reason = errorReason(cause);
+    return new StoreFailedError(
+      reason,
+      `cannot write the log at ${location} (${reason}): nothing more is acknowledged until it is reopened`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * What the system said of a failed write, without the paths it names (a reason may be shown to a client): LevelDB's
+ * "IO error: /srv/war/000005.log: File too large" is "File too large", Node's "ENOSPC: no space left on device, write"
+ * is "ENOSPC: no space left on device".
+ */
+export function errorReason(error: unknown): string {
+  const { cause, message } = error as Error & { cause?: Error };
+  const said = cause?.message ?? message ?? String(error);
+  const errno = /^E[A-Z0-9]+: [^,]*/.exec(said);
+  if (errno) return errno[0];
+  return said.startsWith("IO error: ") ? said.slice(said.lastIndexOf(": ") + 2) : said;
+}
+
+/**
+ * The StoreFailedError an error is or stands for, or undefined: a read of a LevelDB that is closed (a reopen after
+ * a failed write closes it until it opens again; abstract-level's LEVEL_DATABASE_NOT_OPEN) is one.
+ */
+export function storeFailure(error: unknown): StoreFailedError | undefined {
+  if (error instanceof StoreFailedError) return error;
+  if ((error as { code?: unknown } | null)?.code === "LEVEL_DATABASE_NOT_OPEN")
+    return new StoreFailedError(
+      "the log is not open",
+      "the log is not open: it is being reopened after a failed write, or closed",
+      {
+        cause: error,
+      },
+    );
+  return undefined;
+}

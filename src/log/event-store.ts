@@ -1,6 +1,7 @@
 import type { Observable } from "rxjs";
 import type { EventCatalogue, NewEvent, StoredEvent } from "../../events/index.js";
 import type { CheckerData } from "./chain-worker.js";
+import type { StoreFailedError } from "./errors.js";
 import type { BranchMeta, Head, Segment } from "./layout.js";
 
 export interface StoreOptions {
@@ -64,6 +65,21 @@ export interface EventStore {
   readonly shared: boolean;
   readonly snapshots: SnapshotCache;
   close(): Promise<void>;
+
+  /**
+   * Why this handle takes no writes, once a write of it failed (StoreFailedError); undefined while it takes them. A
+   * LevelDB store fails for good on any write error, until reopen(); PostgreSQL's never does: each append is a
+   * transaction of its own, and every head is read from the database.
+   */
+  readonly failure: StoreFailedError | undefined;
+  /** Each failure as it happens: what its owner reopens the store on. */
+  readonly failures$: Observable<StoreFailedError>;
+  /**
+   * Reopens a failed store: every head is read again from the disk, and the followers of each stream (batches$) get
+   * whatever the disk holds beyond what they were given. Throws (StoreOpenError) while the log cannot be opened; the
+   * store then stays failed, and may be reopened again. Does nothing for a store that has not failed.
+   */
+  reopen(): Promise<void>;
 
   /** The stream's last seq and hash; seq 0 and the genesis hash for a stream with no events. */
   head(stream: string): Promise<Head>;

@@ -8,7 +8,10 @@ export {
   CorruptEventError,
   EventExistsError,
   InvalidEventError,
+  StoreFailedError,
   StoreOpenError,
+  errorReason,
+  storeFailure,
 } from "./errors.js";
 export { blameBrokenLog, verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
 export { sha256Hex } from "./hash.js";

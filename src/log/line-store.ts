@@ -1,6 +1,7 @@
 import { mergeMap, type Observable } from "rxjs";
 import { GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import type { CheckerData } from "./chain-worker.js";
+import type { StoreFailedError } from "./errors.js";
 import type { EventStore, ImportedStream, ReadPoint, SnapshotCache } from "./event-store.js";
 import { HASH_LENGTH, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { walkLine } from "./line-walk.js";
@@ -18,6 +19,9 @@ export abstract class LineStore implements EventStore {
   abstract readonly shared: boolean;
   abstract readonly snapshots: SnapshotCache;
   abstract close(): Promise<void>;
+  abstract readonly failure: StoreFailedError | undefined;
+  abstract readonly failures$: Observable<StoreFailedError>;
+  abstract reopen(): Promise<void>;
   abstract head(stream: string): Promise<Head>;
   abstract storedHead(stream: string, readPoint?: ReadPoint): Promise<Head>;
   abstract streams(): Promise<string[]>;

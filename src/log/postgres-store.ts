@@ -1,9 +1,16 @@
 import pg from "pg";
-import { Observable } from "rxjs";
+import { NEVER, Observable } from "rxjs";
 import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import { checkAppend, sealChecked } from "./append-check.js";
 import { checkStreamName, planBranch, refuseStreamInUse } from "./branch-plan.js";
-import { AppendConflictError, BranchError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import {
+  AppendConflictError,
+  BranchError,
+  CorruptEventError,
+  EventExistsError,
+  StoreOpenError,
+  type StoreFailedError,
+} from "./errors.js";
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
@@ -47,6 +54,30 @@ const branchOfRow = (row: BranchRow): BranchMeta => ({
   created: row.created,
 });
 
+/**
+ * A connection of the pool, out for one transaction. A connection lost while it is out (the server restarting, its
+ * backend ended) rejects the query in flight, which reports it: the client's own error event must not end the
+ * process. `release` gives it back to the pool once (the first call counts), to be closed if it failed: an error
+ * given, or one the client reported.
+ */
+async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown) => void }> {
+  const client = await pool.connect();
+  let lost: unknown;
+  const onError = (error: Error) => void (lost ??= error);
+  client.on("error", onError);
+  let released = false;
+  return {
+    client,
+    release: (failure?: unknown) => {
+      lost ??= failure;
+      if (released) return;
+      released = true;
+      client.off("error", onError);
+      client.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+    },
+  };
+}
+
 /** The URL as it may be shown: without its password. */
 function shownLocation(location: string): string {
   try {
@@ -76,6 +107,9 @@ export class PostgresEventStore extends LineStore {
   readonly snapshots: SnapshotCache;
   /** Several processes (servers, CLI commands) may append to one database at once. */
   readonly shared = true;
+  /** A transaction that fails leaves nothing of this process to distrust: every head is read from the database. */
+  readonly failure: StoreFailedError | undefined = undefined;
+  readonly failures$: Observable<StoreFailedError> = NEVER;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -121,6 +155,9 @@ export class PostgresEventStore extends LineStore {
     this.followed.clear();
     await this.pool.end();
   }
+
+  /** Never failed: nothing to reopen. */
+  async reopen(): Promise<void> {}
 
   private on(readPoint: ReadPoint | undefined): Queryable {
     return (readPoint as PgReadPoint | undefined)?.client ?? this.pool;
@@ -328,7 +365,7 @@ export class PostgresEventStore extends LineStore {
 
   /** Runs work in one transaction on one connection; `sync: false` commits without waiting for the disk. */
   private async transaction<T>(sync: boolean | undefined, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const { client, release } = await checkOut(this.pool);
     try {
       await client.query("BEGIN");
       if (!(sync ?? this.options.sync)) await client.query("SET LOCAL synchronous_commit = off");
@@ -336,10 +373,10 @@ export class PostgresEventStore extends LineStore {
       await client.query("COMMIT");
       return result;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query("ROLLBACK").catch(release);
       throw error;
     } finally {
-      client.release();
+      release();
     }
   }
 
@@ -410,20 +447,20 @@ export class PostgresEventStore extends LineStore {
   }
 
   async readPoint(): Promise<ReadPoint> {
-    const client = await this.pool.connect();
+    const { client, release } = await checkOut(this.pool);
     try {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       // The snapshot is taken by the transaction's first statement, not by BEGIN.
       await client.query("SELECT 1");
     } catch (error) {
-      client.release();
+      release(error);
       throw error;
     }
     const point: PgReadPoint = {
       client,
       close: async () => {
-        await client.query("COMMIT").catch(() => undefined);
-        client.release();
+        await client.query("COMMIT").catch(release);
+        release();
       },
     };
     return point;

@@ -6,7 +6,13 @@ import { join, resolve } from "node:path";
 import { checkAppend, sealChecked } from "./append-check.js";
 import { checkStreamName, planBranch, refuseStreamInUse } from "./branch-plan.js";
 import type { CheckerData } from "./chain-worker.js";
-import { AppendConflictError, CorruptEventError, EventExistsError, StoreOpenError } from "./errors.js";
+import {
+  AppendConflictError,
+  CorruptEventError,
+  EventExistsError,
+  StoreFailedError,
+  StoreOpenError,
+} from "./errors.js";
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { eventKey, seqOfKey, streamKeyPrefix, streamOfKey, streamRange } from "./layout.js";
@@ -31,6 +37,19 @@ const IMPORT_BATCH = 4096;
 /** Ranges shorter than this are read with one getMany of their keys rather than with an iterator. */
 const SMALL_READ = 256;
 
+/** The sublevels of the root database: made again each time it is opened, since a sublevel stays closed with it. */
+function sublevels(db: Level<string, string>) {
+  return {
+    events: db.sublevel<string, string>("events", { valueEncoding: "utf8" }),
+    heads: db.sublevel<string, string>("heads", { valueEncoding: "utf8" }),
+    branches: db.sublevel<string, string>("branches", { valueEncoding: "utf8" }),
+    snapshots: db.sublevel<string, string>("snapshots", { valueEncoding: "utf8" }),
+  };
+}
+
+/** How abstract-level is asked to open the root database, first and again. */
+const openOptions = (createIfMissing: boolean) => ({ createIfMissing, multithreading: true });
+
 /**
  * The append-only, hash-chained event log of many streams (campaigns and their branches) in one LevelDB.
  * Appends are serialised through one queue and written with their new head in one atomic batch.
@@ -38,14 +57,21 @@ const SMALL_READ = 256;
  * A branch is a stream that starts with another stream's prefix: it records (parent, fork seq, fork hash) and holds
  * only its own events, from fork seq + 1 on, the first linking to the fork hash. Every reader (readBatches, readAll,
  * batches$, events$) reads a branch as its whole line: the parent's events up to the fork (recursively), then its own.
+ *
+ * Any write that fails fails the store (`failure`): after a failed write LevelDB's write-ahead log may end in part of a
+ * batch, and a batch written after it would be acknowledged and then lost when the log is next read from disk. The
+ * store takes no write until it is reopened (`reopen`), which LevelDB's recovery makes whole.
  */
 export class LevelEventStore extends LineStore {
   private readonly queue = new SerialQueue();
   private readonly heads = new Map<string, Head>();
   private readonly live = new Map<string, Subject<StoredEvent[]>>();
-  readonly events;
-  private readonly headsDb;
-  private readonly branchesDb;
+  private parts: ReturnType<typeof sublevels>;
+  private failed: StoreFailedError | undefined;
+  /** The append that failed the store: its stream and the seq it followed, which the disk may yet hold it after. */
+  private unsure: { stream: string; after: number } | undefined;
+  private readonly failed$ = new Subject<StoreFailedError>();
+  readonly failures$ = this.failed$.asObservable();
 
   private constructor(
     readonly db: Level<string, string>,
@@ -54,19 +80,84 @@ export class LevelEventStore extends LineStore {
     private readonly options: Required<StoreOptions>,
   ) {
     super();
-    this.events = db.sublevel<string, string>("events", { valueEncoding: "utf8" });
-    this.headsDb = db.sublevel<string, string>("heads", { valueEncoding: "utf8" });
-    this.branchesDb = db.sublevel<string, string>("branches", { valueEncoding: "utf8" });
-    const snapshots = db.sublevel<string, string>("snapshots", { valueEncoding: "utf8" });
+    this.parts = sublevels(db);
     this.snapshots = {
-      get: (key) => snapshots.get(key),
-      put: (entries) => snapshots.batch(entries.map(({ key, value }) => ({ type: "put" as const, key, value }))),
-      del: (key) => snapshots.del(key),
-      last: async (gte, lte) => (await snapshots.iterator({ gte, lte, reverse: true, limit: 1 }).all())[0],
-      keys: (gte, lte) => snapshots.keys({ gte, lte }).all(),
-      values: (gte, lte) => snapshots.values({ gte, lte }),
-      clear: (range) => snapshots.clear(range ?? {}),
+      get: (key) => this.parts.snapshots.get(key),
+      // A cache: while the store takes no writes, a snapshot is simply not kept.
+      put: (entries) =>
+        this.failed
+          ? Promise.resolve()
+          : this.written(() =>
+              this.parts.snapshots.batch(entries.map(({ key, value }) => ({ type: "put" as const, key, value }))),
+            ),
+      del: (key) => this.written(() => this.parts.snapshots.del(key)),
+      last: async (gte, lte) => (await this.parts.snapshots.iterator({ gte, lte, reverse: true, limit: 1 }).all())[0],
+      keys: (gte, lte) => this.parts.snapshots.keys({ gte, lte }).all(),
+      values: (gte, lte) => this.parts.snapshots.values({ gte, lte }),
+      clear: (range) => this.written(() => this.parts.snapshots.clear(range ?? {})),
     };
+  }
+
+  get events() {
+    return this.parts.events;
+  }
+
+  private get headsDb() {
+    return this.parts.heads;
+  }
+
+  private get branchesDb() {
+    return this.parts.branches;
+  }
+
+  get failure(): StoreFailedError | undefined {
+    return this.failed;
+  }
+
+  /** A write is refused, before anything is read for it, once the store has failed. */
+  private refuseWhenFailed(): void {
+    if (this.failed) throw this.failed;
+  }
+
+  /** Runs a write to LevelDB: refused once the store has failed; any error of it fails the store. */
+  private async written(write: () => Promise<void>): Promise<void> {
+    this.refuseWhenFailed();
+    try {
+      await write();
+    } catch (error) {
+      this.failed = StoreFailedError.writing(this.location, error);
+      this.failed$.next(this.failed);
+      throw this.failed;
+    }
+  }
+
+  /**
+   * Reopens the store after a failed write: LevelDB reads its write-ahead log again, keeping every whole batch and
+   * dropping one written in part, and writes it out to a new file; every head is then read from disk. The append that
+   * failed may have reached the disk after all: its events then go to the stream's followers as an append's would.
+   */
+  async reopen(): Promise<void> {
+    await this.queue.run(async () => {
+      if (!this.failed) return;
+      await this.db.close();
+      try {
+        await this.db.open(openOptions(false));
+      } catch (error) {
+        const { cause, message } = error as Error & { cause?: Error };
+        throw new StoreOpenError(`cannot reopen ${this.location}: ${cause?.message ?? message}`, { cause: error });
+      }
+      this.parts = sublevels(this.db);
+      this.heads.clear();
+      this.lines.clear();
+      this.failed = undefined;
+      const unsure = this.unsure;
+      this.unsure = undefined;
+      const subject = unsure && this.live.get(unsure.stream);
+      if (unsure && subject) {
+        const head = await this.storedHead(unsure.stream);
+        if (head.seq > unsure.after) subject.next(await this.readAll(unsure.stream, unsure.after + 1, head.seq));
+      }
+    });
   }
 
   readonly snapshots: SnapshotCache;
@@ -83,7 +174,7 @@ export class LevelEventStore extends LineStore {
     try {
       // Multithreading lets verify's chain checkers (worker threads) read through the same LevelDB handle; another
       // process is still locked out, and openHere keeps a second store of this process out.
-      await db.open({ createIfMissing: options.createIfMissing ?? true, multithreading: true });
+      await db.open(openOptions(options.createIfMissing ?? true));
     } catch (error) {
       const { cause, message } = error as Error & { cause?: Error & { code?: string } };
       if (cause?.code === "LEVEL_LOCKED") throw new StoreOpenError(`${location} is in use by another epicwar process`);
@@ -190,12 +281,15 @@ export class LevelEventStore extends LineStore {
   ): Promise<BranchMeta> {
     checkStreamName(stream);
     return this.queue.run(async () => {
+      this.refuseWhenFailed();
       const meta = await planBranch(this, stream, parent, forkSeq, options);
       const head: Head = { seq: forkSeq, hash: meta.forkHash };
-      const batch = this.db.batch();
-      batch.put(stream, JSON.stringify(meta), { sublevel: this.branchesDb });
-      batch.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
-      await batch.write({ sync: options.sync ?? this.options.sync });
+      await this.written(() => {
+        const batch = this.db.batch();
+        batch.put(stream, JSON.stringify(meta), { sublevel: this.branchesDb });
+        batch.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
+        return batch.write({ sync: options.sync ?? this.options.sync });
+      });
       this.heads.set(stream, head);
       this.lines.delete(stream);
       return meta;
@@ -211,6 +305,7 @@ export class LevelEventStore extends LineStore {
   async importStreams(streams: readonly ImportedStream[]): Promise<void> {
     for (const { stream } of streams) checkStreamName(stream);
     return this.queue.run(async () => {
+      this.refuseWhenFailed();
       for (const { stream } of streams) await refuseStreamInUse(this, stream);
       const last = this.db.batch();
       for (const { stream, branch, values, first, head } of streams) {
@@ -220,12 +315,12 @@ export class LevelEventStore extends LineStore {
             key: this.events.prefix + eventKey(stream, first + start + i),
             value,
           }));
-          await this.db.batch(puts, { sync: false });
+          await this.written(() => this.db.batch(puts, { sync: false }));
         }
         if (branch) last.put(stream, JSON.stringify(branch), { sublevel: this.branchesDb });
         last.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
       }
-      await last.write({ sync: this.options.sync });
+      await this.written(() => last.write({ sync: this.options.sync }));
       for (const { stream, head } of streams) {
         this.heads.set(stream, head);
         this.lines.delete(stream);
@@ -249,6 +344,7 @@ export class LevelEventStore extends LineStore {
     // changing its objects afterwards cannot change what was checked. Queued synchronously, so call order is kept.
     const checked = checkAppend(stream, events, this.options.catalogue);
     return this.queue.run(async () => {
+      this.refuseWhenFailed();
       const head = await this.head(stream);
       if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
       if (checked.length === 0) return [];
@@ -272,7 +368,9 @@ export class LevelEventStore extends LineStore {
       if (takenSeq !== undefined) throw new EventExistsError(stream, takenSeq, head.seq);
       const newHead: Head = { seq: head.seq + stored.length, hash: prev };
       operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
-      await this.db.batch(operations, { sync: options.sync ?? this.options.sync });
+      if (!this.failed) this.unsure = { stream, after: head.seq };
+      await this.written(() => this.db.batch(operations, { sync: options.sync ?? this.options.sync }));
+      this.unsure = undefined;
       this.heads.set(stream, newHead);
       // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted), in
       // objects of their own: the reducers freeze what they keep, and the events returned to the caller stay its own.

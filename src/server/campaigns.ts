@@ -7,10 +7,16 @@ import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine.js";
-import { BranchError } from "../log/index.js";
+import { BranchError, storeFailure } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
+import { Retries } from "./retries.js";
 import { from, switchMap, type Subscription } from "rxjs";
+
+/** The first and the longest wait before the log is reopened again after a failed write, in milliseconds. */
+const REOPEN_DELAYS = [250, 5_000] as const;
+/** The first and the longest wait before a host's step that failed is tried again, in milliseconds. */
+const CHORE_DELAYS = [250, 30_000] as const;
 
 /**
  * The campaigns a server serves: the ones in its folder when it started and those created through it since (the
@@ -25,6 +31,15 @@ export class Campaigns {
 
   /** Each campaign's line followed for the host's chores after appends made by other processes (a shared store). */
   private readonly followed = new Map<string, Subscription>();
+  /** The log's failures, each met by reopening it (followChores). */
+  private failures: Subscription | undefined;
+  private readonly reopening = new Retries(...REOPEN_DELAYS);
+  /** Per line, the next try of host's steps that failed. */
+  private readonly choreRetries = new Retries(...CHORE_DELAYS);
+  /** Lines whose host's steps failed because the log took no writes: taken again once it is reopened. */
+  private readonly afterReopen = new Set<string>();
+  /** The server's log, for what happens between requests (given by followChores). */
+  private log: FastifyBaseLogger | undefined;
 
   private constructor(
     readonly engine: Engine,
@@ -42,13 +57,42 @@ export class Campaigns {
   }
 
   /**
-   * On a log other processes append to (several servers on one PostgreSQL), a command taken by another server can
-   * leave the host's chores due, and only the server with the host's secrets takes them: it follows every campaign
-   * it serves and looks for due chores after each batch of events, whoever appended it.
+   * Keeps the host's chores going between requests. A failed write fails the log (a full disk): it is reopened, with
+   * backoff, until it opens, and every campaign's due chores are then taken (a chore that failed for another reason,
+   * such as its secrets file, is tried again by itself, with backoff). On a log other processes append to (several
+   * servers on one PostgreSQL), a command taken by another server can leave the host's chores due, and only the
+   * server with the host's secrets takes them: it follows every campaign it serves and looks for due chores after
+   * each batch of events, whoever appended it.
    */
   followChores(log: FastifyBaseLogger): void {
-    if (!this.hostChores || !this.engine.store.shared) return;
+    this.log = log;
+    const { store } = this.engine;
+    this.failures = store.failures$.subscribe((failure) => {
+      log.error({ err: failure }, `${failure.message}; reopening it`);
+      this.reopenLog(log);
+    });
+    if (store.failure) this.reopenLog(log);
+    if (!this.hostChores || !store.shared) return;
     for (const campaign of this.known) this.followChoresOf(campaign, log);
+  }
+
+  /** Reopens the failed log once its next delay has passed, and again after that until it opens. */
+  private reopenLog(log: FastifyBaseLogger): void {
+    this.reopening.schedule("log", () => {
+      void this.engine.store.reopen().then(
+        () => {
+          this.reopening.reset("log");
+          log.info(`the log at ${this.engine.store.location} is reopened: it takes writes again`);
+          const lines = new Set([...this.known, ...this.afterReopen]);
+          this.afterReopen.clear();
+          for (const stream of lines) void this.retakeHostChores(stream, log);
+        },
+        (error: unknown) => {
+          log.error({ err: error }, `${(error as Error).message}; trying again`);
+          this.reopenLog(log);
+        },
+      );
+    });
   }
 
   private followChoresOf(campaign: string, log: FastifyBaseLogger): void {
@@ -64,10 +108,13 @@ export class Campaigns {
     this.followed.set(campaign, subscription);
   }
 
-  /** Stops following the campaigns' lines. */
+  /** Stops following the campaigns' lines, and trying again what failed. */
   close(): void {
     for (const subscription of this.followed.values()) subscription.unsubscribe();
     this.followed.clear();
+    this.failures?.unsubscribe();
+    this.reopening.close();
+    this.choreRetries.close();
   }
 
   ids(): string[] {
@@ -105,20 +152,46 @@ export class Campaigns {
 
   /**
    * Takes the host's chores that are due (its dice seeds, initiative and scouting rolls, starting and ending turns):
-   * the server's part of the protocol; the players' chores are their clients'. A chore that fails leaves the campaign
-   * waiting on it and is logged; the command before it stands. Given the state a command produced, nothing is read
-   * when no chore of the host's is due in it (dueChores is pure). The events the chores wrote, in order: those of a
-   * chore that failed after others are kept.
+   * the server's part of the protocol; the players' chores are their clients'. A chore that fails is logged and tried
+   * again, with backoff, until it lands (once the log is reopened, when it failed on the log's write); the command
+   * before it stands. Given the state a command produced, nothing is read when no chore of the host's is due in it
+   * (dueChores is pure). The events the chores wrote, in order: those of a chore that failed after others are kept.
    */
   async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
     if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
+    if (this.engine.store.failure) {
+      // The state may lack the write that failed, which the disk may yet hold: a chore decided on it could keep a
+      // seed over the one that write commits to. The chores wait for the reopen, which reads the disk.
+      this.afterReopen.add(stream);
+      return written;
+    }
     try {
       await this.hostTable(stream).takeChores((events) => written.push(...events));
+      this.choreRetries.reset(stream);
     } catch (error) {
       log.error({ stream, err: error }, `the host's chore in ${stream} failed: ${(error as Error).message}`);
+      this.retryHostChores(stream, error, this.log ?? log);
     }
     return written;
+  }
+
+  /** A line's host's chores failed: taken again once the log is reopened, when that is why, else after a delay. */
+  private retryHostChores(stream: string, error: unknown, log: FastifyBaseLogger): void {
+    if (storeFailure(error) && this.engine.store.failure) this.afterReopen.add(stream);
+    else this.choreRetries.schedule(stream, () => void this.retakeHostChores(stream, log));
+  }
+
+  /** Takes a line's due host's chores between requests, after the writes queued on its campaign. */
+  private async retakeHostChores(stream: string, log: FastifyBaseLogger): Promise<void> {
+    try {
+      const campaign = (await this.engine.store.branch(stream))?.root ?? stream;
+      await this.serialize(campaign, () => this.takeHostChores(stream, log));
+    } catch (error) {
+      // The line could not even be looked up (the log closed for a reopen, say).
+      log.error({ stream, err: error }, `the host's chores in ${stream} wait: ${(error as Error).message}`);
+      this.retryHostChores(stream, error, log);
+    }
   }
 
   /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */

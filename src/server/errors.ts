@@ -2,7 +2,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { describeAjvError } from "../../events/index.js";
+import { storeFailure } from "../log/index.js";
 import type { Refusal } from "../rules/refusal.js";
+import { SeatStoreError } from "./seat-store.js";
 
 /** The error codes of the protocol (docs/server.md), each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -88,6 +90,8 @@ export function bytesInWords(bytes: number): string {
 
 function asHttpError(error: FastifyError | HttpError, bodyLimit: number): HttpError {
   if (error instanceof HttpError) return error;
+  const unavailable = unavailableBecause(error);
+  if (unavailable) return unavailable;
   if (error.validation) {
     const where = error.validationContext === "querystring" ? "query" : (error.validationContext ?? "body");
     const { field, message } = describeAjvError(error.validation as Parameters<typeof describeAjvError>[0], "");
@@ -107,6 +111,27 @@ function asHttpError(error: FastifyError | HttpError, bodyLimit: number): HttpEr
     default:
       return new HttpError("internal", "the server failed on this request (its log says why)");
   }
+}
+
+/**
+ * A write the server could not make (a full disk): its log, which then takes no command until the server has reopened
+ * it, or its seats file. Nothing was acknowledged; the request may be sent again once the disk has room.
+ */
+function unavailableBecause(error: Error): HttpError | undefined {
+  const failure = storeFailure(error);
+  if (failure)
+    return new HttpError(
+      "unavailable",
+      `the server cannot write its log (${failure.reason}): nothing is acknowledged until it can; it tries again by itself, so send this again shortly`,
+      { reason: failure.reason },
+    );
+  if (error instanceof SeatStoreError)
+    return new HttpError(
+      "unavailable",
+      `the server cannot write its seats file (${error.reason}): nothing was changed; send this again shortly`,
+      { reason: error.reason },
+    );
+  return undefined;
 }
 
 /** The rule or field a refusal names, as members of an error body. */

@@ -6,6 +6,7 @@ import { Ajv } from "ajv";
 import { Id, Sha256 } from "../../events/common.js";
 import { describeAjvError } from "../../events/index.js";
 import { replaceDurably } from "../client/secrets.js";
+import { errorReason } from "../log/errors.js";
 import { SerialQueue } from "../log/queue.js";
 
 /*
@@ -42,6 +43,13 @@ const checkSeatsFile = new Ajv({ strict: true }).compile(SeatsFile);
 /** The server-data folder cannot be read or written: the server does not start, or the change is not made. */
 export class SeatStoreError extends Error {
   override readonly name = "SeatStoreError";
+  constructor(
+    message: string,
+    /** What the system said, where a read or write failed. */
+    readonly reason = message,
+  ) {
+    super(message);
+  }
 }
 
 export const TOKEN_PREFIX = "ewt_";
@@ -182,7 +190,8 @@ export class SeatStore {
       await mkdir(this.folder, { recursive: true, mode: 0o700 });
       await replaceDurably(this.folder, join(this.folder, "seats.json"), `${JSON.stringify(next, null, 2)}\n`);
     } catch (error) {
-      throw new SeatStoreError(`cannot write ${join(this.folder, "seats.json")}: ${(error as Error).message}`);
+      const reason = errorReason(error);
+      throw new SeatStoreError(`cannot write ${join(this.folder, "seats.json")}: ${reason}`, reason);
     }
     this.data = next;
   }

@@ -87,4 +87,42 @@ describe("one PostgreSQL log, two writers", () => {
       subscription.unsubscribe();
     }
   });
+
+  it("leaves nothing of an append whose transaction failed: the head is the database's, the next append goes on from it", async () => {
+    const url = await freshDatabase("failed");
+    const store = await open(url);
+    await store.append("c1", 0, deployedBatch(1, 2));
+    const followed = firstValueFrom(store.events$("c1").pipe(take(3), toArray()));
+    // The append waits on the head's row, locked here, and its connection is then cut: a real failed transaction.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT seq FROM heads WHERE stream = 'c1' FOR UPDATE");
+      const failing = store.append("c1", 2, deployedBatch(3, 1));
+      let waiting: number | undefined;
+      for (let tries = 0; waiting === undefined && tries < 200; tries++) {
+        // Inside a transaction the activity view is read once unless its snapshot is cleared.
+        await locker.query("SELECT pg_stat_clear_snapshot()");
+        const { rows } = await locker.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        waiting = rows[0]?.pid;
+        if (waiting === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(waiting).toBeDefined();
+      await locker.query("SELECT pg_terminate_backend($1)", [waiting]);
+      await expect(failing).rejects.toThrow();
+      await locker.query("ROLLBACK");
+    } finally {
+      await locker.end();
+    }
+    expect(store.failure).toBeUndefined();
+    expect((await store.head("c1")).seq).toBe(2);
+    expect(await store.storedHead("c1")).toEqual(await store.head("c1"));
+    const next = await store.append("c1", 2, deployedBatch(3, 1));
+    expect(next.map((event) => event.seq)).toEqual([3]);
+    expect((await followed).map((event) => event.seq)).toEqual([1, 2, 3]);
+    expect(await verifyStream(store, "c1")).toMatchObject({ ok: true });
+  });
 });
