@@ -1,5 +1,5 @@
 import { ViewerError } from "../../replays/as-seen.js";
-import { CorruptEventError, StoreOpenError } from "../log/index.js";
+import { CorruptEventError, StoreFailedError, StoreOpenError } from "../log/index.js";
 import { InputError } from "../setup-loader.js";
 import { SecretsError } from "../client/secrets.js";
 import { ServerError } from "../client/server.js";
@@ -30,6 +30,8 @@ export function isKnownError(error: unknown): boolean {
     error instanceof ServerError ||
     error instanceof ViewerError ||
     error instanceof StoreOpenError ||
+    // A write the disk refused (full, or over a file-size limit): nothing is acknowledged; the next command reopens.
+    error instanceof StoreFailedError ||
     error instanceof CorruptEventError
   );
 }
