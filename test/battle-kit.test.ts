@@ -1,6 +1,6 @@
 /**
  * The battle kit beyond the golden cases: the audit finds a changed kit roll (D1 with K3), a log written before the
- * kit reads as it was played, `epicwar battle` prints the whole sheet, and the allies limit holds where a formation
+ * kit (or a volley allocated before its dice) reads as it was played, `epicwar battle` prints the whole sheet, and the allies limit holds where a formation
  * replaces another (E6) or is bought into an army (A8), and `epicwar kit` plays the kit's commands at the table.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampaignCreated } from "../events/CampaignCreated.js";
 import type { Catalogue, RosterFormation } from "../events/common.js";
+import type { AllocatedHit, HitKind, TargetUnit } from "../events/kit-common.js";
 import { toCurrent, type StoredEvent } from "../events/index.js";
 import type { CampaignSetup } from "../projections/state.js";
 import { auditCampaign, VERDICTS, type AuditInput, type KitRollAudit } from "../replays/audit.js";
@@ -18,6 +19,7 @@ import { renderAudit } from "../replays/audit-text.js";
 import { Engine } from "../src/engine.js";
 import { conditionsFromDice } from "../projections/battle-kit-tables.js";
 import { requireWithinCeiling } from "../src/rules/reserves.js";
+import { rollVolley } from "../src/rules/hit-allocation.js";
 import { Refused } from "../src/rules/refusal.js";
 import { runInProcess, show } from "./support/cli.js";
 import { ASHFALL, CAMPAIGN, CLOCK, playAshfall, playedFolder, removePlayed } from "./replays-support.js";
@@ -104,6 +106,49 @@ describe("K2 K3 a log from before the battle kit", () => {
     const current = toCurrent(stored);
     expect(current.version).toBe(3);
     expect((current.data as CampaignCreated).options).toEqual({ armySize: 2000 });
+  });
+});
+
+describe("K5 a volley allocated before its dice (HitsAllocated version 1)", () => {
+  const units: TargetUnit[] = [
+    { id: "engine", kind: "warEngine", distanceCm: 10, save: 4, eligible: true },
+    { id: "tank", kind: "armouredVehicle", distanceCm: 20, save: 4, eligible: true },
+  ];
+  const hits: HitKind[] = ["TK", "AT", "AT"];
+  const played: AllocatedHit[] = [
+    { hit: 0, kind: "TK", unit: "engine" },
+    { hit: 1, kind: "AT", unit: "tank" },
+    { hit: 2, kind: "AT", unit: "engine" },
+  ];
+  const dice = (faces: number[]) => (sides: number) => {
+    const face = faces.shift()!;
+    expect(face).toBeLessThanOrEqual(sides);
+    return face;
+  };
+
+  it("K5 is read at version 2 with the allocation it was played with", () => {
+    const data = {
+      turn: 1,
+      battle: "t1b1",
+      player: "blue",
+      volley: "t1b1v1",
+      units,
+      hits,
+      allocation: played,
+      unallocated: [],
+    };
+    const current = toCurrent({ type: "HitsAllocated", version: 1, data } as StoredEvent);
+    expect(current.version).toBe(2);
+    expect(current.data).toEqual(data);
+  });
+
+  it("K5 its saves are rolled on that allocation; a volley given now counts the TK damage as hits", () => {
+    expect(rollVolley(units, hits, dice([2, 5, 1]), played).saves.map((s) => s.unit)).toEqual([
+      "engine",
+      "tank",
+      "engine",
+    ]);
+    expect(rollVolley(units, hits, dice([2, 5, 1])).saves.map((s) => s.unit)).toEqual(["engine", "tank", "tank"]);
   });
 });
 
