@@ -30,6 +30,8 @@ export interface ScoutingState {
 export interface PledgedOrder {
   order: Order;
   commitment: string;
+  /** The salt that opens it: public with the order. */
+  salt: string;
 }
 
 export interface TurnScouting {
