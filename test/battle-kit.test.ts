@@ -47,15 +47,13 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
     }
   });
 
-  /** The first conditions roll of an ended turn, and the same log with `edit` made to it. */
-  function tampered(edit: (data: Record<string, unknown>) => void) {
+  /** The first roll of that type (a conditions roll) of an ended turn, and the same log with `edit` made to it. */
+  function tampered(edit: (data: Record<string, unknown>) => void, type = "BattleConditionsRolled") {
     const ended = new Set(
       input.events.filter((e) => e.type === "TurnEnded").map((e) => (e.data as { turn: number }).turn),
     );
-    const index = input.events.findIndex(
-      (e) => e.type === "BattleConditionsRolled" && ended.has((e.data as { turn: number }).turn),
-    );
-    expect(index, "a conditions roll in an ended turn").toBeGreaterThanOrEqual(0);
+    const index = input.events.findIndex((e) => e.type === type && ended.has((e.data as { turn: number }).turn));
+    expect(index, `a ${type} in an ended turn`).toBeGreaterThanOrEqual(0);
     const events = structuredClone(input.events);
     edit(events[index]!.data as Record<string, unknown>);
     return { seq: events[index]!.seq, report: auditCampaign({ ...input, events }) };
@@ -84,6 +82,15 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
       const conditions = data["conditions"] as { light: { band: string } };
       conditions.light.band = conditions.light.band === "darkestNight" ? "hopeFades" : "darkestNight";
     });
+    const findings = report.findings.filter((f) => f.seqs.includes(seq));
+    expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch]);
+  });
+
+  it("K5 saves that do not follow from their dice are found: the rules allocate and roll the volley again", () => {
+    const { seq, report } = tampered((data) => {
+      const saves = data["saves"] as Array<{ unit: string; saved: boolean }>;
+      saves[0]!.unit = saves[0]!.unit === "nobody" ? "somebody" : "nobody";
+    }, "SavesRolled");
     const findings = report.findings.filter((f) => f.seqs.includes(seq));
     expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch]);
   });
