@@ -189,7 +189,8 @@ const handlers: Handlers = {
     // is the First Fire an army not yet activated committed to for a scouting's +2: it is public.
     const revealed = (army: string) => {
       const activation = state.turnState?.activations[army];
-      return activation ? activation.order : (state.turnState?.scouting?.pledges[army]?.order ?? null);
+      const pledge = state.turnState?.scouting?.pledges[army];
+      return activation ? activation.order : pledge && !pledge.separateReveal ? pledge.order : null;
     };
     const averagePoints = (attacker.points + defender.points) / 2;
     state.lastBattleTurn = Math.max(state.lastBattleTurn, data.turn);

@@ -19,7 +19,7 @@ import { renderAudit } from "../replays/audit-text.js";
 import { Engine } from "../src/engine.js";
 import { conditionsFromDice } from "../projections/battle-kit-tables.js";
 import { requireWithinCeiling } from "../src/rules/reserves.js";
-import { rollVolley } from "../src/rules/hit-allocation.js";
+import { allocateBeforeDice, rollVolley } from "../src/rules/hit-allocation.js";
 import { Refused } from "../src/rules/refusal.js";
 import { runInProcess, show } from "./support/cli.js";
 import { ASHFALL, CAMPAIGN, CLOCK, playAshfall, playedFolder, removePlayed } from "./replays-support.js";
@@ -95,6 +95,29 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
     expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch]);
   });
 
+  it("K5 a volley of HitsAllocated version 1 is audited as it was played: allocated before its dice", () => {
+    const asVersion1 = (allocation: (units: TargetUnit[], hits: HitKind[]) => AllocatedHit[]) => {
+      const events = structuredClone(input.events) as Array<(typeof input.events)[number]>;
+      const index = events.findIndex((e) => e.type === "HitsAllocated");
+      expect(index, "a volley in the log").toBeGreaterThanOrEqual(0);
+      const data = events[index]!.data as { units: TargetUnit[]; hits: HitKind[] };
+      events[index] = {
+        ...events[index]!,
+        version: 1,
+        data: { ...data, allocation: allocation(data.units, data.hits) },
+      };
+      return { seq: events[index]!.seq, report: auditCampaign({ ...input, events }) };
+    };
+    // The demo's volleys hold no TK hit on a war engine, so both ways of allocating give the same saves.
+    expect(asVersion1(allocateBeforeDice).report.findings).toEqual([]);
+    const { seq, report } = asVersion1((units, hits) =>
+      allocateBeforeDice(units, hits).map((a) => ({ ...a, unit: units.at(-1)!.id })),
+    );
+    expect(report.findings.filter((f) => f.seqs.includes(seq)).map((f) => f.verdict)).toEqual([
+      VERDICTS.derivedMismatch,
+    ]);
+  });
+
   it("D1 K3 a kit roll rewritten whole, its band made to fit its new dice, is still found by the seeds", () => {
     const { seq, report } = tampered((data) => {
       const faces = (data["dice"] as Array<{ face: number }>).map((die) => (die.face % 6) + 1);
@@ -113,6 +136,16 @@ describe("K2 K3 a log from before the battle kit", () => {
     const current = toCurrent(stored);
     expect(current.version).toBe(3);
     expect((current.data as CampaignCreated).options).toEqual({ armySize: 2000 });
+  });
+});
+
+describe("A3 a scouting of version 1: the order it made public was revealed separately", () => {
+  it.each(["ScoutingDeclared", "ScoutingAnswered"])("A3 %s v1 is read with separateReveal", (type) => {
+    const data = { turn: 1, scouting: "t1s1", army: "b1", player: "blue", bonus: 0 };
+    expect(toCurrent({ type, version: 1, data } as StoredEvent)).toMatchObject({
+      version: 2,
+      data: { ...data, separateReveal: true },
+    });
   });
 });
 

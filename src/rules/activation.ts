@@ -159,7 +159,7 @@ function moveEvents(
  */
 function publicReveal(state: CampaignState, army: string, activated: readonly DomainEvent[]): DomainEvent[] {
   const pledge = state.turnState?.scouting?.pledges[army];
-  if (!pledge) return [];
+  if (!pledge || pledge.separateReveal) return [];
   const after = predict(state, activated);
   return revealEvents(after, after.turnState!.activations[army]!, pledge.order, pledge.salt);
 }

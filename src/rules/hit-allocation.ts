@@ -40,6 +40,21 @@ export function unallocatedHits(units: readonly TargetUnit[], hits: readonly Hit
   return hits.flatMap((kind, hit) => (potentialTargets(kind, eligible).length === 0 ? [hit] : []));
 }
 
+/**
+ * K5 as HitsAllocated version 1 recorded it: every hit allocated before any die, a TK hit counting as one. A volley
+ * of that version keeps this allocation (and is audited against it).
+ */
+export function allocateBeforeDice(units: readonly TargetUnit[], hits: readonly HitKind[]): AllocatedHit[] {
+  const eligible = closestFirst(units);
+  const taken = new Map<string, number>();
+  return hits.flatMap((kind, hit) => {
+    const unit = closestWithFewest(potentialTargets(kind, eligible), taken);
+    if (!unit) return [];
+    taken.set(unit.id, (taken.get(unit.id) ?? 0) + 1);
+    return [{ hit, kind, unit: unit.id }];
+  });
+}
+
 /** K5 ruling: a TK hit's damage is a d3 (seed 003 rolls damage "immediately after allocating the hit"). */
 export const TK_DAMAGE_SIDES = 3;
 
