@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Catalogue, campaignTerms, Options } from "./common.js";
+import { Catalogue, campaignTerms, Formation, IdRecord, Options } from "./common.js";
 import { defineEvent, type DataOf } from "./define.js";
 
 /**
@@ -13,6 +13,24 @@ import { defineEvent, type DataOf } from "./define.js";
  * created at version 2 played none of them: it is read with neither option, so no scenario, condition or ally limit
  * appears in its replay or audit.
  */
+/** Before K4 a formation named no army list. */
+const catalogueBeforeAllies = Type.Object(
+  {
+    ...Catalogue.properties,
+    formations: IdRecord(Type.Omit(Formation, ["faction"], { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+const before = (options: Array<keyof typeof Options.properties>) =>
+  Type.Object(
+    {
+      ...campaignTerms,
+      options: Type.Omit(Options, options, { additionalProperties: false }),
+      catalogue: catalogueBeforeAllies,
+    },
+    { additionalProperties: false },
+  );
+
 export const CampaignCreated = defineEvent(
   "CampaignCreated",
   3,
@@ -32,5 +50,6 @@ export const CampaignCreated = defineEvent(
     // Version 2 had neither option, and neither one's absence changes how its campaign was played.
     2: (data) => data,
   },
+  { 1: before(["fortifyBuilds", "allies", "battleKit"]), 2: before(["allies", "battleKit"]) },
 );
 export type CampaignCreated = DataOf<typeof CampaignCreated>;

@@ -402,3 +402,13 @@ export const campaignTerms = {
   players: Type.Array(Player, { minItems: 2, maxItems: 2 }),
   force: Force,
 };
+
+/**
+ * A3: an order made public by a scouting before its army's activation is revealed with that activation (the engine
+ * logs its OrderRevealed then). Version 1 of the scouting events had its owner reveal it separately, at its battle or
+ * by the Action phase's end: they are read with `separateReveal`, so such an order is revealed, and audited, as it was.
+ */
+export const scoutingRevealVersions = {
+  field: { separateReveal: Type.Optional(Type.Literal(true)) },
+  upcaster: (data: unknown) => ({ ...(data as object), separateReveal: true }),
+};

@@ -32,7 +32,12 @@ export interface VolleyState {
   player: string;
   units: TargetUnit[];
   hits: HitKind[];
-  allocation: AllocatedHit[];
+  /**
+   * Each allocated hit's unit, in the order scored: known once the saves are rolled, as the dice decide it (K5: a TK
+   * hit's damage counts as hits); null before. A volley allocated before the dice (HitsAllocated v1) has it from the
+   * start.
+   */
+  allocation: AllocatedHit[] | null;
   unallocated: number[];
   saves: Array<{ hit: number; unit: string; roll: number; saved: boolean; damage?: number }> | null;
   destroyed: string[] | null;
@@ -161,7 +166,7 @@ export const battleKitHandlers = {
       player: data.player,
       units: data.units,
       hits: data.hits,
-      allocation: data.allocation,
+      allocation: data.allocation ?? null,
       unallocated: data.unallocated,
       saves: null,
       destroyed: null,
@@ -171,6 +176,7 @@ export const battleKitHandlers = {
     const volley = kitOf(state, data.battle).volleys[data.volley]!;
     volley.saves = data.saves;
     volley.destroyed = data.destroyed;
+    volley.allocation = data.saves.map(({ hit, unit }) => ({ hit, kind: volley.hits[hit]!, unit }));
     drew(state, data);
   },
   BarrageCalled(state: Draft<CampaignState>, data: EventData<"BarrageCalled">) {

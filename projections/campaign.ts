@@ -185,8 +185,13 @@ const handlers: Handlers = {
   BattleStarted(state, data) {
     const attacker = state.armies[data.attacker]!;
     const defender = state.armies[data.defender]!;
-    // A3, T5: an order already revealed this turn (for a scouting's +2, say) is revealed for this battle too.
-    const revealed = (army: string) => state.turnState?.activations[army]?.order ?? null;
+    // A3, T5: an order already revealed this turn (for a scouting's +2, say) is revealed for this battle too, and so
+    // is the First Fire an army not yet activated committed to for a scouting's +2: it is public.
+    const revealed = (army: string) => {
+      const activation = state.turnState?.activations[army];
+      const pledge = state.turnState?.scouting?.pledges[army];
+      return activation ? activation.order : pledge && !pledge.separateReveal ? pledge.order : null;
+    };
     const averagePoints = (attacker.points + defender.points) / 2;
     state.lastBattleTurn = Math.max(state.lastBattleTurn, data.turn);
     state.battles[data.battle] = {

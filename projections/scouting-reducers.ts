@@ -25,14 +25,23 @@ export function scoutingDeclared(state: Draft<CampaignState>, data: EventData<"S
     band: null,
     statedPoints: null,
   };
-  scouting.pledges[data.army] = { order: data.order, commitment: data.commitment };
+  scouting.pledges[data.army] = {
+    order: data.order,
+    commitment: data.commitment,
+    salt: data.salt,
+    ...(data.separateReveal && { separateReveal: true }),
+  };
 }
 
 export function scoutingAnswered(state: Draft<CampaignState>, data: EventData<"ScoutingAnswered">): void {
   const scouting = turnScouting(state.turnState!);
   scouting.scoutings[data.scouting]!.scoutedBonus = data.bonus;
   if (data.firstFire && !state.turnState!.activations[data.army]) {
-    scouting.pledges[data.army] = { order: "firstFire", commitment: data.firstFire.commitment };
+    scouting.pledges[data.army] = {
+      order: "firstFire",
+      ...data.firstFire,
+      ...(data.separateReveal && { separateReveal: true }),
+    };
   }
 }
 

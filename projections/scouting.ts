@@ -30,6 +30,10 @@ export interface ScoutingState {
 export interface PledgedOrder {
   order: Order;
   commitment: string;
+  /** The salt that opens it: public with the order. */
+  salt: string;
+  /** Made public by a version 1 scouting event: its owner reveals it separately, as it was then played. */
+  separateReveal?: true;
 }
 
 export interface TurnScouting {

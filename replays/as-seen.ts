@@ -6,6 +6,7 @@
  */
 import { HOST, type Order } from "../events/common.js";
 import { toCurrent, type CurrentEvent, type DomainEvent, type StoredEvent } from "../events/index.js";
+import { derivedView, type DerivedView } from "../projections/derived.js";
 import { settledBattles } from "../projections/settled-battles.js";
 import type { CampaignState } from "../projections/state.js";
 import type { EventStore } from "../src/log/index.js";
@@ -14,6 +15,7 @@ import {
   viewedContent,
   viewEvent,
   viewState,
+  type CampaignView,
   type EventView,
   type ViewContext,
   type Viewer,
@@ -96,13 +98,18 @@ export async function stateContext(
   return context;
 }
 
+/** The state as a seat may see it, with what it implies computed from that view (`derivedView`). */
+export type StateAsSeen = CampaignView & { derived: DerivedView; heldOrders?: Record<string, Order> };
+
 /**
- * The state as `state --json --as` prints it: the view itself, never the state; a player's with its own held orders
- * (none where its secrets are kept on another machine).
+ * The state as `state --json --as` prints it: the view itself, never the state, and its derived view (each side's
+ * CVPs by source against the target, each battle's B2 engagement effects), so that a reader of the JSON need not
+ * apply the rules again; a player's with its own held orders (none where its secrets are kept on another machine).
  */
-export function stateAsSeen(context: ViewContext, viewer: Viewer, heldOrders: Record<string, Order>): object {
+export function stateAsSeen(context: ViewContext, viewer: Viewer, heldOrders: Record<string, Order>): StateAsSeen {
   const view = viewState(context.state, viewer, context);
-  return seesAll(viewer) ? view : { ...view, heldOrders };
+  const derived = derivedView(view);
+  return seesAll(viewer) ? { ...view, derived } : { ...view, derived, heldOrders };
 }
 
 /** Events of a line as `log --json --as` shows them, judged with the campaign as it is now (`context`). */

@@ -1,9 +1,10 @@
-import type { DomainEvent } from "../events/index.js";
+import type { DomainEvent, EventData } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { Command } from "../src/commands/schemas.js";
 import { decide } from "../src/decide.js";
 import { canonicalJson } from "../src/commitments.js";
 import { describeRefusal, type Refusal } from "../src/rules/refusal.js";
+import { allocateBeforeDice } from "../src/rules/hit-allocation.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
 import { DERIVED_VERDICTS, type Finding, type TurnAudit } from "./audit-report.js";
 
@@ -312,6 +313,26 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
   }
 }
 
+/**
+ * What the rules derive as the event's version wrote it: a version 1 volley (HitsAllocated with an `allocation`)
+ * was allocated whole before its dice, which the rules derive again that way; a version 1 scouting event made an
+ * order public that its owner then revealed separately (`separateReveal`), as it was played.
+ */
+function asWritten(logged: CheckedEvent, derived: DomainEvent): DomainEvent {
+  if (logged.type === "HitsAllocated" && derived.type === "HitsAllocated") {
+    if ((logged.data as EventData<"HitsAllocated">).allocation === undefined) return derived;
+    const { units, hits } = derived.data;
+    return { ...derived, data: { ...derived.data, allocation: allocateBeforeDice(units, hits) } };
+  }
+  if (
+    (derived.type === "ScoutingDeclared" || derived.type === "ScoutingAnswered") &&
+    logged.type === derived.type &&
+    (logged.data as { separateReveal?: true }).separateReveal
+  )
+    return { ...derived, data: { ...derived.data, separateReveal: true } } as DomainEvent;
+  return derived;
+}
+
 const describeCommand = (command: Command) => `${command.type} by ${command.actor}`;
 
 /**
@@ -412,7 +433,12 @@ export class DerivedAudit implements AdvancedCheck {
       while (chunk[next] && CONSEQUENCES.has(chunk[next]!.event.type)) next++;
       return next;
     }
-    return this.compare(chunk, i, rebuilt.command, decision.events);
+    return this.compare(
+      chunk,
+      i,
+      rebuilt.command,
+      decision.events.map((derived) => asWritten(event, derived)),
+    );
   }
 
   private refused(

@@ -16,6 +16,7 @@ import {
   type CampaignState,
 } from "../src/api/index.js";
 import { MemorySecrets, takeChoresInTurn, type Table } from "../src/api/client.js";
+import { runInProcess, show } from "./support/cli.js";
 import { tempDir } from "./support/tmp.js";
 
 const CLOCK = () => new Date("2026-05-01T10:00:00.000Z");
@@ -78,6 +79,37 @@ describe("the public API", () => {
     } finally {
       await folder.close();
     }
+  });
+
+  it("reads the state with what it implies: each side's CVPs by source against the target, each battle's engagement", async () => {
+    const { dir, folder, campaign, seats } = await ashfall();
+    let read: Awaited<ReturnType<CampaignFolder["state"]>>;
+    try {
+      const fought = (s: CampaignState) =>
+        Object.values(s.battles).some((b) => b.attacker.order && b.defender.order) || s.status === "finished";
+      const state = await play(folder, campaign, seats, fought);
+      read = await folder.state(campaign);
+      const battles = Object.values(read.battles).filter((b) => b.attacker.order && b.defender.order);
+      expect(battles.length).toBeGreaterThan(0);
+      for (const { derived } of [read, await folder.state(campaign, { as: "concord" })]) {
+        for (const { id } of state.setup!.players) {
+          const held = Object.values(state.objectives).filter((o) => o.heldBy === id).length;
+          const { battles: fromBattles, objectives, homeBase, total, target, reached } = derived.cvps[id]!;
+          expect(fromBattles).toBe(state.ledgers[id]!.battleCvps);
+          expect(objectives).toBe(held * state.setup!.awards.objective);
+          expect(total).toBe(fromBattles + objectives + homeBase);
+          expect([target, reached]).toEqual([state.setup!.cvpTarget, total >= state.setup!.cvpTarget]);
+        }
+        for (const battle of battles)
+          expect(derived.engagements[battle.id]?.effect, battle.id).toMatch(/initiative|deploys|standard battle/);
+      }
+    } finally {
+      await folder.close();
+    }
+    // `state --json` prints the same read, derived view included.
+    const printed = await runInProcess(["state", "--json", "--db", join(dir, "db")]);
+    expect(printed.code, show(printed)).toBe(0);
+    expect((JSON.parse(printed.stdout) as { derived: unknown }).derived).toEqual(read.derived);
   });
 
   it("branches a line, compares it, exports the campaign and imports it elsewhere", async () => {

@@ -1,6 +1,6 @@
 /**
  * The battle kit beyond the golden cases: the audit finds a changed kit roll (D1 with K3), a log written before the
- * kit reads as it was played, `epicwar battle` prints the whole sheet, and the allies limit holds where a formation
+ * kit (or a volley allocated before its dice) reads as it was played, `epicwar battle` prints the whole sheet, and the allies limit holds where a formation
  * replaces another (E6) or is bought into an army (A8), and `epicwar kit` plays the kit's commands at the table.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampaignCreated } from "../events/CampaignCreated.js";
 import type { Catalogue, RosterFormation } from "../events/common.js";
+import type { AllocatedHit, HitKind, TargetUnit } from "../events/kit-common.js";
 import { toCurrent, type StoredEvent } from "../events/index.js";
 import type { CampaignSetup } from "../projections/state.js";
 import { auditCampaign, VERDICTS, type AuditInput, type KitRollAudit } from "../replays/audit.js";
@@ -18,6 +19,7 @@ import { renderAudit } from "../replays/audit-text.js";
 import { Engine } from "../src/engine.js";
 import { conditionsFromDice } from "../projections/battle-kit-tables.js";
 import { requireWithinCeiling } from "../src/rules/reserves.js";
+import { allocateBeforeDice, rollVolley } from "../src/rules/hit-allocation.js";
 import { Refused } from "../src/rules/refusal.js";
 import { runInProcess, show } from "./support/cli.js";
 import { ASHFALL, CAMPAIGN, CLOCK, playAshfall, playedFolder, removePlayed } from "./replays-support.js";
@@ -45,15 +47,13 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
     }
   });
 
-  /** The first conditions roll of an ended turn, and the same log with `edit` made to it. */
-  function tampered(edit: (data: Record<string, unknown>) => void) {
+  /** The first roll of that type (a conditions roll) of an ended turn, and the same log with `edit` made to it. */
+  function tampered(edit: (data: Record<string, unknown>) => void, type = "BattleConditionsRolled") {
     const ended = new Set(
       input.events.filter((e) => e.type === "TurnEnded").map((e) => (e.data as { turn: number }).turn),
     );
-    const index = input.events.findIndex(
-      (e) => e.type === "BattleConditionsRolled" && ended.has((e.data as { turn: number }).turn),
-    );
-    expect(index, "a conditions roll in an ended turn").toBeGreaterThanOrEqual(0);
+    const index = input.events.findIndex((e) => e.type === type && ended.has((e.data as { turn: number }).turn));
+    expect(index, `a ${type} in an ended turn`).toBeGreaterThanOrEqual(0);
     const events = structuredClone(input.events);
     edit(events[index]!.data as Record<string, unknown>);
     return { seq: events[index]!.seq, report: auditCampaign({ ...input, events }) };
@@ -86,6 +86,35 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
     expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch]);
   });
 
+  it("K5 saves that do not follow from their dice are found: the rules allocate and roll the volley again", () => {
+    const { seq, report } = tampered((data) => {
+      const saves = data["saves"] as Array<{ unit: string; saved: boolean }>;
+      saves[0]!.unit = saves[0]!.unit === "nobody" ? "somebody" : "nobody";
+    }, "SavesRolled");
+    const findings = report.findings.filter((f) => f.seqs.includes(seq));
+    expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch]);
+  });
+
+  it("K5 a volley of HitsAllocated version 1 is audited as it was played: allocated before its dice", () => {
+    const asVersion1 = (allocation: (units: TargetUnit[], hits: HitKind[]) => AllocatedHit[]) => {
+      const events = structuredClone(input.events);
+      const index = events.findIndex((e) => e.type === "HitsAllocated");
+      expect(index, "a volley in the log").toBeGreaterThanOrEqual(0);
+      const data = events[index]!.data as { units: TargetUnit[]; hits: HitKind[]; allocation?: AllocatedHit[] };
+      // The audit reads events at their current version: a v1 volley is one that kept its allocation.
+      data.allocation = allocation(data.units, data.hits);
+      return { seq: events[index]!.seq, report: auditCampaign({ ...input, events }) };
+    };
+    // The demo's volleys hold no TK hit on a war engine, so both ways of allocating give the same saves.
+    expect(asVersion1(allocateBeforeDice).report.findings).toEqual([]);
+    const { seq, report } = asVersion1((units, hits) =>
+      allocateBeforeDice(units, hits).map((a) => ({ ...a, unit: units.at(-1)!.id })),
+    );
+    expect(report.findings.filter((f) => f.seqs.includes(seq)).map((f) => f.verdict)).toEqual([
+      VERDICTS.derivedMismatch,
+    ]);
+  });
+
   it("D1 K3 a kit roll rewritten whole, its band made to fit its new dice, is still found by the seeds", () => {
     const { seq, report } = tampered((data) => {
       const faces = (data["dice"] as Array<{ face: number }>).map((die) => (die.face % 6) + 1);
@@ -104,6 +133,59 @@ describe("K2 K3 a log from before the battle kit", () => {
     const current = toCurrent(stored);
     expect(current.version).toBe(3);
     expect((current.data as CampaignCreated).options).toEqual({ armySize: 2000 });
+  });
+});
+
+describe("A3 a scouting of version 1: the order it made public was revealed separately", () => {
+  it.each(["ScoutingDeclared", "ScoutingAnswered"])("A3 %s v1 is read with separateReveal", (type) => {
+    const data = { turn: 1, scouting: "t1s1", army: "b1", player: "blue", bonus: 0 };
+    expect(toCurrent({ type, version: 1, data } as StoredEvent)).toMatchObject({
+      version: 2,
+      data: { ...data, separateReveal: true },
+    });
+  });
+});
+
+describe("K5 a volley allocated before its dice (HitsAllocated version 1)", () => {
+  const units: TargetUnit[] = [
+    { id: "engine", kind: "warEngine", distanceCm: 10, save: 4, eligible: true },
+    { id: "tank", kind: "armouredVehicle", distanceCm: 20, save: 4, eligible: true },
+  ];
+  const hits: HitKind[] = ["TK", "AT", "AT"];
+  const played: AllocatedHit[] = [
+    { hit: 0, kind: "TK", unit: "engine" },
+    { hit: 1, kind: "AT", unit: "tank" },
+    { hit: 2, kind: "AT", unit: "engine" },
+  ];
+  const dice = (faces: number[]) => (sides: number) => {
+    const face = faces.shift()!;
+    expect(face).toBeLessThanOrEqual(sides);
+    return face;
+  };
+
+  it("K5 is read at version 2 with the allocation it was played with", () => {
+    const data = {
+      turn: 1,
+      battle: "t1b1",
+      player: "blue",
+      volley: "t1b1v1",
+      units,
+      hits,
+      allocation: played,
+      unallocated: [],
+    };
+    const current = toCurrent({ type: "HitsAllocated", version: 1, data } as StoredEvent);
+    expect(current.version).toBe(2);
+    expect(current.data).toEqual(data);
+  });
+
+  it("K5 its saves are rolled on that allocation; a volley given now counts the TK damage as hits", () => {
+    expect(rollVolley(units, hits, dice([2, 5, 1]), played).saves.map((s) => s.unit)).toEqual([
+      "engine",
+      "tank",
+      "engine",
+    ]);
+    expect(rollVolley(units, hits, dice([2, 5, 1])).saves.map((s) => s.unit)).toEqual(["engine", "tank", "tank"]);
   });
 });
 

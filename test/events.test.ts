@@ -13,6 +13,7 @@ const RenamedV2 = defineEvent(
       return { ...rest, label: name };
     },
   },
+  { 1: Type.Object({ army: Type.String(), name: Type.String() }, { additionalProperties: false }) },
 );
 
 describe("event catalogue", () => {
@@ -58,6 +59,10 @@ describe("event catalogue", () => {
 
   it("cannot define a version without an upcaster from every older one", () => {
     expect(() => defineEvent("Broken", 3, Type.Object({}), { 1: (d) => d })).toThrow(/no upcaster from v2/);
+  });
+
+  it("cannot define a version without the schema of every older one: each is published", () => {
+    expect(() => defineEvent("Unpublished", 2, Type.Object({}), { 1: (d) => d })).toThrow(/no schema of v1/);
   });
 
   it("names the field of invalid event data", () => {

@@ -1,8 +1,8 @@
 /**
  * The reference verifier (tools/verify_log.py, Python with the standard library only, written from the documents) on
  * `epicwar log --raw` of both demos: it passes them with counts that match what the logs hold, and it names the seq of
- * each tampering: a body byte changed, and edits re-sealed into a consistent chain that only a commitment, a seed or a
- * roll can give away. The demos are played once, by the CLI (run in this process).
+ * each tampering: a body byte changed, and edits re-sealed into a consistent chain that only a commitment, a seed, a
+ * roll, a roll's form (pending too) or what the battle kit's dice mean can give away. The demos are played once, by the CLI (run in this process).
  */
 import { execFile, type ExecFileException } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -395,6 +395,45 @@ describe("tools/verify_log.py", () => {
     );
   });
 
+  describe("what the battle kit's dice mean (K5)", () => {
+    it.each([
+      ["basic", () => basic],
+      ["advanced", () => advanced],
+    ])("names the seq of a failed save recorded as saved in the %s demo, re-sealed", async (_name, log) => {
+      const seq = log().bodies.find(
+        (body) =>
+          body.type === "SavesRolled" &&
+          (body.data as EventData<"SavesRolled">).saves.some((save) => !save.saved && save.damage === undefined),
+      )!.seq;
+      const raw = resealed(log(), (bodies) => {
+        const data = bodies[seq - 1]!.data as EventData<"SavesRolled">;
+        const failed = data.saves.find((save) => !save.saved && save.damage === undefined)!;
+        failed.saved = true;
+        if (!data.saves.some((save) => save.unit === failed.unit && !save.saved))
+          data.destroyed = data.destroyed.filter((unit) => unit !== failed.unit);
+        return bodies;
+      });
+      await expectFailure(
+        raw,
+        seq,
+        /SavesRolled is not what its dice give: saves of volley \S+ do not follow from its dice/,
+      );
+    });
+
+    it("names the seq of a barrage's hits raised by one, re-sealed", async () => {
+      const seq = seqOf(advanced, "BarrageRolled", 0);
+      const raw = resealed(advanced, (bodies) => {
+        (bodies[seq - 1]!.data as EventData<"BarrageRolled">).hits += 1;
+        return bodies;
+      });
+      await expectFailure(
+        raw,
+        seq,
+        /BarrageRolled is not what its dice give: barrage \S+ records \d+ hits where its d10s give/,
+      );
+    });
+  });
+
   describe("scouting (A3)", () => {
     /**
      * The advanced demo with a scouting written into turn 1 as the engine writes one: an army that revealed Advance
@@ -486,10 +525,36 @@ describe("tools/verify_log.py", () => {
       });
     });
 
+    it("names the seq of a roll still pending whose band cannot follow from its dice: its form is checked at once", async () => {
+      const { raw, rolledSeq } = withScouting((roll) => {
+        roll.band = roll.band === "scoutedTriple" ? "scoutTriple" : "scoutedTriple";
+      });
+      // The turn cut short before its TurnEnded: the host's seed is not out, so the roll is pending.
+      const lines = raw
+        .trimEnd()
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => JSON.parse(line) as RawLine);
+      const ended = lines.findIndex((line) => line.kind === "event" && JSON.parse(line.body).type === "TurnEnded");
+      const pending = lines.slice(0, ended);
+      const run = await expectFailure(
+        rawText([...pending, { kind: "head", stream: pending.at(-1)!.stream, seq: ended, hash: pending.at(-1)!.hash }]),
+        rolledSeq,
+        /scouting roll of turn 1 is impossible: band \w+ does not follow from totals/,
+      );
+      expect(run.stdout).toMatch(/^rolls: 0 recomputed \(\d+ pending/m);
+    });
+
     it("names the seq of a scouting roll whose dice were changed and re-sealed", async () => {
       const { raw, rolledSeq } = withScouting((roll) => {
-        const die = roll.rounds[0]!.scout;
-        die[0] = die[0] === 6 ? 5 : die[0] + 1;
+        // Other dice with the same total: a roll of possible form that only the seeds give away (every pair but 1-1
+        // and 6-6 has one).
+        const last = roll.rounds.at(-1)!;
+        const face = (value: number) => value >= 1 && value <= 6;
+        const [die, step] = [last.scout, last.scouted]
+          .flatMap((pair) => [1, -1].map((by) => [pair, by] as const))
+          .find(([pair, by]) => face(pair[0] + by) && face(pair[1] - by))!;
+        [die[0], die[1]] = [die[0] + step, die[1] - step];
       });
       await expectFailure(raw, rolledSeq, /scouting roll of turn 1 does not recompute from the seeds/);
     });

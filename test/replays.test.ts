@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toCurrent } from "../events/index.js";
+import { campaignTotals } from "../projections/derived.js";
 import { describeEvent } from "../src/words/events.js";
 import { Engine } from "../src/engine.js";
 import { ReplayCursor, ReplayError, Replays } from "../replays/replayer.js";
@@ -255,7 +256,10 @@ describe("the CLI", () => {
     expect(text.code, show(text)).toBe(0);
     expect(text.stdout).toMatch(/turn 2, action phase/);
     const atSeq = await cli(["state", "--db", db, "--seq", "100", "--json"]);
-    expect(JSON.parse(atSeq.stdout)).toEqual(JSON.parse(JSON.stringify(foldTo(ashfall.events, 100))));
+    const { derived, ...stateAtSeq } = JSON.parse(atSeq.stdout) as { derived: { cvps: unknown } };
+    const folded = foldTo(ashfall.events, 100);
+    expect(stateAtSeq).toEqual(JSON.parse(JSON.stringify(folded)));
+    expect(derived.cvps).toEqual(campaignTotals(folded));
     const refusals = [
       [["--turn", "99"], /turn 99 has not begun/],
       [["--seq", "5000"], /there is no seq 5000/],

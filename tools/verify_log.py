@@ -5,8 +5,9 @@
 
 Checks the hash chain (docs/storage.md, "The raw log"), every order commitment against its reveal (docs/secrets.md),
 every player's seed commitment before its turn's TurnStarted, every seed against its commitment and every roll
-against the seeds (docs/fair-dice.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
-chain's, else the earliest by seq.
+against the seeds (docs/fair-dice.md), each roll's form at once (pending or not), and what the battle kit's dice mean
+(docs/battle-kit.md: saves, TK damage, what they destroy, barrage hits). Prints what it checked and exits 0, or exits
+1 naming the first failure: the chain's, else the earliest by seq.
 """
 import hashlib
 import hmac
@@ -43,6 +44,132 @@ def die(campaign, turn, host_seed, player_seeds, index, sides=6):
             if byte < limit:
                 return byte % sides + 1
         block += 1
+
+
+SCENARIOS = ("meetingEngagement", "attackDefense", "annihilation", "breakout", "recover", "assassination", "pincer")
+# K5: what each kind of hit may be allocated to (a TK hit: war engines when there are any, else any unit).
+AFFECTS = {"AP": ("infantry", "lightVehicle"), "AT": ("lightVehicle", "armouredVehicle", "warEngine"),
+           "MW": ("infantry", "lightVehicle", "armouredVehicle", "warEngine")}
+
+
+def barrage_to_hit(points):
+    """K5, Heresy's barrage point table: the d10 score that hits."""
+    return 9 if points <= 3 else 7 if points <= 6 else 5 if points <= 9 else 3
+
+
+def potential_targets(kind, eligible):
+    if kind == "TK":
+        return [unit for unit in eligible if unit["kind"] == "warEngine"] or eligible
+    return [unit for unit in eligible if unit["kind"] in AFFECTS[kind]]
+
+
+def roll_volley(volley, take):
+    """K5 (docs/battle-kit.md): the hits allocated and rolled one by one in the order scored, each allocated to the
+    closest eligible unit it can affect among those with the fewest hits so far, then its die drawn: a d3 of damage for
+    a TK hit on a war engine (counted as that many hits), else a d6 save. A volley of HitsAllocated version 1 is
+    rolled on the allocation it recorded. Gives the saves and the units destroyed, as SavesRolled records them."""
+    units = volley["units"]
+    eligible = sorted((unit for unit in units if unit["eligible"]), key=lambda unit: unit["distanceCm"])  # stable: ties keep the order given
+    given = {a["hit"]: a["unit"] for a in volley["allocation"]} if volley.get("allocation") is not None else None
+    by_id = {unit["id"]: unit for unit in units}
+    taken, saves, destroyed = {}, [], set()
+    for hit, kind in enumerate(volley["hits"]):
+        if given is not None:
+            unit = by_id.get(given.get(hit))
+        else:
+            targets = potential_targets(kind, eligible)
+            fewest = min((taken.get(unit["id"], 0) for unit in targets), default=None)
+            unit = next((unit for unit in targets if taken.get(unit["id"], 0) == fewest), None)
+        if unit is None:
+            continue
+        if kind == "TK" and unit["kind"] == "warEngine":
+            damage = take(3)
+            taken[unit["id"]] = taken.get(unit["id"], 0) + damage
+            saves.append({"hit": hit, "unit": unit["id"], "roll": damage, "saved": False, "damage": damage})
+            continue
+        taken[unit["id"]] = taken.get(unit["id"], 0) + 1
+        roll = take(6)
+        if roll < unit["save"]:
+            destroyed.add(unit["id"])
+        saves.append({"hit": hit, "unit": unit["id"], "roll": roll, "saved": roll >= unit["save"]})
+    return saves, [unit["id"] for unit in units if unit["id"] in destroyed]
+
+
+def recorded_dice(dice):
+    """A TakeDie over a kit roll's recorded dice: each taken die must have the sides asked for."""
+    position = [0]
+
+    def take(sides):
+        if position[0] >= len(dice):
+            raise IndexError(f"the rules draw more dice than the {len(dice)} recorded")
+        die = dice[position[0]]
+        position[0] += 1
+        if die["sides"] != sides:
+            raise ValueError(f"die {position[0] - 1} of the roll has {die['sides']} sides where the rules draw a d{sides}")
+        return die["face"]
+
+    return take, position
+
+
+def roll_form_problem(roll, scouting, players):
+    """What makes a recorded initiative or scouting roll impossible whatever the seeds (docs/fair-dice.md): faces
+    outside 1-6, a round without a tie rerolled, a last round tied, a winner, totals or band that do not follow."""
+    rounds = roll["rounds"]
+    if not rounds:
+        return "it has no round"
+    totals = []
+    for round_ in rounds:
+        if scouting is None:
+            if sorted(round_) != sorted(players):
+                return "a round does not give one die to each player"
+            values = [round_[player] for player in players]
+        else:
+            values = [*round_["scout"], *round_["scouted"]]
+            if len(round_["scout"]) != 2 or len(round_["scouted"]) != 2:
+                return "a round does not give two dice to each side"
+        if any(not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6 for value in values):
+            return "a die is not a face of a d6"
+        totals.append(values if scouting is None else [values[0] + values[1] + scouting["scout"], values[2] + values[3] + scouting["scouted"]])
+    tied = [len(set(values)) < len(values) for values in totals]
+    if any(not tie for tie in tied[:-1]) or tied[-1]:
+        return "ties and only ties are rerolled: every round but the last must tie and the last must not"
+    last = totals[-1]
+    if scouting is None:
+        return None if roll["winner"] == players[last.index(max(last))] else f"{roll['winner']} did not roll highest in the last round"
+    if [roll["scoutTotal"], roll["scoutedTotal"]] != last:
+        return f"the totals {roll['scoutTotal']} and {roll['scoutedTotal']} are not the last round's with the bonuses ({last[0]} and {last[1]})"
+    band = scouting_band(*last)
+    return None if roll["band"] == band else f"band {roll['band']} does not follow from totals {last[0]} and {last[1]} (the band is {band})"
+
+
+def kit_meaning_problem(kind, roll, volley=None, barrage=None):
+    """What a battle kit roll records that its own dice do not give by the documented rules (docs/battle-kit.md)."""
+    dice = roll["dice"]
+    if any(not 1 <= die["face"] <= die["sides"] for die in dice):
+        return "a die shows a face its sides do not have"
+    take, position = recorded_dice(dice)
+    if kind == "SavesRolled":
+        if volley is None:
+            return f"volley {roll['volley']} was never given (no HitsAllocated), or its saves were already rolled"
+        saves, destroyed = roll_volley(volley, take)
+        if saves != roll["saves"] or destroyed != roll["destroyed"]:
+            return f"saves of volley {roll['volley']} do not follow from its dice: the rules give {json.dumps(saves)}, destroying {destroyed}"
+    elif kind == "BarrageRolled":
+        if barrage is None:
+            return f"barrage {roll['barrage']} was never called (no BarrageCalled), or it was already rolled"
+        hits = sum(take(10) >= barrage["toHit"] for _ in range(barrage["models"]))
+        if hits != roll["hits"]:
+            return f"barrage {roll['barrage']} records {roll['hits']} hits where its d10s give {hits} at {barrage['toHit']}+"
+    elif kind == "ScenarioRolled":
+        scenario = SCENARIOS[take(7) - 1]
+        if scenario != roll["scenario"]:
+            return f"scenario {roll['scenario']} where its d7 gives {scenario}"
+    elif kind == "WhiteOutRolled":
+        if (take(6) == 1) != roll["whiteOut"]:
+            return "a white-out is a 1 on its d6"
+    else:
+        return None
+    return None if position[0] == len(dice) else f"{len(dice)} dice recorded where the rules draw {position[0]}"
 
 
 def scouting_band(scout, scouted):
@@ -88,6 +215,7 @@ class Contents:
         self.failures, self.campaign, self.players, self.turns, self.current = [], "", [], {}, None
         self.seed_commitments, self.host_hashes, self.activations, self.pledges, self.scoutings = {}, set(), {}, {}, {}
         self.commitment_seqs, self.last_ended = {}, 0
+        self.volleys, self.barrages = {}, {}
         self.counts = dict.fromkeys(("commitments", "host seeds", "player seeds", "player seed commitments", "rolls"), 0)
 
     def check(self, event):
@@ -149,6 +277,10 @@ class Contents:
             return self.fail(seq, f"a roll from die {data['firstDie']} of turn {data['turn']}, not from the next die, {turn['dice']}")
         turn["rolls"].append((seq, scouting, data, [turn["seeds"][player] for player in self.players]))
         turn["dice"] = data["firstDie"] + len(data["rounds"]) * (dice_a_round or len(self.players))
+        # The form is checked at once, pending or not: no seeds can give an impossible roll.
+        problem = roll_form_problem(data, scouting, self.players)
+        if problem:
+            self.fail(seq, f"{'scouting' if scouting else 'initiative'} roll of turn {data['turn']} is impossible: {problem}")
 
     def ScoutingRolled(self, seq, data):
         scouting = self.scoutings.get(data["scouting"])
@@ -167,8 +299,40 @@ class Contents:
             return self.fail(seq, f"a battle kit roll from die {data['firstDie']} of turn {data['turn']}, not from the next die, {turn['dice']}")
         turn["rolls"].append((seq, "kit", data, [turn["seeds"][player] for player in self.players]))
         turn["dice"] = data["firstDie"] + len(data["dice"])
+        return turn
 
-    ScenarioRolled = BattleConditionsRolled = GravityFluxRolled = WhiteOutRolled = SavesRolled = BarrageRolled = kit_roll
+    def kit_roll_meaning(self, seq, data, kind, **named):
+        if self.kit_roll(seq, data) is None:
+            return
+        problem = kit_meaning_problem(kind, data, **named)
+        if problem:
+            self.fail(seq, f"battle {data['battle']}'s {kind} is not what its dice give: {problem}")
+
+    BattleConditionsRolled = GravityFluxRolled = kit_roll
+
+    def ScenarioRolled(self, seq, data):
+        self.kit_roll_meaning(seq, data, "ScenarioRolled")
+
+    def WhiteOutRolled(self, seq, data):
+        self.kit_roll_meaning(seq, data, "WhiteOutRolled")
+
+    def HitsAllocated(self, seq, data):
+        eligible = [unit for unit in data["units"] if unit["eligible"]]
+        unallocated = [hit for hit, kind in enumerate(data["hits"]) if not potential_targets(kind, eligible)]
+        if unallocated != data["unallocated"]:
+            self.fail(seq, f"volley {data['volley']} lists hits {data['unallocated']} as unallocated where no unit can take {unallocated}")
+        self.volleys[(data["battle"], data["volley"])] = data
+
+    def SavesRolled(self, seq, data):
+        self.kit_roll_meaning(seq, data, "SavesRolled", volley=self.volleys.pop((data["battle"], data["volley"]), None))
+
+    def BarrageCalled(self, seq, data):
+        if data["toHit"] != barrage_to_hit(data["barragePoints"]):
+            self.fail(seq, f"barrage {data['barrage']} of {data['barragePoints']} barrage points hits on {data['toHit']}+, not the table's {barrage_to_hit(data['barragePoints'])}+")
+        self.barrages[(data["battle"], data["barrage"])] = data
+
+    def BarrageRolled(self, seq, data):
+        self.kit_roll_meaning(seq, data, "BarrageRolled", barrage=self.barrages.pop((data["battle"], data["barrage"]), None))
 
     def ArmyActivated(self, seq, data):
         key = (data["turn"], data["army"])

@@ -9,6 +9,7 @@ import {
   linesAsSeen,
   requireViewer,
   stateAsSeen,
+  type StateAsSeen,
   stateContext,
   type LineDiff,
   type Lines,
@@ -30,7 +31,7 @@ import { describeRefusal, type Refusal } from "../rules/refusal.js";
 import { setupCommands, type SetupFile } from "../setup-file.js";
 import { loadSetupFile } from "../setup-loader.js";
 import type { Catalogue } from "../../events/common.js";
-import { ownHeldOrders, type CampaignView, type EventView, type Viewer } from "../views.js";
+import { ownHeldOrders, type EventView, type Viewer } from "../views.js";
 import { catalogue, toCurrent, type StoredEvent } from "../../events/index.js";
 import { logViewContext } from "../views-log.js";
 
@@ -117,12 +118,13 @@ export class CampaignFolder {
 
   /**
    * The campaign as the viewer may see it: now, or at a point of its line (`at`: a seq, or where a turn or one of
-   * its phases began). A player's view holds its own hidden orders when its secrets are given.
+   * its phases began). A player's view holds its own hidden orders when its secrets are given. `derived` is what the
+   * view implies, computed by the rules: each side's CVPs by source against the target, each battle's engagement.
    */
   async state(
     campaign: string,
     options: ReadOptions & { at?: Position; secrets?: string | SecretKeeper } = {},
-  ): Promise<CampaignView> {
+  ): Promise<StateAsSeen> {
     const stream = await this.line(campaign, options.branch);
     const context = await stateContext(this.engine.store, stream, options.as, options.at);
     let held: Record<string, Order> = {};
@@ -133,7 +135,7 @@ export class CampaignFolder {
           : options.secrets;
       held = await ownHeldOrders(context.state, options.as, keeper);
     }
-    return stateAsSeen(context, options.as, held) as CampaignView;
+    return stateAsSeen(context, options.as, held);
   }
 
   /** Every event of the line, as the viewer may see it (a player's view has no hashes). */

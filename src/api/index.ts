@@ -61,7 +61,7 @@ export type * from "../../projections/state.js";
 export type * from "../../projections/battle-kit.js";
 export type { SettledBattles } from "../../projections/settled-battles.js";
 export type { AwardTable } from "../../projections/formulas.js";
-export { campaignTotals, type SideTotals, type TotalsSource } from "../../projections/derived.js";
+export { campaignTotals, type DerivedView, type SideTotals, type TotalsSource } from "../../projections/derived.js";
 export {
   viewEvent,
   viewState,
@@ -86,7 +86,7 @@ export { PHASES, type Position, type TurnPhase } from "../../replays/positions.j
 export type { TimelineEntry } from "../../replays/timeline.js";
 // The shape of the audit's report (replays/audit-report.ts).
 export type * from "../../replays/audit-report.js";
-export type { LineDiff, Lines } from "../../replays/as-seen.js";
+export type { LineDiff, Lines, StateAsSeen } from "../../replays/as-seen.js";
 export type { BranchInfo } from "../../replays/branches.js";
 export type { ArmySummary, Difference, LineSummary } from "../../replays/diff.js";
 export type { BranchMeta, Head } from "../log/layout.js";
@@ -101,3 +101,4 @@ export { nextDecision as scriptedDecision } from "../demo/play.js";
 // The campaign in players' words.
 export { describeEvent } from "../words/events.js";
 export { waitingFor } from "../words/waiting.js";
+export type { Engagement } from "../../projections/engagement.js";

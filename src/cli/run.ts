@@ -21,6 +21,7 @@ import { registerBattle } from "./commands/battle.js";
 import { registerKitPlay } from "./commands/kit-play.js";
 import { registerMap } from "./commands/map.js";
 import { registerNew } from "./commands/new.js";
+import { registerSchema } from "./commands/schema.js";
 import { registerServe } from "./commands/serve.js";
 import { registerState } from "./commands/state.js";
 import { registerTimeline } from "./commands/timeline.js";
@@ -57,6 +58,7 @@ const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerServe,
   registerJoin,
   registerWatch,
+  registerSchema,
 ];
 
 /** Runs the CLI on these arguments (process.argv without node and the script) and returns the exit code. */

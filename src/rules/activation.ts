@@ -18,6 +18,8 @@ import { checkActivationAfterScouting } from "./scouting.js";
 import { requirePlayer, requirePlayersArmy, requireSetup } from "./guards.js";
 import { stepPricing } from "./terrain-costs.js";
 import { capturedCity, cityHolder } from "./cities.js";
+import { predict } from "./phases.js";
+import { revealEvents } from "./reveal.js";
 
 /** What a player held up by the other may do (T5 stall ruling). */
 const STALL_HINT = " (if it never comes, the player who owes nothing may claim the stall: ClaimStall)";
@@ -116,11 +118,24 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
       },
     },
   ];
-  if (path.length === 0) return events;
+  if (path.length > 0) events.push(...moveEvents(state, player.id, army.id, from, path, defender?.id));
+  return [...events, ...publicReveal(state, army.id, events)];
+}
 
-  events.push({ type: "ArmyMoved", data: { turn, army: army.id, from, path } });
+/** M1, E1, B1: an activated army's move, what it captures on the way, and the battle it starts at its end. */
+function moveEvents(
+  state: CampaignState,
+  player: string,
+  army: string,
+  from: Square,
+  path: Square[],
+  defender: string | undefined,
+): DomainEvent[] {
+  const turn = state.turn;
+  const end = path[path.length - 1]!;
+  const events: DomainEvent[] = [{ type: "ArmyMoved", data: { turn, army, from, path } }];
   // E1: moving into or through an objective captures it; entering to attack does not (the battle decides, B6).
-  events.push(...captures(state, player.id, army.id, defender ? path.slice(0, -1) : path, turn));
+  events.push(...captures(state, player, army, defender ? path.slice(0, -1) : path, turn));
   if (defender) {
     events.push({
       type: "BattleStarted",
@@ -128,13 +143,25 @@ export function decideActivateArmy(state: CampaignState, command: CommandOf<"Act
         turn,
         battle: `t${turn}b${battlesThisTurn(state).length + 1}`,
         at: end,
-        attacker: army.id,
-        defender: defender.id,
+        attacker: army,
+        defender,
         attackerFrom: path.length > 1 ? path[path.length - 2]! : from,
       },
     });
   }
   return events;
+}
+
+/**
+ * A3, T5: an army whose order a scouting made public (the scout's Advance, a scouted army's First Fire committed for
+ * the +2) is activated with that order revealed: its reveal is recorded with the activation, so no battle waits on it
+ * and the Action phase's close finds nothing withheld.
+ */
+function publicReveal(state: CampaignState, army: string, activated: readonly DomainEvent[]): DomainEvent[] {
+  const pledge = state.turnState?.scouting?.pledges[army];
+  if (!pledge || pledge.separateReveal) return [];
+  const after = predict(state, activated);
+  return revealEvents(after, after.turnState!.activations[army]!, pledge.order, pledge.salt);
 }
 
 /** E1: the objectives, home bases and (A8) cities an army captures by moving into or through their squares, in path order. */

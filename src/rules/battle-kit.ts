@@ -18,7 +18,7 @@ import type { BattleState, CampaignState, PlayerState } from "../../projections/
 import type { CommandOf } from "../commands/schemas.js";
 import { requireHostActor } from "./action-common.js";
 import { requirePlayer, requireSetup } from "./guards.js";
-import { allocateHits, savesFromDice } from "./hit-allocation.js";
+import { rollVolley, unallocatedHits } from "./hit-allocation.js";
 import { refuseField, refuseRule } from "./refusal.js";
 
 /**
@@ -298,7 +298,6 @@ export function decideAllocateHits(state: CampaignState, command: CommandOf<"All
     if (ids.has(unit.id)) refuseField(`units[${i}].id`, `unit "${unit.id}" is listed twice`);
     ids.add(unit.id);
   });
-  const { allocation, unallocated } = allocateHits(command.units, command.hits);
   return [
     {
       type: "HitsAllocated",
@@ -309,8 +308,7 @@ export function decideAllocateHits(state: CampaignState, command: CommandOf<"All
         volley,
         units: command.units,
         hits: command.hits,
-        allocation,
-        unallocated,
+        unallocated: unallocatedHits(command.units, command.hits),
       },
     },
   ];
@@ -319,7 +317,7 @@ export function decideAllocateHits(state: CampaignState, command: CommandOf<"All
 /** K5: a volley whose allocated hits await their saves. */
 export function volleysToRoll(battle: { kit?: BattleKitState }): string[] {
   return Object.values(battle.kit?.volleys ?? {})
-    .filter((volley) => volley.saves === null && volley.allocation.length > 0)
+    .filter((volley) => volley.saves === null && volley.unallocated.length < volley.hits.length)
     .map((volley) => volley.id);
 }
 
@@ -329,9 +327,10 @@ export function decideRollSaves(state: CampaignState, command: CommandOf<"RollSa
   const volley = battle.kit.volleys[command.volley];
   if (!volley) refuseField("volley", `battle ${battle.id} has no volley "${command.volley}"`);
   if (volley.saves !== null) refuseRule("K5", `volley ${volley.id}'s saves are already rolled`);
-  if (volley.allocation.length === 0) refuseRule("K5", `volley ${volley.id} put no hit on any unit: nothing to save`);
+  if (volley.unallocated.length === volley.hits.length)
+    refuseRule("K5", `volley ${volley.id} put no hit on any unit: nothing to save`);
   const { outcome, fields } = rolled(state, command.dice, (take) =>
-    savesFromDice(volley.units, volley.allocation, take),
+    rollVolley(volley.units, volley.hits, take, volley.allocation ?? undefined),
   );
   return [{ type: "SavesRolled", data: { ...fields, battle: battle.id, volley: volley.id, ...outcome } }];
 }
@@ -449,7 +448,7 @@ export function drawKitRoll(roll: KitRollDue, kit: BattleKitOptions, battle: Bat
       return;
     case "RollSaves": {
       const volley = battle.volleys[roll.volley!]!;
-      savesFromDice(volley.units, volley.allocation, take);
+      rollVolley(volley.units, volley.hits, take, volley.allocation ?? undefined);
       return;
     }
     case "RollBarrage": {

@@ -41,21 +41,34 @@ export function decideRevealOrder(state: CampaignState, command: CommandOf<"Reve
     );
   }
 
-  const turn = state.turn;
-  const { order, salt } = command;
-  const commitment = orderCommitment({ campaign: state.campaign!, turn, army: army.id, order, salt });
-  if (commitment !== activation.commitment) {
-    return [{ type: "RevealRejected", data: { turn, army: army.id, player: player.id, order, salt } }];
-  }
+  return revealEvents(state, activation, command.order, command.salt);
+}
 
-  const events: DomainEvent[] = [{ type: "OrderRevealed", data: { turn, army: army.id, order, salt } }];
+/**
+ * T5: what a reveal of an activated army's order records: a reveal that does not open the commitment as cheating;
+ * one that does, with what the order did not allow, a Fortify's defences, and the end of the Action phase when it
+ * was the last thing the phase waited on.
+ */
+export function revealEvents(
+  state: CampaignState,
+  activation: ActivationState,
+  order: CommandOf<"RevealOrder">["order"],
+  salt: string,
+): DomainEvent[] {
+  const turn = state.turn;
+  const { army, player } = activation;
+  const commitment = orderCommitment({ campaign: state.campaign!, turn, army, order, salt });
+  if (commitment !== activation.commitment)
+    return [{ type: "RevealRejected", data: { turn, army, player, order, salt } }];
+
+  const events: DomainEvent[] = [{ type: "OrderRevealed", data: { turn, army, order, salt } }];
   events.push(...violations(activation, order, turn, stepPricing(state.setup!)));
   // E3 ruling: Fortify built from the activation; the reveal makes it known, so the defences stand from now on.
   if (order === "fortify" && fortifyBuilds(state.setup!) === "fromActivation")
     events.push(...defencesBuilt(state, activation));
   // These events reveal this army's order only: while another order is hidden, this reveal cannot end the phase,
   // and the state it would leave need not be worked out.
-  const othersRevealed = Object.values(turnState.activations).every((a) => a.army === army.id || a.order !== null);
+  const othersRevealed = Object.values(state.turnState!.activations).every((a) => a.army === army || a.order !== null);
   if (!othersRevealed) return events;
   const predicted = predict(state, events);
   const allRevealed = Object.values(predicted.turnState!.activations).every((a) => a.order !== null);

@@ -67,7 +67,7 @@ export interface SheetVolley {
   id: string;
   player: string;
   hits: string;
-  /** Per unit hit, closest first: its hits and, once rolled, its saves. */
+  /** Per unit hit, closest first, once the saves are rolled (the dice settle where a TK hit leaves the rest): its hits and saves. */
   units: Array<{ unit: string; kind: TargetUnit["kind"]; distanceCm: number; hits: string[]; saves: string | null }>;
   unallocated: number;
   destroyed: string[] | null;
@@ -312,7 +312,8 @@ function gravityRow(
 function sheetVolley(volley: BattleKitState["volleys"][string]): SheetVolley {
   const counts = new Map<string, number>();
   for (const hit of volley.hits) counts.set(hit, (counts.get(hit) ?? 0) + 1);
-  const hit = new Set(volley.allocation.map((a) => a.unit));
+  const allocation = volley.allocation ?? [];
+  const hit = new Set(allocation.map((a) => a.unit));
   const units = [...volley.units]
     .filter((unit) => hit.has(unit.id))
     .sort((a, b) => a.distanceCm - b.distanceCm)
@@ -320,7 +321,7 @@ function sheetVolley(volley: BattleKitState["volleys"][string]): SheetVolley {
       unit: unit.id,
       kind: unit.kind,
       distanceCm: unit.distanceCm,
-      hits: volley.allocation.filter((a) => a.unit === unit.id).map((a) => a.kind),
+      hits: allocation.filter((a) => a.unit === unit.id).map((a) => a.kind),
       saves:
         volley.saves === null
           ? null

@@ -188,7 +188,7 @@ const describers: Describers = {
   WhiteOutRolled: (d) =>
     `battle ${d.battle}: blizzard at the start of battle turn ${d.battleTurn} (${dice(d.dice)}): ${d.whiteOut ? "a white-out: line of sight 15 cm, -1 to hit in firefights, all terrain but roads and buildings dangerous" : "no white-out"}`,
   HitsAllocated: (d) =>
-    `${d.player} allocates volley ${d.volley} of battle ${d.battle}: ${d.hits.length} hits on ${new Set(d.allocation.map((a) => a.unit)).size} units${d.unallocated.length ? `, ${d.unallocated.length} with no unit to take them` : ""}`,
+    `${d.player} allocates volley ${d.volley} of battle ${d.battle}: ${d.hits.length} hits on a formation of ${d.units.length} units${d.unallocated.length ? `, ${d.unallocated.length} with no unit to take them` : ""}`,
   SavesRolled: (d) =>
     `battle ${d.battle}: saves for volley ${d.volley} (${dice(d.dice)}): ${d.destroyed.length ? `${d.destroyed.join(", ")} destroyed` : "every unit saved"}`,
   BarrageCalled: (d) =>
