@@ -74,7 +74,15 @@ export class SeatStore {
    * Opens the seats of a server-data folder, creating it on first start with an operator token: that token is returned
    * once (only its hash is kept), for the operator to be told.
    */
-  static async open(folder: string): Promise<{ seats: SeatStore; operatorToken?: string }> {
+  /**
+   * The seats of a server-data folder; on its first opening, a new operator token too, given to `keepOperatorToken`
+   * (which keeps it for the operator) before its hash is stored: a token that could not be kept never comes into force,
+   * and the next opening makes another.
+   */
+  static async open(
+    folder: string,
+    options: { keepOperatorToken?: (token: string) => Promise<void> } = {},
+  ): Promise<{ seats: SeatStore; operatorToken?: string }> {
     const path = join(folder, "seats.json");
     let text: string | undefined;
     try {
@@ -103,6 +111,7 @@ export class SeatStore {
       invites: {},
       seated: [],
     });
+    await options.keepOperatorToken?.(operatorToken);
     await seats.change(() => {});
     return { seats, operatorToken };
   }

@@ -1,10 +1,11 @@
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { readFile } from "node:fs/promises";
 import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine.js";
 import { storeLocation, StoreOpenError } from "../log/index.js";
 import { buildServer } from "./app.js";
-import { appendSecretLines } from "./invites-file.js";
+import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
 import { SeatStore } from "./seat-store.js";
 import { builtWebPage } from "./web-page.js";
@@ -75,21 +76,29 @@ async function giveSecrets(
   { operatorToken, invites }: { operatorToken: string | undefined; invites: string[] },
   print: (line: string) => void,
 ): Promise<void> {
-  const lines = [
-    ...(operatorToken ? [`Operator token (only its hash is kept in ${options.serverData}): ${operatorToken}`] : []),
-    ...invites,
-  ];
+  const lines = [...(operatorToken ? [operatorTokenLine(options, operatorToken)] : []), ...invites];
   if (lines.length === 0) return;
-  const at = (options.clock ?? (() => new Date()))();
-  const file = await appendSecretLines(options.serverData, [`# ${at.toISOString()} ${url}`, ...lines]).catch(
-    (error: Error) => {
-      throw new ServeError(`cannot keep the operator token and invites in ${options.serverData}: ${error.message}`);
-    },
-  );
+  // The operator token was kept when it was made (keepOperatorToken); the invites are kept here.
+  const file =
+    invites.length > 0
+      ? await keepSecretLines(options, [`# ${now(options).toISOString()} ${url}`, ...invites])
+      : join(options.serverData, INVITES_FILE);
   if (options.printSecrets) lines.forEach((line) => print(line));
   const what = [operatorToken ? "the operator token" : "", invites.length > 0 ? `${invites.length} invite links` : ""];
   const unprinted = options.printSecrets ? "" : " (printed on a terminal only, never to a log)";
   print(`Kept in ${file}, readable by you only: ${what.filter(Boolean).join(" and ")}${unprinted}.`);
+}
+
+const now = (options: Pick<ServeOptions, "clock">) => (options.clock ?? (() => new Date()))();
+
+const operatorTokenLine = (options: Pick<ServeOptions, "serverData">, token: string) =>
+  `Operator token (only its hash is kept in ${options.serverData}): ${token}`;
+
+/** Appends lines to the server-data folder's invites file, durably: the file's path. */
+function keepSecretLines(options: Pick<ServeOptions, "serverData">, lines: readonly string[]): Promise<string> {
+  return appendSecretLines(options.serverData, lines).catch((error: Error) => {
+    throw new ServeError(`cannot keep the operator token and invites in ${options.serverData}: ${error.message}`);
+  });
 }
 
 /**
@@ -112,7 +121,11 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     throw error;
   }
   try {
-    const { seats, operatorToken } = await SeatStore.open(options.serverData);
+    const { seats, operatorToken } = await SeatStore.open(options.serverData, {
+      keepOperatorToken: async (token) => {
+        await keepSecretLines(options, [`# ${now(options).toISOString()}`, operatorTokenLine(options, token)]);
+      },
+    });
     const webPage = builtWebPage();
     const app = await buildServer({
       engine,

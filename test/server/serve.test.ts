@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { get as httpGet, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Engine } from "../../src/engine.js";
@@ -71,6 +71,22 @@ describe("epicwar serve", () => {
     expect(second.join("\n")).not.toMatch(/Operator token|^ashfall |Kept in/m);
     expect((await readFile(file, "utf8")).split("\n")).toEqual(kept);
     await again.close();
+  });
+
+  it("makes no operator token it could not keep: after a start that could not write the invites file, the next makes one", async () => {
+    const options = await ashfallFolder();
+    // The invites file's place taken by a folder: the first start cannot append to it.
+    await mkdir(join(options.serverData, "invites.txt"), { recursive: true });
+    await expect(start(options)).rejects.toThrow(/cannot keep the operator token and invites in .*: EISDIR/);
+    await expect(stat(join(options.serverData, "seats.json"))).rejects.toMatchObject({ code: "ENOENT" });
+
+    await rm(join(options.serverData, "invites.txt"), { recursive: true });
+    const { server } = await start(options);
+    const kept = await readFile(join(options.serverData, "invites.txt"), "utf8");
+    const operator = /^Operator token .*: (ewt_[A-Za-z0-9_-]+)$/m.exec(kept)?.[1];
+    const campaigns = await fetch(`${server.url}/campaigns`, { headers: { authorization: `Bearer ${operator}` } });
+    expect(campaigns.status).toBe(200);
+    await server.close();
   });
 
   it("prints the operator token and invites too when stdout is a terminal", async () => {
