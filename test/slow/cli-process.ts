@@ -85,4 +85,4 @@ export async function epicwarDone(
   return { code, stdout: run.out.map((l) => `${l}\n`).join(""), stderr: run.err() };
 }
 
-export { ROOT };
+export { BIN, ROOT };
