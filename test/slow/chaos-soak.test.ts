@@ -15,20 +15,34 @@ import { seededRandom } from "../../src/demo/rng.js";
 import { tempDir } from "../support/tmp.js";
 import { epicwarDone, type CliProcess } from "./cli-process.js";
 import { chaosServer, operatorLines, type ChaosServer } from "./chaos/chaos-server.js";
-import { ashfallSetup, createCampaign, playWithCli, SEATS, type CliCampaign } from "./chaos/cli-campaigns.js";
+import type { Browser } from "playwright-core";
+import type { CampaignView } from "../../src/views.js";
+import { launchChromium } from "./browser.js";
+import { ashfallSetup, createCampaign, playWithCli, PLAYERS, SEATS, type CliCampaign } from "./chaos/cli-campaigns.js";
+import { openSeatTwice, playThroughPages, signInAgain, type SeatTabs } from "./chaos/page-campaign.js";
 import { followFeed, type FeedFollower } from "./chaos/feed-follower.js";
 import { recordingProxy, eventIdentity, type EventIdentity, type RecordingProxy } from "./chaos/recording-proxy.js";
-import { fetchThroughOutages, jsonThroughOutages, signIn } from "./chaos/seat-tokens.js";
+import { fetchThroughOutages, invite, jsonThroughOutages, signIn } from "./chaos/seat-tokens.js";
+import { steadyWriter } from "./chaos/steady-writer.js";
 import { acknowledgedMissing, feedFaults, SeqLedger } from "./chaos/verdict.js";
 
 const KILLS = Math.max(30, Number(process.env["CHAOS_KILLS"] ?? 30));
 const CLI_CAMPAIGNS = ["ashfall", "cinderfall"];
+/**
+ * Played through the web page: without the battle kit, whose decisions the page player does not click, and with one
+ * battle worth the whole CVP target (B3's table, S3), so that its first battle decides it within a few minutes.
+ */
+const PAGE_CAMPAIGN = "pagefall";
+const PAGE_OPTIONS = { vpTable: [{ upTo: 100_000, vp: 300 }] };
+/** Only paused and resumed by the organiser, over and over (chaos/steady-writer.ts): not played, so never finished. */
+const WRITER_CAMPAIGN = "stillfall";
+const CAMPAIGNS = [...CLI_CAMPAIGNS, PAGE_CAMPAIGN, WRITER_CAMPAIGN];
 /** How long the campaigns may take to reach their winners once the last restart is done. */
 const FINISH_MS = 240_000;
+/** How long a server whose disk was full may take to acknowledge a command again once the space is freed. */
+const RECOVERY_MS = 10_000;
 /** How long a revoked token's open feed may stay open. */
 const REVOKED_FEED_MS = 5_000;
-/** The margin over the largest file the server writes that a limited run may still write. */
-const LIMIT_MARGIN = 4 * 1024;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,21 +62,25 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
     const dir = await tempDir("epicwar-chaos-");
     const db = join(dir, "war");
     for (const campaign of CLI_CAMPAIGNS) await createCampaign(db, await ashfallSetup(dir, campaign), dir);
+    await createCampaign(db, await ashfallSetup(dir, PAGE_CAMPAIGN, PAGE_OPTIONS), dir);
+    await createCampaign(db, await ashfallSetup(dir, WRITER_CAMPAIGN), dir);
 
     const server = chaosServer(db, dir, { PATH: process.env["PATH"] ?? "", HOME: dir });
     const ledger = new SeqLedger();
     const clients: CliProcess[] = [];
     const followers: FeedFollower[] = [];
     let proxy: RecordingProxy | undefined;
+    let browser: Browser | undefined;
+    const stopping: Array<() => Promise<void>> = [];
     try {
-      expect(await server.start(), server.runs[0]?.err()).toBe(true);
+      await server.start();
       proxy = await recordingProxy(() => new URL(server.url()));
       const url = proxy.url;
       // The operator token and the invite links, once the server has printed (or kept) every seat's.
       let printed: string[] = [];
       for (let polls = 0; polls < 100; polls++, await sleep(100)) {
         printed = await operatorLines(server);
-        if (printed.filter((line) => /\/join#/.test(line)).length >= CLI_CAMPAIGNS.length * SEATS.length) break;
+        if (printed.filter((line) => /\/join#/.test(line)).length >= CAMPAIGNS.length * SEATS.length) break;
       }
       const operator = printed.map((line) => /^Operator token.*: (ewt_[\w-]+)$/.exec(line)?.[1]).find(Boolean);
       expect(operator, `the operator token, printed or kept by the server: ${printed.join("\n")}`).toBeDefined();
@@ -76,7 +94,7 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
 
       // The test's own organiser token per campaign: its reads of the log are observations of every seq's event.
       const organiser = new Map<string, string>();
-      for (const campaign of CLI_CAMPAIGNS) organiser.set(campaign, await signIn(url, operator!, campaign, "host"));
+      for (const campaign of CAMPAIGNS) organiser.set(campaign, await signIn(url, operator!, campaign, "host"));
       const readLog = async (campaign: string, after: number) => {
         const { events } = await jsonThroughOutages<{ events: EventIdentity[] }>(
           url,
@@ -96,7 +114,7 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
         clients.push(...cli.players, cli.watch);
       }
       const followerTokens = new Map<FeedFollower, { seat: string; token: string }>();
-      for (const campaign of CLI_CAMPAIGNS)
+      for (const campaign of CAMPAIGNS)
         for (const seat of SEATS) {
           const key = { seat, token: await signIn(url, operator!, campaign, seat) };
           const follower = followFeed({
@@ -111,6 +129,34 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
         }
       const tokenOf = (follower: FeedFollower) => followerTokens.get(follower)!.token;
 
+      const writer = steadyWriter(url, WRITER_CAMPAIGN, organiser.get(WRITER_CAMPAIGN)!);
+      stopping.push(() => writer.stop());
+
+      // The page-played campaign: two tabs of each seat, its decisions clicked while the chaos goes on.
+      browser = await launchChromium();
+      const pages: Record<string, SeatTabs> = {};
+      for (const seat of SEATS) pages[seat] = await openSeatTwice(browser, seat, links(PAGE_CAMPAIGN)[seat]!);
+      const pageOrganiser = organiser.get(PAGE_CAMPAIGN)!;
+      const finishBy = { at: Date.now() + 900_000 };
+      const pageProgress = { decisions: 0, retries: 0 };
+      const pagePlay = playThroughPages({
+        progress: pageProgress,
+        seats: pages,
+        truth: async () =>
+          (
+            await jsonThroughOutages<{ state: CampaignView }>(url, `/campaigns/${PAGE_CAMPAIGN}/state`, {
+              token: pageOrganiser,
+            })
+          ).state,
+        waiting: () =>
+          fetchThroughOutages(url, `/campaigns/${PAGE_CAMPAIGN}/waiting`, {
+            headers: { authorization: `Bearer ${pageOrganiser}` },
+          }).then((answer) => answer.text()),
+        random,
+        deadline: () => finishBy.at,
+      });
+      pagePlay.catch(() => {}); // awaited after the chaos
+
       // The chaos: each run lives a random while, then SIGKILL; some runs start under a file-size limit.
       const revocations: Revocation[] = [];
       const heads = new Map<string, number>();
@@ -118,19 +164,47 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
       let runsThatFailedWrites = 0;
       let spaceFreedInPlace = 0;
       let selfExits = 0;
+      let seatRevocations = 0;
+      const notRecovered: string[] = [];
       const unlimitedExits: string[] = [];
       for (let kill = 1; kill <= KILLS; kill++) {
         const run = server.run();
         const uptime = 300 + Math.floor(random() * 1700);
-        const until = Date.now() + uptime;
+        let until = Date.now() + uptime;
+        // A run in which a token is revoked lives long enough to show whether the token's open feeds end.
+        const outliveRevocation = () => (until = Math.max(until, Date.now() + REVOKED_FEED_MS + 1_000));
         // Observe every seq the run shows, again from the start of the log: an event that changed was reused.
-        for (const campaign of CLI_CAMPAIGNS) heads.set(campaign, await readLog(campaign, 0).catch(() => 0));
-        if (run.fileSizeLimit !== undefined) {
-          const failed = await writeFailureWithin(server, 5_000);
-          if (failed) runsThatFailedWrites++;
+        for (const campaign of CAMPAIGNS) heads.set(campaign, await readLog(campaign, 0).catch(() => 0));
+        const revoking = kill % 6 === 3 || kill % 10 === 5;
+        if (kill < KILLS && !revoking && random() < 0.3) {
+          // The disk fills a moment into the run: its next writes fail, until the space is freed in place or the
+          // server is killed and started again.
+          await sleep(100 + Math.floor(random() * 500));
+          await server.fillDisk();
+          limitedRuns++;
+          // A write of the server's own (an invite kept in its seats file), in case no client writes meanwhile.
+          await fetch(`${url()}/campaigns/${PAGE_CAMPAIGN}/invites`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${operator!}`, "content-type": "application/json" },
+            body: JSON.stringify({ seat: "host" }),
+          }).catch(() => undefined);
+          if (await writeFailureWithin(server, 5_000)) runsThatFailedWrites++;
           if (random() < 0.5 && run.child.exitCode === null) {
+            // Freed in place: the server must take commands again by itself, with no restart.
             await server.freeSpace();
             spaceFreedInPlace++;
+            const before = writer.acknowledged();
+            const freed = Date.now();
+            while (writer.acknowledged() === before && Date.now() - freed < RECOVERY_MS) await sleep(100);
+            if (writer.acknowledged() === before)
+              notRecovered.push(
+                `run ${run.index}: no command acknowledged within ${RECOVERY_MS / 1000} s of the space freed; its last requests: ${JSON.stringify(
+                  server
+                    .requests()
+                    .filter((line) => line.run === run.index)
+                    .slice(-3),
+                )}`,
+              );
           }
         }
         if (kill % 6 === 3) {
@@ -144,10 +218,28 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
           if (answer?.status === 204) {
             const headAfter = await readLog(follower.campaign, heads.get(follower.campaign) ?? 0).catch(() => 0);
             revocations.push({ follower, connection, at: Date.now(), headAfter });
+            outliveRevocation();
           }
         }
+        if (kill % 10 === 5) {
+          // A page seat revoked by the operator mid-play: it signs in again with a fresh invite, in one of its tabs.
+          const player = PLAYERS[Math.floor(random() * PLAYERS.length)]!;
+          const follower = followers.find(
+            (f) => f.campaign === PAGE_CAMPAIGN && followerTokens.get(f)!.seat === player,
+          )!;
+          const connection = follower.connection();
+          await jsonThroughOutages(url, `/campaigns/${PAGE_CAMPAIGN}/seats/${player}`, {
+            method: "DELETE",
+            token: operator!,
+          });
+          const headAfter = await readLog(PAGE_CAMPAIGN, heads.get(PAGE_CAMPAIGN) ?? 0).catch(() => 0);
+          revocations.push({ follower, connection, at: Date.now(), headAfter });
+          outliveRevocation();
+          seatRevocations++;
+          await signInAgain(pages[player]!, `${url()}/join#${await invite(url, operator!, PAGE_CAMPAIGN, player)}`);
+        }
         while (Date.now() < until && run.child.exitCode === null) {
-          for (const campaign of CLI_CAMPAIGNS)
+          for (const campaign of CAMPAIGNS)
             heads.set(campaign, await readLog(campaign, heads.get(campaign) ?? 0).catch(() => 0));
           await sleep(100);
         }
@@ -158,20 +250,18 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
         await server.kill();
         await proxy.down();
         await sleep(Math.floor(random() * 800));
-        const limited = kill < KILLS && random() < 0.25;
-        const fileSizeLimit = limited ? (await server.largestWrittenFile()) + LIMIT_MARGIN : undefined;
-        if (limited) limitedRuns++;
-        if (!(await server.start({ fileSizeLimit }))) {
-          // Its first writes refused before it listened: the space freed, it starts again.
-          runsThatFailedWrites++;
-          expect(await server.start(), server.run().err()).toBe(true);
-        }
+        await server.start();
         await proxy.up();
       }
 
+      await writer.stop();
+
       // After the last restart: every campaign plays on to its winner, within a bound.
       const finishing = Date.now() + FINISH_MS;
+      finishBy.at = finishing;
       const stuck: string[] = [];
+      await pagePlay.catch((error: Error) => stuck.push(`${PAGE_CAMPAIGN} (the pages): ${error.message}`));
+      const pageErrors = SEATS.flatMap((seat) => pages[seat]!.errors.map((error) => `${seat}'s page: ${error}`));
       for (const cli of played) {
         for (const [index, player] of cli.players.entries()) {
           const code = await Promise.race([
@@ -197,7 +287,7 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
       }
       // The followers and watches catch up with the final log (bounded), then stop.
       const finalHeads = new Map<string, number>();
-      for (const campaign of CLI_CAMPAIGNS) finalHeads.set(campaign, await readLog(campaign, 0));
+      for (const campaign of CAMPAIGNS) finalHeads.set(campaign, await readLog(campaign, 0));
       const caughtUp = Date.now() + 30_000;
       while (
         Date.now() < caughtUp &&
@@ -220,7 +310,7 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
 
       // The final log as the folder holds it, and its chains.
       const finalLogs = new Map<string, EventIdentity[]>();
-      for (const campaign of CLI_CAMPAIGNS) {
+      for (const campaign of CAMPAIGNS) {
         const log = await epicwarDone(["log", "--db", db, "--campaign", campaign, "--json"], { cwd: dir, home: dir });
         expect(log.code, log.stderr).toBe(0);
         const events = log.stdout
@@ -263,26 +353,38 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
         [
           `chaos soak seed ${seed}: ${KILLS} kills over ${server.runs.length} server runs, ${limitedRuns} limited (${runsThatFailedWrites} met a write failure, ${spaceFreedInPlace} freed in place), ${selfExits} ended on their own`,
           `${proxy.answers.length} command answers (${[...statuses].map(([s, n]) => `${n}x${s}`).join(", ")}), ${acknowledged.reduce((n, a) => n + a.events.length, 0)} acknowledged events, ${ledger.observations} sightings of seqs`,
-          `${followers.reduce((n, f) => n + f.deliveries.length, 0)} feed deliveries over ${followers.reduce((n, f) => n + f.reconnects(), 0)} reconnects, ${revocations.length} revocations`,
-          `findings: ${missing.length} acknowledged missing, ${ledger.reused.length} reused seqs, ${feeds.length} feed faults, ${stuck.length} stuck, ${revokedFeeds.length} revoked-feed faults, ${watches.length} watch faults, ${unlimitedExits.length} crashes`,
+          `${followers.reduce((n, f) => n + f.deliveries.length, 0)} feed deliveries over ${followers.reduce((n, f) => n + f.reconnects(), 0)} reconnects, ${revocations.length} feed tokens and ${seatRevocations} page seats revoked`,
+          `the steady writer: ${writer.acknowledged()} commands acknowledged`,
+          `the pages: ${pageProgress.decisions} decisions clicked, ${pageProgress.retries} tried again, ${pageErrors.length} uncaught errors`,
+          `findings: ${missing.length} acknowledged missing, ${ledger.reused.length} reused seqs, ${feeds.length} feed faults, ${stuck.length} stuck, ${revokedFeeds.length} revoked-feed faults, ${watches.length} watch faults, ${notRecovered.length} not recovered after the space was freed, ${unlimitedExits.length} crashes`,
         ].join("\n"),
       );
-      expect(missing, "acknowledged (2xx) commands missing from the final log").toEqual([]);
-      expect(ledger.reused, "seqs shown as two different events across restarts").toEqual([]);
-      expect(feeds, "feeds that missed, doubled or changed an event").toEqual([]);
-      expect(watches, "the organiser's watch against what log prints").toEqual([]);
-      expect(stuck, "campaigns that did not play on to their winner").toEqual([]);
-      expect(revokedFeeds, "feeds of revoked tokens").toEqual([]);
-      expect(unlimitedExits, "server runs without a file-size limit that ended on their own").toEqual([]);
+      const findings = {
+        "acknowledged (2xx) commands missing from the final log": missing,
+        "seqs shown as two different events across restarts": ledger.reused,
+        "feeds that missed, doubled or changed an event": feeds,
+        "the organiser's watch against what log prints": watches,
+        "campaigns that did not play on to their winner": stuck,
+        "feeds of revoked tokens": revokedFeeds,
+        "servers that took no command once the space was freed": notRecovered,
+        "errors the pages threw instead of showing them": pageErrors,
+        "server runs without a file-size limit that ended on their own": unlimitedExits,
+      };
+      for (const [what, found] of Object.entries(findings))
+        if (found.length > 0) console.log(`${what} (${found.length}):\n  ${found.slice(0, 8).join("\n  ")}`);
+      for (const [what, found] of Object.entries(findings)) expect(found, what).toEqual([]);
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
       expect(verify.stdout).not.toMatch(/broken|mismatch/i);
       // The soak did what it says: kills, real write failures, revocations, acknowledged commands.
       expect(runsThatFailedWrites, "runs that met a real write failure").toBeGreaterThan(0);
       expect(revocations.length).toBeGreaterThan(0);
+      expect(seatRevocations).toBeGreaterThan(0);
       expect(acknowledged.length).toBeGreaterThan(KILLS);
     } finally {
       await Promise.all(followers.map((follower) => follower.stop()));
       await Promise.all(clients.map((client) => client.stop()));
+      await Promise.all(stopping.map((stop) => stop()));
+      await browser?.close();
       await proxy?.close();
       if (server.runs.length > 0 && server.run().child.exitCode === null) await server.kill();
     }

@@ -1,8 +1,9 @@
 /**
- * One `epicwar serve` on one folder and one port, killed with SIGKILL and started again as often as a soak likes. A
- * start may run under a soft file-size limit (`ulimit -S -f`): the kernel then refuses every write past that size
- * (EFBIG; Node ignores SIGXFSZ), which is a real write failure without root or a small disk. Raising the limit of the
- * running process again (`prlimit`) is what freeing the disk's space is to a server that met a full disk.
+ * One `epicwar serve` on one folder and one port, killed with SIGKILL and started again as often as a soak likes.
+ * The running server's soft file-size limit may be lowered (`prlimit`) to the size of the LevelDB log it appends to:
+ * the kernel then refuses its next write to that log, and any file it writes past that size (EFBIG; Node ignores
+ * SIGXFSZ), which is a real write failure without root or a small disk. Raising the limit again is what freeing the
+ * disk's space is to a server that met a full disk.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readdir, readFile, stat } from "node:fs/promises";
@@ -17,7 +18,7 @@ export interface ServerRun {
   /** 1 for the first start, 2 for the next... */
   index: number;
   child: ChildProcess;
-  /** The file-size limit it runs under, in bytes (none: unlimited). */
+  /** The file-size limit it was put under, in bytes (none: unlimited). */
   fileSizeLimit: number | undefined;
   out: string[];
   err: () => string;
@@ -31,21 +32,18 @@ export interface ChaosServer {
   url: () => string;
   run: () => ServerRun;
   runs: ServerRun[];
-  /**
-   * Starts the server (on the port of its first start from the second on); resolves once it listens, with false if
-   * it ended before (as a start under a file-size limit may, its first write refused).
-   */
-  start: (options?: { fileSizeLimit?: number }) => Promise<boolean>;
+  /** Starts the server (on the port of its first start from the second on); resolves once it listens. */
+  start: () => Promise<void>;
   /** SIGKILL, and waits until the process is gone. */
   kill: () => Promise<void>;
-  /** Lifts the running process's file-size limit: the space freed. */
+  /** Puts the running server under a file-size limit: the size of its LevelDB log now. */
+  fillDisk: () => Promise<number>;
+  /** Lifts the running server's file-size limit: the space freed. */
   freeSpace: () => Promise<void>;
   /** SIGTERM, as an operator stops it; resolves with its exit code. */
   stop: () => Promise<number | null>;
   /** Every request-log line of every run so far, parsed. */
   requests: () => RequestLine[];
-  /** The size of the largest file the server appends to or rewrites: LevelDB's logs, its server data and secrets. */
-  largestWrittenFile: () => Promise<number>;
 }
 
 export interface RequestLine {
@@ -58,16 +56,9 @@ export interface RequestLine {
 export function chaosServer(db: string, cwd: string, env: Record<string, string>): ChaosServer {
   const runs: ServerRun[] = [];
   let port = 0;
-  const spawnRun = (fileSizeLimit: number | undefined): ServerRun => {
+  const spawnRun = (): ServerRun => {
     const args = [BIN, "serve", "--db", db, "--port", String(port)];
-    const child =
-      fileSizeLimit === undefined
-        ? spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-        : spawn(
-            "bash",
-            ["-c", `ulimit -S -f ${Math.ceil(fileSizeLimit / 1024)} && exec "$0" "$@"`, process.execPath, ...args],
-            { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
-          );
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const out: string[] = [];
     let err = "";
     let partial = "";
@@ -82,11 +73,11 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on("close", (code, signal) => resolve({ code, signal })),
     );
-    return { index: runs.length + 1, child, fileSizeLimit, out, err: () => err, exited };
+    return { index: runs.length + 1, child, fileSizeLimit: undefined, out, err: () => err, exited };
   };
   const current = () => runs.at(-1)!;
-  const start = async (options: { fileSizeLimit?: number } = {}) => {
-    const run = spawnRun(options.fileSizeLimit);
+  const start = async () => {
+    const run = spawnRun();
     runs.push(run);
     const deadline = Date.now() + START_MS;
     let ended = false;
@@ -95,9 +86,9 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
       const serving = run.out.map((line) => /^Serving .* at http:\/\/127\.0\.0\.1:(\d+) /.exec(line)).find(Boolean);
       if (serving) {
         port = Number(serving[1]);
-        return true;
+        return;
       }
-      if (ended) return false;
+      if (ended) throw new Error(`server run ${run.index} ended before it listened: ${run.err()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     run.child.kill("SIGKILL");
@@ -107,6 +98,15 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
     const run = current();
     run.child.kill("SIGKILL");
     await run.exited;
+  };
+  const fillDisk = async () => {
+    const sizes: number[] = [];
+    for (const name of await readdir(db))
+      if (name.endsWith(".log")) sizes.push((await stat(join(db, name)).catch(() => ({ size: 0 }))).size);
+    const limit = Math.max(0, ...sizes);
+    await promisify(execFile)("prlimit", [`--pid=${current().child.pid}`, `--fsize=${limit}:`]);
+    current().fileSizeLimit = limit;
+    return limit;
   };
   const freeSpace = async () => {
     await promisify(execFile)("prlimit", [`--pid=${current().child.pid}`, "--fsize=unlimited:"]);
@@ -132,14 +132,6 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
         .filter((line) => line.msg === "request" && typeof line.status === "number")
         .map((line) => ({ run: run.index, method: line.method!, url: line.url!, status: line.status! })),
     );
-  const largestWrittenFile = async () => {
-    const sizes: number[] = [];
-    for (const folder of [db, `${db}-secrets`, `${db}-server`])
-      for (const entry of await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []))
-        if (entry.isFile() && (folder !== db || /\.log$|^MANIFEST/.test(entry.name)))
-          sizes.push((await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size);
-    return Math.max(0, ...sizes);
-  };
   return {
     db,
     port: () => port,
@@ -148,10 +140,10 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
     runs,
     start,
     kill,
+    fillDisk,
     freeSpace,
     stop,
     requests,
-    largestWrittenFile,
   };
 }
 

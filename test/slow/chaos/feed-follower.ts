@@ -16,7 +16,7 @@ export interface FeedFollower {
   deliveries: Delivery[];
   /** How many times a connection of its ended and it connected again. */
   reconnects: () => number;
-  /** The connection open now (0 while none is), and when each connection ended. */
+  /** The connection open or being opened now (0 between two), and when each connection ended. */
   connection: () => number;
   ended: Map<number, number>;
   stop: () => Promise<void>;
@@ -71,16 +71,14 @@ export function followFeed(options: {
     // Bounded by the soak's own time: it stops every follower when it is done, and each pass waits RETRY_MS at least.
     while (!stopping.signal.aborted) {
       const connection = ++connections;
+      open = connection;
       try {
         const answer = await fetch(`${options.url()}/campaigns/${options.campaign}/feed`, {
           headers: { authorization: `Bearer ${options.token()}`, "last-event-id": String(last) },
           signal: stopping.signal,
         });
         if (answer.status === 401) await options.signIn();
-        else if (answer.status === 200 && answer.body) {
-          open = connection;
-          await readStream(answer.body, connection);
-        }
+        else if (answer.status === 200 && answer.body) await readStream(answer.body, connection);
       } catch {
         // The server went away mid-stream or could not be reached: connect again.
       }

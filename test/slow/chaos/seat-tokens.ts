@@ -35,7 +35,11 @@ export async function jsonThroughOutages<T>(
   const { token, status = 200, ...rest } = init;
   const answer = await fetchThroughOutages(url, path, {
     ...rest,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...rest.headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(rest.body !== undefined && { "content-type": "application/json" }),
+      ...rest.headers,
+    },
   });
   const text = await answer.text();
   if (answer.status !== status) throw new Error(`${rest.method ?? "GET"} ${path}: ${answer.status} ${text}`);
