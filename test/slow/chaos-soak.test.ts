@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../src/demo/rng.js";
 import { tempDir } from "../support/tmp.js";
 import { epicwarDone, type CliProcess } from "./cli-process.js";
-import { chaosServer, operatorLines, type ChaosServer } from "./chaos/chaos-server.js";
+import { chaosServer, operatorLines, signInsUnlimited, type ChaosServer } from "./chaos/chaos-server.js";
 import type { Browser } from "playwright-core";
 import type { CampaignView } from "../../src/views.js";
 import { launchChromium } from "./browser.js";
@@ -65,7 +65,7 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
     await createCampaign(db, await ashfallSetup(dir, PAGE_CAMPAIGN, PAGE_OPTIONS), dir);
     await createCampaign(db, await ashfallSetup(dir, WRITER_CAMPAIGN), dir);
 
-    const server = chaosServer(db, dir, { PATH: process.env["PATH"] ?? "", HOME: dir });
+    const server = chaosServer(db, dir, { PATH: process.env["PATH"] ?? "", HOME: dir }, await signInsUnlimited(dir));
     const ledger = new SeqLedger();
     const clients: CliProcess[] = [];
     const followers: FeedFollower[] = [];

@@ -53,11 +53,12 @@ export interface RequestLine {
   status: number;
 }
 
-export function chaosServer(db: string, cwd: string, env: Record<string, string>): ChaosServer {
+/** `epicwar serve --db DB` in `cwd` with `env`, and `options` (more of serve's options) at every start. */
+export function chaosServer(db: string, cwd: string, env: Record<string, string>, options: string[] = []): ChaosServer {
   const runs: ServerRun[] = [];
   let port = 0;
   const spawnRun = (): ServerRun => {
-    const args = [BIN, "serve", "--db", db, "--port", String(port)];
+    const args = [BIN, "serve", "--db", db, "--port", String(port), ...options];
     const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const out: string[] = [];
     let err = "";
@@ -145,6 +146,15 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
     stop,
     requests,
   };
+}
+
+/**
+ * Serve's options that let one address sign in as often as a soak's clients do (its own tokens, its followers signing
+ * in again after each revocation), where the server limits sign-ins per address: none where it has no such limit.
+ */
+export async function signInsUnlimited(cwd: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, [BIN, "serve", "--help"], { cwd });
+  return stdout.includes("--sign-ins-per-minute") ? ["--sign-ins-per-minute", "100000"] : [];
 }
 
 /**

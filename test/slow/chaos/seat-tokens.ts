@@ -4,20 +4,25 @@
  * number of times, while the server cannot be reached or answers 5xx.
  */
 
-/** How long one request may keep failing before the soak gives up on it. */
-const RETRY_FOR_MS = 60_000;
+/** How long one request may keep failing (or be held back by a rate limit) before the soak gives up on it. */
+const RETRY_FOR_MS = 120_000;
 
 export class ServerDown extends Error {}
 
-/** `fetch`, tried again every 200 ms while the connection fails or the answer is 5xx, for up to a minute. */
+/**
+ * `fetch`, tried again every 200 ms while the connection fails or the answer is 5xx, and after the `Retry-After` of a
+ * 429, for up to two minutes.
+ */
 export async function fetchThroughOutages(url: () => string, path: string, init: RequestInit = {}): Promise<Response> {
   const deadline = Date.now() + RETRY_FOR_MS;
   let last = "";
   for (let attempt = 0; attempt < RETRY_FOR_MS / 200 && Date.now() < deadline; attempt++) {
     try {
       const answer = await fetch(`${url()}${path}`, init);
-      if (answer.status < 500) return answer;
+      if (answer.status < 500 && answer.status !== 429) return answer;
       last = `${answer.status} ${await answer.text()}`;
+      const retryAfter = Number(answer.headers.get("retry-after") ?? 0);
+      if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, 60) * 1000));
     } catch (error) {
       last = String((error as Error).cause ?? error);
     }
