@@ -285,6 +285,8 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
           stuck.push(`${cli.campaign} is ${state.state.status} in turn ${state.state.turn}, waiting on ${waiting}`);
         }
       }
+      if (stuck.length > 0)
+        stuck.push(`server run ${server.run().index}'s log ends: ${server.complaints().join(" | ")}`);
       // The followers and watches catch up with the final log (bounded), then stop.
       const finalHeads = new Map<string, number>();
       for (const campaign of CAMPAIGNS) finalHeads.set(campaign, await readLog(campaign, 0));

@@ -42,6 +42,8 @@ export interface ChaosServer {
   freeSpace: () => Promise<void>;
   /** SIGTERM, as an operator stops it; resolves with its exit code. */
   stop: () => Promise<number | null>;
+  /** The last lines of the running server's log that are not about a request (its errors, its warnings). */
+  complaints: () => string[];
   /** Every request-log line of every run so far, parsed. */
   requests: () => RequestLine[];
 }
@@ -117,6 +119,13 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
     run.child.kill("SIGTERM");
     return (await run.exited).code;
   };
+  const complaints = () =>
+    current()
+      .err()
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.includes('"msg":"request"'))
+      .slice(-3)
+      .map((line) => line.slice(0, 400));
   const requests = () =>
     runs.flatMap((run) =>
       run
@@ -144,6 +153,7 @@ export function chaosServer(db: string, cwd: string, env: Record<string, string>
     fillDisk,
     freeSpace,
     stop,
+    complaints,
     requests,
   };
 }
