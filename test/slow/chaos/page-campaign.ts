@@ -75,14 +75,15 @@ export async function playThroughPages(options: {
       continue;
     }
     const seat = options.seats[decision.actor]!;
-    const tab = seat.tabs[Math.floor(options.random() * seat.tabs.length)]!;
+    const index = Math.floor(options.random() * seat.tabs.length);
+    const tab = seat.tabs[index]!;
     try {
       await decide(tab, state, decision as unknown as Record<string, unknown>);
       progress.decisions++;
     } catch (error) {
       // The click did not land (the server down, a page reloading, the state moved on): read again and retry.
       progress.retries++;
-      progress.lastMiss = `${decision.type} by ${decision.actor}: ${(error as Error).message.split("\n")[0]}`;
+      progress.lastMiss = `${decision.type} by ${decision.actor} in tab ${index + 1}: ${(error as Error).message.split("\n")[0]}`;
     }
     await movedOn(options.truth, state.seq);
   }
