@@ -118,4 +118,4 @@ export async function finishedCampaign(url: string, organiser: Machine, players:
   return final;
 }
 
-export { ROOT };
+export { BIN, ROOT };

@@ -12,20 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Square } from "../../events/common.js";
 import type { ArmyState, BattleState } from "../../projections/state.js";
 import type { AuditReport } from "../../replays/audit-report.js";
-import { pendingDefenders } from "../../src/rules/action-common.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
-import type { CampaignView } from "../../src/views.js";
-import { activatableArmies, reachable } from "../../src/web/rules-view.js";
+import { activatableArmies } from "../../src/web/rules-view.js";
 import { parseSecretsFile } from "../../src/web/secrets-file.js";
-import { SQUARE_SIZE } from "../../src/web/map-panel.js";
-import { MAP_INSET } from "../../src/map/scene.js";
 import { timeMapRender } from "../../bench/map.js";
 import { browserBundle } from "../support/browser-bundle.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
+import { activate, clickSquare } from "./page-actions.js";
 import { scoutingSetup } from "./scouting-setup.js";
 import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
@@ -68,57 +64,6 @@ async function secondCampaign(setup: Record<string, unknown>) {
     pages[seat] = await openSeat(browser, `${campaign} ${seat}`, `${url}/join#${invites[seat]}`);
   const token = await organiserToken(campaign);
   return { pages, ...organiserReads(campaign, () => token) };
-}
-
-const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
-
-/** Clicks a square of a page's map, where the page draws it. */
-async function clickSquare(seat: SeatPage, [x, y]: Square): Promise<void> {
-  const inset = MAP_INSET * SQUARE_SIZE;
-  await seat.page
-    .getByTestId("map")
-    .first()
-    .click({ position: { x: inset + (x + 0.5) * SQUARE_SIZE, y: inset + (y + 0.5) * SQUARE_SIZE } });
-}
-
-/**
- * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
- * by an attack), then an attack if the highlighted squares hold one, else the square nearest an enemy; confirmed.
- */
-async function activate(seat: SeatPage, state: CampaignView, army: ArmyState): Promise<void> {
-  const { page } = seat;
-  await page.locator(`button[data-army="${army.id}"]`).click(WAIT);
-  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
-  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check();
-  if (!pinned) {
-    const reach = reachable(state, army, "charge");
-    const enemies = Object.values(state.armies).filter(
-      (a) => a.player !== army.player && a.at && a.status === "active",
-    );
-    const nearest = (key: string) => {
-      const square = key.split(",").map(Number) as Square;
-      return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
-    };
-    const target = [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
-    if (target !== undefined) {
-      await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached" });
-      await clickSquare(seat, target.split(",").map(Number) as Square);
-      const steps = reach.paths.get(target)!.length;
-      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
-    }
-  }
-  await page.getByTestId("confirm-order").click();
-  await Promise.race([
-    page.locator(`button[data-army="${army.id}"]`).waitFor({ state: "detached", ...WAIT }),
-    page
-      .locator(".refusal")
-      .waitFor(WAIT)
-      .then(async () => {
-        throw new Error(
-          `${seat.seat}'s activation of ${army.id} was refused: ${await page.locator(".refusal").textContent()}`,
-        );
-      }),
-  ]);
 }
 
 /**
@@ -248,7 +193,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
         if (player) {
           const army = activatableArmies(state, player)[0]!;
           const seq = state.seq;
-          await activate(seats[player]!, state, army);
+          await activate(seats[player]!, state, army, WAIT);
           state = await until("the activation written", (s) => s.seq > seq);
           // T5: each hidden order of one side is in no byte of the other side's page while it is hidden: what the
           // page received and holds is taken first, then the orders still hidden after it are searched for.

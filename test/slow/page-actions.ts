@@ -1,0 +1,74 @@
+/** A player's actions on the web page, done as a person does them: by clicking (docs/web.md). */
+import type { Page } from "playwright-core";
+import type { Square } from "../../events/common.js";
+import type { ArmyState } from "../../projections/state.js";
+import { MAP_INSET } from "../../src/map/scene.js";
+import { pendingDefenders } from "../../src/rules/action-common.js";
+import type { CampaignView } from "../../src/views.js";
+import { SQUARE_SIZE } from "../../src/web/map-panel.js";
+import { reachable } from "../../src/web/rules-view.js";
+
+/** A seat's page (or one of its tabs). */
+export interface SeatTab {
+  seat: string;
+  page: Page;
+}
+
+const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
+
+/** Clicks a square of a page's map, where the page draws it. */
+export async function clickSquare(seat: SeatTab, [x, y]: Square): Promise<void> {
+  const inset = MAP_INSET * SQUARE_SIZE;
+  await seat.page
+    .getByTestId("map")
+    .first()
+    .click({ position: { x: inset + (x + 0.5) * SQUARE_SIZE, y: inset + (y + 0.5) * SQUARE_SIZE } });
+}
+
+/**
+ * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
+ * by an attack), then an attack if the highlighted squares hold one, else the square nearest an enemy; confirmed.
+ * Resolves once the page no longer offers the army; a refusal the page shows instead fails with its words.
+ */
+export async function activate(
+  seat: SeatTab,
+  state: CampaignView,
+  army: ArmyState,
+  wait: { timeout: number },
+): Promise<void> {
+  const { page } = seat;
+  await page.locator(`button[data-army="${army.id}"]`).click(wait);
+  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
+  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check(wait);
+  if (!pinned) {
+    const reach = reachable(state, army, "charge");
+    const enemies = Object.values(state.armies).filter(
+      (a) => a.player !== army.player && a.at && a.status === "active",
+    );
+    const nearest = (key: string) => {
+      const square = key.split(",").map(Number) as Square;
+      return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
+    };
+    const target = [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
+    if (target !== undefined) {
+      await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached", ...wait });
+      await clickSquare(seat, target.split(",").map(Number) as Square);
+      const steps = reach.paths.get(target)!.length;
+      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached", ...wait });
+    }
+  }
+  await page.getByTestId("confirm-order").click(wait);
+  const done = page.locator(`button[data-army="${army.id}"]`).waitFor({ state: "detached", ...wait });
+  const refused = page
+    .locator(".refusal")
+    .waitFor(wait)
+    .then(async () => {
+      throw new Error(
+        `${seat.seat}'s activation of ${army.id} was refused: ${await page.locator(".refusal").textContent()}`,
+      );
+    });
+  // The wait that loses the race ends with its own timeout: not an error of the test.
+  done.catch(() => {});
+  refused.catch(() => {});
+  await Promise.race([done, refused]);
+}
