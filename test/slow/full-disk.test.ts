@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { seedCommitment } from "../../src/commitments.js";
 import { ashfallSetup, auth, CAMPAIGN } from "../server/support.js";
 import { tempDir } from "../support/tmp.js";
-import { epicwar, epicwarDone, type CliProcess, type Machine } from "./cli-process.js";
+import { epicwar, epicwarDone, keptLine, type CliProcess, type Machine } from "./cli-process.js";
 
 interface Answer {
   status: number;
@@ -48,7 +48,7 @@ async function serveFolder(machine: Machine): Promise<CliProcess & { url: Promis
 async function servedAshfall(machine: Machine): Promise<Served> {
   const serve = await serveFolder(machine);
   const url = await serve.url;
-  const operator = (await serve.line(/^Operator token/)).split(": ")[1]!;
+  const operator = (await keptLine(serve, machine.cwd, "Operator token")).split(": ")[1]!;
   const created = await call(url, "POST", "/campaigns", operator, await ashfallSetup());
   expect(created.status).toBe(201);
   const tokens: Record<string, string> = {};
