@@ -83,6 +83,9 @@ export async function runDemo(
     checkViewer(viewer, setup.players, campaign);
     for (const line of (await createCampaign(engine, setupPath, setup)).lines) print(line);
     print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
+    print(
+      "The demo's seeds and salts come from a fixed sequence, so that every run plays the same campaign; `epicwar new`, `serve` and the library draw them from the operating system.",
+    );
     const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex(demo.dice) });
     await playCampaign(table, seesAll(viewer) ? print : () => {}, MAX_TURNS);
   }
