@@ -20,7 +20,7 @@ import { deepFreeze } from "../projections/freeze.js";
  * The meaning of the reducers (projections/) the snapshots were folded with. Raise it whenever a reducer or the shape
  * of CampaignState changes: every stored snapshot then turns stale and is rebuilt from the events.
  */
-export const REDUCER_VERSION = 10;
+export const REDUCER_VERSION = 11;
 
 /** A snapshot is also taken every SNAPSHOT_EVERY events, for long stretches without a TurnEnded (the set-up, a long turn). */
 export const SNAPSHOT_EVERY = 1000;

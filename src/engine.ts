@@ -2,6 +2,7 @@ import type { StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { Command } from "./commands/schemas.js";
 import { decideBatch } from "./decide-batch.js";
+import { verifySignature } from "./crypto/verify-node.js";
 import { LiveCampaign } from "./live.js";
 import { AppendConflictError, EventStore, type BranchMeta, type StoreOptions } from "./log/index.js";
 import type { Refusal } from "./rules/refusal.js";
@@ -91,7 +92,7 @@ export class Engine implements CommandHandler {
   async execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome> {
     const state = await this.state(campaign);
     const expectedSeq = state.seq;
-    const decision = decideBatch(state, inputs, this.clock);
+    const decision = decideBatch(state, inputs, this.clock, { line: campaign, verify: verifySignature });
     if (!decision.ok) return decision;
     try {
       const stored = await this.store.append(campaign, expectedSeq, decision.events);

@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { eventsAsSeen } from "../../replays/as-seen.js";
 import { seesAll } from "../views.js";
+import { HOST } from "../../events/common.js";
 import { checkCommand } from "../commands/schemas.js";
 import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
@@ -75,7 +76,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
       const written = await campaigns.serialize(id, async () => {
         const head = await engine.store.head(stream);
         if (head.seq !== expectedSeq) throw stale(expectedSeq, head.seq);
-        const outcome = await engine.execute(stream, commands);
+        const signed = seat === HOST ? await campaigns.signForHost(stream, commands) : commands;
+        const outcome = await engine.execute(stream, signed);
         if (!outcome.ok) {
           if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
           throw new HttpError("refused", outcome.refusal.message, {

@@ -53,7 +53,15 @@ export class Game {
   ) {
     this.remote = new RemoteCampaign(server, branch, true);
     const parties = new Set(seat.seat === HOST ? [] : [seat.seat]);
-    this.table = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST });
+    this.table = new Table(this.remote, seat.campaign, {
+      parties,
+      secrets,
+      chores: seat.seat !== HOST,
+      // The server signs the organiser's commands with the host's key, which it holds with the host's seeds (D2).
+      signing: seat.seat !== HOST,
+      // A branch's stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures name.
+      ...(branch === undefined ? {} : { line: `${seat.campaign}.${branch}` }),
+    });
   }
 
   get player(): string | undefined {
