@@ -36,7 +36,7 @@ export interface TableOptions {
 }
 
 /** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */
-const RESIGN_ATTEMPTS = 3;
+const RESIGN_ATTEMPTS = 6;
 
 /** A chore the engine refused: the protocol cannot go on by itself. */
 export class ChoreRefusedError extends Error {
@@ -104,7 +104,10 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
       const answer: Answer<unknown> = outcome;
       if (answer.ok || answer.refusal.kind !== "conflict" || command === prepared.command || attempt >= RESIGN_ATTEMPTS)
         return outcome;
+      // Signed again at the line's new seq while the turn it was prepared in goes on, as a stale seq is retried.
+      const preparedIn = state.turn;
       state = await this.state();
+      if (state.turn !== preparedIn) return outcome;
     }
   }
 

@@ -9,7 +9,8 @@ import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { RemoteCampaign, type RemoteOutcome } from "../../src/client/remote.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { ServerConnection } from "../../src/client/server.js";
-import { Table } from "../../src/client/table.js";
+import { Table, takeChoresInTurn } from "../../src/client/table.js";
+import type { CommandHandler } from "../../src/engine.js";
 import type { CampaignView } from "../../src/views.js";
 import { renderState } from "../../src/cli/render.js";
 import type { AuditReport } from "../../replays/audit.js";
@@ -117,5 +118,54 @@ describe("the organiser's invite for a player's seat (D2)", () => {
         `${winner}'s key in force \\(registered at seq ${registered!.seq}\\) is not the one this machine holds`,
       ),
     );
+  });
+
+  it("a command signed at a seq the line has since passed is signed again at the new seq, not refused", async () => {
+    const other = await startTestServer();
+    try {
+      await other.app.listen({ host: "127.0.0.1", port: 0 });
+      const at = `http://127.0.0.1:${(other.app.server.address() as AddressInfo).port}`;
+      /** A player's machine whose next read of the campaign is followed by `race`, before its command goes out. */
+      const racing = (player: string) => {
+        const remote = new RemoteCampaign(new ServerConnection(at, other.tokens[player]!));
+        const handler: CommandHandler<CampaignView, RemoteOutcome> & { race?: () => Promise<unknown> } = {
+          state: async (campaign) => {
+            const read = await remote.state(campaign);
+            const race = handler.race;
+            delete handler.race;
+            await race?.();
+            return read;
+          },
+          execute: (campaign, inputs) => remote.execute(campaign, inputs),
+        };
+        const table = new Table(handler, CAMPAIGN, { parties: new Set([player]), secrets: new MemorySecrets() });
+        return { handler, table };
+      };
+      const seats = { concord: racing("concord"), horde: racing("horde") };
+      await takeChoresInTurn([seats.concord.table, seats.horde.table]);
+      const read = await other.engine.state(CAMPAIGN);
+      const winner = read.turnState!.initiativeWinner! as keyof typeof seats;
+      // The organiser sets a deadline between the winner's read and its command: the line moves on, the turn does not.
+      seats[winner].handler.race = () =>
+        other.app.inject({
+          method: "POST",
+          url: `/campaigns/${CAMPAIGN}/commands`,
+          headers: auth(other.tokens["host"]!),
+          payload: {
+            expectedSeq: read.seq,
+            commands: [{ actor: "host", type: "SetActionDeadline", at: "2099-01-01T00:00:00Z" }],
+          },
+        });
+      const chosen = await seats[winner].table.submit({ actor: winner, type: "ChooseFirst", first: winner });
+      expect(chosen.ok, JSON.stringify(chosen)).toBe(true);
+      const events = await other.engine.store.readAll(CAMPAIGN);
+      const first = events.find((e) => e.type === "FirstPlayerChosen")!;
+      expect(events.find((e) => e.type === "ActionDeadlineSet")!.seq).toBe(read.seq + 1);
+      // Signed at the seq it was written after, not at the one the winner first read.
+      expect(JSON.parse(first.command!.signed)).toMatchObject({ seq: first.seq - 1 });
+      expect(first.seq - 1).toBeGreaterThan(read.seq);
+    } finally {
+      await other.close();
+    }
   });
 });
