@@ -89,6 +89,10 @@ async function verifyRaw(raw: string): Promise<Run> {
         else reject(error);
       },
     );
+    // The verifier stops reading at the first break in the chain: the rest of the log is not its to take.
+    child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin?.end(raw);
   });
 }
