@@ -3,6 +3,22 @@ import { Actor, Id } from "./common.js";
 
 const Hash = Type.String({ pattern: "^[0-9a-f]{64}$" });
 
+/**
+ * D2: on the first event of a signed command, the command as its party signed it, so that anyone can check from the
+ * log alone that the party gave it: `signed` is the exact text signed (src/crypto/signatures.ts: the campaign, line,
+ * seq, view and the command as submitted), `signature` the Ed25519 signature over its UTF-8 bytes by the party's key
+ * in force, as hex. Named so that it sorts before `prev`: the canonical envelope still ends with prev, seq, stream,
+ * type and version, which the chain's quick check reads (src/log/chain-batch.ts).
+ */
+export const SignedCommandSchema = Type.Object(
+  {
+    signed: Type.String({ minLength: 2, maxLength: 1_000_000 }),
+    signature: Type.String({ pattern: "^[0-9a-f]{128}$" }),
+  },
+  { additionalProperties: false },
+);
+export type SignedCommand = Static<typeof SignedCommandSchema>;
+
 /** What a writer supplies for each event: the log adds stream, seq and the hash chain. */
 export const NewEventSchema = Type.Object(
   {
@@ -12,6 +28,7 @@ export const NewEventSchema = Type.Object(
     at: Type.String({ format: "date-time" }),
     actor: Actor,
     data: Type.Unknown(),
+    command: Type.Optional(SignedCommandSchema),
   },
   { additionalProperties: false },
 );
@@ -29,6 +46,19 @@ export const StoredEventSchema = Type.Object(
   { additionalProperties: false },
 );
 export type StoredEvent = Static<typeof StoredEventSchema>;
+
+/** Every member a stored envelope may have, hash aside (docs/storage.md): no reader takes any other. */
+export const ENVELOPE_MEMBERS: ReadonlySet<string> = new Set([
+  "stream",
+  "seq",
+  "type",
+  "version",
+  "at",
+  "actor",
+  "command",
+  "data",
+  "prev",
+]);
 
 /** The link the first event of every stream chains from. */
 export const GENESIS_HASH = "0".repeat(64);

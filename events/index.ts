@@ -76,6 +76,7 @@ import { SavesRolled } from "./SavesRolled.js";
 import { BarrageCalled } from "./BarrageCalled.js";
 import { BarrageRolled } from "./BarrageRolled.js";
 import { WhiteOutRolled } from "./WhiteOutRolled.js";
+import { SeatKeyRegistered } from "./SeatKeyRegistered.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -152,6 +153,7 @@ export const EVENT_DEFINITIONS = [
   BarrageCalled,
   BarrageRolled,
   WhiteOutRolled,
+  SeatKeyRegistered,
 ] as const;
 
 /** Every event definition of the catalogue, as a union. */

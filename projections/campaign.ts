@@ -268,6 +268,15 @@ const handlers: Handlers = {
   CampaignResumed(state) {
     delete state.paused;
   },
+  SeatKeyRegistered(state, data, seq) {
+    const keys = (state.seatKeys ??= {});
+    const replacements = keys[data.party]?.replacements ?? [];
+    keys[data.party] = {
+      publicKey: data.publicKey,
+      seq,
+      replacements: data.replaces === null ? replacements : [...replacements, { seq, turn: state.turn }],
+    };
+  },
   ActionPhaseEnded(state, data, seq) {
     state.phase = "battle";
     for (const army of data.withheld) {

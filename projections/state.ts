@@ -275,6 +275,17 @@ export interface CampaignState {
   result: { winner: string | null; turn: number } | null;
   /** O1: present while the host has the campaign paused: since which event, and why if it said. */
   paused?: { seq: number; reason?: string };
+  /** D2: each party's key in force, by party; absent until a party registers one (logs from before keys have none). */
+  seatKeys?: Record<string, SeatKeyState>;
+}
+
+/** D2: a party's public key in force, and every replacement of its key so far (each a warning to every seat). */
+export interface SeatKeyState {
+  publicKey: string;
+  /** The SeatKeyRegistered that put it in force. */
+  seq: number;
+  /** Each SeatKeyRegistered that replaced a key of this party, oldest first: when (seq and turn) it happened. */
+  replacements: Array<{ seq: number; turn: number }>;
 }
 
 export const initialState: CampaignState = {

@@ -22,6 +22,27 @@ export const DERIVED_VERDICTS = {
   derivedRefused: "event the rules refuse",
   afterFinish: "event after the campaign finished",
 } as const;
+/** D2: what the check of signatures, envelopes and recorded times can find (replays/audit-d2-signatures.ts). */
+export const SIGNATURE_VERDICTS = {
+  forged: "signed command does not verify",
+  unsigned: "unsigned event of a party with a key in force",
+  notDecided: "event does not follow from its signed command",
+  envelope: "envelope has undocumented members",
+  timeBack: "recorded time goes back",
+} as const;
+
+/** D2: what the log shows of its signatures, whatever was found wrong. */
+export interface SignatureSummary {
+  /** Signed commands checked, each against its party's key in force. */
+  signed: number;
+  /** Events that follow from a signed command, decided again. */
+  derived: number;
+  /** By party: events of a party with no key in force (every event of a log from before keys): unsigned, not forged. */
+  unsigned: Record<string, number>;
+  /** Every replacement of a party's key: a warning to every seat, naming whose and when. */
+  replacements: Array<{ party: string; seq: number; at: string }>;
+}
+
 /** What the audit can say about an army, a roll or the log. Everything but `ok` and the pending ones is a failure. */
 export const VERDICTS = {
   ok: "ok",
@@ -51,6 +72,7 @@ export const VERDICTS = {
   chainBroken: "chain broken",
   ...ADVANCED_VERDICTS,
   ...DERIVED_VERDICTS,
+  ...SIGNATURE_VERDICTS,
 } as const;
 export type Verdict = (typeof VERDICTS)[keyof typeof VERDICTS];
 
@@ -188,6 +210,8 @@ export interface AuditReport {
   turns: TurnAudit[];
   /** Every finding of the report (the chain's and the turns'), in seq order. */
   findings: Finding[];
+  /** D2: signed commands, unsigned events and key replacements. */
+  signatures: SignatureSummary;
   /** Items still open: orders not yet revealed, rolls whose host seed is still secret. Not failures. */
   pending: number;
   /** Nothing is wrong (pending items are not wrong). */
@@ -195,7 +219,9 @@ export interface AuditReport {
 }
 
 /** A stored event as the audit reads it: seq, actor, recorded time, hash, and its data at the current version. */
-export type AuditEvent = Pick<StoredEvent, "seq" | "actor" | "at"> & Partial<Pick<StoredEvent, "hash">> & DomainEvent;
+export type AuditEvent = Pick<StoredEvent, "seq" | "actor" | "at"> &
+  Partial<Pick<StoredEvent, "hash" | "command">> &
+  DomainEvent;
 
 /** A head hash a player recorded earlier (what `epicwar verify` prints), with its seq when known. */
 export interface RecordedHead {

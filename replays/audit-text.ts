@@ -1,5 +1,6 @@
 import type { Square } from "../events/common.js";
 import { describeScoutingRounds } from "./audit-scouting.js";
+import { keyReplacedWarning } from "../src/words/seat-keys.js";
 import {
   describeRounds,
   ORDER_WORDS,
@@ -8,6 +9,7 @@ import {
   type AuditReport,
   type Finding,
   type RollAudit,
+  type SignatureSummary,
   type TurnAudit,
 } from "./audit.js";
 
@@ -84,6 +86,7 @@ export function renderAudit(report: AuditReport): string[] {
       ? `chain: ok, ${plural(report.chain.events, "event")}, head ${report.chain.headHash}`
       : `chain: ${report.chain.verdict} (${report.chain.problem}): ${report.chain.message}`,
   );
+  lines.push(...signatureLines(report.signatures));
   for (const finding of report.findings.filter((f) => f.turn === null)) lines.push(findingLine(finding));
   for (const turn of report.turns) lines.push("", ...turnLines(turn));
   const armies = report.turns.reduce((sum, t) => sum + t.armies.length, 0);
@@ -97,6 +100,16 @@ export function renderAudit(report: AuditReport): string[] {
       : `Result: ${plural(report.findings.length, "finding")} (${[...new Set(report.findings.map(findingLabel))].join("; ")}) in ${checked}${pending}`,
   );
   return lines;
+}
+
+/** D2: the signed commands, the events of parties with no key in force, and a warning for each key replaced. */
+export function signatureLines(signatures: SignatureSummary): string[] {
+  const unsigned = Object.entries(signatures.unsigned).map(([party, count]) => `${party} ${count}`);
+  return [
+    `signatures: ${plural(signatures.signed, "signed command")} checked against the keys in force, ${plural(signatures.derived, "event")} decided again from them` +
+      (unsigned.length > 0 ? `; unsigned (no key in force yet): ${unsigned.join(", ")}` : ""),
+    ...signatures.replacements.map(keyReplacedWarning),
+  ];
 }
 
 /** One line naming what is wrong, for the CLI's error line. */

@@ -40,6 +40,8 @@ import {
   type TurnWork,
 } from "./audit-turns.js";
 import { WarChestAudit } from "./audit-war-chest.js";
+import { SignatureAudit } from "./audit-d2-signatures.js";
+import { verifySignature } from "../src/crypto/verify-node.js";
 
 export * from "./audit-report.js";
 export { describeRounds, ORDER_WORDS } from "./audit-turns.js";
@@ -120,9 +122,17 @@ class Auditor {
     new CommandersAudit(this.reportAdvanced),
     this.derived,
   ];
-  private readonly checks: readonly AdvancedCheck[] = [this.book, ...this.basic, ...this.advanced];
+  /** D2: signatures, envelopes and recorded times (replays/audit-d2-signatures.ts), campaign-wide. */
+  private readonly signatures: SignatureAudit;
+  private readonly signed: Finding[] = [];
+  private readonly checks: readonly AdvancedCheck[];
 
-  constructor(private readonly stream: string) {}
+  constructor(private readonly stream: string) {
+    // Filed after the derived audit's (finish): what the rules derive is named by its rule there, and D2's findings
+    // about the same events stand beside them.
+    this.signatures = new SignatureAudit((finding) => this.signed.push(finding), verifySignature, stream);
+    this.checks = [this.book, ...this.basic, ...this.advanced, this.signatures];
+  }
 
   unreadable(problem: UnreadableEvent): void {
     this.loose.push({
@@ -197,6 +207,7 @@ class Auditor {
   }
 
   finish(chain: VerifyResult, count: number): AuditReport {
+    this.signatures.finish();
     const turns = [...this.book.turns.values()].map((turn) => this.finishTurn(turn));
     const chainAudit: ChainAudit = chain.ok
       ? { ok: true, events: chain.events, headHash: chain.headHash, verdict: "ok" }
@@ -216,6 +227,11 @@ class Auditor {
         detail: `${chain.problem}: ${chain.message}`,
       });
     this.derived.file(turns, loose);
+    for (const finding of this.signed) {
+      const turn = turns.find((t) => t.turn === finding.turn);
+      (turn ? turn.findings : loose).push(turn ? finding : { ...finding, turn: null });
+    }
+    for (const turn of turns) turn.findings.sort((a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0));
     const findings = [...loose, ...turns.flatMap((t) => t.findings)].sort(
       (a, b) => (a.seqs[0] ?? 0) - (b.seqs[0] ?? 0),
     );
@@ -227,6 +243,7 @@ class Auditor {
       turnFilter: null,
       turns,
       findings,
+      signatures: this.signatures.summary,
       pending: countPending(turns),
       ok: findings.length === 0,
     };

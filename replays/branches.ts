@@ -5,6 +5,7 @@
  * creating one copies no event. Its stream id is "<campaign>.<name>"; the campaign's own line is called "main".
  * Branch names are unique within a campaign, whichever line they fork from.
  */
+import type { CampaignState } from "../projections/state.js";
 import { turnToStart, turnUnderWay as isTurnUnderWay } from "../projections/turns.js";
 import { ID_PATTERN } from "../events/common.js";
 import type { StoredEvent } from "../events/index.js";
@@ -83,17 +84,36 @@ export async function createBranch(
   if (forkSeq === 0) throw new BranchError("a branch forks after an event of its parent, at seq 1 or later");
   const meta = await store.createBranch(stream, options.parent, forkSeq, { name: options.name });
   const copied = options.secrets
-    ? await copyTurnSecrets(
-        store,
-        replays,
-        options.campaign,
-        stream,
-        forkSeq,
-        options.secrets.parent,
-        options.secrets.branch,
-      )
+    ? [
+        ...(await copySeatKeys(
+          (await replays.stateAtSeq(stream, forkSeq)).state,
+          options.secrets.parent,
+          options.secrets.branch,
+        )),
+        ...(await copyTurnSecrets(
+          store,
+          replays,
+          options.campaign,
+          stream,
+          forkSeq,
+          options.secrets.parent,
+          options.secrets.branch,
+        )),
+      ]
     : [];
   return { meta, copied };
+}
+
+/** D2: a branch's line inherits its parent's keys in force, so each party held here signs on the branch as before. */
+async function copySeatKeys(atFork: CampaignState, from: SecretKeeper, to: SecretKeeper): Promise<string[]> {
+  const copied: string[] = [];
+  for (const [party, { publicKey }] of Object.entries(atFork.seatKeys ?? {})) {
+    const key = await from.seatKey(party);
+    if (key?.publicKey !== publicKey) continue;
+    await to.keepSeatKey(party, key);
+    copied.push(`${party}'s seat key`);
+  }
+  return copied;
 }
 
 /** Copies the host seed and the unrevealed orders of the turn under way at `forkSeq` (if any) between secret keepers. */

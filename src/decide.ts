@@ -57,6 +57,7 @@ import {
   decideRollWhiteOut,
   decideRollScenario,
 } from "./rules/battle-kit.js";
+import { decideRegisterSeatKey } from "./rules/seat-keys.js";
 import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "./rules/scouting.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
@@ -120,6 +121,7 @@ const deciders: Deciders = {
   RollSaves: decideRollSaves,
   CallBarrage: decideCallBarrage,
   RollBarrage: decideRollBarrage,
+  RegisterSeatKey: decideRegisterSeatKey,
 };
 
 /**

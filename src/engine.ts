@@ -2,6 +2,7 @@ import type { StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
 import type { Command } from "./commands/schemas.js";
 import { decideBatch } from "./decide-batch.js";
+import { verifySignature } from "./crypto/verify-node.js";
 import { LiveCampaign } from "./live.js";
 import { AppendConflictError, EventStore, storeFailure, type BranchMeta, type StoreOptions } from "./log/index.js";
 import type { Refusal } from "./rules/refusal.js";
@@ -104,7 +105,7 @@ export class Engine implements CommandHandler {
     const state = await this.state(campaign);
     const expectedSeq = options.expectedSeq ?? state.seq;
     if (state.seq !== expectedSeq) return conflict(new AppendConflictError(campaign, expectedSeq, state.seq));
-    const decision = decideBatch(state, inputs, this.clock);
+    const decision = decideBatch(state, inputs, this.clock, { line: campaign, verify: verifySignature });
     if (!decision.ok) return decision;
     try {
       const stored = await this.store.append(campaign, expectedSeq, decision.events);

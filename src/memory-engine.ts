@@ -2,6 +2,7 @@ import { catalogue, GENESIS_HASH, toCurrent } from "../events/index.js";
 import { evolveAll } from "../projections/campaign.js";
 import { initialState, type CampaignState } from "../projections/state.js";
 import { decideBatch } from "./decide-batch.js";
+import { verifySignature } from "./crypto/verify-node.js";
 import type { Clock, CommandHandler, Outcome } from "./engine.js";
 import { checkAppend, sealEvent, type Head } from "./log/index.js";
 
@@ -27,7 +28,7 @@ export class MemoryEngine implements CommandHandler {
 
   async execute(campaign: string, inputs: readonly unknown[]): Promise<Outcome> {
     const { state, head } = this.stream(campaign);
-    const decision = decideBatch(state, inputs, this.clock);
+    const decision = decideBatch(state, inputs, this.clock, { line: campaign, verify: verifySignature });
     if (!decision.ok) return decision;
     const checked = checkAppend(campaign, decision.events, catalogue);
     let prev = head.hash;

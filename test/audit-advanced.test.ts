@@ -209,7 +209,8 @@ describe("the audit of an honest advanced campaign", () => {
     const finding = expectFinding(over, VERDICTS.overspent, "A8", at + 1);
     expect(finding.detail).toContain("the war chest never goes below 0");
     const within = await rewrite("emberfall", honest, buy(50));
-    expect(within.findings.filter((f) => f.seqs[0] === at + 1)).toEqual([]);
+    // The purchase written in by hand carries no signature of concord's (D2), which that check reports; A8 does not.
+    expect(within.findings.filter((f) => f.seqs[0] === at + 1).map((f) => f.verdict)).toEqual([VERDICTS.unsigned]);
   });
 
   it("A8 formations bought below their catalogue points, and put into an enemy army, are reported", async () => {

@@ -83,7 +83,8 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
       conditions.light.band = conditions.light.band === "darkestNight" ? "hopeFades" : "darkestNight";
     });
     const findings = report.findings.filter((f) => f.seqs.includes(seq));
-    expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch]);
+    // And the host's signed roll, decided again, gives the band its dice read to (D2).
+    expect(findings.map((f) => f.verdict)).toEqual([VERDICTS.derivedMismatch, VERDICTS.notDecided]);
   });
 
   it("K5 saves that do not follow from their dice are found: the rules allocate and roll the volley again", () => {
@@ -123,7 +124,11 @@ describe("D1 K3 the audit of the battle kit's rolls", () => {
       data["conditions"] = conditionsFromDice({ light: true, rain: true }, () => faces[i++]!);
     });
     const findings = report.findings.filter((f) => f.seqs.includes(seq));
-    expect(findings.map((f) => [f.rule, f.verdict])).toEqual([["D1", VERDICTS.rollMismatch]]);
+    // The host signed other faces than these (D2): its command, decided again, gives the roll it signed.
+    expect(findings.map((f) => [f.rule, f.verdict])).toEqual([
+      ["D1", VERDICTS.rollMismatch],
+      [undefined, VERDICTS.notDecided],
+    ]);
   });
 });
 

@@ -2,6 +2,7 @@
  * What-if branches: a stream that starts with another stream's prefix (parent, fork seq, fork hash), copying nothing.
  * On a real LevelDB with Ashfall played to its end by the demo's commanders; branches are played by them too.
  */
+import type { SeatKey } from "../src/crypto/signatures.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -206,10 +207,19 @@ describe("a branch", () => {
     const parentSecrets = await readSecrets(db, CAMPAIGN);
     const { meta, copied } = await branch(engine, replays, "mid-turn", { seq: fork }, CAMPAIGN, db);
     const own = await readSecrets(db, meta.stream);
-    expect(own["host"]).toEqual({ hostSeeds: { "2": parentSecrets["host"]!.hostSeeds!["2"] } });
+    // With every party's seat key (D2): the branch's line inherits the keys in force.
+    expect(own["host"]).toEqual({
+      seatKey: parentSecrets["host"]!.seatKey,
+      hostSeeds: { "2": parentSecrets["host"]!.hostSeeds!["2"] },
+    });
     const hidden = hiddenAt(fork);
     expect(hidden.length).toBeGreaterThan(1);
-    expect(copied).toHaveLength(1 + hidden.length);
+    expect(copied.filter((what) => what.endsWith("seat key"))).toEqual([
+      "host's seat key",
+      "concord's seat key",
+      "horde's seat key",
+    ]);
+    expect(copied).toHaveLength(3 + 1 + hidden.length);
     for (const activation of hidden) {
       const { army, player, commitment } = activation.data as { army: string; player: string; commitment: string };
       const held = own[player]!.orders![`2/${army}`]!;
@@ -398,7 +408,9 @@ describe("verify of a branch", () => {
 async function readSecrets(
   db: string,
   stream: string,
-): Promise<Record<string, { hostSeeds?: Record<string, string>; orders?: Record<string, HeldOrder> }>> {
+): Promise<
+  Record<string, { hostSeeds?: Record<string, string>; orders?: Record<string, HeldOrder>; seatKey?: SeatKey }>
+> {
   const out: Record<string, never> = {};
   const { readdir } = await import("node:fs/promises");
   for (const file of await readdir(join(secretsDirOf(db), stream)).catch(() => [] as string[])) {

@@ -524,7 +524,7 @@ describe("the stored log (hash chain)", () => {
     expectFinding(await game.audit(), VERDICTS.chainBroken, seq + 1);
   });
 
-  it("rewrite the log from an event on, re-hashing every later event and the head: verify passes, the audit against a recorded head does not", async () => {
+  it("rewrite the log from an event on, re-hashing every later event and the head: verify passes; the audit finds the signed move changed, and a recorded head gone", async () => {
     const { game, seq, total } = await played();
     const recorded = await game.head();
     await game.tamper(async (events) => {
@@ -548,18 +548,19 @@ describe("the stored log (hash chain)", () => {
     expect(await verifyStream(game.engine.store, game.campaign)).toMatchObject({ ok: true, events: total });
     const unaware = await game.audit();
     expect(unaware.chain.ok, "the chain alone cannot tell").toBe(true);
+    // The move is red's, signed (D2): decided again, red's signed command gives another path. No head is needed.
+    expectFinding(unaware, VERDICTS.notDecided, seq);
     const report = await auditStream(game.engine.store, game.campaign, {
       heads: [{ seq: recorded.seq, hash: recorded.hash }],
     });
     const finding = expectFinding(report, VERDICTS.headNotFound, recorded.seq);
     expect(finding.detail).toContain("was rewritten");
-    // Heads recorded before the rewritten event are still there.
+    // Heads recorded before the rewritten event are still there: the signed command's finding is the only one.
     const before = (await game.events()).find((e) => e.seq === seq - 1)!;
-    expectClean(
-      await auditStream(game.engine.store, game.campaign, {
-        heads: [{ seq: seq - 1, hash: before.hash.slice(0, 16) }],
-      }),
-    );
+    const earlier = await auditStream(game.engine.store, game.campaign, {
+      heads: [{ seq: seq - 1, hash: before.hash.slice(0, 16) }],
+    });
+    expect(earlier.findings.map((f) => [f.verdict, f.seqs[0]])).toEqual([[VERDICTS.notDecided, seq]]);
   });
 
   it("drop an event: its key deleted -> chain broken at that seq", async () => {

@@ -204,7 +204,8 @@ async function hiddenScenario() {
 async function lostScenario() {
   const dir = await scratchDir("epicwar-cli-lost-");
   const db = join(dir, "db");
-  await ok(["new", "--db", db, "--setup", READY]);
+  // The parties' keys (D2) are kept in A too: the machine that set the campaign up is the one that plays on.
+  await ok(["new", "--db", db, "--setup", READY, "--secrets", join(dir, "A")]);
   const player = (await stateJson(db)).turnState!.initiativeWinner!;
   const army = FIRST_MOVE[player]!.army;
   const file = await writeCommands(dir, "activate.jsonl", [

@@ -286,6 +286,17 @@ describe("import refuses a file that does not hold, naming its first bad line, a
     await expect(checkExport(each(rechained(lines, i + 1, () => {})), catalogue)).resolves.toBeDefined();
   });
 
+  it("a rechained log whose envelope has a member beyond the documented ones, or a signed command of another shape", async () => {
+    const i = eventLine(12);
+    const extra = await refusal(rechained(lines, i + 1, (body) => (body["note"] = "added by hand")));
+    expect(extra.message).toBe(
+      `line ${i + 1}: event ashfall #12: note: not a member of an envelope (docs/storage.md: stream, seq, type, version, at, actor, command, data, prev)`,
+    );
+    expect(extra.broken).toBe(false);
+    const command = await refusal(rechained(lines, i + 1, (body) => (body["command"] = { signed: "{}" })));
+    expect(command.message).toMatch(new RegExp(`^line ${i + 1}: event ashfall #12: event\\.command\\.signature `));
+  });
+
   it("heads that do not match, and a file cut short", async () => {
     const headIndex = lines.findIndex((line) => parse(line)["kind"] === "head");
     const wrongHead = [...lines];

@@ -288,10 +288,15 @@ describe("forecast under fog of war (A2)", () => {
     const armies = Object.fromEntries(
       Object.entries(now.armies).map(([id, army]) => [id, { ...army, status: "routed" as const, at: null }]),
     );
-    const empty: CampaignState = { ...now, armies };
+    // Decided with no key in force, unsigned, as the forecast's runs decide (D2 is the engine's, not the rules').
+    const { seatKeys: _keys, ...unkeyed } = now;
+    const empty: CampaignState = { ...unkeyed, armies };
     const close = nextDecision(empty);
     expect(close).toEqual({ actor: "host", type: "CloseActionPhase" });
-    const decided = decideBatch(empty, [close], () => new Date("2026-03-01T12:00:00Z"));
+    const decided = decideBatch(empty, [close], () => new Date("2026-03-01T12:00:00Z"), {
+      line: "f",
+      verify: () => false,
+    });
     expect(decided.ok && decided.events.map((e) => e.type)).toContain("ActionPhaseEnded");
     for (const policy of ["scripted", "random"] as const)
       await expect(forecast(quick(forecastStart({ state: empty }, "host", false), { policy }))).resolves.toMatchObject({

@@ -85,7 +85,7 @@ describe("a field given a value outside its choices names every value it accepts
     ).toEqual({
       ok: false,
       field: "ordr",
-      message: "is not a known field (the fields are type, actor, army, order, salt)",
+      message: "is not a known field (the fields are type, actor, army, order, salt, signature)",
     });
   });
 });

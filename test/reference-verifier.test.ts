@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DomainEvent, EventData, StoredEvent } from "../events/index.js";
+import { toCurrent, type DomainEvent, type EventData, type StoredEvent } from "../events/index.js";
+import { auditCampaign, VERDICTS } from "../replays/audit.js";
 import { scoutingBand } from "../projections/scouting.js";
 import { rollScouting } from "../src/dice.js";
 import { canonicalJson, sealEvent, sha256Hex } from "../src/log/index.js";
@@ -58,6 +59,7 @@ function resealed(log: RawLog, edit: (bodies: Body[]) => Body[]): string {
       version: body.version,
       at: body.at,
       actor: body.actor,
+      ...(body.command ? { command: body.command } : {}),
       data: body.data,
     });
     prev = value.slice(0, 64);
@@ -65,6 +67,13 @@ function resealed(log: RawLog, edit: (bodies: Body[]) => Body[]): string {
   }
   return rawText([...lines, { kind: "head", stream: log.head.stream, seq: lines.length, hash: prev }]);
 }
+
+/**
+ * The log as a log from before seat keys (D2): no SeatKeyRegistered, no signed command. Events written into it, or
+ * taken out, then show only in what they break of the commitments, seeds and rolls, which is what those tests check.
+ */
+const unsigned = (bodies: Body[]): Body[] =>
+  bodies.filter((body) => body.type !== "SeatKeyRegistered").map(({ command: _signed, ...body }) => body);
 
 /** Runs the verifier on a raw log given on its standard input. */
 async function verifyRaw(raw: string): Promise<Run> {
@@ -80,6 +89,10 @@ async function verifyRaw(raw: string): Promise<Run> {
         else reject(error);
       },
     );
+    // The verifier stops reading at the first break in the chain: the rest of the log is not its to take.
+    child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin?.end(raw);
   });
 }
@@ -342,7 +355,7 @@ describe("tools/verify_log.py", () => {
     const dropping = (turn: number, drop: (data: EventData<"PlayerSeedCommitted">) => boolean) => {
       let seq = 0;
       const raw = resealed(basic, (bodies) => {
-        const kept = bodies.filter(
+        const kept = unsigned(bodies).filter(
           (body) => body.type !== "PlayerSeedCommitted" || !drop(body.data as EventData<"PlayerSeedCommitted">),
         );
         expect(kept.length).toBeLessThan(bodies.length);
@@ -375,20 +388,26 @@ describe("tools/verify_log.py", () => {
     );
 
     // A commitment for turn 3 written before turn 2 started is not in turn 3's run-up.
-    const turn2 = seqOf(basic, "TurnStarted", 1);
     let player = "";
-    const beforeRunUp = resealed(basic, (bodies) => {
+    let started3 = 0;
+    const beforeRunUp = resealed(basic, (signed) => {
+      const bodies = unsigned(signed);
+      const turn2 = bodies.findIndex(
+        (body) => body.type === "TurnStarted" && (body.data as EventData<"TurnStarted">).turn === 2,
+      );
       const index = bodies.findIndex(
         (body) => body.type === "PlayerSeedCommitted" && (body.data as EventData<"PlayerSeedCommitted">).turn === 3,
       );
       const [commitment] = bodies.splice(index, 1);
       player = (commitment!.data as EventData<"PlayerSeedCommitted">).player;
-      bodies.splice(turn2 - 1, 0, commitment!);
+      // Recorded at the time of the event before it: recorded times never go back.
+      bodies.splice(turn2, 0, { ...commitment!, at: bodies[turn2 - 1]!.at });
+      started3 = startedSeq(bodies, 3);
       return bodies;
     });
     await expectFailure(
       beforeRunUp,
-      seqOf(basic, "TurnStarted", 2),
+      started3,
       new RegExp(
         `turn 3 starts before ${player} committed to a seed for it: no PlayerSeedCommitted since the last TurnEnded`,
       ),
@@ -445,7 +464,8 @@ describe("tools/verify_log.py", () => {
       rolledSeq: number;
     } {
       let rolledSeq = 0;
-      const raw = resealed(advanced, (bodies) => {
+      const raw = resealed(advanced, (signed) => {
+        const bodies = unsigned(signed);
         const inTurn1 = <T extends DomainEvent["type"]>(type: T) =>
           bodies.filter((body) => body.type === type && (body.data as { turn: number }).turn === 1) as Array<
             Body & { data: EventData<T> }
@@ -480,7 +500,9 @@ describe("tools/verify_log.py", () => {
           band: scoutingBand(scoutTotal, scoutedTotal)!,
         };
         edit(roll);
-        const envelope = { stream: initiative.stream, seq: 0, version: 1, at: initiative.at, prev: "" };
+        const at = bodies.findIndex((body) => body.type === "TurnEnded");
+        // Recorded at the time of the event before it: recorded times never go back.
+        const envelope = { stream: initiative.stream, seq: 0, version: 1, at: bodies[at - 1]!.at, prev: "" };
         const { army, player, commitment } = activation.data;
         const scouting: Body[] = [
           {
@@ -507,7 +529,6 @@ describe("tools/verify_log.py", () => {
           },
           { ...envelope, type: "ScoutingRolled", actor: "host", data: roll },
         ];
-        const at = bodies.findIndex((body) => body.type === "TurnEnded");
         bodies.splice(at, 0, ...scouting);
         rolledSeq = at + 3;
         return bodies;
@@ -558,5 +579,90 @@ describe("tools/verify_log.py", () => {
       });
       await expectFailure(raw, rolledSeq, /scouting roll of turn 1 does not recompute from the seeds/);
     });
+  });
+});
+
+/**
+ * D2 (docs/signatures.md): rewrites a remote player cannot catch by a head hash, re-sealed into a chain that holds, are
+ * named by the verifier and by the audit, each from the log alone: a player's signed event changed, a recorded time
+ * moved, an event of a keyed party written without a signature, and an envelope member nobody documented.
+ */
+describe("signed commands and recorded times (D2)", () => {
+  /** The audit of a raw log's bodies, the chain taken as verified (it was re-sealed to hold). */
+  const audited = (raw: string) => {
+    const log = parseRaw(raw);
+    return auditCampaign({
+      stream: log.head.stream,
+      events: log.bodies.map((body, i) => toCurrent({ ...body, hash: log.events[i]!.hash })),
+      chain: { ok: true, stream: log.head.stream, events: log.events.length, headHash: log.head.hash },
+    });
+  };
+  const findingsOf = (raw: string, verdict: string) =>
+    audited(raw)
+      .findings.filter((finding) => finding.verdict === verdict)
+      .map((finding) => finding.seqs[0]);
+
+  it("passes both demos whole, every signed command checked against its party's key in force", async () => {
+    for (const log of [basic, advanced]) {
+      const run = await verifyRaw(rawText([...log.events, log.head]));
+      expect(run.code, show(run)).toBe(0);
+      const signed = log.bodies.filter((body) => body.command).length;
+      expect(signed).toBeGreaterThan(100);
+      expect(run.stdout).toMatch(new RegExp(`^signatures: ${signed} signed commands verified`, "m"));
+      expect(audited(rawText([...log.events, log.head])).ok).toBe(true);
+    }
+  });
+
+  it("names a player's ScenarioProposed changed and re-sealed: its signed command says otherwise", async () => {
+    const seq = seqOf(basic, "ScenarioProposed");
+    const proposed = basic.bodies[seq - 1]!.data as EventData<"ScenarioProposed">;
+    const other = proposed.scenario === "annihilation" ? "meetingEngagement" : "annihilation";
+    const raw = resealed(basic, (bodies) => {
+      (bodies[seq - 1]!.data as EventData<"ScenarioProposed">).scenario = other;
+      return bodies;
+    });
+    await expectFailure(raw, seq, /its data's scenario is not the scenario of the command \S+ signed/);
+    expect(findingsOf(raw, VERDICTS.notDecided)).toContain(seq);
+  });
+
+  it("names a player's event whose signature was taken away: its party has a key in force", async () => {
+    const seq = seqOf(basic, "ScenarioProposed");
+    const raw = resealed(basic, (bodies) => {
+      delete bodies[seq - 1]!.command;
+      return bodies;
+    });
+    await expectFailure(raw, seq, /is \S+'s, who has a key in force, but is neither signed nor written in the batch/);
+    expect(findingsOf(raw, VERDICTS.unsigned)).toContain(seq);
+  });
+
+  it("names the event after a recorded time moved later past the events that follow it", async () => {
+    const seq = 46;
+    const later = basic.bodies[seq + 277]!.at;
+    const raw = resealed(basic, (bodies) => {
+      bodies[seq - 1]!.at = new Date(Date.parse(later) + 1000).toISOString();
+      return bodies;
+    });
+    await expectFailure(raw, seq + 1, /recorded times never go back/);
+    expect(findingsOf(raw, VERDICTS.timeBack)).toContain(seq + 1);
+  });
+
+  it("refuses an envelope with a member beyond the documented ones", async () => {
+    const raw = resealed(basic, (bodies) => bodies);
+    const lines = parseRaw(raw);
+    const body = JSON.parse(lines.events[4]!.body) as Record<string, unknown>;
+    const extra = canonicalJson({ ...body, note: "added" });
+    const edited = { ...lines.events[4]!, body: extra, hash: sha256Hex(extra) };
+    // Re-sealed from seq 5 on, so that only the member can be what fails.
+    const events = [...lines.events.slice(0, 4), edited];
+    let prev = edited.hash;
+    for (const line of lines.events.slice(5)) {
+      const next = canonicalJson({ ...(JSON.parse(line.body) as object), prev });
+      events.push({ ...line, body: next, hash: (prev = sha256Hex(next)) });
+    }
+    const run = await verifyRaw(rawText([...events, { ...lines.head, hash: prev }]));
+    expect(run.code, show(run)).toBe(1);
+    expect(run.stdout).toMatch(
+      /^FAIL chain at seq 5: the envelope has members beyond the documented ones: \['note'\]/m,
+    );
   });
 });

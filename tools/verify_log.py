@@ -3,19 +3,27 @@
 
     epicwar log --raw --db DIR > campaign.raw && python3 tools/verify_log.py campaign.raw    (no file or "-": stdin)
 
-Checks the hash chain (docs/storage.md, "The raw log"), every order commitment against its reveal (docs/secrets.md),
-every player's seed commitment before its turn's TurnStarted, every seed against its commitment and every roll
-against the seeds (docs/fair-dice.md), each roll's form at once (pending or not), and what the battle kit's dice mean
-(docs/battle-kit.md: saves, TK damage, what they destroy, barrage hits). Prints what it checked and exits 0, or exits
-1 naming the first failure: the chain's, else the earliest by seq.
+Checks the hash chain and the envelope's members (docs/storage.md, "The raw log"), every order commitment against its
+reveal (docs/secrets.md), every player's seed commitment before its turn's TurnStarted, every seed against its
+commitment and every roll against the seeds (docs/fair-dice.md), each roll's form at once (pending or not), what the
+battle kit's dice mean (docs/battle-kit.md: saves, TK damage, what they destroy, barrage hits), every signed command
+against its party's key in force, that no event of a party with a key in force goes unsigned, and that recorded times
+never go back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
+chain's, else the earliest by seq.
 """
 import hashlib
 import hmac
 import json
 import re
 import sys
+from datetime import datetime
+
+import ed25519
 
 GENESIS = "0" * 64
+ENVELOPE = {"actor", "at", "command", "data", "prev", "seq", "stream", "type", "version"}
+COMMAND_DOMAIN = "epicwar-command/1"
+SCALARS = (str, int, float, bool)
 ORDERS = ("firstFire", "advance", "charge", "fortify")
 HEX = re.compile(r"[0-9a-f]+\Z")
 
@@ -195,6 +203,8 @@ def read_chain(lines):
         if sha256_hex(record["body"]) != record["hash"]:
             raise Failure(seq, "the stored hash is not the SHA-256 of the stored body")
         event = json.loads(record["body"])
+        if not isinstance(event, dict) or set(event) - ENVELOPE:
+            raise Failure(seq, f"the envelope has members beyond the documented ones: {sorted(set(event) - ENVELOPE) if isinstance(event, dict) else event}")
         if event.get("seq") != seq or event.get("stream") != record["stream"]:
             raise Failure(seq, "the body names another seq or stream than the one it is stored under")
         if event.get("prev") != prev:
@@ -390,6 +400,81 @@ class Contents:
                 self.fail(roll_seq, f"{'scouting' if scouting else 'initiative'} roll of turn {data['turn']} does not recompute from the seeds")
 
 
+class Signatures:
+    """D2: each signed command against its party's key in force; the events of a party with a key in force either
+    signed or written by the engine in the same batch after one of its signed commands; recorded times never going back."""
+
+    def __init__(self):
+        self.failures, self.keys, self.campaign, self.batch = [], {}, "", None
+        self.last, self.run_start = None, 1
+        self.counts = {"signed": 0, "derived": 0, "unsigned": 0}
+        self.replacements = []
+
+    def fail(self, seq, what):
+        self.failures.append((seq, what))
+
+    def check(self, event):
+        seq, actor = event["seq"], event["actor"]
+        try:
+            at = datetime.fromisoformat(event["at"])
+        except (TypeError, ValueError):
+            return self.fail(seq, f"the recorded time {event['at']!r} is not an RFC 3339 date-time")
+        if self.last is not None and at < self.last[1]:
+            self.fail(seq, f"recorded at {event['at']}, before seq {self.last[0]} ({self.last[2]}): recorded times never go back")
+        if self.last is None or self.last[2] != event["at"]:
+            self.run_start = seq
+        if self.last is None or at >= self.last[1]:
+            self.last = (seq, at, event["at"])
+        if event["type"] == "CampaignCreated":
+            self.campaign = event["data"].get("campaign", "")
+        if "command" in event:
+            self.signed(event)
+        elif self.batch == (actor, event["at"]):
+            self.counts["derived"] += 1
+        elif actor in self.keys:
+            self.fail(seq, f"{event['type']} is {actor}'s, who has a key in force, but is neither signed nor written in the batch of a signed command of {actor}'s")
+        else:
+            self.counts["unsigned"] += 1
+            self.batch = None
+        if event["type"] == "SeatKeyRegistered":
+            data = event["data"]
+            if data["party"] != actor or data["replaces"] != self.keys.get(actor):
+                self.fail(seq, f"a key of {data['party']} registered by {actor}, or replacing another key than the one in force")
+            self.keys[data["party"]] = data["publicKey"]
+            if data["replaces"] is not None:
+                self.replacements.append((data["party"], seq, event["at"]))
+
+    def signed(self, event):
+        seq, actor, signed = event["seq"], event["actor"], event["command"]
+        self.batch = None
+        try:
+            text = json.loads(signed["signed"])
+            signature = bytes.fromhex(signed["signature"])
+            command = text["command"]
+            point = (text["domain"], text["campaign"], text["line"])
+        except (ValueError, KeyError, TypeError):
+            return self.fail(seq, "its signed command is not a signed command as docs/signatures.md describes it")
+        if point != (COMMAND_DOMAIN, self.campaign, event["stream"]):
+            return self.fail(seq, f"its command is signed for another campaign or line ({point[1]}, {point[2]})")
+        if not isinstance(text["seq"], int) or not self.run_start - 1 <= text["seq"] < seq:
+            return self.fail(seq, f"its command is signed at seq {text['seq']}, not at the seq its batch was decided on ({self.run_start - 1})")
+        if not isinstance(command, dict) or command.get("actor") != actor:
+            return self.fail(seq, f"its signed command is not {actor}'s")
+        key = command.get("publicKey") if command.get("type") == "RegisterSeatKey" else self.keys.get(actor)
+        if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{64}", key):
+            return self.fail(seq, f"{actor} has no key in force to sign with")
+        if not ed25519.verify(bytes.fromhex(key), signed["signed"].encode("utf-8"), signature):
+            return self.fail(seq, f"the signature is not by {actor}'s key in force ({key[:12]}) over its signed command")
+        data = event["data"] if isinstance(event["data"], dict) else {}
+        # What the command says in so many words (a text, a number, a yes or no) its first event must say alike.
+        for member, value in command.items():
+            said = data.get(member)
+            if member not in ("actor", "type") and isinstance(value, SCALARS) and type(said) is type(value) and said != value:
+                return self.fail(seq, f"its data's {member} is not the {member} of the command {actor} signed")
+        self.counts["signed"] += 1
+        self.batch = (actor, event["at"])
+
+
 def recompute(roll, scouting, die_at, players):
     """What the seeds give for a roll (initiative, or the scouting given): its data as it should have been recorded."""
     rounds, index = [], roll["firstDie"]
@@ -419,16 +504,21 @@ def main(argv):
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         print(f"FAIL: not a raw log as docs/storage.md describes it ({type(error).__name__}: {error})")
         return 1
-    contents = Contents()
+    contents, signatures = Contents(), Signatures()
     for event in events:
         contents.check(event)
-    failures, counts = contents.failures, contents.counts
+        signatures.check(event)
+    failures, counts = contents.failures + signatures.failures, contents.counts
     pending = sum(len(turn["rolls"]) for turn in contents.turns.values() if not turn["ended"])
     print(f"events: {len(events)}, chain intact; head seq {head['seq']} hash {head['hash']}")
     print(f"order commitments: {counts['commitments']} checked against their reveals")
     print(f"host seeds: {counts['host seeds']} checked against their TurnStarted")
     print(f"player seeds: {counts['player seeds']} checked against their PlayerSeedCommitted ({counts['player seed commitments']} commitments)")
     print(f"rolls: {counts['rolls']} recomputed ({pending} pending, their host seed not yet revealed)")
+    signed = signatures.counts
+    print(f"signatures: {signed['signed']} signed commands verified against the keys in force, {signed['derived']} events written after them in their batch, {signed['unsigned']} events unsigned (their party had no key in force)")
+    for party, seq, at in signatures.replacements:
+        print(f"WARNING: {party}'s key was replaced at seq {seq} ({at}): from then on whoever holds {party}'s seat signs for {party}")
     if failures:
         seq, what = min(failures, key=lambda failure: failure[0])
         print(f"FAIL seq {seq}: {what}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

@@ -230,6 +230,8 @@ export class RemoteSeat {
       secrets: this.secrets(),
       // The server keeps the host's dice seeds and takes the host's steps itself: the organiser's client has none.
       chores: this.chores && this.seat !== HOST,
+      // ... and signs the organiser's commands with the host's key, which it holds with those seeds (D2).
+      signing: this.seat !== HOST,
     });
   }
 }

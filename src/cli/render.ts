@@ -1,3 +1,4 @@
+import { keyWarnings } from "../words/seat-keys.js";
 import type { Order, Square } from "../../events/common.js";
 import { battleEngagement, campaignTotals } from "../../projections/derived.js";
 import { sameSquare, terrainAt } from "../../projections/grid.js";
@@ -103,6 +104,7 @@ export function renderState(state: CampaignView, view: StateView = {}): string {
     `F = ${n(force.total)} (M ${n(force.maxArmyPoints)} x N ${force.armies}); CVP target ${n(setup.cvpTarget)}; ` +
       `k = ${awards.k}: objective ${awards.objective}, home base ${awards.homeBase}, draw ${awards.draw}, win ${awards.win}, overwhelming ${awards.overwhelming}`,
     `CVPs: ${setup.players.map((p) => `${p.id} ${totals[p.id]?.total} (battles ${totals[p.id]?.battles})`).join(", ")}`,
+    ...keyWarnings(state),
     "",
     renderMap(state),
     "",

@@ -11,6 +11,7 @@ import type { SeatEvent } from "./remote.js";
 /** The event types each command's decision (src/decide.ts) begins with; test/remote/landed.test.ts checks them. */
 const FIRST_EVENTS: { readonly [T in Command["type"]]: readonly EventType[] } = {
   CreateCampaign: ["CampaignCreated"],
+  RegisterSeatKey: ["SeatKeyRegistered"],
   RegisterArmy: ["ArmyRegistered"],
   PlaceHomeBase: ["HomeBasePlaced"],
   PlaceObjective: ["ObjectivePlaced"],

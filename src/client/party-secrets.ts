@@ -3,6 +3,7 @@
  * (secrets.ts), IndexedDB for the web page. Nothing here imports a Node module, so the browser takes it whole.
  */
 import type { Order } from "../../events/common.js";
+import type { SeatKey } from "../crypto/signatures.js";
 
 /** A player's hidden order for one army in one turn, as only that player holds it until the reveal (T5). */
 export interface HeldOrder {
@@ -26,12 +27,17 @@ export interface SecretKeeper {
   playerSeed(player: string, turn: number): Promise<string | undefined>;
   /** Keeps a player's seed for a turn; a seed kept for it already is never replaced (SeedKeptError). */
   keepPlayerSeed(player: string, turn: number, seed: string): Promise<void>;
+  /** D2: the party's signing key, made on this device and kept before its registration is submitted. */
+  seatKey(party: string): Promise<SeatKey | undefined>;
+  keepSeatKey(party: string, key: SeatKey): Promise<void>;
 }
 
 export interface PartySecrets {
   orders?: Record<string, HeldOrder>;
   hostSeeds?: Record<string, string>;
   playerSeeds?: Record<string, string>;
+  /** D2: the party's key pair; the public key is in the log once registered, the private key never leaves here. */
+  seatKey?: SeatKey;
 }
 
 const orderKey = (turn: number, army: string) => `${turn}/${army}`;
@@ -92,6 +98,14 @@ export abstract class PartyKeeper implements SecretKeeper {
 
   keepPlayerSeed(player: string, turn: number, seed: string) {
     return this.update(player, (secrets) => keepSeedOnce((secrets.playerSeeds ??= {}), player, turn, seed));
+  }
+
+  async seatKey(party: string) {
+    return (await this.read(party)).seatKey;
+  }
+
+  keepSeatKey(party: string, key: SeatKey) {
+    return this.update(party, (secrets) => void (secrets.seatKey = { ...key }));
   }
 }
 

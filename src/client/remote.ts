@@ -31,6 +31,9 @@ const STALE_RETRIES = 5;
 /** How often a command whose answer was lost, and which the log shows was not written, is sent again on its seq. */
 const LOST_RETRIES = 20;
 
+const isSigned = (input: unknown): boolean =>
+  typeof input === "object" && input !== null && (input as { signature?: unknown }).signature !== undefined;
+
 /**
  * A campaign on a server as one seat plays it: the CommandHandler a Table submits to (src/engine.ts), over HTTP.
  * Its state is the seat's view (viewState: the other side's secrets are "hidden"), which is all a Table, prepare
@@ -109,7 +112,9 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
       }
       attempt++;
       await this.state(campaign);
-      if (this.last!.turn !== preparedIn || attempt >= STALE_RETRIES)
+      // A signed command is bound to the seq it was signed at (D2): sent again it would only be stale again; its
+      // Table signs it again at the new seq.
+      if (this.last!.turn !== preparedIn || attempt >= STALE_RETRIES || inputs.some(isSigned))
         return {
           ok: false,
           index: 0,

@@ -9,6 +9,8 @@ import { pruneUncommittedOrders } from "./held-orders.js";
 import { randomHex } from "../commitments.js";
 import { prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
+import { foreignKey, keyChores, prepareSeatKey, signCommand } from "./seat-keys.js";
+import { canSign, type SeatKey } from "../crypto/signatures.js";
 
 export interface TableOptions {
   /** The parties this machine acts for: player ids and/or "host"; default every party of the campaign. */
@@ -17,7 +19,23 @@ export interface TableOptions {
   random?: RandomHex;
   /** Take the protocol chores as they fall due (default true). */
   chores?: boolean;
+  /**
+   * D2: register a key for each party this machine acts for that has none in force, and sign every command with it
+   * (default true, where the platform can sign: not a page served over plain HTTP from another machine). Off for the
+   * organiser's seat on a server, whose key the server holds with the host's seeds.
+   */
+  signing?: boolean;
+  /**
+   * The stream the commands are appended to, which signatures name (D2): by default the Table's campaign, the stream
+   * it submits to; a RemoteCampaign that plays a branch names the campaign but appends to the branch's stream.
+   */
+  line?: string;
+  /** Makes a party's new key; default a fresh one from the platform's generator (the offline demo's are fixed). */
+  newKey?: (party: string) => Promise<SeatKey>;
 }
+
+/** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */
+const RESIGN_ATTEMPTS = 6;
 
 /** A chore the engine refused: the protocol cannot go on by itself. */
 export class ChoreRefusedError extends Error {
@@ -65,15 +83,36 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
    * its turn ends). A command that fails its schema check commits to nothing, so nothing is kept for it.
    */
   private async prepareAndExecute(input: unknown): Promise<O> {
-    const state = await this.state();
+    let state = await this.state();
     const stranger = notASeat(state, input);
     if (stranger) return { ok: false, index: 0, refusal: stranger } as Refused as O;
-    const prepared = await prepareCommand(state, input, this.options.secrets, this.random);
+    const prepared =
+      (this.signing && (await prepareSeatKey(state, input, this.options.secrets, this.options.newKey))) ||
+      (await prepareCommand(state, input, this.options.secrets, this.random));
     if (checkCommand(prepared.command).ok) {
       if ((prepared.command as { type: string }).type === "EndTurn") await this.pruneUncommittedOrders(state);
       await prepared.keep();
     }
-    return this.engine.execute(this.campaign, [prepared.command]);
+    const foreign = this.signing ? await foreignKey(state, prepared.command, this.options.secrets) : undefined;
+    if (foreign) return { ok: false, index: 0, refusal: foreign } as Refused as O;
+    for (let attempt = 1; ; attempt++) {
+      const command = this.signing
+        ? await signCommand(state, this.options.line ?? this.campaign, prepared.command, this.options.secrets)
+        : prepared.command;
+      const outcome = await this.engine.execute(this.campaign, [command]);
+      const answer: Answer<unknown> = outcome;
+      if (answer.ok || answer.refusal.kind !== "conflict" || command === prepared.command || attempt >= RESIGN_ATTEMPTS)
+        return outcome;
+      // Signed again at the line's new seq while the turn it was prepared in goes on, as a stale seq is retried.
+      const preparedIn = state.turn;
+      state = await this.state();
+      if (state.turn !== preparedIn) return outcome;
+    }
+  }
+
+  /** Off where asked, and where the platform cannot sign (a page over plain HTTP): its commands go unsigned. */
+  private get signing(): boolean {
+    return (this.options.signing ?? true) && canSign();
   }
 
   /** Orders this machine's players kept this turn for commands that were refused: no activation commits to them. */
@@ -90,7 +129,7 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
     for (;;) {
       const state = await this.state();
       const parties = this.options.parties ?? new Set(seatsOf(state));
-      const chores = dueChores(state, parties);
+      const chores = [...(this.signing ? keyChores(state, parties) : []), ...dueChores(state, parties)];
       if (chores.length === 0) return;
       for (const chore of chores) {
         const outcome: Answer<unknown> = await this.prepareAndExecute(chore);

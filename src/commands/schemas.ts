@@ -19,13 +19,33 @@ import {
 import { describeAjvError } from "../../events/index.js";
 import { PauseReason } from "../../events/CampaignPaused.js";
 import { DateTime } from "../../events/ActionDeadlineSet.js";
+import { PublicKey } from "../../events/SeatKeyRegistered.js";
 import { AssassinationTarget, HitKind, Scenario, TargetUnit } from "../../events/kit-common.js";
 
-/** Every command names who gives it and what it is. */
+/**
+ * D2: a party's signature of a command, given with it: the point it was decided on (the line's seq, and the head of
+ * the signer's view chain or null) and the Ed25519 signature (hex) over src/crypto/signatures.ts's signedText of that
+ * point and the command without this member.
+ */
+export const CommandSignature = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 0 }),
+    view: Type.Union([Sha256, Type.Null()]),
+    value: Type.String({ pattern: "^[0-9a-f]{128}$" }),
+  },
+  { additionalProperties: false },
+);
+export type CommandSignature = Static<typeof CommandSignature>;
+
+/** Every command names who gives it and what it is, and may carry its party's signature (D2). */
 const command = <T extends string, P extends Record<string, import("@sinclair/typebox").TSchema>>(
   type: T,
   properties: P,
-) => Type.Object({ type: Type.Literal(type), actor: Actor, ...properties }, { additionalProperties: false });
+) =>
+  Type.Object(
+    { type: Type.Literal(type), actor: Actor, ...properties, signature: Type.Optional(CommandSignature) },
+    { additionalProperties: false },
+  );
 
 export const CreateCampaign = command("CreateCampaign", {
   ...campaignTerms,
@@ -314,6 +334,9 @@ export const RollBarrage = command("RollBarrage", { battle: Id, barrage: Id, dic
 /** The host sets or moves this turn's Action phase deadline, after which it may close the phase (O2, T5 stall). */
 export const SetActionDeadline = command("SetActionDeadline", { at: DateTime });
 
+/** D2: a party puts its public key in force (its first, or one replacing a key lost), signed by that key. */
+export const RegisterSeatKey = command("RegisterSeatKey", { publicKey: PublicKey });
+
 export const COMMAND_SCHEMAS = {
   CreateCampaign,
   RegisterArmy,
@@ -368,6 +391,7 @@ export const COMMAND_SCHEMAS = {
   RollSaves,
   CallBarrage,
   RollBarrage,
+  RegisterSeatKey,
 } as const satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMAND_SCHEMAS;

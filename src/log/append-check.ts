@@ -62,6 +62,7 @@ export function sealEvent(
     actor: event.actor,
     data: event.data,
     prev,
+    ...(event.command ? { command: event.command } : {}),
   });
   return sealBody(stream, seq, prev, event, body);
 }
@@ -73,7 +74,7 @@ export interface CheckedEvent extends NewEvent {
 
 /**
  * sealEvent for a checked event: the canonical envelope is put together around the data's canonical JSON (keys in
- * RFC 8785 order: actor, at, data, prev, seq, stream, type, version), giving the same bytes as canonicalJson.
+ * RFC 8785 order: actor, at, command when there is one, data, prev, seq, stream, type, version), giving the same bytes as canonicalJson.
  */
 export function sealChecked(
   stream: string,
@@ -82,7 +83,8 @@ export function sealChecked(
   event: CheckedEvent,
 ): { stored: StoredEvent; value: string } {
   const body =
-    `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},"data":${event.dataJson},"prev":${JSON.stringify(prev)},` +
+    `{"actor":${JSON.stringify(event.actor)},"at":${JSON.stringify(event.at)},` +
+    `${event.command ? `"command":${canonicalJson(event.command)},` : ""}"data":${event.dataJson},"prev":${JSON.stringify(prev)},` +
     `"seq":${seq},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(event.type)},"version":${event.version}}`;
   return sealBody(stream, seq, prev, event, body);
 }
@@ -105,6 +107,7 @@ function sealBody(
     actor: event.actor,
     data: event.data,
     prev,
+    ...(event.command ? { command: event.command } : {}),
     hash,
   };
   return { stored, value: encodeEvent(hash, body) };
@@ -145,6 +148,9 @@ function checkEvent(original: NewEvent, index: number, catalogue: EventCatalogue
     actor: original.actor,
     data,
     dataJson,
+    ...(original.command
+      ? { command: { signed: original.command.signed, signature: original.command.signature } }
+      : {}),
   };
   const problem = catalogue.check(event);
   if (problem) throw new InvalidEventError(index, problem.field, problem.message);

@@ -1,4 +1,4 @@
-import { GENESIS_HASH, type EventCatalogue } from "../../events/index.js";
+import { ENVELOPE_MEMBERS, GENESIS_HASH, type EventCatalogue } from "../../events/index.js";
 import { Id } from "../../events/common.js";
 import { EXPORT_KIND, EXPORT_VERSION, type ExportHeader } from "./export-file.js";
 import { sha256Hex } from "./hash.js";
@@ -350,9 +350,16 @@ export function checkedEvent(
   if (typeof envelope !== "object" || envelope === null) throw broken("has a body that is not a JSON object");
   if (envelope["stream"] !== stream || envelope["seq"] !== seq)
     throw broken(`says it is ${String(envelope["stream"])} #${String(envelope["seq"])}`);
-  const { type, version, at, actor, data } = envelope;
+  const extra = Object.keys(envelope).filter((member) => !ENVELOPE_MEMBERS.has(member));
+  if (extra.length > 0)
+    throw new ImportError(
+      number,
+      `event ${stream} #${next}: ${extra.join(", ")}: not a member of an envelope (docs/storage.md: ${[...ENVELOPE_MEMBERS].join(", ")})`,
+    );
+  const { type, version, at, actor, data, command } = envelope;
   const problem =
-    envelopeProblem({ type, version, at, actor, data }) ?? catalogue.checkStored({ type, version, data } as never);
+    envelopeProblem({ type, version, at, actor, data, ...(command === undefined ? {} : { command }) }) ??
+    catalogue.checkStored({ type, version, data } as never);
   if (problem) throw new ImportError(number, `event ${stream} #${next}: ${problem.field} ${problem.message}`);
   return { hash, value: encodeEvent(hash, body), prev: envelope["prev"] };
 }

@@ -5,6 +5,7 @@ import type { StoredEvent } from "../../events/index.js";
 import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
+import { signCommand } from "../client/seat-keys.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine.js";
 import { BranchError, storeFailure } from "../log/index.js";
@@ -192,6 +193,22 @@ export class Campaigns {
       log.error({ stream, err: error }, `the host's chores in ${stream} wait: ${(error as Error).message}`);
       this.retryHostChores(stream, error, log);
     }
+  }
+
+  /**
+   * The organiser's commands signed with the host's key, which this server holds with the host's dice seeds (D2):
+   * the organiser's page and CLI sign nothing of their own. A command signed already is left as it is.
+   */
+  async signForHost(stream: string, commands: readonly unknown[]): Promise<unknown[]> {
+    const state = await this.engine.state(stream);
+    const secrets = this.hostSecrets(stream);
+    return Promise.all(
+      commands.map((command) =>
+        (command as { signature?: unknown }).signature === undefined
+          ? signCommand(state, stream, command, secrets)
+          : command,
+      ),
+    );
   }
 
   /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */

@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { eventsAsSeen } from "../../replays/as-seen.js";
 import { seesAll } from "../views.js";
+import { HOST } from "../../events/common.js";
 import { checkCommand } from "../commands/schemas.js";
 import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
@@ -74,7 +75,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
       // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
       const written = await campaigns.serialize(id, async () => {
         // Decided on the seq the client saw and appended only while the line is still there, on every instance.
-        const outcome = await engine.execute(stream, commands, { expectedSeq });
+        const signed = seat === HOST ? await campaigns.signForHost(stream, commands) : commands;
+        const outcome = await engine.execute(stream, signed, { expectedSeq });
         if (!outcome.ok) {
           if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
           throw new HttpError("refused", outcome.refusal.message, {

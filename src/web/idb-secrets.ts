@@ -99,6 +99,14 @@ export class BrowserSecrets extends PartyKeeper {
           into[key] = value;
         }
       }
+      // D2: a key imported joins the held ones only where this browser holds none yet, or the same.
+      if (imported.seatKey) {
+        if (held.seatKey && held.seatKey.publicKey !== imported.seatKey.publicKey)
+          throw new Error(
+            "seatKey: this browser already holds another key for this seat; nothing was imported (keep the one in force)",
+          );
+        held.seatKey = imported.seatKey;
+      }
     });
   }
 }

@@ -32,11 +32,20 @@ export class Lines {
       branch === undefined ? await this.main : await BrowserSecrets.open(`${this.seat.campaign}~${branch}`);
     const game = new Game(this.server, this.seat, secrets, this.connection, branch);
     const player = game.player;
-    if (branch !== undefined && player)
-      await carryTurnSecrets(await game.remote.state(this.seat.campaign), player, await this.main, secrets);
+    if (branch !== undefined && player) {
+      const view = await game.remote.state(this.seat.campaign);
+      await carrySeatKey(view, player, await this.main, secrets);
+      await carryTurnSecrets(view, player, await this.main, secrets);
+    }
     await game.refresh();
     this.game.value = game;
   }
+}
+
+/** D2: a branch's line inherits the main line's keys in force, so the player signs there with the key it holds. */
+async function carrySeatKey(view: CampaignView, player: string, from: BrowserSecrets, to: BrowserSecrets) {
+  const key = await from.seatKey(player);
+  if (key && key.publicKey === view.seatKeys?.[player]?.publicKey) await to.keepSeatKey(player, key);
 }
 
 /**

@@ -6,6 +6,7 @@ const ORDERS = Object.keys(ORDER_NAMES);
 const HEX = new RegExp(NONCE_PATTERN);
 const TURN = /^[1-9][0-9]{0,5}$/;
 const ID = new RegExp(ID_PATTERN);
+const KEY = /^[0-9a-f]{64}$/;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -21,10 +22,10 @@ export function parseSecretsFile(text: string): PartySecrets {
   } catch (error) {
     throw new Error(`the file is not JSON (${(error as Error).message}): export it again from the CLI or the page`);
   }
-  if (!isRecord(value)) throw new Error("the file must hold one object: {orders, playerSeeds, hostSeeds}");
+  if (!isRecord(value)) throw new Error("the file must hold one object: {orders, playerSeeds, hostSeeds, seatKey}");
   for (const name of Object.keys(value))
-    if (!["orders", "playerSeeds", "hostSeeds"].includes(name))
-      throw new Error(`${name}: not a part of a secrets file (orders, playerSeeds, hostSeeds)`);
+    if (!["orders", "playerSeeds", "hostSeeds", "seatKey"].includes(name))
+      throw new Error(`${name}: not a part of a secrets file (orders, playerSeeds, hostSeeds, seatKey)`);
   const secrets: PartySecrets = {};
   if (value["orders"] !== undefined) {
     if (!isRecord(value["orders"])) throw new Error("orders: must be an object of orders by turn/army");
@@ -52,6 +53,16 @@ export function parseSecretsFile(text: string): PartySecrets {
         throw new Error(`${part}[${JSON.stringify(turn)}]: must be 32 to 128 lower-case hex characters`);
       secrets[part][turn] = seed;
     }
+  }
+  // D2: the party's key pair (docs/signatures.md), as the CLI keeps it.
+  const key = value["seatKey"];
+  if (key !== undefined) {
+    if (!isRecord(key) || Object.keys(key).some((name) => !["publicKey", "privateKey"].includes(name)))
+      throw new Error("seatKey: must be {publicKey, privateKey}");
+    for (const name of ["publicKey", "privateKey"] as const)
+      if (typeof key[name] !== "string" || !KEY.test(key[name]))
+        throw new Error(`seatKey.${name}: must be 64 lower-case hex characters`);
+    secrets.seatKey = { publicKey: key["publicKey"] as string, privateKey: key["privateKey"] as string };
   }
   return secrets;
 }

@@ -92,6 +92,10 @@ const describers: Describers = {
     ].join(", "),
   CampaignPaused: (d) => `the host pauses the campaign${d.reason === undefined ? "" : `: ${d.reason}`}`,
   CampaignResumed: () => "the host resumes the campaign",
+  SeatKeyRegistered: (d) =>
+    d.replaces === null
+      ? `${d.party}'s key ${d.publicKey.slice(0, 12)} comes into force`
+      : `WARNING: ${d.party}'s key is replaced: ${d.publicKey.slice(0, 12)} takes over from ${d.replaces.slice(0, 12)}; whoever holds ${d.party}'s seat now signs for it`,
   StallClaimed: (d) =>
     `${d.by} claims the Action phase is stalled, waiting on ${d.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}`,
   BattleResultReported: (d) => `${d.by} reports battle ${d.battle}: ${result(d.result)}`,

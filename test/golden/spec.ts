@@ -120,6 +120,8 @@ async function play(path: CasePath, given: Given, when: When, refusalExpected: b
       secrets: new MemorySecrets(),
       random: sequenceRandomHex(when.dice ?? "golden"),
       chores: when.auto ?? false,
+      // The corpus states the rules; its steps are given to the handler as written, unsigned (D2 has tests of its own).
+      signing: false,
     });
     const run: GoldenRun = { steps: [], events: [], state: undefined };
     const written = (events: StoredEvent[]) => run.events.push(...events);

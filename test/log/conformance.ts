@@ -18,6 +18,7 @@ import { exportPlan } from "../../replays/export-plan.js";
 import { Replays } from "../../replays/replayer.js";
 import { splitSnapshot } from "../../replays/snapshots.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
+import { sequenceSeatKeys } from "../../src/client/seat-keys.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { Table } from "../../src/client/table.js";
 import { readExportFile } from "../../src/cli/commands/import.js";
@@ -459,6 +460,7 @@ export function conformance(kind: StoreKind): void {
           parties: new Set([HOST, ...setup.players.map((p) => p.id)]),
           secrets: new MemorySecrets(),
           random: sequenceRandomHex("conformance"),
+          newKey: sequenceSeatKeys("conformance"),
         });
         return playCampaign(table, () => {}, 30);
       };

@@ -182,6 +182,13 @@ export class StubServer {
     const outcome = await this.engine.execute(this.campaign, body.commands);
     if (!outcome.ok) {
       const { refusal, index } = outcome;
+      // As the server answers a command signed at a seq the campaign has since passed (D2): read again and retry.
+      if (refusal.kind === "conflict")
+        return send(409, {
+          error: "stale",
+          message: refusal.message,
+          seq: (await this.engine.head(this.campaign)).seq,
+        });
       const named =
         refusal.kind === "rule" ? { rule: refusal.rule } : refusal.kind === "field" ? { field: refusal.field } : {};
       return send(422, { error: "refused", ...named, message: refusal.message, index });

@@ -1,6 +1,7 @@
 import type { Engine } from "../../engine.js";
 import { sequenceRandomHex } from "../../client/prepare.js";
 import { FileSecrets } from "../../client/secrets.js";
+import { sequenceSeatKeys } from "../../client/seat-keys.js";
 import { Table } from "../../client/table.js";
 import { accountPrinter, campaignResult, playCampaign } from "../../demo/play.js";
 import { playDemoOnServer, type RemoteDemoOptions } from "./demo-remote.js";
@@ -72,6 +73,7 @@ export async function runDemo(
       const table = new Table(engine, campaign, {
         secrets,
         random: sequenceRandomHex(`${demo.dice}-resumed-at-${state.seq}`),
+        newKey: sequenceSeatKeys(`${demo.dice}-resumed-at-${state.seq}`),
       });
       await playCampaign(table, () => {}, MAX_TURNS);
       print(`This is its account, read back from the log.`);
@@ -83,7 +85,14 @@ export async function runDemo(
     checkViewer(viewer, setup.players, campaign);
     for (const line of (await createCampaign(engine, setupPath, setup)).lines) print(line);
     print(`Orders are kept secret in ${defaultSecretsDir(db)}; only their commitments go into the log.`);
-    const table = new Table(engine, campaign, { secrets, random: sequenceRandomHex(demo.dice) });
+    print(
+      "The demo's seeds and salts come from a fixed sequence, so that every run plays the same campaign; `epicwar new`, `serve` and the library draw them from the operating system.",
+    );
+    const table = new Table(engine, campaign, {
+      secrets,
+      random: sequenceRandomHex(demo.dice),
+      newKey: sequenceSeatKeys(demo.dice),
+    });
     await playCampaign(table, seesAll(viewer) ? print : () => {}, MAX_TURNS);
   }
   // A player's account is judged with the campaign as it ends, as `log --as` judges it.

@@ -1,0 +1,98 @@
+import { seatsOf } from "./seats.js";
+import type { CampaignView } from "../views.js";
+import { newSeatKey, seatKeyFromSeed, signedText, signText, type SeatKey } from "../crypto/signatures.js";
+import { digestHex } from "../commitments.js";
+import type { SecretKeeper } from "./party-secrets.js";
+import { nothingToKeep } from "./held-orders.js";
+import type { Prepared } from "./prepare.js";
+import type { Refusal } from "../rules/refusal.js";
+import { foreignKeyWarning } from "../words/seat-keys.js";
+
+/*
+ * D2, a party's side (docs/signatures.md): its key is made here and kept in its secrets before its registration is
+ * submitted, and every command it gives is signed by it over the campaign, the line and the seq it was decided at.
+ */
+
+/** A key registration is due for each party this machine acts for that has no key in force, once play has begun. */
+export function keyChores(state: CampaignView, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
+  if (state.status !== "active" || state.paused) return [];
+  return seatsOf(state)
+    .filter((party) => parties.has(party) && state.seatKeys?.[party] === undefined)
+    .map((party) => ({ actor: party, type: "RegisterSeatKey" }));
+}
+
+type Input = Record<string, unknown>;
+
+/**
+ * Fixed seat keys drawn from a label, one per party, as sequenceRandomHex draws seeds and salts: for demos and tests
+ * whose every run must write the same log. A sequence of their own, so that the seeds and salts stay as they were.
+ */
+export const sequenceSeatKeys =
+  (label: string) =>
+  (party: string): Promise<SeatKey> =>
+    seatKeyFromSeed(digestHex(`${label}-key-${party}`));
+
+/**
+ * A RegisterSeatKey as a party writes it (no publicKey): the key this party already made and has not got into force
+ * (a registration that never landed), or a new one, kept before the command is submitted. Undefined for any other
+ * command.
+ */
+export async function prepareSeatKey(
+  state: CampaignView,
+  raw: unknown,
+  secrets: SecretKeeper,
+  newKey: (party: string) => Promise<SeatKey> = () => newSeatKey(),
+): Promise<Prepared | undefined> {
+  const input = raw as Input | null;
+  if (typeof input !== "object" || input === null || input["type"] !== "RegisterSeatKey") return undefined;
+  const actor = input["actor"];
+  if (typeof actor !== "string" || !seatsOf(state).includes(actor) || input["publicKey"] !== undefined)
+    return undefined;
+  const held = await secrets.seatKey(actor);
+  const fresh = !held || held.publicKey === state.seatKeys?.[actor]?.publicKey;
+  const key = fresh ? await newKey(actor) : held;
+  return {
+    command: { ...input, publicKey: key.publicKey },
+    keep: fresh ? () => secrets.keepSeatKey(actor, key) : nothingToKeep,
+  };
+}
+
+/**
+ * The command signed by its party's key, when this machine holds the key it must verify with (the one it registers,
+ * or the party's key in force); as it is otherwise, for the engine to take (a party with no key) or refuse (D2).
+ */
+export async function signCommand(
+  state: CampaignView,
+  line: string,
+  command: unknown,
+  secrets: SecretKeeper,
+): Promise<unknown> {
+  const input = command as Input | null;
+  if (state.campaign === null || typeof input !== "object" || input === null) return command;
+  const { actor, signature: _replaced, ...submitted } = input;
+  if (typeof actor !== "string" || !seatsOf(state).includes(actor)) return command;
+  const needed = input["type"] === "RegisterSeatKey" ? input["publicKey"] : state.seatKeys?.[actor]?.publicKey;
+  const held = await secrets.seatKey(actor);
+  if (!held || needed === undefined || held.publicKey !== needed) return command;
+  const point = { campaign: state.campaign, line, seq: state.seq, view: null };
+  const value = await signText(held, signedText(point, { actor, ...submitted }));
+  return { ...input, signature: { seq: point.seq, view: point.view, value } };
+}
+
+/**
+ * D2: the warning a party's own machine gives, as a refusal, instead of submitting a command the engine would refuse:
+ * the key in force for the party is not the one this machine holds (someone else registered it). Undefined when it
+ * holds the key, when the party has none in force, and for the party's own RegisterSeatKey.
+ */
+export async function foreignKey(
+  state: CampaignView,
+  command: unknown,
+  secrets: SecretKeeper,
+): Promise<Refusal | undefined> {
+  const input = command as Input | null;
+  if (typeof input !== "object" || input === null || input["type"] === "RegisterSeatKey") return undefined;
+  const actor = input["actor"];
+  const inForce = typeof actor === "string" ? state.seatKeys?.[actor] : undefined;
+  if (!inForce || (await secrets.seatKey(actor as string))?.publicKey === inForce.publicKey) return undefined;
+  return { kind: "rule", rule: "D2", message: foreignKeyWarning(actor as string, inForce.seq) };
+}
