@@ -15,6 +15,7 @@ import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
 import { webPageRoutes } from "./web-page.js";
+import { webhookRoutes } from "./routes-webhooks.js";
 
 /** The largest body a request may carry: a set-up file with its catalogue, or a batch of commands, is far smaller. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -115,6 +116,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   readRoutes(app, context);
   branchRoutes(app, context);
   forecastRoutes(app, context);
+  await webhookRoutes(app, context);
   if (options.webPage) await webPageRoutes(app, options.webPage);
   return app;
 }
