@@ -24,7 +24,20 @@ export async function webPageRoutes(app: FastifyInstance, root: string): Promise
     scope.addHook("onRoute", (route) => {
       route.config = { ...route.config, public: true };
     });
-    await scope.register(fastifyStatic, { root, wildcard: false, index: "index.html" });
+    await scope.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: "index.html",
+      // The build's brotli and gzip copies (vite.web.config.ts), sent to a browser that takes them.
+      preCompressed: true,
+      cacheControl: false,
+      // Assets are named by their content's hash: a browser keeps them for good. The page itself is asked again.
+      setHeaders: (reply, path) =>
+        reply.header(
+          "cache-control",
+          /[\\/]assets[\\/]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache",
+        ),
+    });
     scope.get("/join", (_request, reply) => reply.sendFile("index.html"));
   });
 }
