@@ -27,7 +27,8 @@ export async function webPageRoutes(app: FastifyInstance, root: string): Promise
     await scope.register(fastifyStatic, {
       root,
       wildcard: false,
-      index: "index.html",
+      // `/` is the route below: @fastify/static's own index route finds no page for a browser that takes brotli.
+      index: false,
       // The build's brotli and gzip copies (vite.web.config.ts), sent to a browser that takes them.
       preCompressed: true,
       cacheControl: false,
@@ -38,6 +39,6 @@ export async function webPageRoutes(app: FastifyInstance, root: string): Promise
           /[\\/]assets[\\/]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache",
         ),
     });
-    scope.get("/join", (_request, reply) => reply.sendFile("index.html"));
+    for (const path of ["/", "/join"]) scope.get(path, (_request, reply) => reply.sendFile("index.html"));
   });
 }

@@ -18,6 +18,7 @@ describe("the web page and branches on the server (docs/web.md)", () => {
     await writeFile(join(page, "index.html"), PAGE);
     await writeFile(join(page, "assets", "main.js"), SCRIPT);
     await writeFile(join(page, "assets", "main.js.br"), brotliCompressSync(SCRIPT));
+    await writeFile(join(page, "index.html.br"), brotliCompressSync(PAGE));
     server = await startTestServer({ webPage: page });
   });
   afterAll(async () => {
@@ -62,8 +63,18 @@ describe("the web page and branches on the server (docs/web.md)", () => {
     const plain = await server.app.inject({ method: "GET", url: "/assets/main.js" });
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
-    const index = await server.app.inject({ method: "GET", url: "/" });
-    expect(index.headers["cache-control"]).toBe("no-cache");
+    for (const url of ["/", "/join"]) {
+      const index = await server.app.inject({
+        method: "GET",
+        url,
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      });
+      expect(index.statusCode, url).toBe(200);
+      expect(index.headers["cache-control"], url).toBe("no-cache");
+      const body =
+        index.headers["content-encoding"] === "br" ? brotliDecompressSync(index.rawPayload) : index.rawPayload;
+      expect(body.toString("utf8"), url).toBe(PAGE);
+    }
   });
 
   it("still asks a session of every campaign route", async () => {
