@@ -633,13 +633,14 @@ describe("the campaign in the browser (docs/web.md)", () => {
     expect(text).toBe(`${JSON.stringify(held, null, 2)}\n`);
     expect(Object.keys(held.orders ?? {}).length).toBeGreaterThan(0);
     expect(parseSecretsFile(text)).toEqual(held);
-    // Another browser of the Concord's, signed in with a new invite, takes the file and holds the same secrets.
-    const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ seat: "concord" }),
-    }).then(async (answer) => ((await answer.json()) as { invite: string }).invite);
-    const other = await openSeat(browser, "concord", `${url}/join#${invite}`);
+    // Another browser of the Concord's, signed in with a new invite the organiser issued on its page, takes the file
+    // and holds the same secrets.
+    const host = seats["host"]!.page;
+    await host.getByRole("button", { name: "The campaign now" }).click();
+    await host.locator("[data-testid=seats] tr[data-seat=concord]").getByRole("button", { name: "New invite" }).click();
+    const link = await host.getByTestId("invite-link").inputValue(WAIT);
+    expect(link).toMatch(new RegExp(`^${url}/join#.+`));
+    const other = await openSeat(browser, "concord", link);
     await other.page.getByTestId("scoreboard").waitFor(WAIT);
     expect(await other.secretsFile(CAMPAIGN)).toEqual({});
     await other.page.locator(".secrets input[type=file]").setInputFiles(file);
