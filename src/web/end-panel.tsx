@@ -44,6 +44,12 @@ export function EndPanel({ game }: { game: Game }) {
     (chosen(values)?.formations ?? []).flatMap((f) =>
       Object.keys(f.units).map((unit) => ({ value: `${f.id}:${unit}`, label: `${unit} of ${f.id}` })),
     );
+  // E6: a formation of the catalogue to replace the one chosen, under a new id made from it and the turn.
+  const replacements = (values: Values) =>
+    Object.entries(setup.catalogue.formations).map(([key, formation]) => ({
+      value: `${values["formation"] || "new"}-t${view.turn}:${key}`,
+      label: `${formation.name} (${formation.points.toLocaleString("en")} pts)`,
+    }));
   // Squares the seat holds: where its armies stand.
   const squares = armies
     .filter((army) => army.at)
@@ -104,7 +110,7 @@ export function EndPanel({ game }: { game: Game }) {
             fields={[
               armyChoice,
               { name: "formation", label: "Formation wiped out", choices: formations },
-              { name: "with", label: "Replaced by", placeholder: "id:formation (@company)" },
+              { name: "with", label: "Replaced by", choices: replacements },
             ]}
             build={(v) => ({ army: v["army"], formation: v["formation"], with: asEntry(v, "with") })}
           />

@@ -453,7 +453,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
         const kept = (own as unknown as ArmyState).formations[0]!;
         await replace.locator("select[name=army]").selectOption(own.id);
         await replace.locator("select[name=formation]").selectOption(kept.id);
-        await replace.locator("input[name=with]").fill(`new-${kept.id}:${kept.formation}`);
+        await replace.locator("select[name=with]").selectOption(`${kept.id}-t${turn}:${kept.formation}`);
         await replace.getByRole("button").click();
         await expect(replace.locator(".refusal[data-rule=E6]").textContent(WAIT)).resolves.toMatch(
           turn === 1 ? /the Reserves are never used in the first turn/ : /only a wiped-out formation may be replaced/,
