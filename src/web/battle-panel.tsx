@@ -95,10 +95,17 @@ function outcomeWords(view: CampaignView, battle: Battle, outcome: BattleOutcome
   return `the ${outcome} won (${view.armies[fighting.army]?.name ?? fighting.army}, ${sideName(view, fighting.player)})`;
 }
 
-/** Units by formation in words: "2 horde-clan-chief of howlers1"; "none" for none. */
-function unitsWords(units: SideResult["losses"]): string {
+/**
+ * Units by formation in words, each beside what the side's roster had where the seat's view holds it, for the
+ * confirming side to check against its own count: "2 of 4 horde-clan-chief of howlers1"; "none" for none.
+ */
+function unitsWords(units: SideResult["losses"], roster: ReturnType<typeof formationsOf>): string {
+  const present = (formation: string, unit: string) => roster.find((f) => f.id === formation)?.units[unit];
   const parts = Object.entries(units).flatMap(([formation, counts]) =>
-    Object.entries(counts).map(([unit, count]) => `${count} ${unit} of ${formation}`),
+    Object.entries(counts).map(([unit, count]) => {
+      const had = present(formation, unit);
+      return `${count}${had === undefined ? "" : ` of ${had}`} ${unit} of ${formation}`;
+    }),
   );
   return parts.length === 0 ? "none" : parts.join(", ");
 }
@@ -116,10 +123,10 @@ function titanWords(damage: SideResult["titanDamage"]): string {
 function ReportedResult({ view, battle }: { view: CampaignView; battle: Battle }) {
   const result = battle.report!.result;
   const armyName = (role: Role) => view.armies[battle[role].army]?.name ?? battle[role].army;
-  const rows: Array<[string, (side: SideResult) => string]> = [
+  const rows: Array<[string, (side: SideResult, role: Role) => string]> = [
     ["VPs won", (side) => String(side.vp)],
-    ["units lost", (side) => unitsWords(side.losses)],
-    ["units routed", (side) => unitsWords(side.routed)],
+    ["units lost", (side, role) => unitsWords(side.losses, formationsOf(view, battle, role))],
+    ["units routed", (side, role) => unitsWords(side.routed, formationsOf(view, battle, role))],
     ["titan damage", (side) => titanWords(side.titanDamage)],
   ];
   return (
@@ -140,7 +147,7 @@ function ReportedResult({ view, battle }: { view: CampaignView; battle: Battle }
           <tr key={label} data-reported={label}>
             <th scope="row">{label}</th>
             {ROLES.map((role) => (
-              <td key={role}>{words(result[role])}</td>
+              <td key={role}>{words(result[role], role)}</td>
             ))}
           </tr>
         ))}

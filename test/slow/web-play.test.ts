@@ -415,8 +415,16 @@ describe("the campaign in the browser (docs/web.md)", () => {
             .locator("[data-reported='VPs won']")
             .filter({ hasText: String(battle.report!.result.attacker.vp) })
             .waitFor(WAIT);
-          await expect(reported.locator("[data-reported='units lost'] td").first().textContent()).resolves.toMatch(
-            /^1 .* of |^none$/,
+          // Each loss beside what the attacker's roster had, for the defender to check against its own count.
+          const attacker = state.armies[battle.attacker.army] as unknown as ArmyState;
+          const lost = Object.entries(battle.report!.result.attacker.losses).flatMap(([formation, counts]) =>
+            Object.entries(counts).map(([unit, count]) => {
+              const had = attacker.formations.find((f) => f.id === formation)!.units[unit];
+              return `${count} of ${had} ${unit} of ${formation}`;
+            }),
+          );
+          await expect(reported.locator("[data-reported='units lost'] td").first().textContent()).resolves.toBe(
+            lost.length === 0 ? "none" : lost.join(", "),
           );
           await expectSound(confirmer);
           await confirmer.page
