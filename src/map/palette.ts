@@ -16,10 +16,7 @@ export const TERRAIN = {
   c: { name: "city", colour: "#8e5bb5" },
 } as const satisfies { readonly [L in TerrainLetter]: { name: (typeof TERRAIN_LETTERS)[L]; colour: string } };
 
-/**
- * A side's colour: the viewer's own side blue and the other red, as on a staff map; with no player looking (the host),
- * the first player of the set-up is drawn blue.
- */
+/** A side's colour: the set-up's first player blue and the other red, the same on every seat's map. */
 export const SIDE_COLOURS = { own: "#1f4e9c", other: "#b3261e" } as const;
 
 /** Nobody's: an objective not yet captured. */

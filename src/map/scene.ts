@@ -23,14 +23,17 @@ export interface Scene {
   readonly top: number;
 }
 
-/** The sides of the campaign: the viewer's own (or, for the host, the set-up's first player) blue, the other red. */
+/**
+ * The sides of the campaign: the set-up's first player blue, the other red, whoever looks, so that a side has the same
+ * colour on every seat's map; the viewer's own side is marked as such (the legend says "you").
+ */
 export function sidesOf(view: Scene["view"], viewer: string | undefined): Map<string, Side> {
   const players = view.setup.players;
-  const own = players.some((p) => p.id === viewer) ? viewer : players[0]?.id;
+  const first = players[0]?.id;
   return new Map(
     players.map((p) => [
       p.id,
-      { id: p.id, name: p.name, colour: p.id === own ? SIDE_COLOURS.own : SIDE_COLOURS.other, own: p.id === viewer },
+      { id: p.id, name: p.name, colour: p.id === first ? SIDE_COLOURS.own : SIDE_COLOURS.other, own: p.id === viewer },
     ]),
   );
 }

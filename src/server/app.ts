@@ -17,6 +17,7 @@ import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
 import { faviconRoute, webPageRoutes } from "./web-page.js";
+import { webhookRoutes } from "./routes-webhooks.js";
 
 export interface ServerOptions {
   /** The engine on the campaign folder; the caller closes it once the server has closed. */
@@ -130,6 +131,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   readRoutes(app, context);
   branchRoutes(app, context);
   forecastRoutes(app, context);
+  await webhookRoutes(app, context);
   if (options.webPage) await webPageRoutes(app, options.webPage);
   faviconRoute(app, options.webPage);
   return app;

@@ -66,7 +66,7 @@ export class SeatStore {
   private readonly queue = new SerialQueue();
 
   private constructor(
-    private readonly folder: string,
+    readonly folder: string,
     private data: SeatsFile,
   ) {}
 

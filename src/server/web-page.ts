@@ -30,8 +30,22 @@ export async function webPageRoutes(app: FastifyInstance, root: string): Promise
       route.config = { ...route.config, public: true };
       route.schema = { ...route.schema, querystring: ANY_QUERY };
     });
-    await scope.register(fastifyStatic, { root, wildcard: false, index: "index.html" });
-    scope.get("/join", (_request, reply) => reply.sendFile("index.html"));
+    await scope.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      // `/` is the route below: @fastify/static's own index route finds no page for a browser that takes brotli.
+      index: false,
+      // The build's brotli and gzip copies (vite.web.config.ts), sent to a browser that takes them.
+      preCompressed: true,
+      cacheControl: false,
+      // Assets are named by their content's hash: a browser keeps them for good. The page itself is asked again.
+      setHeaders: (reply, path) =>
+        reply.header(
+          "cache-control",
+          /[\\/]assets[\\/]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache",
+        ),
+    });
+    for (const path of ["/", "/join"]) scope.get(path, (_request, reply) => reply.sendFile("index.html"));
   });
 }
 

@@ -3,11 +3,18 @@ import type { Game, Verdict } from "./game.js";
 import { FieldError, type Values } from "./fields.js";
 import { RefusalNote, concerns } from "./refusal.js";
 
-/** One field of an action: its name in the command, its label, and the choices when it is a list. */
+type Choices = ReadonlyArray<{ value: string; label: string }>;
+
+/**
+ * One field of an action: its name in the command, its label, and the choices when it is a list (from what the page
+ * knows: the roster, the catalogue, the map), which may follow the fields chosen before it (an army's formations).
+ */
 export interface FieldSpec {
   name: string;
   label: string;
-  choices?: ReadonlyArray<{ value: string; label: string }>;
+  choices?: Choices | ((values: Values) => Choices);
+  /** Several of the choices may be taken: the field's text is then their values, a comma between each. */
+  multiple?: boolean;
   placeholder?: string;
   /** The input's type where it is not text (a date and time). */
   input?: "datetime-local";
@@ -30,6 +37,7 @@ interface Props {
 export function ActionForm({ game, title, type, fields, build }: Props) {
   const [values, setValues] = useState<Values>({});
   const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [done, setDone] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
     let command: Record<string, unknown>;
@@ -40,10 +48,20 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
       setVerdict({ kind: "field", field: error.field, message: error.message });
       return;
     }
+    setDone(false);
     const refusal = await game.submit({ type, ...command });
     setVerdict(refusal ?? null);
-    if (!refusal) setValues({});
+    if (!refusal) {
+      setValues({});
+      setDone(true);
+    }
   };
+  const set = (name: string, value: string) => {
+    setDone(false);
+    setValues({ ...values, [name]: value });
+  };
+  const choicesOf = (field: FieldSpec) =>
+    typeof field.choices === "function" ? field.choices(values) : (field.choices ?? []);
   const named = fields.some((field) => concerns(verdict, field.name));
   return (
     <form class="action-form" data-action={type} onSubmit={submit}>
@@ -51,36 +69,71 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
         <legend>{title}</legend>
         {fields.map((field) => (
           <div key={field.name}>
-            <label>
-              {field.label}{" "}
-              {field.choices ? (
-                <select
-                  name={field.name}
-                  value={values[field.name] ?? ""}
-                  onChange={(e) => setValues({ ...values, [field.name]: e.currentTarget.value })}
-                >
-                  <option value="">choose…</option>
-                  {field.choices.map((choice) => (
-                    <option key={choice.value} value={choice.value}>
+            {field.multiple ? (
+              <fieldset class="choices">
+                <legend>{field.label}</legend>
+                {choicesOf(field).length === 0 && <span>none to choose</span>}
+                {choicesOf(field).map((choice) => {
+                  const taken = (values[field.name] ?? "").split(", ").filter(Boolean);
+                  return (
+                    <label key={choice.value}>
+                      <input
+                        type="checkbox"
+                        name={field.name}
+                        value={choice.value}
+                        checked={taken.includes(choice.value)}
+                        onChange={(e) =>
+                          set(
+                            field.name,
+                            (e.currentTarget.checked
+                              ? [...taken, choice.value]
+                              : taken.filter((value) => value !== choice.value)
+                            ).join(", "),
+                          )
+                        }
+                      />
                       {choice.label}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  name={field.name}
-                  type={field.input ?? "text"}
-                  placeholder={field.placeholder}
-                  value={values[field.name] ?? ""}
-                  onInput={(e) => setValues({ ...values, [field.name]: e.currentTarget.value })}
-                />
-              )}
-            </label>
+                    </label>
+                  );
+                })}
+              </fieldset>
+            ) : (
+              <label>
+                {field.label}{" "}
+                {field.choices ? (
+                  <select
+                    name={field.name}
+                    value={values[field.name] ?? ""}
+                    onChange={(e) => set(field.name, e.currentTarget.value)}
+                  >
+                    <option value="">choose…</option>
+                    {choicesOf(field).map((choice) => (
+                      <option key={choice.value} value={choice.value}>
+                        {choice.label}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    name={field.name}
+                    type={field.input ?? "text"}
+                    placeholder={field.placeholder}
+                    value={values[field.name] ?? ""}
+                    onInput={(e) => set(field.name, e.currentTarget.value)}
+                  />
+                )}
+              </label>
+            )}
             {concerns(verdict, field.name) && <RefusalNote verdict={verdict} />}
           </div>
         ))}
         <button type="submit">{title.replace(/^[A-Z][0-9]+: /, "")}</button>
         {!named && <RefusalNote verdict={verdict} />}
+        {done && (
+          <p class="done" role="status" data-testid="done">
+            Done: {title.replace(/^[A-Z][0-9]+: /, "")}.
+          </p>
+        )}
       </fieldset>
     </form>
   );

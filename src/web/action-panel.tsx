@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { Order, Square } from "../../events/common.js";
 import { squareKey } from "../../projections/grid.js";
@@ -17,7 +18,7 @@ const ORDERS = Object.keys(ORDER_NAMES) as Order[];
  * the order reaches (highlighted from the engine's own move search), confirm. The page commits to the order and keeps
  * it secret; its reveal is sent by the page when a battle or the end of the phase makes it due.
  */
-export function ActionPanel({ game }: { game: Game }) {
+export function ActionPanel({ game, children }: { game: Game; children?: ComponentChildren }) {
   const view = game.view.value!;
   const player = game.player;
   const [chosen, setChosen] = useState<string | null>(null);
@@ -38,11 +39,16 @@ export function ActionPanel({ game }: { game: Game }) {
     setPath([]);
     setVerdict(null);
   };
+  // A square of a stack chosen again chooses its next army: each counter of a stack is reached by the keyboard too.
   const onSquare = (square: Square) => {
     const key = squareKey(square);
-    const there = armies.find((a) => a.at && squareKey(a.at) === key);
+    const there = armies.filter((a) => a.at && squareKey(a.at) === key);
     if (paths.has(key)) setPath(paths.get(key)!);
-    else if (there) choose(there.id);
+    else if (there.length > 0) choose(there[(there.findIndex((a) => a.id === chosen) + 1) % there.length]!.id);
+  };
+  const onArmy = (id: string, square: Square) => {
+    if (armies.some((a) => a.id === id) && !paths.has(squareKey(square))) choose(id);
+    else onSquare(square);
   };
   const confirm = async () => {
     if (!army || !order) return;
@@ -54,80 +60,93 @@ export function ActionPanel({ game }: { game: Game }) {
   };
 
   return (
-    <section class="action">
-      <MapPanel
-        view={view}
-        viewer={player}
-        heldOrders={game.heldOrders.value}
-        marks={{
-          reach: new Set(paths.keys()),
-          attacks: reach?.attacks ?? new Set(),
-          path,
-          ...(army?.at ? { chosen: army.at } : {}),
-        }}
-        onSquare={onSquare}
-      />
-      {player && view.phase === "action" && (
-        <div class="orders" data-testid="orders">
-          <FirstChoice game={game} />
-          <StallClaim game={game} />
-          <ScoutingPanel game={game} armies={armies.filter((a) => !isEngaged(view, a.id))} />
-          {armies.length === 0 ? (
-            <p>None of your armies is to be activated now.</p>
-          ) : (
-            <>
-              <p>
-                Your armies to activate (click one on the map):{" "}
-                {armies.map((a) => (
-                  <button
-                    key={a.id}
-                    class={a.id === chosen ? "selected" : ""}
-                    data-army={a.id}
-                    onClick={() => choose(a.id)}
-                  >
-                    {a.name}
-                  </button>
-                ))}
-              </p>
-              {army && (
-                <fieldset>
-                  <legend>
-                    Order for {army.name}
-                    {pinned ? " (attacked before its activation: it stays where it is, M3)" : ""}
-                  </legend>
-                  {ORDERS.map((name) => (
-                    <label key={name}>
-                      <input
-                        type="radio"
-                        name="order"
-                        value={name}
-                        checked={order === name}
-                        onChange={() => {
-                          setOrder(name);
-                          setPath([]);
-                        }}
-                      />
-                      {ORDER_NAMES[name]}
-                    </label>
+    <div class="board">
+      <section class="map-pane" aria-label="The map">
+        <MapPanel
+          view={view}
+          viewer={player}
+          heldOrders={game.heldOrders.value}
+          marks={{
+            reach: new Set(paths.keys()),
+            attacks: reach?.attacks ?? new Set(),
+            path,
+            ...(army?.at ? { chosen: army.at } : {}),
+          }}
+          onSquare={onSquare}
+          onArmy={onArmy}
+          label={armies.length > 0 ? "The map: choose an army to activate, then the square to move to" : "The map"}
+        />
+      </section>
+      <div class="step-pane">
+        {view.paused && (
+          <p class="paused" role="status" data-testid="paused">
+            The organiser paused the campaign{view.paused.reason ? ` (${view.paused.reason})` : ""}: what you give is
+            refused until it resumes (O1).
+          </p>
+        )}
+        {player && view.phase === "action" && (
+          <section class="orders" data-testid="orders" aria-label="Your orders">
+            <FirstChoice game={game} />
+            <StallClaim game={game} />
+            <ScoutingPanel game={game} armies={armies.filter((a) => !isEngaged(view, a.id))} />
+            {armies.length === 0 ? (
+              <p>None of your armies is to be activated now.</p>
+            ) : (
+              <>
+                <p>
+                  Your armies to activate (click one on the map):{" "}
+                  {armies.map((a) => (
+                    <button
+                      key={a.id}
+                      class={a.id === chosen ? "selected" : ""}
+                      data-army={a.id}
+                      onClick={() => choose(a.id)}
+                    >
+                      {a.name}
+                    </button>
                   ))}
-                  {order && paths.size > 0 && (
-                    <p>
-                      {path.length === 0
-                        ? `Click a highlighted square to move there (${paths.size} in reach, ${reach!.attacks.size} to attack), or confirm to stay.`
-                        : `Path: ${path.map(([x, y]) => `(${x},${y})`).join(" → ")}`}
-                    </p>
-                  )}
-                  <button data-testid="confirm-order" disabled={!order || sending} onClick={confirm}>
-                    Confirm the order
-                  </button>
-                  <RefusalNote verdict={verdict} />
-                </fieldset>
-              )}
-            </>
-          )}
-        </div>
-      )}
-    </section>
+                </p>
+                {army && (
+                  <fieldset>
+                    <legend>
+                      Order for {army.name}
+                      {pinned ? " (attacked before its activation: it stays where it is, M3)" : ""}
+                    </legend>
+                    {ORDERS.map((name) => (
+                      <label key={name}>
+                        <input
+                          type="radio"
+                          name="order"
+                          value={name}
+                          checked={order === name}
+                          onChange={() => {
+                            setOrder(name);
+                            setPath([]);
+                          }}
+                        />
+                        {ORDER_NAMES[name]}
+                      </label>
+                    ))}
+                    {order && paths.size > 0 && (
+                      <p>
+                        {path.length === 0
+                          ? `Click a highlighted square to move there (${paths.size} in reach, ${reach!.attacks.size} to attack), or confirm to stay.`
+                          : `Path: ${path.map(([x, y]) => `(${x},${y})`).join(" → ")}`}
+                      </p>
+                    )}
+                    <button data-testid="confirm-order" disabled={!order || sending} onClick={confirm}>
+                      Confirm the order
+                    </button>
+                    <RefusalNote verdict={verdict} />
+                  </fieldset>
+                )}
+              </>
+            )}
+          </section>
+        )}
+        {children}
+      </div>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { BattleOutcome, BattleResult } from "../../events/common.js";
+import type { BattleOutcome, BattleResult, SideResult } from "../../events/common.js";
 import { battleEngagement } from "../../projections/derived.js";
 import { terrainAt } from "../../projections/grid.js";
 import { sq } from "../rules/refusal.js";
@@ -75,12 +75,84 @@ export function BattleSheet({ view, battle }: { view: CampaignView; battle: Batt
       <p>Engagement (B2): {effects ? effects.effect : "known once both orders are revealed"}</p>
       <p data-testid={`battle-status-${battle.id}`}>
         {battle.status === "resolved"
-          ? `Result: ${battle.winner ? `${battle.winner} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`
+          ? `Result: ${battle.winner ? `${sideName(view, battle.winner)} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`
           : battle.report
-            ? `Reported by ${battle.report.by}: ${battle.report.result.outcome}, awaiting confirmation`
+            ? `Reported by ${sideName(view, battle.report.by)}: ${outcomeWords(view, battle, battle.report.result.outcome)}; awaiting confirmation`
             : "To be fought."}
       </p>
+      {battle.status !== "resolved" && battle.report && <ReportedResult view={view} battle={battle} />}
     </>
+  );
+}
+
+const sideName = (view: CampaignView, player: string) =>
+  view.setup!.players.find((p) => p.id === player)?.name ?? player;
+
+/** A battle's outcome in words: which army and side won, or a draw. */
+function outcomeWords(view: CampaignView, battle: Battle, outcome: BattleOutcome): string {
+  if (outcome === "draw") return "a draw";
+  const fighting = battle[outcome];
+  return `the ${outcome} won (${view.armies[fighting.army]?.name ?? fighting.army}, ${sideName(view, fighting.player)})`;
+}
+
+/**
+ * Units by formation in words, each beside what the side's roster had where the seat's view holds it, for the
+ * confirming side to check against its own count: "2 of 4 horde-clan-chief of howlers1"; "none" for none.
+ */
+function unitsWords(units: SideResult["losses"], roster: ReturnType<typeof formationsOf>): string {
+  const present = (formation: string, unit: string) => roster.find((f) => f.id === formation)?.units[unit];
+  const parts = Object.entries(units).flatMap(([formation, counts]) =>
+    Object.entries(counts).map(([unit, count]) => {
+      const had = present(formation, unit);
+      return `${count}${had === undefined ? "" : ` of ${had}`} ${unit} of ${formation}`;
+    }),
+  );
+  return parts.length === 0 ? "none" : parts.join(", ");
+}
+
+/** A8: titan damage in words: shields down and weapons destroyed, per titan. */
+function titanWords(damage: SideResult["titanDamage"]): string {
+  const parts = Object.entries(damage ?? {}).map(
+    ([titan, { shields, weapons }]) =>
+      `${titan}: ${shields} shields down${weapons.length > 0 ? `, ${weapons.map((w) => w.name).join(", ")} destroyed` : ""}`,
+  );
+  return parts.length === 0 ? "none" : parts.join("; ");
+}
+
+/** B4: every figure of a result reported, side by side, for the opponent to check before confirming it. */
+function ReportedResult({ view, battle }: { view: CampaignView; battle: Battle }) {
+  const result = battle.report!.result;
+  const armyName = (role: Role) => view.armies[battle[role].army]?.name ?? battle[role].army;
+  const rows: Array<[string, (side: SideResult, role: Role) => string]> = [
+    ["VPs won", (side) => String(side.vp)],
+    ["units lost", (side, role) => unitsWords(side.losses, formationsOf(view, battle, role))],
+    ["units routed", (side, role) => unitsWords(side.routed, formationsOf(view, battle, role))],
+    ["titan damage", (side) => titanWords(side.titanDamage)],
+  ];
+  return (
+    <table class="reported" data-testid={`reported-${battle.id}`}>
+      <caption>The result reported</caption>
+      <thead>
+        <tr>
+          <td />
+          {ROLES.map((role) => (
+            <th key={role} scope="col">
+              {role === "attacker" ? "Attacker" : "Defender"}: {armyName(role)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, words]) => (
+          <tr key={label} data-reported={label}>
+            <th scope="row">{label}</th>
+            {ROLES.map((role) => (
+              <td key={role}>{words(result[role], role)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -197,6 +269,7 @@ function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
                             type="number"
                             min={0}
                             name={`${role}-${part}-${formation.id}-${unit}`}
+                            aria-label={`${unit} of ${formation.id}, ${part}`}
                             value={casualties[role][formation.id]?.[unit]?.[part] ?? 0}
                             onInput={(e) => setCount(role, formation.id, unit, part, Number(e.currentTarget.value))}
                           />

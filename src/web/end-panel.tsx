@@ -33,6 +33,27 @@ export function EndPanel({ game }: { game: Game }) {
     label: "Army",
     choices: armies.map((army) => ({ value: army.id, label: army.name })),
   };
+  const chosen = (values: Values) => armies.find((army) => army.id === values["army"]);
+  // The chosen army's formations, and (A6) its units that may command, from its roster.
+  const formations = (values: Values) =>
+    (chosen(values)?.formations ?? []).map((f) => ({
+      value: f.id,
+      label: `${f.id} (${f.formation}: ${units(f.units)})`,
+    }));
+  const commanders = (values: Values) =>
+    (chosen(values)?.formations ?? []).flatMap((f) =>
+      Object.keys(f.units).map((unit) => ({ value: `${f.id}:${unit}`, label: `${unit} of ${f.id}` })),
+    );
+  // E6: a formation of the catalogue to replace the one chosen, under a new id made from it and the turn.
+  const replacements = (values: Values) =>
+    Object.entries(setup.catalogue.formations).map(([key, formation]) => ({
+      value: `${values["formation"] || "new"}-t${view.turn}:${key}`,
+      label: `${formation.name} (${formation.points.toLocaleString("en")} pts)`,
+    }));
+  // Squares the seat holds: where its armies stand.
+  const squares = armies
+    .filter((army) => army.at)
+    .map((army) => ({ value: army.at!.join(","), label: `(${army.at!.join(",")}) ${army.name}` }));
   const done = view.turnState?.endPhaseDone.includes(player) ?? false;
   const rule = (name: Parameters<typeof advancedRule>[1]) => advancedRule(setup.options, name);
   return (
@@ -65,7 +86,7 @@ export function EndPanel({ game }: { game: Game }) {
             game={game}
             title="E5: break down formations"
             type="BreakDown"
-            fields={[armyChoice, { name: "formations", label: "Formations", placeholder: "f1, f2" }]}
+            fields={[armyChoice, { name: "formations", label: "Formations", choices: formations, multiple: true }]}
             build={(v) => ({ army: v["army"], formations: asList(v, "formations") })}
           />
           <ActionForm
@@ -79,7 +100,7 @@ export function EndPanel({ game }: { game: Game }) {
             game={game}
             title="E6: reinforce a formation"
             type="ReinforceFormation"
-            fields={[armyChoice, { name: "formation", label: "Formation" }]}
+            fields={[armyChoice, { name: "formation", label: "Formation", choices: formations }]}
             build={(v) => ({ army: v["army"], formation: v["formation"] })}
           />
           <ActionForm
@@ -88,8 +109,8 @@ export function EndPanel({ game }: { game: Game }) {
             type="ReplaceFormation"
             fields={[
               armyChoice,
-              { name: "formation", label: "Formation wiped out" },
-              { name: "with", label: "Replaced by", placeholder: "id:formation (@company)" },
+              { name: "formation", label: "Formation wiped out", choices: formations },
+              { name: "with", label: "Replaced by", choices: replacements },
             ]}
             build={(v) => ({ army: v["army"], formation: v["formation"], with: asEntry(v, "with") })}
           />
@@ -125,7 +146,7 @@ export function EndPanel({ game }: { game: Game }) {
                 title="A8: buy defences"
                 type="BuyDefences"
                 fields={[
-                  { name: "at", label: "Square", placeholder: "x,y" },
+                  { name: "at", label: "Square", choices: squares },
                   { name: "points", label: "Points" },
                 ]}
                 build={(v) => ({ at: asSquare(v, "at"), points: asNumber(v, "points") })}
@@ -134,7 +155,11 @@ export function EndPanel({ game }: { game: Game }) {
                 game={game}
                 title="A8: repair a titan"
                 type="RepairTitan"
-                fields={[armyChoice, { name: "formation", label: "Titan formation" }, ...REPAIR_FIELDS]}
+                fields={[
+                  armyChoice,
+                  { name: "formation", label: "Titan formation", choices: formations },
+                  ...REPAIR_FIELDS,
+                ]}
                 build={(v) => ({ army: v["army"], formation: v["formation"], ...repairs(v) })}
               />
               <ActionForm
@@ -155,7 +180,7 @@ export function EndPanel({ game }: { game: Game }) {
               game={game}
               title="A6: appoint a commander"
               type="AppointCommander"
-              fields={[armyChoice, { name: "commander", label: "Commander", placeholder: "formation:unitType" }]}
+              fields={[armyChoice, { name: "commander", label: "Commander", choices: commanders }]}
               build={(v) => ({ army: v["army"], commander: asCommander(v, "commander") })}
             />
           )}

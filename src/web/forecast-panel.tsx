@@ -11,6 +11,8 @@ import { RefusalNote } from "./refusal.js";
 
 /** Fewer than the CLI's 1,000: the page waits for the whole answer while the server plays the runs. */
 const DEFAULT_RUNS = "200";
+/** The runs of a first estimate, shown at once while the whole forecast is played. */
+const FIRST_RUNS = 10;
 const FIELDS = [
   { name: "runs", label: "Runs", placeholder: DEFAULT_RUNS },
   { name: "turns", label: "Turns to play on", placeholder: "to the end" },
@@ -29,7 +31,7 @@ const signed = (d: Difference) =>
 export function ForecastPanel({ game, branches }: { game: Game; branches: readonly string[] }) {
   const [values, setValues] = useState<Values>({ runs: DEFAULT_RUNS });
   const [against, setAgainst] = useState("");
-  const [answer, setAnswer] = useState<{ lines: ChartLine[]; comparison?: Comparison } | null>(null);
+  const [answer, setAnswer] = useState<{ lines: ChartLine[]; comparison?: Comparison; final: boolean } | null>(null);
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [playing, setPlaying] = useState(false);
   const base = `/campaigns/${encodeURIComponent(game.seat.campaign)}`;
@@ -47,28 +49,36 @@ export function ForecastPanel({ game, branches }: { game: Game; branches: readon
     }
     setPlaying(true);
     setVerdict(null);
+    setAnswer(null);
     game.forecastProgress.value = {};
+    // A first estimate from a few runs comes at once, then the whole forecast narrows it: the same seed, more runs.
+    const runs = Number(body["runs"]);
+    const stages = runs > FIRST_RUNS * 2 ? [FIRST_RUNS, runs] : [runs];
     try {
-      const reply = await game.server.send("POST", `${base}/forecast`, body);
-      if (reply.status !== 200) {
-        const refused = (reply.body ?? {}) as { field?: string; message?: string };
-        setVerdict({
-          kind: "field",
-          field: refused.field ?? "forecast",
-          message: refused.message ?? `${reply.status}`,
-        });
-        return;
+      for (const stage of stages) {
+        const reply = await game.server.send("POST", `${base}/forecast`, { ...body, runs: stage });
+        if (reply.status !== 200) {
+          const refused = (reply.body ?? {}) as { field?: string; message?: string };
+          setVerdict({
+            kind: "field",
+            field: refused.field ?? "forecast",
+            message: refused.message ?? `${reply.status}`,
+          });
+          return;
+        }
+        const final = stage === runs;
+        if (against) {
+          const comparison = reply.body as Comparison;
+          setAnswer({
+            lines: [
+              { name: MAIN, report: comparison.a },
+              { name: against, report: comparison.b },
+            ],
+            comparison,
+            final,
+          });
+        } else setAnswer({ lines: [{ name: line, report: reply.body as ForecastReport }], final });
       }
-      if (against) {
-        const comparison = reply.body as Comparison;
-        setAnswer({
-          lines: [
-            { name: MAIN, report: comparison.a },
-            { name: against, report: comparison.b },
-          ],
-          comparison,
-        });
-      } else setAnswer({ lines: [{ name: line, report: reply.body as ForecastReport }] });
     } catch (error) {
       setVerdict({ kind: "unanswered", message: problemWords(error) });
     } finally {
@@ -78,7 +88,7 @@ export function ForecastPanel({ game, branches }: { game: Game; branches: readon
 
   const progress = Object.values(game.forecastProgress.value);
   const done = progress.reduce((sum, p) => sum + p.runs, 0);
-  const asked = Number(values["runs"]) * (against ? 2 : 1);
+  const asked = progress.reduce((sum, p) => sum + p.of, 0) || Number(values["runs"]) * (against ? 2 : 1);
   return (
     <section class="forecast" data-testid="forecast">
       <h2>Odds: a forecast of {line}</h2>
@@ -117,16 +127,21 @@ export function ForecastPanel({ game, branches }: { game: Game; branches: readon
           Playing the campaign on: <progress max={asked} value={done} /> {done} of {asked} runs
         </p>
       )}
-      {answer && !playing && <ForecastAnswer {...answer} />}
+      {answer && <ForecastAnswer {...answer} />}
     </section>
   );
 }
 
 /** The chart, each side's final chances with their intervals, and for a comparison the differences. */
-function ForecastAnswer({ lines, comparison }: { lines: ChartLine[]; comparison?: Comparison }) {
+function ForecastAnswer({ lines, comparison, final }: { lines: ChartLine[]; comparison?: Comparison; final: boolean }) {
   const report = lines[0]!.report;
   return (
-    <div data-testid="forecast-answer">
+    <div data-testid="forecast-answer" data-final={String(final)}>
+      {!final && (
+        <p class="waiting">
+          A first estimate from {report.runs} runs: its intervals are wide; it narrows once the rest are played.
+        </p>
+      )}
       <div class="odds-chart" dangerouslySetInnerHTML={{ __html: renderOddsChart(lines) }} />
       <p>
         {lines

@@ -148,7 +148,8 @@ function AuditView({ report, turn, onSeq }: { report: AuditReport; turn?: number
       <h2>Audit</h2>
       <p data-testid="audit-verdict">
         {report.ok ? "Everything recomputes" : `${report.findings.length} finding(s)`}: {report.events} events,{" "}
-        {report.turns.length} turns, {report.pending} item(s) still pending (not yet revealed).
+        {report.turns.length === 1 ? "1 turn" : `${report.turns.length} turns`}, {report.pending} item(s) still pending
+        (not yet revealed).
       </p>
       <p>
         {report.chain.ok && "headHash" in report.chain && report.chain.headHash ? (
@@ -164,8 +165,9 @@ function AuditView({ report, turn, onSeq }: { report: AuditReport; turn?: number
       {report.turns.map((audited) => (
         <details key={audited.turn} open={audited.turn === turn}>
           <summary>
-            Turn {audited.turn} ({audited.state}) {link(audited.firstSeq)}: host seed {audited.hostSeedVerdict}
+            Turn {audited.turn} ({audited.state}): host seed {audited.hostSeedVerdict}
           </summary>
+          <p>Its first event: {link(audited.firstSeq)}</p>
           <p>
             Commitments: {audited.commitments.map((c) => link(c.seq))} host; players&#39; seeds{" "}
             {audited.playerSeeds.map((p) => (

@@ -6,6 +6,9 @@ import { ActionForm } from "./action-form.js";
 import { asDeadline } from "./fields.js";
 import type { Game, Verdict } from "./game.js";
 import { RefusalNote } from "./refusal.js";
+import { forReaders } from "./names.js";
+import { SeatsPanel, WebhooksPanel } from "./organiser-seats.js";
+import type { CampaignView } from "../views.js";
 
 /**
  * The organiser's tools (docs/rulings.md O1, O2, T5 stall), on the host's page: the notice of who has not acted, the
@@ -21,7 +24,7 @@ export function OrganiserPanel({ game }: { game: Game }) {
   return (
     <section class="organiser" data-testid="organiser">
       <h2>The organiser</h2>
-      {waiting && <WaitingNotice waiting={waiting} />}
+      {waiting && <WaitingNotice waiting={waiting} view={view} />}
       {view.paused ? (
         <p>
           <button data-testid="resume" onClick={() => send({ type: "ResumeCampaign" })}>
@@ -48,7 +51,10 @@ export function OrganiserPanel({ game }: { game: Game }) {
           />
           <p>
             {claim
-              ? `T5: ${claim.by} claimed the stall (seq ${claim.seq}), waiting on ${claim.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}. `
+              ? forReaders(
+                  `T5: ${claim.by} claimed the stall (seq ${claim.seq}), waiting on ${claim.owed.map((item) => `${item.army}'s ${item.owes} (${item.player})`).join(", ")}. `,
+                  view,
+                )
               : ""}
             <button data-testid="close-action-phase" onClick={() => send({ type: "CloseActionPhase" })}>
               Close the Action phase
@@ -59,10 +65,12 @@ export function OrganiserPanel({ game }: { game: Game }) {
         </>
       )}
       <RefusalNote verdict={verdict} />
+      <SeatsPanel game={game} />
+      <WebhooksPanel game={game} />
       {game.closes.value.length > 0 && (
         <ul data-testid="closes">
           {game.closes.value.map((line) => (
-            <li key={line}>{line}</li>
+            <li key={line}>{forReaders(line, view)}</li>
           ))}
         </ul>
       )}
@@ -71,18 +79,18 @@ export function OrganiserPanel({ game }: { game: Game }) {
 }
 
 /** Who has not acted: per party, what the campaign waits on and the command that gives it; the pause, the deadline. */
-function WaitingNotice({ waiting }: { waiting: WaitingOn }) {
+function WaitingNotice({ waiting, view }: { waiting: WaitingOn; view: CampaignView }) {
   const idle = Object.entries(waiting.parties).filter(([, items]) => items.length > 0);
   return (
     <div class="notice" data-testid="waiting-notice">
       <p>
         {idle.length === 0
           ? "Nobody owes anything now."
-          : `Not acted yet: ${idle.map(([party]) => party).join(" and ")}.`}
+          : forReaders(`Not acted yet: ${idle.map(([party]) => party).join(" and ")}.`, view)}
       </p>
       <ul>
         {describeWaitingOn(waiting, new Date()).map((line) => (
-          <li key={line}>{line}</li>
+          <li key={line}>{forReaders(line, view)}</li>
         ))}
       </ul>
     </div>

@@ -3,6 +3,7 @@ import { nextActivator } from "../rules/action-common.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CampaignView } from "../views.js";
 import { waitingFor } from "../words/waiting.js";
+import { sideWords } from "./map-words.js";
 
 /** E2, S3: each side's CVPs with their parts, the target, the turn and phase, the winner; and what the campaign waits for. */
 export function Scoreboard({ view, seat }: { view: CampaignView; seat: string }) {
@@ -10,20 +11,35 @@ export function Scoreboard({ view, seat }: { view: CampaignView; seat: string })
   const totals = campaignTotals(view);
   const turn = view.turnState;
   const winner = view.result ? setup.players.find((p) => p.id === view.result!.winner) : undefined;
+  const name = (player: string) => sideWords(view, player, seat);
   const next = view.phase === "action" && turn?.first ? nextActivator(view as unknown as CampaignState) : null;
   return (
-    <header class="scoreboard" data-testid="scoreboard">
-      <h1>
-        {setup.name} <small>as {seat}</small>
-      </h1>
-      <p data-testid="moment">
-        {view.status === "finished"
-          ? `Campaign over in turn ${view.result?.turn}: ${winner ? `${winner.name} win` : "a draw"}`
-          : view.turn === 0
-            ? "Set-up"
-            : `Turn ${view.turn}, ${view.phase} phase`}
-        {" · "}target {setup.cvpTarget} CVPs
-      </p>
+    <div class="scoreboard" data-testid="scoreboard">
+      <div class="scoreboard-words">
+        <h1>
+          {setup.name} <small>as {seat}</small>
+        </h1>
+        <p data-testid="moment">
+          {view.status === "finished"
+            ? `Campaign over in turn ${view.result?.turn}: ${winner ? `${winner.name} win` : "a draw"}`
+            : view.turn === 0
+              ? "Set-up"
+              : `Turn ${view.turn}, ${view.phase} phase`}
+          {" · "}target {setup.cvpTarget} CVPs
+        </p>
+        {turn && view.status === "active" && (
+          <p>
+            Initiative: {turn.initiativeWinner ? name(turn.initiativeWinner) : "not rolled yet"}
+            {turn.first
+              ? `; ${name(turn.first)} ${Object.keys(turn.activations).length > 0 ? "activated" : "activates"} first`
+              : ""}
+            {next ? `; next to activate: ${name(next)}` : ""}
+          </p>
+        )}
+        <p class="waiting" data-testid="waiting">
+          Waiting for {waitingFor(view)}
+        </p>
+      </div>
       <table>
         <thead>
           <tr>
@@ -46,16 +62,6 @@ export function Scoreboard({ view, seat }: { view: CampaignView; seat: string })
           ))}
         </tbody>
       </table>
-      {turn && view.status === "active" && (
-        <p>
-          Initiative: {turn.initiativeWinner ?? "not rolled yet"}
-          {turn.first ? `; ${turn.first} activated first` : ""}
-          {next ? `; next to activate: ${next}` : ""}
-        </p>
-      )}
-      <p class="waiting" data-testid="waiting">
-        Waiting for {waitingFor(view)}
-      </p>
-    </header>
+    </div>
   );
 }

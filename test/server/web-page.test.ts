@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliDecompressSync, brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, CAMPAIGN, startTestServer, type TestServer } from "./support.js";
 
@@ -16,6 +17,8 @@ describe("the web page and branches on the server (docs/web.md)", () => {
     await mkdir(join(page, "assets"));
     await writeFile(join(page, "index.html"), PAGE);
     await writeFile(join(page, "assets", "main.js"), SCRIPT);
+    await writeFile(join(page, "assets", "main.js.br"), brotliCompressSync(SCRIPT));
+    await writeFile(join(page, "index.html.br"), brotliCompressSync(PAGE));
     server = await startTestServer({ webPage: page });
   });
   afterAll(async () => {
@@ -45,6 +48,33 @@ describe("the web page and branches on the server (docs/web.md)", () => {
       headers: auth(server.tokens["concord"]!),
     });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it("sends the build's brotli copy to a browser that takes it, and lets hashed assets be kept for good", async () => {
+    const compressed = await server.app.inject({
+      method: "GET",
+      url: "/assets/main.js",
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(compressed.rawPayload).toString("utf8")).toBe(SCRIPT);
+    expect(compressed.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const plain = await server.app.inject({ method: "GET", url: "/assets/main.js" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+    for (const url of ["/", "/join"]) {
+      const index = await server.app.inject({
+        method: "GET",
+        url,
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      });
+      expect(index.statusCode, url).toBe(200);
+      expect(index.headers["cache-control"], url).toBe("no-cache");
+      const body =
+        index.headers["content-encoding"] === "br" ? brotliDecompressSync(index.rawPayload) : index.rawPayload;
+      expect(body.toString("utf8"), url).toBe(PAGE);
+    }
   });
 
   it("still asks a session of every campaign route", async () => {

@@ -4,10 +4,15 @@
  * and the live feed's messages (through the DevTools protocol, as an EventSource's stream has no body to read), its
  * DOM, its IndexedDB, its web storage and its cookies, for a test to search.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { PartySecrets } from "../../src/client/party-secrets.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
+/** A laptop's window, and a phone's. */
+export const LAPTOP = { width: 1280, height: 720 };
+export const PHONE = { width: 390, height: 844 };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], headless: true });
@@ -37,9 +42,20 @@ export async function openSeat(
   browser: Browser,
   seat: string,
   link: string,
-  options: { context?: BrowserContext; beforeOpen?: (page: Page) => Promise<void> } = {},
+  options: {
+    context?: BrowserContext;
+    beforeOpen?: (page: Page) => Promise<void>;
+    /** The window's size: a laptop's (1280 x 720) unless told. */
+    viewport?: { width: number; height: number };
+  } = {},
 ): Promise<SeatPage> {
-  const context = options.context ?? (await browser.newContext({ viewport: { width: 1500, height: 1100 } }));
+  const context =
+    options.context ??
+    (await browser.newContext({
+      viewport: options.viewport ?? LAPTOP,
+      isMobile: options.viewport === PHONE,
+      hasTouch: options.viewport === PHONE,
+    }));
   const page = await context.newPage();
   const received: string[] = [];
   const cdp = await context.newCDPSession(page);
@@ -104,3 +120,45 @@ export async function openSeat(
   };
   return { seat, context, page, received, holdings, errors, consoleErrors, secretsFile };
 }
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * What axe-core finds wrong with the page as it is now, for people with a screen reader, a keyboard or weak sight:
+ * each violation of any impact as "rule (impact): the elements", so that a test's failure names them.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<AxeResults> } }).axe;
+    const results = await axe.run(document);
+    return results.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+  });
+  return violations;
+}
+
+interface AxeResults {
+  violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+}
+
+/**
+ * What makes the document wider than its window (a page that scrolls sideways): nothing, or the outermost elements
+ * that reach past its right edge, named by tag, class and test id.
+ */
+export const sidewaysOverflow = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const wide = [...document.body.querySelectorAll("*")].filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.right > width + 1 && box.width > 0 && !element.closest(".map-scroll");
+    });
+    const outermost = wide.filter((element) => !wide.some((other) => other !== element && other.contains(element)));
+    const named = outermost.map(
+      (e) =>
+        `${e.tagName.toLowerCase()}.${e.className} ${e.getAttribute("data-testid") ?? ""} (${Math.round(e.getBoundingClientRect().right)})`,
+    );
+    return named.length > 0 ? named.slice(0, 5) : [`the document: ${document.documentElement.scrollWidth}`];
+  });

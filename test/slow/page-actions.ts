@@ -2,10 +2,8 @@
 import type { Page } from "playwright-core";
 import type { Square } from "../../events/common.js";
 import type { ArmyState } from "../../projections/state.js";
-import { MAP_INSET } from "../../src/map/scene.js";
 import { pendingDefenders } from "../../src/rules/action-common.js";
 import type { CampaignView } from "../../src/views.js";
-import { SQUARE_SIZE } from "../../src/web/map-panel.js";
 import { reachable } from "../../src/web/rules-view.js";
 
 /** A seat's page (or one of its tabs). */
@@ -18,11 +16,7 @@ const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1]
 
 /** Clicks a square of a page's map, where the page draws it. */
 export async function clickSquare(seat: SeatTab, [x, y]: Square): Promise<void> {
-  const inset = MAP_INSET * SQUARE_SIZE;
-  await seat.page
-    .getByTestId("map")
-    .first()
-    .click({ position: { x: inset + (x + 0.5) * SQUARE_SIZE, y: inset + (y + 0.5) * SQUARE_SIZE } });
+  await seat.page.getByTestId("map").first().locator(`[data-cell="${x},${y}"]`).click();
 }
 
 /**

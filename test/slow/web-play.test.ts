@@ -12,16 +12,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Square } from "../../events/common.js";
 import type { ArmyState, BattleState } from "../../projections/state.js";
 import type { AuditReport } from "../../replays/audit-report.js";
+import { pendingDefenders } from "../../src/rules/action-common.js";
 import { loadSetupFile } from "../../src/setup-loader.js";
-import { activatableArmies } from "../../src/web/rules-view.js";
+import type { CampaignView } from "../../src/views.js";
+import { activatableArmies, reachable } from "../../src/web/rules-view.js";
 import { parseSecretsFile } from "../../src/web/secrets-file.js";
 import { timeMapRender } from "../../bench/map.js";
 import { browserBundle } from "../support/browser-bundle.js";
-import { launchChromium, openSeat, type SeatPage } from "./browser.js";
+import {
+  accessibilityViolations,
+  launchChromium,
+  openSeat,
+  PHONE,
+  sidewaysOverflow,
+  type SeatPage,
+} from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
-import { activate, clickSquare } from "./page-actions.js";
 import { scoutingSetup } from "./scouting-setup.js";
 import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
@@ -66,13 +75,131 @@ async function secondCampaign(setup: Record<string, unknown>) {
   return { pages, ...organiserReads(campaign, () => token) };
 }
 
+/** A side's name, as the pages say it. */
+const sideName = (state: CampaignView, player: string) => state.setup!.players.find((p) => p.id === player)!.name;
+
+const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
+
+/** Clicks a square of a page's map, where the page draws it. */
+async function clickSquare(seat: SeatPage, [x, y]: Square): Promise<void> {
+  await seat.page.getByTestId("map").first().locator(`[data-cell="${x},${y}"]`).click();
+}
+
+/** Presses Tab until the element focused matches the selector (at most 80 presses), backwards with `back`. */
+async function tabTo(seat: SeatPage, selector: string, back = false): Promise<void> {
+  for (let presses = 0; presses < 80; presses++) {
+    if (await seat.page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await seat.page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(`${seat.seat}: Tab never reached ${selector}`);
+}
+
+/** Moves the map's keyboard focus to a square with the arrow keys, from the square it is on. */
+async function arrowTo(seat: SeatPage, [x, y]: Square): Promise<void> {
+  await tabTo(seat, "[data-testid=map] [role=grid]", true);
+  const grid = seat.page.locator("[data-testid=map] [role=grid]").first();
+  const [fx, fy] = (await grid.getAttribute("aria-activedescendant"))!.split("-").slice(-2).map(Number) as Square;
+  for (let i = 0; i < Math.abs(x - fx); i++) await seat.page.keyboard.press(x > fx ? "ArrowRight" : "ArrowLeft");
+  for (let i = 0; i < Math.abs(y - fy); i++) await seat.page.keyboard.press(y > fy ? "ArrowDown" : "ArrowUp");
+  await expect(grid.getAttribute("aria-activedescendant")).resolves.toMatch(new RegExp(`-square-${x}-${y}$`));
+}
+
+/**
+ * One activation given entirely by keyboard: the army chosen on the map (Enter again on a stack for its next army),
+ * the order chosen among the radios with the arrows, the square moved to chosen on the map, the order confirmed.
+ */
+async function activateByKeyboard(seat: SeatPage, state: CampaignView, army: ArmyState, shot?: string): Promise<void> {
+  const { page } = seat;
+  await page.locator(`button[data-army="${army.id}"]`).waitFor(WAIT);
+  await tabTo(seat, "[data-testid=map] [role=grid]");
+  await arrowTo(seat, army.at!);
+  for (let presses = 0; presses < 6; presses++) {
+    if ((await page.locator(`button[data-army="${army.id}"].selected`).count()) > 0) break;
+    await page.keyboard.press("Enter");
+  }
+  await page.locator(`button[data-army="${army.id}"].selected`).waitFor(WAIT);
+  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
+  const order = pinned ? "fortify" : "charge";
+  await tabTo(seat, "input[name=order]");
+  for (
+    let presses = 0;
+    presses < 6 && !(await page.locator(`input[name=order][value=${order}]`).isChecked());
+    presses++
+  )
+    await page.keyboard.press("ArrowRight");
+  if (!pinned) {
+    const target = targetOf(state, army);
+    if (target !== undefined) {
+      await arrowTo(seat, target.split(",").map(Number) as Square);
+      await page.keyboard.press("Enter");
+      const steps = reachable(state, army, "charge").paths.get(target)!.length;
+      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
+    }
+  }
+  await expectSound(seat);
+  if (shot) await page.screenshot({ path: shot });
+  await tabTo(seat, "[data-testid=confirm-order]");
+  await page.keyboard.press("Enter");
+  await activated(seat, army);
+}
+
+/** The square an activation goes to: an attack if the order reaches one, else the square nearest an enemy. */
+function targetOf(state: CampaignView, army: ArmyState): string | undefined {
+  const reach = reachable(state, army, "charge");
+  const enemies = Object.values(state.armies).filter((a) => a.player !== army.player && a.at && a.status === "active");
+  const nearest = (key: string) => {
+    const square = key.split(",").map(Number) as Square;
+    return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
+  };
+  return [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
+}
+
+/** Waits for the army's activation to be taken by the page, or fails with the refusal it shows. */
+async function activated(seat: SeatPage, army: ArmyState): Promise<void> {
+  const { page } = seat;
+  await Promise.race([
+    page.locator(`button[data-army="${army.id}"]`).waitFor({ state: "detached", ...WAIT }),
+    page
+      .locator(".refusal")
+      .waitFor(WAIT)
+      .then(async () => {
+        throw new Error(
+          `${seat.seat}'s activation of ${army.id} was refused: ${await page.locator(".refusal").textContent()}`,
+        );
+      }),
+  ]);
+}
+
+/**
+ * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
+ * by an attack), then an attack if the highlighted squares hold one, else the square nearest an enemy; confirmed.
+ */
+async function activate(seat: SeatPage, state: CampaignView, army: ArmyState, shot?: string): Promise<void> {
+  const { page } = seat;
+  await page.locator(`button[data-army="${army.id}"]`).click(WAIT);
+  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
+  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check();
+  if (!pinned) {
+    const target = targetOf(state, army);
+    if (target !== undefined) {
+      await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached" });
+      await clickSquare(seat, target.split(",").map(Number) as Square);
+      const steps = reachable(state, army, "charge").paths.get(target)!.length;
+      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
+    }
+  }
+  if (shot) await page.screenshot({ path: shot });
+  await page.getByTestId("confirm-order").click();
+  await activated(seat, army);
+}
+
 /**
  * Asks a page's forecast panel for the odds and waits for their chart; a refusal shown instead fails with its words.
  * The wait is longer than a page's other waits: the server first starts the worker threads that play the runs.
  */
 async function forecastChart(panel: Locator): Promise<Locator> {
   await panel.getByRole("button", { name: "Forecast the odds" }).click();
-  const chart = panel.locator("[data-testid=forecast-answer] svg");
+  const chart = panel.locator("[data-testid=forecast-answer][data-final=true] svg");
   const refusal = panel.locator(".refusal");
   await Promise.race([
     chart.waitFor({ timeout: FORECAST_WAIT }),
@@ -94,6 +221,12 @@ const everything = async (seat: SeatPage) => `${seat.received.join("\n")}\n${awa
 
 let dir: string;
 
+/** axe-core finds no violation on the page as it is, and the page is not wider than its window. */
+async function expectSound(seat: SeatPage): Promise<void> {
+  await expect(accessibilityViolations(seat.page), `${seat.seat}: axe-core`).resolves.toEqual([]);
+  await expect(sidewaysOverflow(seat.page), `${seat.seat}: the page scrolls sideways`).resolves.toEqual([]);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "epicwar-web-"));
   server = epicwar(["demo", "--serve", "--db", join(dir, "war"), "--port", "0"], { cwd: dir, home: dir });
@@ -104,7 +237,9 @@ beforeAll(async () => {
     links[seat] = (await keptLine(server, dir, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
   hostToken = await organiserToken(CAMPAIGN);
   browser = await launchChromium();
-  for (const seat of ["host", ...PLAYERS]) seats[seat] = await openSeat(browser, seat, links[seat]!);
+  // The Horde plays on a phone; the Concord and the organiser on laptops.
+  for (const seat of ["host", ...PLAYERS])
+    seats[seat] = await openSeat(browser, seat, links[seat]!, seat === "horde" ? { viewport: PHONE } : {});
 }, 120_000);
 
 afterAll(async () => {
@@ -134,7 +269,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
     const host = seats["host"]!.page;
     const notice = host.getByTestId("waiting-notice");
     await notice
-      .filter({ hasText: `${start.turnState!.initiativeWinner}: to choose who activates first` })
+      .filter({ hasText: `${sideName(start, start.turnState!.initiativeWinner!)}: to choose who activates first` })
       .waitFor(WAIT);
     await notice.filter({ hasText: "Not acted yet:" }).waitFor(WAIT);
     const pause = host.locator("form[data-action=PauseCampaign]");
@@ -145,6 +280,8 @@ describe("the campaign in the browser (docs/web.md)", () => {
     // O1: a player's command while paused is refused, and the page says so with the rule's ID.
     const winner = seats[start.turnState!.initiativeWinner!]!.page;
     await winner.getByTestId("waiting").filter({ hasText: "the host to resume the campaign" }).waitFor(WAIT);
+    // Said up front, before anything is filled in.
+    await winner.getByTestId("paused").filter({ hasText: "(a break for tea)" }).waitFor(WAIT);
     await winner.getByTestId("choose-first").getByRole("button", { name: "I do" }).click(WAIT);
     await expect(
       winner.locator("[data-testid=choose-first] .refusal[data-rule=O1]").textContent(WAIT),
@@ -161,7 +298,13 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await deadline.getByRole("button").click();
     const set = await until("the deadline", (s) => s.turnState?.actionDeadline !== undefined);
     expect(set.turnState!.actionDeadline).toMatch(/^2099-06-15T/);
-    await notice.filter({ hasText: `The Action phase's deadline is ${set.turnState!.actionDeadline}` }).waitFor(WAIT);
+    // In the organiser's local time, not the UTC string the campaign keeps.
+    const local = await host.evaluate(
+      (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }),
+      set.turnState!.actionDeadline!,
+    );
+    await notice.filter({ hasText: `The Action phase's deadline is ${local}` }).waitFor(WAIT);
+    await expectSound(seats["host"]!);
     for (const seat of Object.values(seats)) expect(seat.errors, seat.seat).toEqual([]);
   });
 
@@ -169,6 +312,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
     let battleFought = false;
     let refusalSeen = false;
     let secretsChecked = 0;
+    const shotsTaken = new Set<string>();
     for (let turns = 0; turns < 6 && !battleFought; turns++) {
       const start = await until(
         "a turn's Action phase with initiative rolled",
@@ -179,21 +323,30 @@ describe("the campaign in the browser (docs/web.md)", () => {
       const winner = seats[start.turnState!.initiativeWinner!]!;
       await winner.page.getByTestId("choose-first").getByRole("button", { name: "I do" }).click(WAIT);
       let state = await until("the first player chosen", (s) => s.turnState?.first !== null);
-      if (turn === 1 && SHOTS) {
-        const first = seats[state.turnState!.first!]!;
-        const army = activatableArmies(state, first.seat)[0]!;
-        await first.page.locator(`button[data-army="${army.id}"]`).click(WAIT);
-        await first.page.locator("input[name=order][value=charge]").check();
-        await first.page.locator("[data-square]").first().waitFor({ state: "attached" });
-        await first.page.screenshot({ path: join(SHOTS, "web-action-phase.png") });
-      }
+      // Before anyone has moved, the scoreboard says who activates first, not who did.
+      const first = sideName(state, state.turnState!.first!);
+      await seats["host"]!.page.getByTestId("scoreboard")
+        .filter({ hasText: `${first} activates first` })
+        .waitFor(WAIT);
       // T3: the players alternate; the test clicks for whoever's go it is, as the engine's own rules say.
       while (state.phase === "action" && state.turn === turn) {
         const player = PLAYERS.find((p) => activatableArmies(state, p).length > 0);
         if (player) {
           const army = activatableArmies(state, player)[0]!;
           const seq = state.seq;
-          await activate(seats[player]!, state, army, WAIT);
+          // The Concord plays by keyboard alone (on a laptop), the Horde with a finger on a phone.
+          // docs/web.md's pictures of the Action phase, on a laptop and on a phone, from each side's first activation.
+          const shot =
+            SHOTS && !shotsTaken.has(player)
+              ? join(SHOTS, player === "concord" ? "web-action-phase.png" : "web-action-phase-phone.png")
+              : undefined;
+          shotsTaken.add(player);
+          // The page's title says what waits on the player.
+          await seats[player]!.page.waitForFunction(() => document.title.startsWith("(Your move) "), undefined, WAIT);
+          await expect(seats[player]!.page.title()).resolves.toContain("activate an army");
+          if (player === "concord") await activateByKeyboard(seats[player]!, state, army, shot);
+          else await activate(seats[player]!, state, army, shot);
+          await expectSound(seats[player]!);
           state = await until("the activation written", (s) => s.seq > seq);
           // T5: each hidden order of one side is in no byte of the other side's page while it is hidden: what the
           // page received and holds is taken first, then the orders still hidden after it are searched for.
@@ -227,6 +380,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
           const reporter = seats[battle.attacker.player]!;
           const form = reporter.page.locator(`[data-battle="${battle.id}"] [data-testid=result-form]`);
           await form.waitFor(WAIT);
+          await expectSound(reporter);
           if (SHOTS && !refusalSeen)
             await reporter.page
               .locator(`[data-battle="${battle.id}"]`)
@@ -255,6 +409,24 @@ describe("the campaign in the browser (docs/web.md)", () => {
           state = await until("the result reported", (s) => s.battles[battle.id]!.status === "reported");
         } else {
           const confirmer = seats[battle.defender.player]!;
+          // B4: the opponent sees every figure reported before confirming it.
+          const reported = confirmer.page.getByTestId(`reported-${battle.id}`);
+          await reported
+            .locator("[data-reported='VPs won']")
+            .filter({ hasText: String(battle.report!.result.attacker.vp) })
+            .waitFor(WAIT);
+          // Each loss beside what the attacker's roster had, for the defender to check against its own count.
+          const attacker = state.armies[battle.attacker.army] as unknown as ArmyState;
+          const lost = Object.entries(battle.report!.result.attacker.losses).flatMap(([formation, counts]) =>
+            Object.entries(counts).map(([unit, count]) => {
+              const had = attacker.formations.find((f) => f.id === formation)!.units[unit];
+              return `${count} of ${had} ${unit} of ${formation}`;
+            }),
+          );
+          await expect(reported.locator("[data-reported='units lost'] td").first().textContent()).resolves.toBe(
+            lost.length === 0 ? "none" : lost.join(", "),
+          );
+          await expectSound(confirmer);
           await confirmer.page
             .locator(`[data-battle="${battle.id}"]`)
             .getByRole("button", { name: "Confirm the result" })
@@ -271,6 +443,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
       for (const player of PLAYERS) {
         const { page } = seats[player]!;
         await page.getByTestId("end-phase").waitFor(WAIT);
+        await expectSound(seats[player]!);
         const own = Object.values(state.armies).find((a) => a.player === player && a.status === "active")!;
         await expect(page.locator(`[data-roster="${own.id}"]`).textContent()).resolves.toContain(own.name);
         const unfought = Object.values(state.armies).find(
@@ -287,8 +460,8 @@ describe("the campaign in the browser (docs/web.md)", () => {
         const replace = page.locator("form[data-action=ReplaceFormation]");
         const kept = (own as unknown as ArmyState).formations[0]!;
         await replace.locator("select[name=army]").selectOption(own.id);
-        await replace.locator("input[name=formation]").fill(kept.id);
-        await replace.locator("input[name=with]").fill(`new-${kept.id}:${kept.formation}`);
+        await replace.locator("select[name=formation]").selectOption(kept.id);
+        await replace.locator("select[name=with]").selectOption(`${kept.id}-t${turn}:${kept.formation}`);
         await replace.getByRole("button").click();
         await expect(replace.locator(".refusal[data-rule=E6]").textContent(WAIT)).resolves.toMatch(
           turn === 1 ? /the Reserves are never used in the first turn/ : /only a wiped-out formation may be replaced/,
@@ -322,6 +495,12 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await expect(seats["host"]!.page.getByTestId("audit-verdict").textContent(WAIT)).resolves.toMatch(
       /^Everything recomputes/,
     );
+    await expectSound(seats["host"]!);
+    // The history on a phone too.
+    await seats["horde"]!.page.getByTestId("history-tab").click();
+    await seats["horde"]!.page.getByTestId("audit-verdict").waitFor(WAIT);
+    await expectSound(seats["horde"]!);
+    await seats["horde"]!.page.getByRole("button", { name: "The campaign now" }).click();
     for (const seat of Object.values(seats)) expect(seat.errors, seat.seat).toEqual([]);
   });
 
@@ -462,13 +641,14 @@ describe("the campaign in the browser (docs/web.md)", () => {
     expect(text).toBe(`${JSON.stringify(held, null, 2)}\n`);
     expect(Object.keys(held.orders ?? {}).length).toBeGreaterThan(0);
     expect(parseSecretsFile(text)).toEqual(held);
-    // Another browser of the Concord's, signed in with a new invite, takes the file and holds the same secrets.
-    const invite = await fetch(`${url}/campaigns/${CAMPAIGN}/invites`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ seat: "concord" }),
-    }).then(async (answer) => ((await answer.json()) as { invite: string }).invite);
-    const other = await openSeat(browser, "concord", `${url}/join#${invite}`);
+    // Another browser of the Concord's, signed in with a new invite the organiser issued on its page, takes the file
+    // and holds the same secrets.
+    const host = seats["host"]!.page;
+    await host.getByRole("button", { name: "The campaign now" }).click();
+    await host.locator("[data-testid=seats] tr[data-seat=concord]").getByRole("button", { name: "New invite" }).click();
+    const link = await host.getByTestId("invite-link").inputValue(WAIT);
+    expect(link).toMatch(new RegExp(`^${url}/join#.+`));
+    const other = await openSeat(browser, "concord", link);
     await other.page.getByTestId("scoreboard").waitFor(WAIT);
     expect(await other.secretsFile(CAMPAIGN)).toEqual({});
     await other.page.locator(".secrets input[type=file]").setInputFiles(file);
@@ -570,7 +750,9 @@ describe("the campaign in the browser (docs/web.md)", () => {
     state = await scoutUntil("the Action phase closed", (s) => s.phase !== "action");
     const closes = host.getByTestId("closes");
     await closes
-      .filter({ hasText: "concord claims the Action phase is stalled, waiting on h5's order (horde)" })
+      .filter({
+        hasText: `${sideName(state, "concord")} claims the Action phase is stalled, waiting on ${state.armies["h5"]!.name}'s order (${sideName(state, "horde")})`,
+      })
       .waitFor(WAIT);
     await closes.filter({ hasText: "the host closed the stalled Action phase; not activated:" }).waitFor(WAIT);
     // B4: the scout's battle, reported by the Concord and confirmed by the Horde on their pages.
@@ -588,11 +770,13 @@ describe("the campaign in the browser (docs/web.md)", () => {
       .filter({ hasText: `War chest: ${chest} pts` })
       .waitFor(WAIT);
     const defences = concord.locator("form[data-action=BuyDefences]");
-    await defences.locator("input[name=at]").fill(state.armies["c1"]!.at!.join(","));
+    await defences.locator("select[name=at]").selectOption(state.armies["c1"]!.at!.join(","));
     await defences.locator("input[name=points]").fill("50");
     await defences.getByRole("button").click();
     state = await scoutUntil("the defences bought", (s) => s.ledgers["concord"]!.warChest === chest - 50);
     expect(state.defences[state.armies["c1"]!.at!.join(",")]).toBe(50);
+    // The form says so where it was, not only the latest events.
+    await defences.getByTestId("done").filter({ hasText: "Done: buy defences." }).waitFor(WAIT);
     for (const seat of Object.values(pages)) {
       expect(seat.errors, seat.seat).toEqual([]);
       await seat.context.close();

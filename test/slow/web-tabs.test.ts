@@ -178,7 +178,11 @@ describe("one seat in several tabs, and failures in plain sight (docs/web.md)", 
       await tab.page.locator(`[data-testid=orders] button[data-army="${ids[i]}"]`).click(WAIT);
       await tab.page.locator("input[name=order][value=fortify]").check();
     }
-    await Promise.all(tabs.map((tab) => tab.page.getByTestId("confirm-order").click()));
+    // Both clicked at once, with no wait for the pointer's checks in between: the first order taken makes it the
+    // Horde's go, which takes the other tab's form away at its next refresh.
+    await Promise.all(
+      tabs.map((tab) => tab.page.getByTestId("confirm-order").evaluate((button: HTMLElement) => button.click())),
+    );
     const after = await duel.until("one of the Concord's armies activated", (s) =>
       Object.values(s.turnState!.activations).some((a) => a.player === "concord"),
     );
@@ -235,10 +239,12 @@ describe("one seat in several tabs, and failures in plain sight (docs/web.md)", 
     await confirm.click();
     await duel.until(`${id} activated`, (s) => s.turnState!.activations[id] !== undefined);
     await horde.page.locator(`[data-testid=orders] button[data-army="${id}"]`).waitFor({ state: "detached", ...WAIT });
-    // The Concord's tab caught up through its feed: its list of events holds the activation.
+    // The Concord's tab caught up through its feed: its list of events holds the activation, in names.
+    const names = await duel.stateNow();
+    const hordeName = names.setup!.players.find((p) => p.id === "horde")!.name;
     await concord.page
       .getByTestId("recent")
-      .filter({ hasText: `horde activates ${id}` })
+      .filter({ hasText: `${hordeName} activates ${names.armies[id]!.name}` })
       .waitFor(WAIT);
   });
 
