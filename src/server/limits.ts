@@ -37,7 +37,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxRequestsPerSocket: 0,
   maxConnections: 1000,
   bodyLimit: 1024 * 1024,
-  signInMax: 10,
+  // A club behind one address (a LAN's NAT) signs in a browser per seat and campaign; an invite, 256 random bits, is
+  // never guessed: the limit bounds the work one address makes, not guessing.
+  signInMax: 60,
   signInWindow: 60_000,
   timeoutCheckInterval: 1_000,
 };
