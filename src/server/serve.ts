@@ -120,6 +120,7 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       );
     throw error;
   }
+  let app: FastifyInstance | undefined;
   try {
     const { seats, operatorToken } = await SeatStore.open(options.serverData, {
       keepOperatorToken: async (token) => {
@@ -127,7 +128,7 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       },
     });
     const webPage = builtWebPage();
-    const app = await buildServer({
+    app = await buildServer({
       engine,
       seats,
       secrets: options.secrets,
@@ -153,13 +154,16 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     }
     await giveSecrets(options, url, { operatorToken, invites }, print);
     let closing: Promise<void> | undefined;
+    const started = app;
     return {
-      app,
+      app: started,
       url,
       location: engine.store.location,
-      close: () => (closing ??= app.close().then(() => engine.close())),
+      close: () => (closing ??= started.close().then(() => engine.close())),
     };
   } catch (error) {
+    // A server that listened and then failed to start stops listening: left up, it would answer from a closed log.
+    await app?.close();
     await engine.close();
     throw error;
   }
