@@ -51,8 +51,9 @@ export default tseslint.config(
   ),
   layer(
     [
-      "src/*.ts",
-      ...["client", "commands", "demo", "forecast", "log", "words"].map((folder) => `src/${folder}/**/*.ts`),
+      ...["client", "crypto", "demo", "engine", "forecast", "log", "setup", "views", "words"].map(
+        (folder) => `src/${folder}/**/*.ts`,
+      ),
     ],
     ["**/server/**"],
     "the server sits at the CLI's level: nothing below it imports it",

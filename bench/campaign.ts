@@ -10,11 +10,11 @@ import type { NewEvent, StoredEvent } from "../events/index.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
-import { setupCommands } from "../src/setup-file.js";
-import { loadSetupFile } from "../src/setup-loader.js";
-import { examplePath } from "../src/package-files.js";
+import { setupCommands } from "../src/setup/setup-file.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
+import { examplePath } from "../src/setup/package-files.js";
 
 export interface Template {
   /** CampaignCreated up to and including CampaignStarted. */

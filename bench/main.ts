@@ -39,7 +39,7 @@ import { PHASES, type TurnPhase } from "../replays/positions.js";
 import { Replays } from "../replays/replayer.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { seededRandom } from "../src/demo/rng.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { isDatabaseUrl, sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
 import { HASH_LENGTH } from "../src/log/layout.js";
 import { exportLines } from "../src/log/export-file.js";

@@ -8,7 +8,7 @@ import type { Order, Square } from "../events/common.js";
 import { initialState, type ActivationState, type ArmyState, type BattleState } from "../projections/state.js";
 import { seededRandom } from "../src/demo/rng.js";
 import { renderMap } from "../src/map/render-map.js";
-import { viewState, type CampaignView } from "../src/views.js";
+import { viewState, type CampaignView } from "../src/views/view.js";
 
 const WIDTH = 40;
 const HEIGHT = 30;

@@ -20,13 +20,13 @@ import { ServerConnection } from "../src/client/server.js";
 import { nodeHttpTransport } from "../src/client/http-transport.js";
 import { MemorySecrets, secretsOfLog } from "../src/client/secrets.js";
 import { Table, takeChoresInTurn } from "../src/client/table.js";
-import { examplePath } from "../src/package-files.js";
+import { examplePath } from "../src/setup/package-files.js";
 import { nextDecision } from "../src/demo/play.js";
-import type { Answer, CommandHandler, Engine } from "../src/engine.js";
+import type { Answer, CommandHandler, Engine } from "../src/engine/engine.js";
 import { describeRefusal } from "../src/rules/refusal.js";
-import { setupCommands } from "../src/setup-file.js";
-import { loadSetupFile } from "../src/setup-loader.js";
-import type { CampaignView } from "../src/views.js";
+import { setupCommands } from "../src/setup/setup-file.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
+import type { CampaignView } from "../src/views/view.js";
 import { waitingFor } from "../src/words/waiting.js";
 
 /** A campaign the scripted commanders have not won by then is left, and a new one begun. */

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOST } from "../events/common.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { fmt, median, type Figure } from "./figure.js";
 import {
   engineSide,

@@ -40,7 +40,7 @@ export function commanderFell(army: ArmyState): boolean {
   return formation === undefined || (formation.units[army.commander.unitType] ?? 0) === 0;
 }
 
-/** The army's commander, for events its owner alone sees until the commander dies (views-commanders.ts). */
+/** The army's commander, for events its owner alone sees until the commander dies (src/views/commanders.ts). */
 export function ownersCommander(army: ArmyState): Commander {
   return army.commander;
 }

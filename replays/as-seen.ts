@@ -1,7 +1,7 @@
 /**
  * What one viewer may read of a campaign's line: the reads behind `state`, `log`, `timeline`, `audit`, `diff` and
  * `branches` with --json --as, shared by the CLI and the campaign server so that a seat sees the same either way
- * (docs/views.md). Every read goes through the views of src/views.ts: the host and no viewer see the log as stored, a
+ * (docs/views.md). Every read goes through the views of src/views/view.ts: the host and no viewer see the log as stored, a
  * player its own secrets and what the other side has revealed, and no chain hash.
  */
 import { HOST, type Order } from "../events/common.js";
@@ -19,9 +19,9 @@ import {
   type EventView,
   type ViewContext,
   type Viewer,
-} from "../src/views.js";
-import { viewAudit } from "../src/views-audit.js";
-import { logViewContext } from "../src/views-log.js";
+} from "../src/views/view.js";
+import { viewAudit } from "../src/views/audit.js";
+import { logViewContext } from "../src/views/log.js";
 import { describeEvent } from "../src/words/events.js";
 import { auditCampaign, type AuditOptions, type AuditReport } from "./audit.js";
 import { loadAuditInput } from "./audit-load.js";
@@ -170,7 +170,7 @@ export interface Lines {
 
 /**
  * A campaign's lines as `branches --json` prints them. A player's view leaves out the chain hashes (the head's and
- * each fork's), for the reason its events carry none (src/views.ts, PlayerEvent).
+ * each fork's), for the reason its events carry none (src/views/view.ts, PlayerEvent).
  */
 export async function linesAsSeen(store: EventStore, campaign: string, viewer: Viewer = undefined): Promise<Lines> {
   const branches = await listBranches(store, new Replays(store), campaign);

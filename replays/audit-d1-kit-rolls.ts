@@ -1,6 +1,6 @@
 import type { EventData } from "../events/index.js";
 import type { KitDie } from "../events/kit-common.js";
-import { rollDie } from "../src/dice.js";
+import { rollDie } from "../src/crypto/dice.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS, type KitRollAudit, type TurnSeed, type Verdict } from "./audit-report.js";
 import { rollOrderProblem, type BasicCheck, type TurnBook, type TurnSection, type TurnWork } from "./audit-turns.js";

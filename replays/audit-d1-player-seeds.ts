@@ -1,4 +1,4 @@
-import { seedCommitment } from "../src/commitments.js";
+import { seedCommitment } from "../src/crypto/commitments.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { SEED_VERDICTS } from "./audit-report.js";
 import type { BasicCheck, TurnBook } from "./audit-turns.js";

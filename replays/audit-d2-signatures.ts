@@ -1,9 +1,9 @@
 import { ENVELOPE_MEMBERS, type DomainEvent, type StoredEvent } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
-import { checkCommand } from "../src/commands/schemas.js";
-import { canonicalJson } from "../src/commitments.js";
+import { checkCommand } from "../src/engine/command-schemas.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
 import { COMMAND_DOMAIN } from "../src/crypto/signatures.js";
-import { decide } from "../src/decide.js";
+import { decide } from "../src/engine/decide.js";
 import { describeRefusal } from "../src/rules/refusal.js";
 import type { SignatureCheck } from "../src/rules/seat-keys.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";

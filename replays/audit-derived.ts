@@ -1,8 +1,8 @@
 import type { DomainEvent, EventData } from "../events/index.js";
 import type { CampaignState } from "../projections/state.js";
-import type { Command } from "../src/commands/schemas.js";
-import { decide } from "../src/decide.js";
-import { canonicalJson } from "../src/commitments.js";
+import type { Command } from "../src/engine/command-schemas.js";
+import { decide } from "../src/engine/decide.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
 import { describeRefusal, type Refusal } from "../src/rules/refusal.js";
 import { allocateBeforeDice } from "../src/rules/hit-allocation.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";

@@ -1,7 +1,7 @@
 import type { Order, Square } from "../events/common.js";
 import type { DomainEvent, StoredEvent } from "../events/index.js";
 import type { ScoutingBandName } from "../projections/scouting.js";
-import type { ScoutingRound } from "../src/dice.js";
+import type { ScoutingRound } from "../src/crypto/dice.js";
 import type { VerifyResult } from "../src/log/verify.js";
 import { ADVANCED_VERDICTS } from "./audit-advanced.js";
 

@@ -3,9 +3,9 @@ import type { EventData } from "../events/index.js";
 import { advancedRule } from "../projections/advanced.js";
 import { BLUFF_MARGIN, scoutingBand, type ScoutingBandName } from "../projections/scouting.js";
 import type { CampaignState } from "../projections/state.js";
-import { orderCommitment } from "../src/commitments.js";
-import { rollScouting, type ScoutingRound } from "../src/dice.js";
-import { canonicalJson } from "../src/commitments.js";
+import { orderCommitment } from "../src/crypto/commitments.js";
+import { rollScouting, type ScoutingRound } from "../src/crypto/dice.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
 import { hasScoutUnits } from "../src/rules/scouting.js";
 import {
   ADVANCED_VERDICTS as V,

@@ -1,5 +1,5 @@
 import type { EventData } from "../events/index.js";
-import { rollInitiative } from "../src/dice.js";
+import { rollInitiative } from "../src/crypto/dice.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS, type InitiativeRollAudit, type TurnSeed, type Verdict } from "./audit-report.js";
 import type { ScoutingAudit } from "./audit-scouting.js";

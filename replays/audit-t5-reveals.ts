@@ -1,5 +1,5 @@
 import type { Order } from "../events/common.js";
-import { orderCommitment } from "../src/commitments.js";
+import { orderCommitment } from "../src/crypto/commitments.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS } from "./audit-report.js";
 import {

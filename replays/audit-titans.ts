@@ -3,7 +3,7 @@ import type { EventData } from "../events/index.js";
 import type { TitanDamage } from "../events/common.js";
 import { advancedRule } from "../projections/advanced.js";
 import type { CampaignState } from "../projections/state.js";
-import { canonicalJson } from "../src/commitments.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
 import {
   ADVANCED_VERDICTS as V,
   type AdvancedCheck,

@@ -6,7 +6,7 @@ import { armyPoints } from "../projections/units.js";
 import { chebyshev, sameSquare } from "../projections/grid.js";
 import type { CampaignState } from "../projections/state.js";
 import { SUPPORT_PRICES } from "../projections/support.js";
-import { canonicalJson } from "../src/commitments.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
 import { warChestIncome } from "../src/rules/war-chest-income.js";
 import {
   ADVANCED_VERDICTS as V,

@@ -10,7 +10,7 @@ import { turnToStart, turnUnderWay as isTurnUnderWay } from "../projections/turn
 import { ID_PATTERN } from "../events/common.js";
 import type { StoredEvent } from "../events/index.js";
 import type { SecretKeeper } from "../src/client/secrets.js";
-import { orderCommitment, seedCommitment } from "../src/commitments.js";
+import { orderCommitment, seedCommitment } from "../src/crypto/commitments.js";
 import { BranchError, type BranchMeta, type EventStore } from "../src/log/index.js";
 import { placeLabel, type Place, type Position } from "./positions.js";
 import type { Replays } from "./replayer.js";

@@ -1,11 +1,11 @@
 /**
  * Comparing two lines of a campaign (two branches, or a branch and main) at their current states: CVPs, who holds
  * which objective and home base, the armies' positions and strength, the reserves, the winner. A line is summed up
- * from a view of its state (src/views.ts): for a player, the other side's strength and reserves may be HIDDEN (A2).
+ * from a view of its state (src/views/view.ts): for a player, the other side's strength and reserves may be HIDDEN (A2).
  */
 import type { Square } from "../events/common.js";
 import { cvpTotals } from "../projections/formulas.js";
-import { HIDDEN, type CampaignView, type Hidden } from "../src/views.js";
+import { HIDDEN, type CampaignView, type Hidden } from "../src/views/view.js";
 
 export interface ArmySummary {
   player: string;

@@ -8,7 +8,7 @@
  * it is forged, or it belongs to a history that was rewritten). Anything else is skipped and deleted.
  *
  * Snapshots are never evidence: the chain does not cover them. `verify` and the audit read only events, and the
- * engine decides every command from the events alone (src/live.ts), never from a snapshot.
+ * engine decides every command from the events alone (src/engine/live.ts), never from a snapshot.
  */
 import type { CampaignState } from "../projections/state.js";
 import { eventKey, SEQ_DIGITS } from "../src/log/layout.js";

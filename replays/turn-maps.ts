@@ -1,6 +1,6 @@
 import { toCurrent, type StoredEvent } from "../events/index.js";
-import { GrowingViewContext } from "../src/views-log.js";
-import type { ViewContext } from "../src/views.js";
+import { GrowingViewContext } from "../src/views/log.js";
+import type { ViewContext } from "../src/views/view.js";
 import { opens } from "./positions.js";
 
 /** A turn's moment for its picture: where its Battle phase began, or now for a turn that has not got that far. */

@@ -4,16 +4,16 @@ import { describe, expect, it } from "vitest";
 import type { Order, Square } from "../events/common.js";
 import { catalogue, type DomainEvent, type EventOf } from "../events/index.js";
 import { initialState, type CampaignState } from "../projections/state.js";
-import { checkCommand } from "../src/commands/schemas.js";
-import { orderCommitment } from "../src/commitments.js";
-import { decide } from "../src/decide.js";
+import { checkCommand } from "../src/engine/command-schemas.js";
+import { orderCommitment } from "../src/crypto/commitments.js";
+import { decide } from "../src/engine/decide.js";
 import { sha256Hex } from "../src/log/hash.js";
 import { alternation } from "../src/rules/action-common.js";
 import { canLeave } from "../src/rules/movement.js";
 import type { Surroundings } from "../src/rules/surroundings.js";
 import { predict } from "../src/rules/phases.js";
 import type { Refusal } from "../src/rules/refusal.js";
-import { setupCommands } from "../src/setup-file.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
 
 /** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */

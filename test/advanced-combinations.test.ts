@@ -18,9 +18,9 @@ import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
-import { Engine } from "../src/engine.js";
-import { setupCommands } from "../src/setup-file.js";
-import { loadSetupFile } from "../src/setup-loader.js";
+import { Engine } from "../src/engine/engine.js";
+import { setupCommands } from "../src/setup/setup-file.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -13,7 +13,7 @@ import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { searchMoves } from "../src/rules/move-search.js";
 import { canLeave, checkPath, orthogonallyAdjacent } from "../src/rules/movement.js";
 import type { Surroundings } from "../src/rules/surroundings.js";
@@ -27,7 +27,7 @@ import {
   type StepPricing,
   type TerrainSquare,
 } from "../src/rules/terrain-costs.js";
-import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup-file.js";
+import { checkSetupFile, setupCommands, type SetupFile } from "../src/setup/setup-file.js";
 import { tempDir } from "./support/tmp.js";
 
 const plain = (terrain: TerrainSquare["terrain"]): TerrainSquare => ({ terrain, road: false });

@@ -15,12 +15,12 @@ import { renderAudit } from "../replays/audit-text.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
-import { rollDie, rollInitiative } from "../src/dice.js";
-import { Engine } from "../src/engine.js";
+import { rollDie, rollInitiative } from "../src/crypto/dice.js";
+import { Engine } from "../src/engine/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
 import { runInProcess, show, type Run } from "./support/cli.js";
-import { loadSetupFile } from "../src/setup-loader.js";
-import { setupCommands } from "../src/setup-file.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -29,7 +29,7 @@ const READY = join(ROOT, "test", "golden", "fixtures", "ready.json");
 const CLOCK = () => new Date("2026-01-01T00:00:00.000Z");
 
 // ---------------------------------------------------------------------------------------------------------------
-// The dice as docs/fair-dice.md states them, written from the page, not from src/dice.ts.
+// The dice as docs/fair-dice.md states them, written from the page, not from src/crypto/dice.ts.
 
 function specDie(campaign: string, turn: number, hostSeed: string, playerSeeds: string[], index: number): number {
   for (let block = 0; ; block++) {
@@ -81,7 +81,7 @@ describe("D1 the dice follow docs/fair-dice.md", () => {
     ]);
   });
 
-  it("D1 src/dice.ts agrees with the page on many seeds, indices and turns", () => {
+  it("D1 src/crypto/dice.ts agrees with the page on many seeds, indices and turns", () => {
     for (let n = 0; n < 300; n++) {
       const host = sha256Hex(`h${n}`);
       const players = [sha256Hex(`a${n}`), sha256Hex(`b${n}`)];

@@ -3,13 +3,13 @@ import type { BattleResult, Order, Square, UnitCounts } from "../events/common.j
 import type { DomainEvent, EventData } from "../events/index.js";
 import { evolveAll, replay } from "../projections/campaign.js";
 import type { CampaignState } from "../projections/state.js";
-import { checkCommand } from "../src/commands/schemas.js";
-import { seedCommitment } from "../src/commitments.js";
-import { decide } from "../src/decide.js";
+import { checkCommand } from "../src/engine/command-schemas.js";
+import { seedCommitment } from "../src/crypto/commitments.js";
+import { decide } from "../src/engine/decide.js";
 import { beginEndPhase } from "../src/rules/phases.js";
 import type { Refusal } from "../src/rules/refusal.js";
 import { mergePatch } from "./golden/format.js";
-import { setupCommands } from "../src/setup-file.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
 
 /** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../events/index.js";
 import { FileSecrets, type HeldOrder } from "../src/client/secrets.js";
 import { playCampaign } from "../src/demo/play.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import {
   AppendConflictError,
   BranchError,
@@ -18,7 +18,7 @@ import {
   verifyStream,
   type EventStore,
 } from "../src/log/index.js";
-import { orderCommitment, seedCommitment } from "../src/commitments.js";
+import { orderCommitment, seedCommitment } from "../src/crypto/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
 import {

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../events/index.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { CorruptEventError } from "../src/log/index.js";
 import { createBranch } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";

@@ -23,11 +23,11 @@ import type { CampaignState } from "../projections/state.js";
 import { waitingFor } from "../src/words/waiting.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { ChoreRefusedError, Table } from "../src/client/table.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { verifyStream } from "../src/log/index.js";
 import { nextActivator, unactivatedArmies } from "../src/rules/action-common.js";
 import { describeRefusal } from "../src/rules/refusal.js";
-import { setupCommands } from "../src/setup-file.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { CampaignAudit, type AuditStats } from "./support/campaign-audit.js";
 import {
   chance,

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { EVENT_DEFINITIONS } from "../events/index.js";
-import { packageRoot, packageVersion } from "../src/package-files.js";
+import { packageRoot, packageVersion } from "../src/setup/package-files.js";
 
 describe("CHANGELOG.md", () => {
   it("names every event type at its current version, and the package's version", async () => {

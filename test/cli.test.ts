@@ -21,7 +21,7 @@ import { Level } from "level";
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogue } from "../events/index.js";
 import { runInProcess, show, type Run } from "./support/cli.js";
-import { checkCommand, COMMAND_SCHEMAS } from "../src/commands/schemas.js";
+import { checkCommand, COMMAND_SCHEMAS } from "../src/engine/command-schemas.js";
 import { tempDir } from "./support/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

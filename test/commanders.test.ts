@@ -4,8 +4,8 @@ import { evolve, replay } from "../projections/campaign.js";
 import type { AdvancedFinding, CheckedEvent } from "../replays/audit-advanced.js";
 import { CommandersAudit } from "../replays/audit-commanders.js";
 import { eventOf, Scenario, side, types } from "./battle-support.js";
-import { HIDDEN, viewEvent, viewState } from "../src/views.js";
-import { logViewContext } from "../src/views-log.js";
+import { HIDDEN, viewEvent, viewState } from "../src/views/view.js";
+import { logViewContext } from "../src/views/log.js";
 import { commandLimit, lowestLevelFor } from "../src/rules/commanders.js";
 import { fund, turnOneBattles } from "./support/end-ready.js";
 

@@ -1,9 +1,9 @@
 import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, digestHex, orderCommitment, randomHex, seedCommitment } from "../src/commitments.js";
-import { rollDie } from "../src/dice.js";
-import { hmacSha256, portableHmacSha256, portableSha256Hex, sha256Hex } from "../src/hashes.js";
+import { canonicalJson, digestHex, orderCommitment, randomHex, seedCommitment } from "../src/crypto/commitments.js";
+import { rollDie } from "../src/crypto/dice.js";
+import { hmacSha256, portableHmacSha256, portableSha256Hex, sha256Hex } from "../src/crypto/hashes.js";
 import { browserBundle } from "./support/browser-bundle.js";
 
 const nodeSha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -28,8 +28,8 @@ const brokenText = fc.string({
 const order = fc.constantFrom("firstFire", "advance", "charge", "fortify" as const);
 
 describe("One commitment module for Node and the browser", () => {
-  it("bundles for the browser from src/commitments.ts and src/dice.ts with no node: import, transitively", async () => {
-    const { inputs, text } = await browserBundle("./src/commitments.ts", "./src/dice.ts");
+  it("bundles for the browser from src/crypto/commitments.ts and src/crypto/dice.ts with no node: import, transitively", async () => {
+    const { inputs, text } = await browserBundle("./src/crypto/commitments.ts", "./src/crypto/dice.ts");
     expect(inputs.filter((input) => input.startsWith("node:"))).toEqual([]);
     const packages = new Set(inputs.flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
     expect([...packages].sort()).toEqual(["@noble/hashes", "canonicalize"]);

@@ -12,9 +12,9 @@ import { sequenceRandomHex } from "../src/client/prepare.js";
 import { FileSecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { nextDecision, playCampaign } from "../src/demo/play.js";
-import { Engine } from "../src/engine.js";
-import { loadSetupFile } from "../src/setup-loader.js";
-import { setupCommands } from "../src/setup-file.js";
+import { Engine } from "../src/engine/engine.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { runInProcess, show } from "./support/cli.js";
 import { tempDir } from "./support/tmp.js";
 

@@ -14,7 +14,7 @@ import { createBranch } from "../replays/branches.js";
 import { exportPlan } from "../replays/export-plan.js";
 import { PHASES } from "../replays/positions.js";
 import { Replays } from "../replays/replayer.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { exportLines } from "../src/log/export-file.js";
 import { checkBlock, checkExport, ImportError } from "../src/log/import-file.js";
 import { checkExportFile, checkExportPieces } from "../src/log/import-threads.js";

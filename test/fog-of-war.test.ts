@@ -3,10 +3,10 @@ import { type CurrentEvent, type DomainEvent, type EventData, toCurrent } from "
 import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { renderState } from "../src/cli/render.js";
 import { describeEvent } from "../src/words/events.js";
-import { setupCommands } from "../src/setup-file.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import {
   HIDDEN,
   viewedContent,
@@ -15,8 +15,8 @@ import {
   type Hidden,
   type ViewedData,
   type ViewedDomainEvent,
-} from "../src/views.js";
-import { logViewContext } from "../src/views-log.js";
+} from "../src/views/view.js";
+import { logViewContext } from "../src/views/log.js";
 import { mergePatch } from "./golden/format.js";
 import { goldenSetup } from "./support/fixtures.js";
 

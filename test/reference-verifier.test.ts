@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCurrent, type DomainEvent, type EventData, type StoredEvent } from "../events/index.js";
 import { auditCampaign, VERDICTS } from "../replays/audit.js";
 import { scoutingBand } from "../projections/scouting.js";
-import { rollScouting } from "../src/dice.js";
+import { rollScouting } from "../src/crypto/dice.js";
 import { canonicalJson, sealEvent, sha256Hex } from "../src/log/index.js";
 import { runInProcess, show, type Run } from "./support/cli.js";
 

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { toCurrent } from "../events/index.js";
 import { evolve, evolveAll, replay } from "../projections/campaign.js";
 import { initialState } from "../projections/state.js";
-import { decide } from "../src/decide.js";
-import { Engine } from "../src/engine.js";
-import { checkCommand } from "../src/commands/schemas.js";
-import { setupCommands } from "../src/setup-file.js";
+import { decide } from "../src/engine/decide.js";
+import { Engine } from "../src/engine/engine.js";
+import { checkCommand } from "../src/engine/command-schemas.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { tempDir } from "./support/tmp.js";
 

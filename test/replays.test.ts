@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { toCurrent } from "../events/index.js";
 import { campaignTotals } from "../projections/derived.js";
 import { describeEvent } from "../src/words/events.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { ReplayCursor, ReplayError, Replays } from "../replays/replayer.js";
 import { opens, PHASES, placeLabel, PlaceTracker } from "../replays/positions.js";
 import { timeline, timelineLine, type TimelineEntry } from "../replays/timeline.js";

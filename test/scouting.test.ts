@@ -7,12 +7,12 @@ import type { CampaignState } from "../projections/state.js";
 import { sequenceRandomHex, turnSeeds } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
-import { decide } from "../src/decide.js";
-import { rollScouting } from "../src/dice.js";
-import { Engine } from "../src/engine.js";
+import { decide } from "../src/engine/decide.js";
+import { rollScouting } from "../src/crypto/dice.js";
+import { Engine } from "../src/engine/engine.js";
 import { stateOutput } from "../src/cli/commands/show.js";
-import { ownHeldOrders } from "../src/views.js";
-import { setupCommands } from "../src/setup-file.js";
+import { ownHeldOrders } from "../src/views/view.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { mergePatch } from "./golden/format.js";
 import { goldenSetup } from "./support/fixtures.js";
 

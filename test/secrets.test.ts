@@ -10,9 +10,9 @@ import { MemorySecrets, FileSecrets, SecretsError, type HeldOrder } from "../src
 import { SeedKeptError } from "../src/client/party-secrets.js";
 import { prepareCommand, sequenceRandomHex } from "../src/client/prepare.js";
 import { Table } from "../src/client/table.js";
-import { orderCommitment, seedCommitment } from "../src/commitments.js";
-import { Engine } from "../src/engine.js";
-import { setupCommands } from "../src/setup-file.js";
+import { orderCommitment, seedCommitment } from "../src/crypto/commitments.js";
+import { Engine } from "../src/engine/engine.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 import { nextDecision } from "../src/demo/play.js";
 import { goldenSetup } from "./support/fixtures.js";
 import { tempDir } from "./support/tmp.js";

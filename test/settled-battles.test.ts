@@ -17,10 +17,10 @@ import {
   type SettledFold,
 } from "../projections/settled-battles.js";
 import { stateContext } from "../replays/as-seen.js";
-import { viewState } from "../src/views.js";
-import { logViewContext } from "../src/views-log.js";
+import { viewState } from "../src/views/view.js";
+import { logViewContext } from "../src/views/log.js";
 import { initialState, type BattleState, type CampaignState } from "../projections/state.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { CAMPAIGN, CLOCK, playAshfall, removePlayed } from "./replays-support.js";
 
 let events: StoredEvent[] = [];

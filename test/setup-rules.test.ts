@@ -5,10 +5,10 @@ import type { Catalogue, Edge, Square } from "../events/common.js";
 import type { DomainEvent } from "../events/index.js";
 import { replay } from "../projections/campaign.js";
 import type { CampaignState } from "../projections/state.js";
-import { checkCommand } from "../src/commands/schemas.js";
-import { decide } from "../src/decide.js";
+import { checkCommand } from "../src/engine/command-schemas.js";
+import { decide } from "../src/engine/decide.js";
 import type { Refusal } from "../src/rules/refusal.js";
-import { setupCommands, type SetupFile } from "../src/setup-file.js";
+import { setupCommands, type SetupFile } from "../src/setup/setup-file.js";
 
 /** The time the commands here are decided at: none of their rules reads it (only O2's deadline does). */
 const DECIDED_AT = "2026-01-01T00:00:00.000Z";

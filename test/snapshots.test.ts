@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CampaignState } from "../projections/state.js";
-import { Engine } from "../src/engine.js";
+import { Engine } from "../src/engine/engine.js";
 import { verifyStream } from "../src/log/index.js";
 import { Replays } from "../replays/replayer.js";
 import {

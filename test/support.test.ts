@@ -3,7 +3,7 @@ import type { SupportUse } from "../events/common.js";
 import { SUPPORT_PRICES, supportFundAtStart } from "../projections/support.js";
 import { describeEvent } from "../src/words/events.js";
 import { renderState } from "../src/cli/render.js";
-import { viewState } from "../src/views.js";
+import { viewState } from "../src/views/view.js";
 import { eventOf, Scenario, side } from "./battle-support.js";
 
 /**

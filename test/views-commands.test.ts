@@ -19,8 +19,8 @@ import { runTimeline } from "../src/cli/commands/timeline.js";
 import { defaultSecretsDir, Seat } from "../src/cli/seat.js";
 import { withEngine } from "../src/cli/session.js";
 import type { PartySecrets } from "../src/client/secrets.js";
-import { viewAudit } from "../src/views-audit.js";
-import { logViewContext } from "../src/views-log.js";
+import { viewAudit } from "../src/views/audit.js";
+import { logViewContext } from "../src/views/log.js";
 
 let dir: string;
 let ashfall: string;

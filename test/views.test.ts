@@ -1,5 +1,5 @@
 /**
- * Player views (src/views.ts): what one player may see. Unit tests of S8 on scenarios decided by the real rules, then
+ * Player views (src/views/view.ts): what one player may see. Unit tests of S8 on scenarios decided by the real rules, then
  * a property over random campaigns played by the demo's scripted players on a real LevelDB: no view for one player
  * ever holds the other's secrets, every view a player gets is the same whatever the other side's secrets are
  * (non-interference), and the filter is not over-eager.
@@ -27,12 +27,12 @@ import { MemorySecrets, type HeldOrder } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
 import { nextDecision } from "../src/demo/play.js";
 import type { PlainCommand } from "../src/demo/plain-command.js";
-import { orderCommitment } from "../src/commitments.js";
-import { Engine } from "../src/engine.js";
+import { orderCommitment } from "../src/crypto/commitments.js";
+import { Engine } from "../src/engine/engine.js";
 import { sha256Hex } from "../src/log/hash.js";
-import { canonicalJson } from "../src/commitments.js";
-import { setupCommands } from "../src/setup-file.js";
-import { loadSetupFile } from "../src/setup-loader.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
+import { setupCommands } from "../src/setup/setup-file.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
 import {
   commanderKilled,
   EVENT_SECRETS,
@@ -42,8 +42,8 @@ import {
   viewEvent,
   viewState,
   type ViewContext,
-} from "../src/views.js";
-import { GrowingViewContext, logViewContext } from "../src/views-log.js";
+} from "../src/views/view.js";
+import { GrowingViewContext, logViewContext } from "../src/views/log.js";
 import { Scenario, side } from "./battle-support.js";
 import { goldenSetup } from "./support/fixtures.js";
 import {

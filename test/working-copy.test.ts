@@ -11,15 +11,15 @@ import { evolveWorkingCopy, foldInPlace, isWorkingCopy, workingCopy } from "../p
 import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { Table } from "../src/client/table.js";
-import type { CommandHandler, Outcome } from "../src/engine.js";
+import type { CommandHandler, Outcome } from "../src/engine/engine.js";
 import { playCampaign } from "../src/demo/play.js";
-import { MemoryEngine } from "../src/memory-engine.js";
+import { MemoryEngine } from "../src/engine/memory-engine.js";
 import { foldDecided } from "../src/rules/phases.js";
 import { FROZEN, simulateRun, type RunOptions } from "../src/forecast/simulate.js";
 import { forecastStart } from "../src/forecast/start.js";
-import { loadSetupFile } from "../src/setup-loader.js";
+import { loadSetupFile } from "../src/setup/setup-loader.js";
 import { lockstepKeeping } from "./lockstep-keeping.js";
-import { setupCommands } from "../src/setup-file.js";
+import { setupCommands } from "../src/setup/setup-file.js";
 
 const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
 

@@ -23,17 +23,17 @@ import { timeline, type TimelineEntry } from "../../replays/timeline.js";
 import { secretsOfLog, type SecretKeeper } from "../client/secrets.js";
 import { Table } from "../client/table.js";
 import type { RandomHex } from "../client/prepare.js";
-import { Engine, type Clock } from "../engine.js";
+import { Engine, type Clock } from "../engine/engine.js";
 import { exportLines } from "../log/export-file.js";
 import { checkExport, type CheckedExport } from "../log/import-file.js";
 import { verifyStream, type VerifyResult } from "../log/index.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
-import { setupCommands, type SetupFile } from "../setup-file.js";
-import { loadSetupFile } from "../setup-loader.js";
+import { setupCommands, type SetupFile } from "../setup/setup-file.js";
+import { loadSetupFile } from "../setup/setup-loader.js";
 import type { Catalogue } from "../../events/common.js";
-import { ownHeldOrders, type EventView, type Viewer } from "../views.js";
+import { ownHeldOrders, type EventView, type Viewer } from "../views/view.js";
 import { catalogue, toCurrent, type StoredEvent } from "../../events/index.js";
-import { logViewContext } from "../views-log.js";
+import { logViewContext } from "../views/log.js";
 
 /** A command the rules refused: its rule ID or field, and the sentence that says why. Nothing was written. */
 export class CommandRefusedError extends Error {

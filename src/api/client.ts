@@ -19,7 +19,7 @@ export {
   type PartySecrets,
   type SecretKeeper,
 } from "../client/secrets.js";
-export { orderCommitment, seedCommitment, canonicalJson, randomHex, type OrderSecret } from "../commitments.js";
+export { orderCommitment, seedCommitment, canonicalJson, randomHex, type OrderSecret } from "../crypto/commitments.js";
 export type { SeatKey } from "../crypto/signatures.js";
 export { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
 export {

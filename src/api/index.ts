@@ -47,15 +47,15 @@ export {
   type Command,
   type CommandCheck,
   type CommandType,
-} from "../commands/schemas.js";
+} from "../engine/command-schemas.js";
 export type { PlainCommand } from "../demo/plain-command.js";
-export type { Answer, Clock, CommandHandler, Outcome, Refused } from "../engine.js";
+export type { Answer, Clock, CommandHandler, Outcome, Refused } from "../engine/engine.js";
 export { describeRefusal, type Refusal } from "../rules/refusal.js";
 
 // The set-up file and the state.
-export { checkSetupFile, SetupFile, type SetupCheck } from "../setup-file.js";
-export { loadSetupFile } from "../setup-loader.js";
-export { examplePath } from "../package-files.js";
+export { checkSetupFile, SetupFile, type SetupCheck } from "../setup/setup-file.js";
+export { loadSetupFile } from "../setup/setup-loader.js";
+export { examplePath } from "../setup/package-files.js";
 // The shape of the projected state, every part of it (projections/state.ts).
 export type * from "../../projections/state.js";
 export type * from "../../projections/battle-kit.js";
@@ -72,14 +72,14 @@ export {
   type ViewedDomainEvent,
   type ViewedEntry,
   type Viewer,
-} from "../views.js";
-// Which parts of the state and of events are a side's secrets, and the shapes of their views (src/views-secrets.ts).
-export type * from "../views-secrets.js";
-export type * from "../views-secret-field.js";
-export { FOG_EVENT_SECRETS } from "../views-fog.js";
-export { HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "../views-secrets.js";
+} from "../views/view.js";
+// Which parts of the state and of events are a side's secrets, and the shapes of their views (src/views/secrets.ts).
+export type * from "../views/secrets.js";
+export type * from "../views/secret-field.js";
+export { FOG_EVENT_SECRETS } from "../views/fog.js";
+export { HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "../views/secrets.js";
 export type * from "../../projections/scouting.js";
-export type { ScoutingRound } from "../dice.js";
+export type { ScoutingRound } from "../crypto/dice.js";
 
 // History: positions of a line, the timeline's entries, the audit's report, branches, diffs, verification, export.
 export { PHASES, type Position, type TurnPhase } from "../../replays/positions.js";

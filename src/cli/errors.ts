@@ -1,6 +1,6 @@
 import { ViewerError } from "../../replays/as-seen.js";
 import { CorruptEventError, StoreFailedError, StoreOpenError } from "../log/index.js";
-import { InputError } from "../setup-loader.js";
+import { InputError } from "../setup/setup-loader.js";
 import { SecretsError } from "../client/secrets.js";
 import { ServerError } from "../client/server.js";
 

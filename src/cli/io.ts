@@ -1,4 +1,4 @@
-import type { Clock } from "../engine.js";
+import type { Clock } from "../engine/engine.js";
 
 /**
  * Everything a run of the CLI reads from and writes to outside its arguments and the files it names: the process's

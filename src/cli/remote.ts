@@ -15,7 +15,7 @@ import type { ReconnectOptions } from "../client/reconnect.js";
 import { nodeHttpTransport } from "../client/http-transport.js";
 import { Table } from "../client/table.js";
 import { sha256Hex } from "../log/hash.js";
-import type { CampaignView, Viewer } from "../views.js";
+import type { CampaignView, Viewer } from "../views/view.js";
 import { CliError } from "./errors.js";
 import type { CliIo } from "./io.js";
 

@@ -1,4 +1,4 @@
-import { HIDDEN, type Hidden } from "../views.js";
+import { HIDDEN, type Hidden } from "../views/view.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import { sq } from "../rules/refusal.js";
 import type { BattleSheet, SheetSide } from "../sheet/battle-sheet.js";

@@ -2,7 +2,7 @@ import type { SupportUse } from "../../events/common.js";
 import { advancedRule } from "../../projections/advanced.js";
 import type { SupportItemState } from "../../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
-import type { CampaignView, ViewedEntry } from "../views.js";
+import type { CampaignView, ViewedEntry } from "../views/view.js";
 
 /** A7 on the battle sheet and the ledger: each side's off-table support, as text. */
 

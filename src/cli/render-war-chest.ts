@@ -1,6 +1,6 @@
 import { advancedRule } from "../../projections/advanced.js";
 import { warChestCeiling } from "../rules/war-chest-income.js";
-import { HIDDEN, type CampaignView } from "../views.js";
+import { HIDDEN, type CampaignView } from "../views/view.js";
 
 /** A8 on the state page and the battle sheet: war chest balances and the titan damage armies carry, as text. */
 

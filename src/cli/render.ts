@@ -2,7 +2,7 @@ import { keyWarnings } from "../words/seat-keys.js";
 import type { Order, Square } from "../../events/common.js";
 import { battleEngagement, campaignTotals } from "../../projections/derived.js";
 import { sameSquare, terrainAt } from "../../projections/grid.js";
-import { HIDDEN, type CampaignView, type Hidden, type ViewedEntry } from "../views.js";
+import { HIDDEN, type CampaignView, type Hidden, type ViewedEntry } from "../views/view.js";
 import { ORDER_NAMES } from "../words/events.js";
 import { waitingFor } from "../words/waiting.js";
 import { artilleryLines, battleSupportLines } from "./render-support.js";

@@ -31,7 +31,7 @@ import { registerJoin } from "./commands/join.js";
 import { registerWatch } from "./commands/watch.js";
 import { registerForecast } from "./commands/forecast.js";
 import { CliError, EXIT, isKnownError } from "./errors.js";
-import { packageVersion } from "../package-files.js";
+import { packageVersion } from "../setup/package-files.js";
 import type { CliIo } from "./io.js";
 import { unknownCommand } from "./unknown-command.js";
 

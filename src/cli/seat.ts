@@ -2,7 +2,7 @@ import { seatsOf } from "../client/seats.js";
 import { basename, dirname, join } from "node:path";
 import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { requireIntact } from "./commands/verify.js";
 import { CliError } from "./errors.js";
 import { pickCampaign } from "./session.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { Engine, type EngineOptions } from "../engine.js";
+import { Engine, type EngineOptions } from "../engine/engine.js";
 import { blameBrokenLog, isDatabaseUrl, storeLocation } from "../log/index.js";
 import { CliError, isKnownError } from "./errors.js";
 

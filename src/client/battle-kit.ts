@@ -1,6 +1,6 @@
-import { rollDie, type DiceSeeds } from "../dice.js";
+import { rollDie, type DiceSeeds } from "../crypto/dice.js";
 import { drawKitRoll, kitRollsDue, type KitRollDue } from "../rules/battle-kit.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /**
  * K2, K3, K5, D1 for the host: the faces a due kit roll draws from the turn's seeds, from the next unused die, or null

@@ -1,5 +1,5 @@
 import { HOST } from "../../events/common.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { kitRollChores } from "./battle-kit.js";
 
 /**

@@ -1,7 +1,7 @@
 /** The orders a player holds, against the commitments the log holds for them (T5, A3). */
 import type { Order } from "../../events/common.js";
-import type { CampaignView } from "../views.js";
-import { orderCommitment } from "../commitments.js";
+import type { CampaignView } from "../views/view.js";
+import { orderCommitment } from "../crypto/commitments.js";
 import type { HeldOrder, SecretKeeper } from "./party-secrets.js";
 
 export const nothingToKeep = async () => {};

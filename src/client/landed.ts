@@ -5,10 +5,10 @@
  * hash, the salt...): another command of the same seat, sent from its other client, differs in one of those.
  */
 import type { EventType } from "../../events/index.js";
-import type { Command } from "../commands/schemas.js";
+import type { Command } from "../engine/command-schemas.js";
 import type { SeatEvent } from "./remote.js";
 
-/** The event types each command's decision (src/decide.ts) begins with; test/remote/landed.test.ts checks them. */
+/** The event types each command's decision (src/engine/decide.ts) begins with; test/remote/landed.test.ts checks them. */
 const FIRST_EVENTS: { readonly [T in Command["type"]]: readonly EventType[] } = {
   CreateCampaign: ["CampaignCreated"],
   RegisterSeatKey: ["SeatKeyRegistered"],

@@ -1,10 +1,10 @@
 import { seatsOf } from "./seats.js";
 import { turnToStart, turnUnderWay } from "../../projections/turns.js";
 import type { Order } from "../../events/common.js";
-import type { CampaignView } from "../views.js";
-import { digestHex, orderCommitment, randomHex, seedCommitment } from "../commitments.js";
+import type { CampaignView } from "../views/view.js";
+import { digestHex, orderCommitment, randomHex, seedCommitment } from "../crypto/commitments.js";
 import { nothingToKeep } from "./held-orders.js";
-import { rollInitiative, type DiceSeeds } from "../dice.js";
+import { rollInitiative, type DiceSeeds } from "../crypto/dice.js";
 import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
 import { kitRollFaces } from "./battle-kit.js";
 import { prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
@@ -15,7 +15,7 @@ export type RandomHex = (bytes: number) => string;
 
 /**
  * A fixed sequence of "random" bytes drawn from a label: the same salts and seeds, so the same dice, on every run.
- * For demos and tests only; real play draws from the operating system (randomHex of src/commitments.ts).
+ * For demos and tests only; real play draws from the operating system (randomHex of src/crypto/commitments.ts).
  */
 export function sequenceRandomHex(label: string): RandomHex {
   let counter = 0;

@@ -1,8 +1,8 @@
 import type { StoredEvent } from "../../events/index.js";
 import type { AuditReport } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
-import type { Answer, CommandHandler } from "../engine.js";
-import type { CampaignView, EventView } from "../views.js";
+import type { Answer, CommandHandler } from "../engine/engine.js";
+import type { CampaignView, EventView } from "../views/view.js";
 import { landed } from "./landed.js";
 import {
   refusedAccess,
@@ -35,7 +35,7 @@ const isSigned = (input: unknown): boolean =>
   typeof input === "object" && input !== null && (input as { signature?: unknown }).signature !== undefined;
 
 /**
- * A campaign on a server as one seat plays it: the CommandHandler a Table submits to (src/engine.ts), over HTTP.
+ * A campaign on a server as one seat plays it: the CommandHandler a Table submits to (src/engine/engine.ts), over HTTP.
  * Its state is the seat's view (viewState: the other side's secrets are "hidden"), which is all a Table, prepare
  * and the chores read. Each command carries the seq of the last state it read (`expectedSeq`); if the log moved on
  * since (409), it re-reads and sends the same command again, as long as it still falls in the turn it was prepared

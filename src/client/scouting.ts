@@ -1,7 +1,7 @@
 import type { Order } from "../../events/common.js";
-import type { CampaignView } from "../views.js";
-import { orderCommitment } from "../commitments.js";
-import { rollScouting } from "../dice.js";
+import type { CampaignView } from "../views/view.js";
+import { orderCommitment } from "../crypto/commitments.js";
+import { rollScouting } from "../crypto/dice.js";
 import type { SecretKeeper } from "./party-secrets.js";
 import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
 

@@ -1,7 +1,7 @@
 import { seatsOf } from "./seats.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { newSeatKey, seatKeyFromSeed, signedText, signText, type SeatKey } from "../crypto/signatures.js";
-import { digestHex } from "../commitments.js";
+import { digestHex } from "../crypto/commitments.js";
 import type { SecretKeeper } from "./party-secrets.js";
 import { nothingToKeep } from "./held-orders.js";
 import type { Prepared } from "./prepare.js";

@@ -1,12 +1,12 @@
 import { seatsOf } from "./seats.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { Answer, CommandHandler, Outcome, Refused } from "../engine.js";
-import type { CampaignView } from "../views.js";
+import type { Answer, CommandHandler, Outcome, Refused } from "../engine/engine.js";
+import type { CampaignView } from "../views/view.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
 import { dueChores } from "./chores.js";
-import { checkCommand } from "../commands/schemas.js";
+import { checkCommand } from "../engine/command-schemas.js";
 import { pruneUncommittedOrders } from "./held-orders.js";
-import { randomHex } from "../commitments.js";
+import { randomHex } from "../crypto/commitments.js";
 import { prepareCommand, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
 import { foreignKey, keyChores, prepareSeatKey, signCommand } from "./seat-keys.js";

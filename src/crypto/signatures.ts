@@ -3,7 +3,7 @@
  * browser page, so that a party's key is made and used on its own device. Nothing here imports a Node module.
  */
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
-import { canonicalJson } from "../commitments.js";
+import { canonicalJson } from "./commitments.js";
 
 /** A party's key pair as its secrets keep it: the 32-byte public key and the 32-byte private seed, as hex. */
 export interface SeatKey {

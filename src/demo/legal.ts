@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
-import { checkCommand } from "../commands/schemas.js";
-import { decide } from "../decide.js";
+import { checkCommand } from "../engine/command-schemas.js";
+import { decide } from "../engine/decide.js";
 import { predict } from "../rules/phases.js";
 import type { PlainCommand } from "./plain-command.js";
 

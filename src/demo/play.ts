@@ -3,7 +3,7 @@ import type { CurrentEvent, StoredEvent } from "../../events/index.js";
 import { toCurrent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Table } from "../client/table.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { unactivatedArmies } from "../rules/action-common.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { describeEvent } from "../words/events.js";

@@ -1,7 +1,7 @@
 import { advancedRule } from "../../projections/advanced.js";
 import type { CampaignState } from "../../projections/state.js";
 import { waitingOn } from "../rules/waiting-on.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { nextDecision } from "./play.js";
 import type { PlainCommand } from "./plain-command.js";
 

@@ -5,7 +5,7 @@ import type { ArmyState, BattleState, CampaignState, PlayerLedger } from "../../
 import { lowestLevelFor } from "../rules/commanders.js";
 import { MIN_ARMY_POINTS } from "../rules/new-army.js";
 import { ownFormations } from "../demo/catalogue.js";
-import { HIDDEN } from "../views.js";
+import { HIDDEN } from "../views/view.js";
 
 /*
  * A2 fog of war (and A6's hidden levels): what a seat does not see of the enemy, drawn from what it does see. The

@@ -1,4 +1,4 @@
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { playRuns, type PoolOptions } from "./pool.js";
 import { oddsOf, pairedDifference, type Difference, type ForecastOdds } from "./report.js";
 import type { PolicyName } from "./policies.js";

@@ -6,9 +6,9 @@ import { armiesOnMap, battlesThisTurn } from "../rules/action-common.js";
 import { squareKey } from "../../projections/grid.js";
 import { MemorySecrets } from "../client/secrets.js";
 import { SALT_BYTES, SEED_BYTES } from "../client/prepare.js";
-import { orderCommitment, seedCommitment } from "../commitments.js";
+import { orderCommitment, seedCommitment } from "../crypto/commitments.js";
 import { drawnArmy, drawnBattle, drawnLedger } from "./fog.js";
-import { HIDDEN, seesAll, viewState, type CampaignView, type ViewContext, type Viewer } from "../views.js";
+import { HIDDEN, seesAll, viewState, type CampaignView, type ViewContext, type Viewer } from "../views/view.js";
 
 /** A moment the forecast cannot start from, or a viewer it cannot start for: the reason, naming the rule. */
 export class ForecastError extends Error {

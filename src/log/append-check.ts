@@ -8,7 +8,7 @@ import {
   type StoredEvent,
 } from "../../events/index.js";
 import { Id } from "../../events/common.js";
-import { canonicalJson } from "../commitments.js";
+import { canonicalJson } from "../crypto/commitments.js";
 import { InvalidEventError } from "./errors.js";
 import { canonicalPlainJson, sha256Hex } from "./hash.js";
 import { encodeEvent } from "./layout.js";
@@ -117,7 +117,7 @@ function sealBody(
  * What append checks before it writes, thrown as append throws it: the stream's name (RangeError), and each event
  * (InvalidEventError), copied: the envelope's fields are strings and numbers; the data is written out as canonical JSON
  * once, and copied in the same turn, so what is checked is exactly what will be hashed and stored, whatever the caller
- * does with its objects afterwards. Exported for the command handler that keeps no log (src/memory-engine.ts).
+ * does with its objects afterwards. Exported for the command handler that keeps no log (src/engine/memory-engine.ts).
  */
 export function checkAppend(stream: string, events: readonly NewEvent[], catalogue: EventCatalogue): CheckedEvent[] {
   if (!STREAM_NAME.test(stream))

@@ -2,7 +2,7 @@ import { hash } from "node:crypto";
 
 /**
  * SHA-256 as 64 hex characters (crypto.hash: one call, no Hash object, about three times faster for an event). The
- * chain runs only where the log is, so it keeps node:crypto; what a player's client computes is src/commitments.ts.
+ * chain runs only where the log is, so it keeps node:crypto; what a player's client computes is src/crypto/commitments.ts.
  */
 export function sha256Hex(text: string | Buffer): string {
   return hash("sha256", text, "hex");
@@ -15,7 +15,7 @@ export class NotPlainDataError extends TypeError {
 
 /**
  * RFC 8785 canonical JSON of plain data (what JSON.parse can give back): the same text as canonicalJson
- * (src/commitments.ts), written in one pass for the append path, and strict about what it takes. Object properties
+ * (src/crypto/commitments.ts), written in one pass for the append path, and strict about what it takes. Object properties
  * that are undefined are left out, as JSON.stringify and canonicalJson do; anything else that JSON cannot hold exactly
  * is refused.
  */

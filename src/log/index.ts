@@ -15,5 +15,5 @@ export {
 } from "./errors.js";
 export { blameBrokenLog, verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
 export { sha256Hex } from "./hash.js";
-export { canonicalJson } from "../commitments.js";
+export { canonicalJson } from "../crypto/commitments.js";
 export type { BranchMeta, Head, Segment } from "./layout.js";

@@ -1,5 +1,5 @@
 import type { Order } from "../../events/common.js";
-import type { ViewedEntry } from "../views.js";
+import type { ViewedEntry } from "../views/view.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import { NEUTRAL } from "./palette.js";
 import { byReadingOrder, cornerOf, sideOf, sortedBy, squareLabel, type Scene } from "./scene.js";

@@ -1,5 +1,5 @@
 import type { Square } from "../../events/common.js";
-import type { ViewedEntry } from "../views.js";
+import type { ViewedEntry } from "../views/view.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import { BATTLE, DEFENCES, INK, NEUTRAL } from "./palette.js";
 import { byReadingOrder, cornerOf, playerName, sideOf, sortedBy, squareLabel, type Scene } from "./scene.js";

@@ -10,7 +10,7 @@
  * whole (test/map/render-map.test.ts bundles it with esbuild).
  */
 import type { Order } from "../../events/common.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { counterLayer } from "./counters.js";
 import { battleLayer, markerLayer } from "./markers.js";
 import { arrowDefs, moveLayer } from "./moves.js";

@@ -1,5 +1,5 @@
 import type { Square } from "../../events/common.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { SIDE_COLOURS } from "./palette.js";
 
 /** A player as the map draws it: its colour, and whether it is the viewer's own side. */

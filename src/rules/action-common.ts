@@ -53,7 +53,7 @@ export function unactivatedArmies(state: CampaignState): ArmyState[] {
   return Object.values(state.armies).filter((army) => actsThisTurn(army, state.turn) && !activations[army.id]);
 }
 
-/** What the battle rules below read of a battle: a player's view of the state holds these too (src/views.ts). */
+/** What the battle rules below read of a battle: a player's view of the state holds these too (src/views/view.ts). */
 export type BattleSides = Pick<BattleState, "id" | "turn" | "index"> & {
   attacker: Pick<BattleState["attacker"], "army" | "player">;
   defender: Pick<BattleState["defender"], "army" | "player">;

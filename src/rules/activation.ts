@@ -2,7 +2,7 @@ import type { Square } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import { sameSquare, squareKey } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import {
   actsThisTurn,
   battlesAwaitingReveal,

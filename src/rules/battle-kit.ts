@@ -15,7 +15,7 @@ import {
 } from "../../projections/battle-kit-tables.js";
 import { terrainAt } from "../../projections/grid.js";
 import type { BattleState, CampaignState, PlayerState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { requireHostActor } from "./action-common.js";
 import { requirePlayer, requireSetup } from "./guards.js";
 import { rollVolley, unallocatedHits } from "./hit-allocation.js";

@@ -4,7 +4,7 @@ import { isOverwhelming } from "../../projections/formulas.js";
 import { rosterUnits } from "../../projections/units.js";
 import { sameSquare } from "../../projections/grid.js";
 import type { ArmyState, BattleSideState, BattleState, CampaignState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { beginEndPhase, predict } from "./phases.js";
 import { refuseField, refuseRule, resultField } from "./refusal.js";
 import { requirePlayer, requireSetup } from "./guards.js";

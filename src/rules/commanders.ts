@@ -4,7 +4,7 @@ import { advancedRule } from "../../projections/advanced.js";
 import { armyPoints } from "../../projections/units.js";
 import { commanderFell, ownersCommander } from "../../projections/commanders.js";
 import type { ArmyState, BattleState, CampaignSetup, CampaignState, SpareCommander } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { pts, refuseField, refuseRule } from "./refusal.js";
 import { requireSetup } from "./guards.js";

@@ -1,6 +1,6 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { Command, CommandOf } from "../commands/schemas.js";
+import type { Command, CommandOf } from "../engine/command-schemas.js";
 import { requireActionPhase, requireHostActor } from "./action-common.js";
 import { requireSetup } from "./guards.js";
 import { refuseField, refuseRule, type Refusal } from "./refusal.js";

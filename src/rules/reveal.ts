@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { ActivationState, CampaignState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
-import { orderCommitment } from "../commitments.js";
+import type { CommandOf } from "../engine/command-schemas.js";
+import { orderCommitment } from "../crypto/commitments.js";
 import { ORDER_NAMES, pendingDefenders, requireActionPhase, unactivatedArmies } from "./action-common.js";
 import { endActionPhase, predict } from "./phases.js";
 import { defencesBuilt, fortifyBuilds } from "./fortify.js";

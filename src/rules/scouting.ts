@@ -4,8 +4,8 @@ import { advancedRule } from "../../projections/advanced.js";
 import { rosterUnits } from "../../projections/units.js";
 import { BLUFF_MARGIN, scoutingBand, type ScoutingState } from "../../projections/scouting.js";
 import type { ArmyState, CampaignState, TurnState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
-import { orderCommitment } from "../commitments.js";
+import type { CommandOf } from "../engine/command-schemas.js";
+import { orderCommitment } from "../crypto/commitments.js";
 import {
   actsThisTurn,
   ORDER_NAMES,

@@ -1,7 +1,7 @@
 import type { DomainEvent, SignedCommand } from "../../events/index.js";
 import { HOST } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { Command, CommandOf } from "../commands/schemas.js";
+import type { Command, CommandOf } from "../engine/command-schemas.js";
 import { signedText } from "../crypto/signatures.js";
 import { requireSetup } from "./guards.js";
 import { refuseField, refuseRule, type Refusal } from "./refusal.js";

@@ -11,7 +11,7 @@ import {
   terrainAt,
 } from "../../projections/grid.js";
 import type { CampaignState, PlayerState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { refuseField, refuseRule, sq } from "./refusal.js";
 import { requirePlayer, requirePlayersArmy, requireSetup } from "./guards.js";
 import { firstCommander } from "./commanders.js";

@@ -1,6 +1,6 @@
 import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState, OwedItem } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import {
   battlesAwaitingReveal,
   pendingDefenders,

@@ -3,7 +3,7 @@ import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
 import type { BattleState, CampaignState, SupportItemState } from "../../projections/state.js";
 import { SUPPORT_PRICES, usableInTurn } from "../../projections/support.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { requireEndPhasePlayer } from "./guards.js";
 import { pts, refuseField, refuseRule } from "./refusal.js";
 import { ledgerOf } from "./reserves.js";

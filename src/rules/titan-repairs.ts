@@ -4,7 +4,7 @@ import type { TitanRepaired } from "../../events/TitanRepaired.js";
 import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState, BattleState, CampaignState } from "../../projections/state.js";
 import { SHIELD_REPAIR_COST } from "../../projections/war-chest.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { refuseField, refuseRule, resultField } from "./refusal.js";
 import { hasUnits, ledgerOf } from "./reserves.js";

@@ -1,7 +1,7 @@
 import { HOST } from "../../events/common.js";
 import { turnUnderWay } from "../../projections/turns.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { CommandType } from "../commands/schemas.js";
+import type { CommandType } from "../engine/command-schemas.js";
 import { battlesThisTurn, nextActivator, unactivatedArmies } from "./action-common.js";
 import { OBJECTIVES_PER_PLAYER } from "./setup.js";
 import { owedItems } from "./stall.js";

@@ -5,7 +5,7 @@ import { advancedRule } from "../../projections/advanced.js";
 import { armyPoints } from "../../projections/units.js";
 import { onMap, sameSquare } from "../../projections/grid.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { CommandOf } from "../commands/schemas.js";
+import type { CommandOf } from "../engine/command-schemas.js";
 import { requireCommandCovers, spareCommanderFor } from "./commanders.js";
 import { requireEndPhasePlayer, requireOwnArmy } from "./guards.js";
 import { requireAtHomeBase, requireHomeBaseHeld } from "./home-base.js";

@@ -2,7 +2,7 @@ import cookie from "@fastify/cookie";
 import { Type } from "@sinclair/typebox";
 import { Ajv } from "ajv";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { authenticate } from "./auth.js";
 import { Campaigns } from "./campaigns.js";
 import { clientErrorHandler, errorHandler, HttpError } from "./errors.js";
@@ -51,7 +51,7 @@ declare module "fastify" {
 }
 
 /*
- * Bodies and queries are checked with the project's schemas (src/commands/schemas.ts, src/setup-file.ts, typebox) by
+ * Bodies and queries are checked with the project's schemas (src/engine/command-schemas.ts, src/setup/setup-file.ts, typebox) by
  * ajv as strict as the engine's: no field is removed, defaulted or coerced, except that a query's numbers arrive as
  * text.
  */

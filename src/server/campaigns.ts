@@ -7,7 +7,7 @@ import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import { signCommand } from "../client/seat-keys.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { BranchError, storeFailure } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Id } from "../../events/common.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import type { Campaigns } from "./campaigns.js";
 import type { Feeds } from "./feed.js";
 import type { LineContexts } from "./line-contexts.js";

@@ -3,10 +3,10 @@ import { Subscription } from "rxjs";
 import { initialState } from "../../projections/state.js";
 import { toCurrent, type CurrentEvent, type StoredEvent } from "../../events/index.js";
 import { eventsAsSeen } from "../../replays/as-seen.js";
-import type { ViewContext } from "../views-secret-field.js";
+import type { ViewContext } from "../views/secret-field.js";
 import type { EventStore } from "../log/index.js";
-import { seesAll, type Viewer } from "../views.js";
-import { GrowingViewContext } from "../views-log.js";
+import { seesAll, type Viewer } from "../views/view.js";
+import { GrowingViewContext } from "../views/log.js";
 import { HttpError } from "./errors.js";
 import { logRequest } from "./request-log.js";
 

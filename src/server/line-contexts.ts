@@ -1,8 +1,8 @@
 import { toCurrent, type StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { EventStore } from "../log/index.js";
-import { GrowingViewContext } from "../views-log.js";
-import type { ViewContext } from "../views-secret-field.js";
+import { GrowingViewContext } from "../views/log.js";
+import type { ViewContext } from "../views/secret-field.js";
 
 interface Kept {
   growing: GrowingViewContext;

@@ -1,9 +1,9 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { eventsAsSeen } from "../../replays/as-seen.js";
-import { seesAll } from "../views.js";
+import { seesAll } from "../views/view.js";
 import { HOST } from "../../events/common.js";
-import { checkCommand } from "../commands/schemas.js";
+import { checkCommand } from "../engine/command-schemas.js";
 import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
 import { CampaignParams, Count, type ServerContext } from "./context.js";
@@ -19,7 +19,7 @@ const MAX_COMMANDS = 100;
 const CommandsBody = Type.Object(
   {
     expectedSeq: Count(0),
-    // Each command is checked by checkCommand (src/commands/schemas.ts), which names the field a schema rejects.
+    // Each command is checked by checkCommand (src/engine/command-schemas.ts), which names the field a schema rejects.
     commands: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_COMMANDS }),
   },
   { additionalProperties: false },

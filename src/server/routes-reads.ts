@@ -23,8 +23,8 @@ import { CampaignParams, Count, type ServerContext } from "./context.js";
 import { lastEventId } from "./feed.js";
 import { waitingOn } from "../rules/waiting-on.js";
 import { battleSheet } from "../sheet/battle-sheet.js";
-import { viewState } from "../views.js";
-import type { ViewContext } from "../views-secret-field.js";
+import { viewState } from "../views/view.js";
+import type { ViewContext } from "../views/secret-field.js";
 
 const Line = Type.String({ minLength: 1, maxLength: 80 });
 const BranchQuery = Type.Object({ branch: Type.Optional(Line) }, { additionalProperties: false });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Catalogue, Id } from "../../events/common.js";
 import { seatsOf } from "../client/seats.js";
 import { describeRefusal } from "../rules/refusal.js";
-import { setupCommands, SetupFile } from "../setup-file.js";
+import { setupCommands, SetupFile } from "../setup/setup-file.js";
 import { callerOf, requireOrganiser, SESSION_COOKIE } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
 import { CampaignParams, type ServerContext } from "./context.js";

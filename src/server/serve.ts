@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { readFile } from "node:fs/promises";
 import { seatsOf } from "../client/seats.js";
-import { Engine, type Clock } from "../engine.js";
+import { Engine, type Clock } from "../engine/engine.js";
 import { storeLocation, StoreOpenError } from "../log/index.js";
 import { buildServer } from "./app.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";

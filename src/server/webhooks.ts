@@ -6,7 +6,7 @@ import { from, switchMap, type Subscription } from "rxjs";
 import { HOST } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { replaceDurably } from "../client/secrets.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { SerialQueue } from "../log/queue.js";
 import { waitingOn } from "../rules/waiting-on.js";
 import { owedByHand } from "../words/owed.js";

@@ -20,7 +20,7 @@ import {
 } from "../../projections/battle-kit-tables.js";
 import { battleEngagement } from "../../projections/derived.js";
 import { sameSquare, terrainAt } from "../../projections/grid.js";
-import type { CampaignView, Hidden } from "../views.js";
+import type { CampaignView, Hidden } from "../views/view.js";
 
 /**
  * Every battle's sheet as data (K1-K3, K5 with B2-B4): a pure function of a seat's view of the campaign, so that the

@@ -3,7 +3,7 @@ import type { BattleOutcome, BattleResult, SideResult } from "../../events/commo
 import { battleEngagement } from "../../projections/derived.js";
 import { terrainAt } from "../../projections/grid.js";
 import { sq } from "../rules/refusal.js";
-import { HIDDEN, type CampaignView, type ViewedEntry } from "../views.js";
+import { HIDDEN, type CampaignView, type ViewedEntry } from "../views/view.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import { terrainGuide } from "../words/terrain-guide.js";
 import type { Game, Verdict } from "./game.js";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { HOST } from "../../events/common.js";
 import type { Lines, LineDiff } from "../../replays/as-seen.js";
 import { RemoteCampaign } from "../client/remote.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { waitingFor } from "../words/waiting.js";
 import { problemWords } from "./connection.js";
 import type { Game, Verdict } from "./game.js";

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { advancedRule } from "../../projections/advanced.js";
 import type { ArmyState } from "../../projections/state.js";
-import type { ViewedEntry } from "../views.js";
+import type { ViewedEntry } from "../views/view.js";
 import { ActionForm, type FieldSpec } from "./action-form.js";
 import { asCommander, asEntries, asEntry, asList, asNumber, asSquare, asWeapons, type Values } from "./fields.js";
 import type { Game, Verdict } from "./game.js";

@@ -9,7 +9,7 @@ import type { ServerConnection } from "../client/server.js";
 import { Table } from "../client/table.js";
 import type { Refusal } from "../rules/refusal.js";
 import type { WaitingOn } from "../rules/waiting-on.js";
-import { ownHeldOrders, type CampaignView } from "../views.js";
+import { ownHeldOrders, type CampaignView } from "../views/view.js";
 import { feedLine } from "../words/events.js";
 import { problemWords, type Connection } from "./connection.js";
 import type { BrowserSecrets } from "./idb-secrets.js";

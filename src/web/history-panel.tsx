@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AuditReport, Finding } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { BranchesPanel } from "./branches-panel.js";
 import type { Game } from "./game.js";
 import { MapPanel } from "./map-panel.js";

@@ -1,7 +1,7 @@
 import { signal } from "@preact/signals";
 import type { ServerConnection } from "../client/server.js";
-import { orderCommitment, seedCommitment } from "../commitments.js";
-import type { CampaignView } from "../views.js";
+import { orderCommitment, seedCommitment } from "../crypto/commitments.js";
+import type { CampaignView } from "../views/view.js";
 import type { Connection } from "./connection.js";
 import { Game } from "./game.js";
 import { BrowserSecrets } from "./idb-secrets.js";

@@ -3,7 +3,7 @@ import type { Order, Square } from "../../events/common.js";
 import { squareKey } from "../../projections/grid.js";
 import { renderMap } from "../map/render-map.js";
 import { MAP_INSET } from "../map/scene.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { armiesAt, squareWords } from "./map-words.js";
 
 export const SQUARE_SIZE = 48;

@@ -1,6 +1,6 @@
 import type { Square } from "../../events/common.js";
 import { squareKey, terrainAt } from "../../projections/grid.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { sortedBy } from "../map/scene.js";
 import { thousands } from "../map/svg.js";
 

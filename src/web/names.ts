@@ -1,4 +1,4 @@
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /**
  * A line in the engine's words with the ids a person does not know (armies "h1", sides "horde") replaced by their

@@ -8,7 +8,7 @@ import type { Game, Verdict } from "./game.js";
 import { RefusalNote } from "./refusal.js";
 import { forReaders } from "./names.js";
 import { SeatsPanel, WebhooksPanel } from "./organiser-seats.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /**
  * The organiser's tools (docs/rulings.md O1, O2, T5 stall), on the host's page: the notice of who has not acted, the

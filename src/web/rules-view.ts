@@ -5,7 +5,7 @@ import { battlesAwaitingReveal, nextActivator, pendingDefenders, unactivatedArmi
 import { searchMoves } from "../rules/move-search.js";
 import { surroundings } from "../rules/surroundings.js";
 import { orderAllowance, stepPricing } from "../rules/terrain-costs.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /*
  * The page asks the engine's own rules what a seat may do, so that it never disagrees with them. They read only what

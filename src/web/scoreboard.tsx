@@ -1,7 +1,7 @@
 import { campaignTotals } from "../../projections/derived.js";
 import { nextActivator } from "../rules/action-common.js";
 import type { CampaignState } from "../../projections/state.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { waitingFor } from "../words/waiting.js";
 import { sideWords } from "./map-words.js";
 

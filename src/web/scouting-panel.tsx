@@ -3,7 +3,7 @@ import { advancedRule } from "../../projections/advanced.js";
 import { BLUFF_MARGIN, type ScoutingState } from "../../projections/scouting.js";
 import type { ArmyState } from "../../projections/state.js";
 import { pts } from "../rules/refusal.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { ActionForm } from "./action-form.js";
 import { asNumber, FieldError } from "./fields.js";
 import type { Game, Verdict } from "./game.js";

@@ -14,7 +14,7 @@ import {
   type Viewer,
   type ViewedData,
   type ViewedDomainEvent,
-} from "../views.js";
+} from "../views/view.js";
 
 /**
  * The words that describe events: one sentence per event type, as a viewer may see it. The CLI, the timeline and the

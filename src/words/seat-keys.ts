@@ -1,4 +1,4 @@
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /** D2: the warning every surface shows for a party's key replaced, naming whose and when. */
 export const keyReplacedWarning = (replacement: { party: string; seq: number; turn?: number; at?: string }): string =>

@@ -1,6 +1,6 @@
 import { describeOwed, owedItems } from "../rules/stall.js";
 import type { WaitItem, WaitingOn } from "../rules/waiting-on.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /** What the campaign is waiting for, in a phrase. */
 export function waitingFor(state: CampaignView): string {

@@ -26,7 +26,7 @@ export interface GoldenCase {
   dice?: string;
   /**
    * `state`: the projected state matches this expectation (match.ts: a subset, where `{}` and `[]` mean empty,
-   * `{"$contains": [...]}` some elements of an array and `{"$exact": ...}` exactly that); with `as`, the state as that player sees it (src/views.ts), where
+   * `{"$contains": [...]}` some elements of an array and `{"$exact": ...}` exactly that); with `as`, the state as that player sees it (src/views/view.ts), where
    * the other side's secrets read "hidden". `derived`: the derived view (projections/derived.ts `derivedView`: each
    * side's CVP totals and each battle's B2 engagement effects) matches this expectation, by the same matcher. A state
    * case gives `state`, `derived` or both.

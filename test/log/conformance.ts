@@ -23,7 +23,7 @@ import { MemorySecrets } from "../../src/client/secrets.js";
 import { Table } from "../../src/client/table.js";
 import { readExportFile } from "../../src/cli/commands/import.js";
 import { playCampaign } from "../../src/demo/play.js";
-import { Engine, type CommandHandler } from "../../src/engine.js";
+import { Engine, type CommandHandler } from "../../src/engine/engine.js";
 import {
   AppendConflictError,
   BranchError,
@@ -36,9 +36,9 @@ import {
   type Head,
 } from "../../src/log/index.js";
 import { exportLines } from "../../src/log/export-file.js";
-import { MemoryEngine } from "../../src/memory-engine.js";
-import { setupCommands } from "../../src/setup-file.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
+import { MemoryEngine } from "../../src/engine/memory-engine.js";
+import { setupCommands } from "../../src/setup/setup-file.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import { goldenCases, goldenSample } from "../golden/cases.js";
 import { playCase, type CasePath } from "../golden/spec.js";
 import { tempDir } from "../support/tmp.js";

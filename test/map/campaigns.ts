@@ -15,13 +15,13 @@ import { MemorySecrets } from "../../src/client/secrets.js";
 import { Table } from "../../src/client/table.js";
 import { mapOutput } from "../../src/cli/commands/map.js";
 import type { DemoCampaign } from "../../src/cli/commands/demo.js";
-import { examplePath } from "../../src/package-files.js";
+import { examplePath } from "../../src/setup/package-files.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { describeRefusal } from "../../src/rules/refusal.js";
-import { Engine } from "../../src/engine.js";
-import { setupCommands } from "../../src/setup-file.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
-import { ownHeldOrders, type ViewContext, type Viewer } from "../../src/views.js";
+import { Engine } from "../../src/engine/engine.js";
+import { setupCommands } from "../../src/setup/setup-file.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
+import { ownHeldOrders, type ViewContext, type Viewer } from "../../src/views/view.js";
 
 /** Every event is written at this time: nothing on the map depends on it, and the logs are then the same each run. */
 const CLOCK = () => new Date("2030-01-01T00:00:00.000Z");

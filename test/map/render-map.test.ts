@@ -8,7 +8,7 @@ import type { Order } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { ADVANCED_DEMO, BASIC_DEMO } from "../../src/cli/commands/demo.js";
 import { renderMap } from "../../src/map/render-map.js";
-import { ownHeldOrders, viewState, type ViewContext } from "../../src/views.js";
+import { ownHeldOrders, viewState, type ViewContext } from "../../src/views/view.js";
 import { browserBundle } from "../support/browser-bundle.js";
 import { battleAndMoves, PlayedCampaign } from "./campaigns.js";
 import { expectGolden, goldenPath } from "./golden.js";

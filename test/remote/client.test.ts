@@ -14,8 +14,8 @@ import { fetchTransport, ServerConnection, ServerError } from "../../src/client/
 import { nodeHttpTransport } from "../../src/client/http-transport.js";
 import { Table } from "../../src/client/table.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
-import { viewedContent, viewEvent } from "../../src/views.js";
-import { logViewContext } from "../../src/views-log.js";
+import { viewedContent, viewEvent } from "../../src/views/view.js";
+import { logViewContext } from "../../src/views/log.js";
 import { logLine } from "../../src/words/events.js";
 import { runInProcess, show } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/index.js";
 import { firstEventsOf, landed } from "../../src/client/landed.js";
-import type { CommandHandler } from "../../src/engine.js";
-import { MemoryEngine } from "../../src/memory-engine.js";
+import type { CommandHandler } from "../../src/engine/engine.js";
+import { MemoryEngine } from "../../src/engine/memory-engine.js";
 import { goldenCases } from "../golden/cases.js";
 import { playCase, type CasePath } from "../golden/spec.js";
 

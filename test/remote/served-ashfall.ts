@@ -2,11 +2,11 @@
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import { examplePath } from "../../src/package-files.js";
-import { Engine } from "../../src/engine.js";
+import { examplePath } from "../../src/setup/package-files.js";
+import { Engine } from "../../src/engine/engine.js";
 import { buildServer } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import { tempDir } from "../support/tmp.js";
 
 /** The campaign server on a fresh folder, listening on a port of its own, with Ashfall created by its operator. */

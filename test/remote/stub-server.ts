@@ -12,13 +12,13 @@ import { toCurrent } from "../../events/index.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { Table } from "../../src/client/table.js";
-import { MemoryEngine } from "../../src/memory-engine.js";
-import { checkCommand } from "../../src/commands/schemas.js";
-import { setupCommands } from "../../src/setup-file.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
-import { viewEvent, viewState } from "../../src/views.js";
-import { logViewContext } from "../../src/views-log.js";
-import { examplePath } from "../../src/package-files.js";
+import { MemoryEngine } from "../../src/engine/memory-engine.js";
+import { checkCommand } from "../../src/engine/command-schemas.js";
+import { setupCommands } from "../../src/setup/setup-file.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
+import { viewEvent, viewState } from "../../src/views/view.js";
+import { logViewContext } from "../../src/views/log.js";
+import { examplePath } from "../../src/setup/package-files.js";
 
 export interface RecordedRequest {
   method: string;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextActivator, unactivatedArmies } from "../../src/rules/action-common.js";
-import { HIDDEN } from "../../src/views.js";
+import { HIDDEN } from "../../src/views/view.js";
 import {
   ashfallSetup,
   auth,

@@ -20,7 +20,7 @@ import { Replays } from "../../replays/replayer.js";
 import { dueChores } from "../../src/client/chores.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { freeSpares, leaderlessArmyCommand } from "../../src/demo/commanders.js";
-import { HIDDEN } from "../../src/views.js";
+import { HIDDEN } from "../../src/views/view.js";
 import { chance, pick, RandomPlayer, type Gen, type Plain } from "../support/campaign-player.js";
 import { goldenSetup } from "../support/fixtures.js";
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { toCurrent } from "../../events/index.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { LineContexts } from "../../src/server/line-contexts.js";
-import { logViewContext } from "../../src/views-log.js";
+import { logViewContext } from "../../src/views/log.js";
 import { CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer;

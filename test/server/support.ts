@@ -13,11 +13,11 @@ import type { CampaignState } from "../../projections/state.js";
 import { dueChores } from "../../src/client/chores.js";
 import { prepareCommand, sequenceRandomHex, type RandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
-import { examplePath } from "../../src/package-files.js";
-import { Engine, type EngineOptions } from "../../src/engine.js";
+import { examplePath } from "../../src/setup/package-files.js";
+import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { buildServer, type ServerOptions } from "../../src/server/app.js";
 import { SeatStore } from "../../src/server/seat-store.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
 
 export const CAMPAIGN = "ashfall";
 

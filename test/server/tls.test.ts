@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { examplePath } from "../../src/package-files.js";
+import { examplePath } from "../../src/setup/package-files.js";
 import { startServer } from "../../src/server/serve.js";
 import { CLI, runInProcess } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";

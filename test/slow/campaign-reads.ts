@@ -2,7 +2,7 @@
  * A campaign on a served `epicwar` as a test reads it with a token of its own (an organiser's, a seat's), and the
  * operator's invites: what the browser tests check pages against.
  */
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 
 /** An invite to a seat of a campaign, issued by the operator. */
 export async function issueInvite(url: string, operatorToken: string, campaign: string, seat: string): Promise<string> {

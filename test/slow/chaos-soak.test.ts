@@ -16,7 +16,7 @@ import { tempDir } from "../support/tmp.js";
 import { epicwarDone, type CliProcess } from "./cli-process.js";
 import { chaosServer, operatorLines, signInsUnlimited, type ChaosServer } from "./chaos/chaos-server.js";
 import type { Browser } from "playwright-core";
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 import { launchChromium } from "./browser.js";
 import { ashfallSetup, createCampaign, playWithCli, PLAYERS, SEATS, type CliCampaign } from "./chaos/cli-campaigns.js";
 import { openSeatTwice, playThroughPages, signInAgain, type SeatTabs } from "./chaos/page-campaign.js";

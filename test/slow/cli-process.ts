@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { campaignResult } from "../../src/demo/play.js";
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = fileURLToPath(new URL("../../dist/src/cli/main.js", import.meta.url));

@@ -15,9 +15,9 @@ import { forecast, MAX_FORECAST_TURNS } from "../../src/forecast/forecast.js";
 import type { PolicyName } from "../../src/forecast/policies.js";
 import { FROZEN, simulateRun } from "../../src/forecast/simulate.js";
 import { forecastStart } from "../../src/forecast/start.js";
-import { MemoryEngine } from "../../src/memory-engine.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
-import { setupCommands } from "../../src/setup-file.js";
+import { MemoryEngine } from "../../src/engine/memory-engine.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
+import { setupCommands } from "../../src/setup/setup-file.js";
 import { lockstepKeeping } from "../lockstep-keeping.js";
 
 /** The example campaign played by the demo's commanders through `turns` turns, in memory. */

@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { seedCommitment } from "../../src/commitments.js";
+import { seedCommitment } from "../../src/crypto/commitments.js";
 import { ashfallSetup, auth, CAMPAIGN } from "../server/support.js";
 import { tempDir } from "../support/tmp.js";
 import { epicwar, epicwarDone, keptLine, type CliProcess, type Machine } from "./cli-process.js";

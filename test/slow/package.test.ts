@@ -67,7 +67,7 @@ describe("the packed package", () => {
       const api = await import("epic-war-engine");
       const client = await import("epic-war-engine/client");
       console.log(typeof api.CampaignFolder, typeof client.Table);
-      await import("epic-war-engine/dist/src/engine.js").catch((e) => console.log(e.code));
+      await import("epic-war-engine/dist/src/engine/engine.js").catch((e) => console.log(e.code));
     `;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", probe], { cwd: project });
     expect(stdout).toBe("function function\nERR_PACKAGE_PATH_NOT_EXPORTED\n");

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import type { Square } from "../../events/common.js";
 import type { ArmyState } from "../../projections/state.js";
 import { pendingDefenders } from "../../src/rules/action-common.js";
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 import { reachable } from "../../src/web/rules-view.js";
 
 /** A seat's page (or one of its tabs). */

@@ -10,7 +10,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { AuditReport } from "../../replays/audit-report.js";
 import { campaignResult } from "../../src/demo/play.js";
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 import { startCluster, startReplica } from "../support/postgres-cluster.js";
 import { freshDatabase } from "../support/postgres.js";
 import { tempDir } from "../support/tmp.js";

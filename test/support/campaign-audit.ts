@@ -13,8 +13,8 @@ import { evolve } from "../../projections/campaign.js";
 import { armyPoints } from "../../projections/units.js";
 import { cvpTotals, moveRate } from "../../projections/formulas.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
-import { seedCommitment } from "../../src/commitments.js";
-import { rollInitiative } from "../../src/dice.js";
+import { seedCommitment } from "../../src/crypto/commitments.js";
+import { rollInitiative } from "../../src/crypto/dice.js";
 
 /** What the random player meant when it activated an army: the audit checks the log against it (T4, T5, S7). */
 export interface IntendedActivation {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Catalogue } from "../../events/common.js";
-import { checkSetupFile, type SetupFile } from "../../src/setup-file.js";
+import { checkSetupFile, type SetupFile } from "../../src/setup/setup-file.js";
 
 const goldenDir = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 

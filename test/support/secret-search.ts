@@ -7,7 +7,7 @@ import type { Commander } from "../../events/common.js";
 import type { CurrentEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import { MemorySecrets, type HeldOrder } from "../../src/client/secrets.js";
-import { HIDDEN } from "../../src/views.js";
+import { HIDDEN } from "../../src/views/view.js";
 
 /** MemorySecrets that also lists every secret it was given, for the test to search the views for. */
 export class RecordingSecrets extends MemorySecrets {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { localTimes, withNames } from "../../src/web/names.js";
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 
 const view = {
   setup: {

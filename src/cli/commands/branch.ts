@@ -3,7 +3,7 @@ import { linesAsSeen } from "../../../replays/as-seen.js";
 import { branchStream, createBranch, lineStream, listBranches, MAIN } from "../../../replays/branches.js";
 import { parsePhase, type Position } from "../../../replays/positions.js";
 import { ReplayError, Replays } from "../../../replays/replayer.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { BranchError } from "../../log/index.js";
 import { CliError } from "../errors.js";
 import { waitingFor } from "../../words/waiting.js";

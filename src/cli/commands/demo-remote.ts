@@ -11,7 +11,7 @@ import { ChoreRefusedError, type Table } from "../../client/table.js";
 import { campaignResult } from "../../demo/play.js";
 import { seatDecision, unplayableFromView } from "../../demo/seat.js";
 import { describeRefusal } from "../../rules/refusal.js";
-import { viewedContent, type CampaignView } from "../../views.js";
+import { viewedContent, type CampaignView } from "../../views/view.js";
 import { describeEvent } from "../../words/events.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";

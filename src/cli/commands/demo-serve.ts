@@ -1,5 +1,5 @@
-import { loadSetupFile } from "../../setup-loader.js";
-import { examplePath } from "../../package-files.js";
+import { loadSetupFile } from "../../setup/setup-loader.js";
+import { examplePath } from "../../setup/package-files.js";
 import { withEngine } from "../session.js";
 import type { DemoCampaign } from "./demo.js";
 import type { CliKit } from "./kit.js";

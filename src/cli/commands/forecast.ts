@@ -1,11 +1,11 @@
 import { Option, type Command } from "commander";
 import { stateContext } from "../../../replays/as-seen.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { compareForecasts, forecast, type ForecastRequest } from "../../forecast/forecast.js";
 import { POLICIES, type PolicyName } from "../../forecast/policies.js";
 import { renderComparison, renderForecast } from "../../forecast/render.js";
 import { ForecastError, forecastStart, type ForecastStart } from "../../forecast/start.js";
-import { ownHeldOrders } from "../../views.js";
+import { ownHeldOrders } from "../../views/view.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { Seat } from "../seat.js";

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { stateContext } from "../../../replays/as-seen.js";
 import { battleSheet } from "../../sheet/battle-sheet.js";
-import { viewState } from "../../views.js";
+import { viewState } from "../../views/view.js";
 import { CliError } from "../errors.js";
 import { renderBattleSheet } from "../render-battle-sheet.js";
 import { Seat } from "../seat.js";

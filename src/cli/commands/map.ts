@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import type { Order } from "../../../events/common.js";
 import { stateContext } from "../../../replays/as-seen.js";
 import { DEFAULT_SQUARE_SIZE, renderMap } from "../../map/render-map.js";
-import { ownHeldOrders, viewState, type ViewContext, type Viewer } from "../../views.js";
+import { ownHeldOrders, viewState, type ViewContext, type Viewer } from "../../views/view.js";
 import { CliError } from "../errors.js";
 import { Seat } from "../seat.js";
 import { withEngine } from "../session.js";

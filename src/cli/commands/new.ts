@@ -1,10 +1,10 @@
 import type { Catalogue } from "../../../events/common.js";
 import { describeRefusal } from "../../rules/refusal.js";
-import { setupCommands, type SetupFile } from "../../setup-file.js";
-import type { Engine } from "../../engine.js";
+import { setupCommands, type SetupFile } from "../../setup/setup-file.js";
+import type { Engine } from "../../engine/engine.js";
 import { CliError } from "../errors.js";
 import type { Command } from "commander";
-import { loadSetupFile } from "../../setup-loader.js";
+import { loadSetupFile } from "../../setup/setup-loader.js";
 import { Seat } from "../seat.js";
 import { withEngine } from "../session.js";
 import { printEvents } from "./apply.js";

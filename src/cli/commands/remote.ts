@@ -4,7 +4,7 @@
  */
 import type { Order } from "../../../events/common.js";
 import { timelineLine } from "../../../replays/timeline.js";
-import { ownHeldOrders, seesAll, viewedContent } from "../../views.js";
+import { ownHeldOrders, seesAll, viewedContent } from "../../views/view.js";
 import { logLine } from "../../words/events.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";

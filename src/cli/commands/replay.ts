@@ -1,6 +1,6 @@
 import { stateContext } from "../../../replays/as-seen.js";
 import type { Position } from "../../../replays/positions.js";
-import { ownHeldOrders } from "../../views.js";
+import { ownHeldOrders } from "../../views/view.js";
 import type { Seat } from "../seat.js";
 import { asCliError } from "./branch.js";
 import { seatViewer, stateOutput } from "./show.js";

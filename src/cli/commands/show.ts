@@ -1,18 +1,18 @@
 import { toCurrent, type StoredEvent } from "../../../events/index.js";
 import type { Order } from "../../../events/common.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { verifyStream, type EventStore } from "../../log/index.js";
 import { HASH_LENGTH } from "../../log/layout.js";
 import { eventsAsSeen, requireViewer, stateAsSeen, stateContext } from "../../../replays/as-seen.js";
-import { logViewContext } from "../../views-log.js";
-import { ownHeldOrders, seesAll, viewedContent, viewState, type ViewContext, type Viewer } from "../../views.js";
+import { logViewContext } from "../../views/log.js";
+import { ownHeldOrders, seesAll, viewedContent, viewState, type ViewContext, type Viewer } from "../../views/view.js";
 import { logLine } from "../../words/events.js";
 import { CliError, EXIT } from "../errors.js";
 import { renderState } from "../render.js";
 import type { Seat } from "../seat.js";
 
 /*
- * Everything `state`, `log` and the event feed show goes through the views (src/views.ts): for no viewer and for the
+ * Everything `state`, `log` and the event feed show goes through the views (src/views/view.ts): for no viewer and for the
  * host the view is the log as stored; for a player, its own secrets and what the other side has revealed.
  */
 

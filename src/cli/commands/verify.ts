@@ -1,4 +1,4 @@
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { verifyStream, type VerifyResult } from "../../log/index.js";
 import { CliError, EXIT } from "../errors.js";
 import type { Command } from "commander";

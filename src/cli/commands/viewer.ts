@@ -2,7 +2,7 @@ import { Option } from "commander";
 
 /*
  * `--as PARTY` on the commands that only show a campaign (timeline, diff, audit): whose view they print, through the
- * same views as `state --as` and `log --as` (replays/as-seen.ts, src/views.ts, docs/views.md).
+ * same views as `state --as` and `log --as` (replays/as-seen.ts, src/views/view.ts, docs/views.md).
  */
 
 export const viewAsOption = () =>

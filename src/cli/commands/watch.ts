@@ -3,7 +3,7 @@ import { followFeed } from "../../client/feed.js";
 import { PrepareError } from "../../client/prepare.js";
 import { SecretsError } from "../../client/secrets.js";
 import { ChoreRefusedError } from "../../client/table.js";
-import { viewedContent } from "../../views.js";
+import { viewedContent } from "../../views/view.js";
 import { logLine } from "../../words/events.js";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";

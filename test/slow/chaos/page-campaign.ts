@@ -7,7 +7,7 @@
 import type { Browser, Page } from "playwright-core";
 import type { ArmyState, CampaignState } from "../../../projections/state.js";
 import { nextDecision } from "../../../src/demo/play.js";
-import type { CampaignView } from "../../../src/views.js";
+import type { CampaignView } from "../../../src/views/view.js";
 import { openSeat, type SeatPage } from "../browser.js";
 import { activate, type SeatTab } from "../page-actions.js";
 

@@ -5,7 +5,7 @@ import { hmacSha256 } from "./hashes.js";
  * HMAC-SHA-256(key = host seed, message = "epicwar-die|<campaign>|<turn>|<index>|<player seeds in set-up order, |-joined>|<block>"),
  * reading bytes in order and rejecting any byte >= the largest multiple of `sides` below 256, so every face is equally
  * likely; a further block is hashed in the rare case all 32 bytes are rejected. A player's client checks its dice with
- * this very module in Node or in a browser (src/hashes.ts: pure JavaScript in a browser, Node's own in Node).
+ * this very module in Node or in a browser (src/crypto/hashes.ts: pure JavaScript in a browser, Node's own in Node).
  */
 export interface DiceSeeds {
   campaign: string;

@@ -1,12 +1,12 @@
-import type { StoredEvent } from "../events/index.js";
-import type { CampaignState } from "../projections/state.js";
-import type { Command } from "./commands/schemas.js";
+import type { StoredEvent } from "../../events/index.js";
+import type { CampaignState } from "../../projections/state.js";
+import type { Command } from "./command-schemas.js";
 import { decideBatch } from "./decide-batch.js";
-import { verifySignature } from "./crypto/verify-node.js";
+import { verifySignature } from "../crypto/verify-node.js";
 import { LiveCampaign } from "./live.js";
-import { AppendConflictError, EventStore, storeFailure, type BranchMeta, type StoreOptions } from "./log/index.js";
-import type { Refusal } from "./rules/refusal.js";
-import type { CampaignView } from "./views.js";
+import { AppendConflictError, EventStore, storeFailure, type BranchMeta, type StoreOptions } from "../log/index.js";
+import type { Refusal } from "../rules/refusal.js";
+import type { CampaignView } from "../views/view.js";
 
 export type Clock = () => Date;
 
@@ -18,7 +18,7 @@ export type Outcome = { ok: true; events: StoredEvent[]; state: CampaignState } 
 export type Answer<E = StoredEvent> = { ok: true; events: E[] } | Refused;
 
 /**
- * What a Table needs of a command handler: the Engine, the MemoryEngine that keeps no log (src/memory-engine.ts), or
+ * What a Table needs of a command handler: the Engine, the MemoryEngine that keeps no log (src/engine/memory-engine.ts), or
  * a RemoteCampaign on a server (src/client/remote.ts), which sees the campaign as its seat may (S, a CampaignView:
  * the other side's secrets "hidden") and gets the events written as its seat sees them.
  */

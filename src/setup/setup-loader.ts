@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { Catalogue } from "../events/common.js";
+import type { Catalogue } from "../../events/common.js";
 import { checkSetupFile, type SetupFile } from "./setup-file.js";
 
 /** A problem with an input file, named by file and field. */

@@ -1,6 +1,6 @@
-import type { EventData } from "../events/index.js";
-import type { ArmyState, PlayerLedger } from "../projections/state.js";
-import type { SecretField } from "./views-secret-field.js";
+import type { EventData } from "../../events/index.js";
+import type { ArmyState, PlayerLedger } from "../../projections/state.js";
+import type { SecretField } from "./secret-field.js";
 
 /**
  * A6: the secrets of the Commanders rule. A commander's level tells the enemy what kind of unit it is (an HQ unit

@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
 /*
- * SHA-256 and HMAC-SHA-256 of texts (as UTF-8) for the commitments and the dice (src/commitments.ts, src/dice.ts).
+ * SHA-256 and HMAC-SHA-256 of texts (as UTF-8) for the commitments and the dice (src/crypto/commitments.ts, src/crypto/dice.ts).
  * In a browser, pure JavaScript (@noble/hashes): Web Crypto's digests are asynchronous and missing on a plain-HTTP page
  * served from another machine. In Node, Node's own, which give the same bytes several times faster (a simulated
  * forecast hashes dozens of commitments and dice a turn): looked up at run time with process.getBuiltinModule, not

@@ -1,9 +1,9 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
-import { campaignTerms, Catalogue, FormationEntry, Id, IdRecord, Options, Square } from "../events/common.js";
-import { HOST } from "../events/common.js";
-import { describeAjvError } from "../events/index.js";
-import type { Command } from "./commands/schemas.js";
+import { campaignTerms, Catalogue, FormationEntry, Id, IdRecord, Options, Square } from "../../events/common.js";
+import { HOST } from "../../events/common.js";
+import { describeAjvError } from "../../events/index.js";
+import type { Command } from "../engine/command-schemas.js";
 
 /**
  * A campaign set-up file (docs/setup-file.md): everything agreed before turn 1, in one JSON document.

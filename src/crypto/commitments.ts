@@ -1,6 +1,6 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import canonicalizeModule from "canonicalize";
-import type { Order } from "../events/common.js";
+import type { Order } from "../../events/common.js";
 import { sha256Hex } from "./hashes.js";
 
 /*
@@ -8,7 +8,7 @@ import { sha256Hex } from "./hashes.js";
  * digests are missing on a plain-HTTP page served from another machine, and node:crypto is missing in every browser.
  * Only @noble/hashes and canonicalize are imported here, and nothing with a node: import
  * (test/commitments-portable.test.ts bundles it for the browser to hold it so); in Node the hashes are Node's own,
- * found at run time (src/hashes.ts). The log's own chain keeps node:crypto (src/log/hash.ts), which runs only where
+ * found at run time (src/crypto/hashes.ts). The log's own chain keeps node:crypto (src/log/hash.ts), which runs only where
  * the log is.
  */
 

@@ -1,8 +1,8 @@
 import { BehaviorSubject, filter, firstValueFrom, type Subscription } from "rxjs";
-import { toCurrent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
-import { initialState, type CampaignState } from "../projections/state.js";
-import { blameBrokenLog, type EventStore } from "./log/index.js";
+import { toCurrent } from "../../events/index.js";
+import { evolveAll } from "../../projections/campaign.js";
+import { initialState, type CampaignState } from "../../projections/state.js";
+import { blameBrokenLog, type EventStore } from "../log/index.js";
 
 /**
  * A campaign's (or branch's) state kept live from the log's Observable: one immer transaction per batch of events.

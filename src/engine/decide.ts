@@ -1,9 +1,9 @@
-import type { DomainEvent } from "../events/index.js";
-import type { CampaignState } from "../projections/state.js";
-import type { Command } from "./commands/schemas.js";
-import { decideActivateArmy } from "./rules/activation.js";
-import { decideConfirmBattleResult, decideRejectBattleResult, decideReportBattleResult } from "./rules/battle.js";
-import { decideAppointCommander } from "./rules/commanders.js";
+import type { DomainEvent } from "../../events/index.js";
+import type { CampaignState } from "../../projections/state.js";
+import type { Command } from "./command-schemas.js";
+import { decideActivateArmy } from "../rules/activation.js";
+import { decideConfirmBattleResult, decideRejectBattleResult, decideReportBattleResult } from "../rules/battle.js";
+import { decideAppointCommander } from "../rules/commanders.js";
 import {
   decideBreakDown,
   decideDisbandArmy,
@@ -13,9 +13,9 @@ import {
   decideReinforceFormation,
   decideReplaceFormation,
   decideTradeFormations,
-} from "./rules/end-phase.js";
-import { Refused, type Refusal } from "./rules/refusal.js";
-import { decideRevealOrder } from "./rules/reveal.js";
+} from "../rules/end-phase.js";
+import { Refused, type Refusal } from "../rules/refusal.js";
+import { decideRevealOrder } from "../rules/reveal.js";
 import {
   decideCreateCampaign,
   decideDeployArmy,
@@ -23,14 +23,14 @@ import {
   decidePlaceObjective,
   decideRegisterArmy,
   decideStartCampaign,
-} from "./rules/setup.js";
-import { decideClaimStall } from "./rules/stall.js";
+} from "../rules/setup.js";
+import { decideClaimStall } from "../rules/stall.js";
 import {
   decidePauseCampaign,
   decideResumeCampaign,
   decideSetActionDeadline,
   pausedRefusal,
-} from "./rules/organiser.js";
+} from "../rules/organiser.js";
 import {
   decideChooseFirst,
   decideCloseActionPhase,
@@ -38,10 +38,10 @@ import {
   decideGiveSeed,
   decideRollInitiative,
   decideStartTurn,
-} from "./rules/turn.js";
-import { decideBuySupport } from "./rules/support.js";
-import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "./rules/war-chest.js";
-import { decideRepairReserveTitan, decideRepairTitan } from "./rules/titan-repairs.js";
+} from "../rules/turn.js";
+import { decideBuySupport } from "../rules/support.js";
+import { decideBuyArmy, decideBuyDefences, decideBuyFormations } from "../rules/war-chest.js";
+import { decideRepairReserveTitan, decideRepairTitan } from "../rules/titan-repairs.js";
 import {
   decideAgreeEnclosed,
   decideAllocateHits,
@@ -56,9 +56,9 @@ import {
   decideRollSaves,
   decideRollWhiteOut,
   decideRollScenario,
-} from "./rules/battle-kit.js";
-import { decideRegisterSeatKey } from "./rules/seat-keys.js";
-import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "./rules/scouting.js";
+} from "../rules/battle-kit.js";
+import { decideRegisterSeatKey } from "../rules/seat-keys.js";
+import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "../rules/scouting.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
 

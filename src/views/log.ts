@@ -1,7 +1,7 @@
-import type { CurrentEvent, DomainEvent } from "../events/index.js";
-import { evolveSettling, noSettledBattles, type SettledFold } from "../projections/settled-battles.js";
-import { initialState, type CampaignState } from "../projections/state.js";
-import type { ViewContext } from "./views-secret-field.js";
+import type { CurrentEvent, DomainEvent } from "../../events/index.js";
+import { evolveSettling, noSettledBattles, type SettledFold } from "../../projections/settled-battles.js";
+import { initialState, type CampaignState } from "../../projections/state.js";
+import type { ViewContext } from "./secret-field.js";
 
 /** Whether the commander of this army, still on the map, has no unit of its type left in its formation. */
 function noCommanderLeft(state: CampaignState, armyId: string): boolean {

@@ -1,10 +1,10 @@
-import { catalogue, GENESIS_HASH, toCurrent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
-import { initialState, type CampaignState } from "../projections/state.js";
+import { catalogue, GENESIS_HASH, toCurrent } from "../../events/index.js";
+import { evolveAll } from "../../projections/campaign.js";
+import { initialState, type CampaignState } from "../../projections/state.js";
 import { decideBatch } from "./decide-batch.js";
-import { verifySignature } from "./crypto/verify-node.js";
+import { verifySignature } from "../crypto/verify-node.js";
 import type { Clock, CommandHandler, Outcome } from "./engine.js";
-import { checkAppend, sealEvent, type Head } from "./log/index.js";
+import { checkAppend, sealEvent, type Head } from "../log/index.js";
 
 /**
  * The command handler with no log, for rule tests (the golden corpus runs on it): commands are decided as the Engine

@@ -7,26 +7,19 @@
  * viewer at all see the log as stored. Nobody's view holds another party's secrets file: a player's view adds only
  * its own held orders (ownHeldOrders).
  */
-import { HOST, type Order } from "../events/common.js";
-import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../events/index.js";
-import { allBattles } from "../projections/settled-battles.js";
-import type { CampaignState } from "../projections/state.js";
-import type { SecretKeeper } from "./client/party-secrets.js";
-import { orderCommitment } from "./commitments.js";
-import {
-  EVENT_SECRETS,
-  HIDDEN,
-  STATE_SECRETS,
-  type StatePart,
-  type ViewedData,
-  type ViewedEntry,
-} from "./views-secrets.js";
-import type { SecretField, ViewContext } from "./views-secret-field.js";
-import { FOG_EVENT_SECRETS } from "./views-fog.js";
+import { HOST, type Order } from "../../events/common.js";
+import { toCurrent, type CurrentEvent, type EventType, type StoredEvent } from "../../events/index.js";
+import { allBattles } from "../../projections/settled-battles.js";
+import type { CampaignState } from "../../projections/state.js";
+import type { SecretKeeper } from "../client/party-secrets.js";
+import { orderCommitment } from "../crypto/commitments.js";
+import { EVENT_SECRETS, HIDDEN, STATE_SECRETS, type StatePart, type ViewedData, type ViewedEntry } from "./secrets.js";
+import type { SecretField, ViewContext } from "./secret-field.js";
+import { FOG_EVENT_SECRETS } from "./fog.js";
 
-export { commanderKilled, HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "./views-secrets.js";
-export type { Hidden, ViewedData, ViewedEntry } from "./views-secrets.js";
-export type { SecretField, ViewContext } from "./views-secret-field.js";
+export { commanderKilled, HIDDEN, EVENT_SECRETS, STATE_SECRETS } from "./secrets.js";
+export type { Hidden, ViewedData, ViewedEntry } from "./secrets.js";
+export type { SecretField, ViewContext } from "./secret-field.js";
 
 /** Who is looking: a player id, "host", or undefined for everything the log shows. */
 export type Viewer = string | undefined;

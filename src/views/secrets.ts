@@ -1,9 +1,9 @@
-import type { EventData, EventType } from "../events/index.js";
-import type { Commander } from "../events/common.js";
-import type { ArmyState, CampaignState } from "../projections/state.js";
-import { COMMANDER_EVENT_SECRETS, commanderLevelInState, spareCommandersInLedger } from "./views-commanders.js";
-import { FOG_ARMY_SECRETS, FOG_BATTLE_SECRETS, type FOG_EVENT_SECRETS, FOG_LEDGER_SECRETS } from "./views-fog.js";
-import type { SecretField } from "./views-secret-field.js";
+import type { EventData, EventType } from "../../events/index.js";
+import type { Commander } from "../../events/common.js";
+import type { ArmyState, CampaignState } from "../../projections/state.js";
+import { COMMANDER_EVENT_SECRETS, commanderLevelInState, spareCommandersInLedger } from "./commanders.js";
+import { FOG_ARMY_SECRETS, FOG_BATTLE_SECRETS, type FOG_EVENT_SECRETS, FOG_LEDGER_SECRETS } from "./fog.js";
+import type { SecretField } from "./secret-field.js";
 
 /**
  * What a viewer sees in place of a secret. A plain string where the field holds an object (the commander) or, later, a

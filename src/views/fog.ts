@@ -1,7 +1,7 @@
-import type { EventData, EventType } from "../events/index.js";
-import { advancedRule } from "../projections/advanced.js";
-import type { ArmyState, BattleState, PlayerLedger } from "../projections/state.js";
-import type { SecretField, ViewContext } from "./views-secret-field.js";
+import type { EventData, EventType } from "../../events/index.js";
+import { advancedRule } from "../../projections/advanced.js";
+import type { ArmyState, BattleState, PlayerLedger } from "../../projections/state.js";
+import type { SecretField, ViewContext } from "./secret-field.js";
 
 /**
  * A2 fog of war: the enemy sees an army's name, square and move rate, never its points or what they can be worked out

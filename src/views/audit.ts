@@ -11,11 +11,11 @@
  *   redacts. Scouting (A3) and off-table support (A7) are public, and the base checks (T3-T5, D1) read only public
  *   fields: an order is in the log only once revealed.
  */
-import type { CurrentEvent } from "../events/index.js";
-import type { AuditEvent, AuditReport, Finding } from "../replays/audit.js";
-import { advancedRule } from "../projections/advanced.js";
-import { fogLifted } from "./views-fog.js";
-import { HIDDEN, seesAll, viewEvent, type ViewContext, type Viewer } from "./views.js";
+import type { CurrentEvent } from "../../events/index.js";
+import type { AuditEvent, AuditReport, Finding } from "../../replays/audit.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { fogLifted } from "./fog.js";
+import { HIDDEN, seesAll, viewEvent, type ViewContext, type Viewer } from "./view.js";
 
 /** A finding as a player sees it: `redacted` names its hidden fields (["detail"]). */
 export type ViewedFinding = Finding & { redacted?: string[] };

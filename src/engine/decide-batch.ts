@@ -1,10 +1,10 @@
-import { catalogue, type NewEvent } from "../events/index.js";
-import { evolveAll } from "../projections/campaign.js";
-import type { CampaignState } from "../projections/state.js";
-import { checkCommand } from "./commands/schemas.js";
+import { catalogue, type NewEvent } from "../../events/index.js";
+import { evolveAll } from "../../projections/campaign.js";
+import type { CampaignState } from "../../projections/state.js";
+import { checkCommand } from "./command-schemas.js";
 import { decide } from "./decide.js";
-import type { Refusal } from "./rules/refusal.js";
-import { checkSignature, type SignatureCheck } from "./rules/seat-keys.js";
+import type { Refusal } from "../rules/refusal.js";
+import { checkSignature, type SignatureCheck } from "../rules/seat-keys.js";
 
 /** Where a batch is appended and how signatures are checked (D2): its commands are signed for this line. */
 export interface BatchLine {

@@ -1,5 +1,5 @@
-import type { SettledBattles } from "../projections/settled-battles.js";
-import type { CampaignState } from "../projections/state.js";
+import type { SettledBattles } from "../../projections/settled-battles.js";
+import type { CampaignState } from "../../projections/state.js";
 
 /** What a view knows besides the record it shows: the campaign as it stands when the view is made. */
 export interface ViewContext {
