@@ -80,3 +80,8 @@ export function derivedView(state: TotalsSource & { battles: Record<string, Enga
   }
   return { cvps: campaignTotals(state), engagements };
 }
+
+/** E2: a side's CVPs now, the total of campaignTotals, by player id. */
+export function cvpTotals(state: TotalsSource): Record<string, number> {
+  return Object.fromEntries(Object.entries(campaignTotals(state)).map(([id, side]) => [id, side.total]));
+}

@@ -1,5 +1,4 @@
 import type { VpTableRow } from "../events/common.js";
-import { campaignTotals, type TotalsSource } from "./derived.js";
 
 /** The campaign's formulas (S2-S5, B3, E2), shared by reducers and rules, so both agree. */
 
@@ -47,9 +46,4 @@ export function vpTarget(averagePoints: number, table?: readonly VpTableRow[]): 
 export function isOverwhelming(winnerVp: number, loserVp: number): boolean {
   if (loserVp === 0) return winnerVp > 0;
   return winnerVp * 2 >= loserVp * 3;
-}
-
-/** E2: a side's CVPs now, the total of campaignTotals (derived.ts), by player id. */
-export function cvpTotals(state: TotalsSource): Record<string, number> {
-  return Object.fromEntries(Object.entries(campaignTotals(state)).map(([id, side]) => [id, side.total]));
 }

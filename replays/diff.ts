@@ -4,7 +4,7 @@
  * from a view of its state (src/views/view.ts): for a player, the other side's strength and reserves may be HIDDEN (A2).
  */
 import type { Square } from "../events/common.js";
-import { cvpTotals } from "../projections/formulas.js";
+import { cvpTotals } from "../projections/derived.js";
 import { HIDDEN, type CampaignView, type Hidden } from "../src/views/view.js";
 
 export interface ArmySummary {

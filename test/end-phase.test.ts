@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cvpTotals } from "../projections/formulas.js";
+import { cvpTotals } from "../projections/derived.js";
 import { eventOf, hostSeed, Scenario, side, types } from "./battle-support.js";
 import { turnOneBattles } from "./support/end-ready.js";
 import { goldenSetup } from "./support/fixtures.js";

@@ -2,7 +2,7 @@ import { HOST } from "../../events/common.js";
 import type { RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
-import { cvpTotals } from "../../projections/formulas.js";
+import { cvpTotals } from "../../projections/derived.js";
 import { rowsFromEdge, sameSquare } from "../../projections/grid.js";
 import type { ArmyState, CampaignState, TurnState } from "../../projections/state.js";
 import type { CommandOf } from "../engine/command-schemas.js";

@@ -14,7 +14,7 @@ import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { MemorySecrets } from "../../src/client/secrets.js";
 import { Table } from "../../src/client/table.js";
 import { mapOutput } from "../../src/cli/commands/map.js";
-import type { DemoCampaign } from "../../src/cli/commands/demo.js";
+import type { DemoCampaign } from "../../src/cli/commands/demo-campaigns.js";
 import { examplePath } from "../../src/setup/package-files.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { describeRefusal } from "../../src/rules/refusal.js";

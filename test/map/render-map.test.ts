@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
-import { ADVANCED_DEMO, BASIC_DEMO } from "../../src/cli/commands/demo.js";
+import { ADVANCED_DEMO, BASIC_DEMO } from "../../src/cli/commands/demo-campaigns.js";
 import { renderMap } from "../../src/map/render-map.js";
 import { ownHeldOrders, viewState, type ViewContext } from "../../src/views/view.js";
 import { browserBundle } from "../support/browser-bundle.js";

@@ -11,7 +11,8 @@ import type { Order, RosterFormation, Square, UnitCounts } from "../../events/co
 import { type CurrentEvent, type EventData, type StoredEvent, toCurrent } from "../../events/index.js";
 import { evolve } from "../../projections/campaign.js";
 import { armyPoints } from "../../projections/units.js";
-import { cvpTotals, moveRate } from "../../projections/formulas.js";
+import { cvpTotals } from "../../projections/derived.js";
+import { moveRate } from "../../projections/formulas.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
 import { seedCommitment } from "../../src/crypto/commitments.js";
 import { rollInitiative } from "../../src/crypto/dice.js";

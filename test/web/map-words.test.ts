@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASIC_DEMO } from "../../src/cli/commands/demo.js";
+import { BASIC_DEMO } from "../../src/cli/commands/demo-campaigns.js";
 import { renderMap } from "../../src/map/render-map.js";
 import type { CampaignView } from "../../src/views/view.js";
 import { squareWords } from "../../src/web/map-words.js";

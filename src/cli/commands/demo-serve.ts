@@ -1,7 +1,7 @@
 import { loadSetupFile } from "../../setup/setup-loader.js";
 import { examplePath } from "../../setup/package-files.js";
 import { withEngine } from "../session.js";
-import type { DemoCampaign } from "./demo.js";
+import type { DemoCampaign } from "./demo-campaigns.js";
 import type { CliKit } from "./kit.js";
 import { createCampaign } from "./new.js";
 import { runServe } from "./serve.js";
