@@ -1,8 +1,7 @@
 // @ts-check
 import js from "@eslint/js";
-import { importX } from "eslint-plugin-import-x";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import tseslint from "typescript-eslint";
+import { noCycle } from "./scripts/eslint-no-cycle.js";
 
 /** Imports that would break the layers: events <- projections <- rules <- replays <- CLI/server (side by side)/web. */
 const layer = (from, forbidden, why) => ({
@@ -13,18 +12,22 @@ const layer = (from, forbidden, why) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "**/*.js", "!eslint.config.js"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "coverage/**",
+      "**/*.js",
+      "!eslint.config.js",
+      "!scripts/eslint-no-cycle.js",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { "import-x": importX },
-    settings: {
-      "import-x/resolver-next": [createTypeScriptImportResolver()],
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
-      "import-x/extensions": [".ts", ".tsx", ".js"],
-    },
+    plugins: { local: { rules: { "no-cycle": noCycle } } },
     rules: {
-      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "local/no-cycle": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-non-null-assertion": "off",
     },

@@ -4,9 +4,9 @@
  * type its decision begins with, and agrees with it on every plain field both name (the army, the battle, the seed's
  * hash, the salt...): another command of the same seat, sent from its other client, differs in one of those.
  */
-import type { EventType } from "../../events/index.js";
+import type { EventType, StoredEvent } from "../../events/index.js";
 import type { Command } from "../engine/command-schemas.js";
-import type { SeatEvent } from "./remote.js";
+import type { EventView } from "../views/view.js";
 
 /** The event types each command's decision (src/engine/decide.ts) begins with; test/remote/landed.test.ts checks them. */
 const FIRST_EVENTS: { readonly [T in Command["type"]]: readonly EventType[] } = {
@@ -71,10 +71,13 @@ export function firstEventsOf(type: string): readonly string[] {
   return (FIRST_EVENTS as Record<string, readonly string[] | undefined>)[type] ?? [];
 }
 
-/** Whether `written`, the events right after the seq a request of these commands expected, are that request's. */
-export function landed(commands: readonly unknown[], written: readonly SeatEvent[]): boolean {
+/**
+ * Whether `written`, the events right after the seq a request of these commands expected (as the seat gets them:
+ * src/client/remote.ts's SeatEvent), are that request's.
+ */
+export function landed(commands: readonly unknown[], written: readonly EventView<StoredEvent>[]): boolean {
   const command = commands[0] as Record<string, unknown> | undefined;
-  const first = written[0] as (SeatEvent & { data?: Record<string, unknown> }) | undefined;
+  const first = written[0] as (EventView<StoredEvent> & { data?: Record<string, unknown> }) | undefined;
   if (!command || !first || first.actor !== command["actor"]) return false;
   if (!firstEventsOf(String(command["type"])).includes(first.type)) return false;
   const data = first.data ?? {};
