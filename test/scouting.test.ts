@@ -13,6 +13,9 @@ import { Engine } from "../src/engine/engine.js";
 import { stateOutput } from "../src/cli/commands/show.js";
 import { ownHeldOrders } from "../src/views/view.js";
 import { setupCommands } from "../src/setup/setup-file.js";
+import { auditCampaign } from "../replays/audit.js";
+import { loadAuditInput } from "../replays/audit-load.js";
+import { renderAudit } from "../replays/audit-text.js";
 import { mergePatch } from "./golden/format.js";
 import { goldenSetup } from "./support/fixtures.js";
 
@@ -210,6 +213,31 @@ describe("A3 scouting through the engine", () => {
       defender: { army: "b1" },
       scouting: "scoutedWins",
     });
+  });
+
+  it("A3 T5 a First Fire made public for the +2, attacked and never activated: the close of a claimed stall charges nothing and the audit finds nothing", async () => {
+    const { table } = await seated();
+    await submit(table, { actor: "red", type: "ChooseFirst", first: "red" });
+    await submit(table, { actor: "red", type: "ScoutArmy", army: "r1", target: "b1" });
+    await submit(table, { actor: "blue", type: "AnswerScouting", scouting: "t1s1", firstFire: true });
+    await submit(table, { actor: "blue", type: "StateArmySize", scouting: "t1s1", points: 1750 });
+    const attack = [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ];
+    await submit(table, { actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: attack });
+    await submit(table, { actor: "red", type: "ClaimStall" });
+    await submit(table, { actor: HOST, type: "CloseActionPhase" });
+
+    const events = await engine!.store.readAll("scout6");
+    const ended = events.find((event) => event.type === "ActionPhaseEnded")!;
+    expect(ended.data).toMatchObject({ withheld: [], notActivated: ["r2", "b1", "b2"] });
+    const state = await engine!.state("scout6");
+    expect(state.violations).toEqual([]);
+    expect(state.battles["t1b1"]).toMatchObject({ defender: { army: "b1", order: "firstFire" } });
+    const report = auditCampaign(await loadAuditInput(engine!.store, "scout6"));
+    expect(report.findings, renderAudit(report).join("\n")).toEqual([]);
   });
 
   it("A3 an army scouts each enemy army once", async () => {

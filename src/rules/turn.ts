@@ -177,8 +177,14 @@ export function decideCloseActionPhase(
   const neverGiven = owed.filter((item) => item.owes === "order");
   // An attacker whose defender never gave its order could not reveal its own (T5): no breach of its player.
   const couldNotReveal = new Set(neverGiven.map((item) => state.battles[item.battle]!.attacker.army));
-  const withheld = [...hidden.filter((army) => !couldNotReveal.has(army)), ...neverGiven.map((item) => item.army)];
-  const notActivated = waiting.filter((army) => !neverGiven.some((item) => item.army === army.id));
+  // A3: a First Fire a scouting made public is revealed; its battle has it, so its army is only kept from activating.
+  const publicOrder = (army: string) => {
+    const pledge = turn.scouting?.pledges[army];
+    return pledge !== undefined && !pledge.separateReveal;
+  };
+  const withheldOrders = neverGiven.filter((item) => !publicOrder(item.army)).map((item) => item.army);
+  const withheld = [...hidden.filter((army) => !couldNotReveal.has(army)), ...withheldOrders];
+  const notActivated = waiting.filter((army) => !withheldOrders.includes(army.id));
   const ended = endActionPhase(
     state,
     state.turn,
