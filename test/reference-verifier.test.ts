@@ -453,6 +453,65 @@ describe("tools/verify_log.py", () => {
     });
   });
 
+  describe("what the battle kit's conditions mean (K3)", () => {
+    /** A table's band at faces 1 and 6: every one of these tables gives them different bands. */
+    const ENDS = {
+      light: ["darkestBeforeDawn", "darkestNight"],
+      rain: ["clearingUp", "hardRain"],
+      atmosphere: ["cantBreathe", "welcomeToHell"],
+    } as const;
+
+    it("names the seq of a condition whose die and band were changed together, re-sealed: the kit's dice say otherwise", async () => {
+      const rolled = advanced.bodies.find(
+        (body) =>
+          body.type === "BattleConditionsRolled" &&
+          Object.keys(ENDS).some((table) => table in (body.data as EventData<"BattleConditionsRolled">).conditions),
+      )!;
+      const raw = resealed(advanced, (bodies) => {
+        const conditions = (bodies[rolled.seq - 1]!.data as EventData<"BattleConditionsRolled">).conditions;
+        const table = (Object.keys(ENDS) as (keyof typeof ENDS)[]).find((name) => conditions[name])!;
+        const condition = conditions[table]!;
+        const face = condition.die === 6 ? 1 : 6;
+        Object.assign(condition, { die: face, band: ENDS[table][face === 1 ? 0 : 1] });
+        return bodies;
+      });
+      await expectFailure(
+        raw,
+        rolled.seq,
+        /BattleConditionsRolled is not what its dice give: conditions .* where the campaign's tables and its dice give/,
+      );
+    });
+
+    it("names the seq of a starting gravity changed, re-sealed", async () => {
+      const rolled = advanced.bodies.find(
+        (body) =>
+          body.type === "BattleConditionsRolled" &&
+          (body.data as EventData<"BattleConditionsRolled">).conditions.gravity,
+      )!;
+      const raw = resealed(advanced, (bodies) => {
+        const gravity = (bodies[rolled.seq - 1]!.data as EventData<"BattleConditionsRolled">).conditions.gravity!;
+        gravity.level = gravity.level === "low" ? "high" : "low";
+        return bodies;
+      });
+      await expectFailure(raw, rolled.seq, /BattleConditionsRolled is not what its dice give: conditions/);
+    });
+
+    it("names the seq of a Gravity Flux level changed, re-sealed", async () => {
+      const seq = seqOf(advanced, "GravityFluxRolled", 0);
+      const raw = resealed(advanced, (bodies) => {
+        const data = bodies[seq - 1]!.data as EventData<"GravityFluxRolled">;
+        data.level = data.level === "low" ? "high" : "low";
+        data.changed = !data.changed;
+        return bodies;
+      });
+      await expectFailure(
+        raw,
+        seq,
+        /GravityFluxRolled is not what its dice give: level \S+ \(changed: \w+\) where its d6 gives/,
+      );
+    });
+  });
+
   describe("scouting (A3)", () => {
     /**
      * The advanced demo with a scouting written into turn 1 as the engine writes one: an army that revealed Advance

@@ -6,8 +6,8 @@
 Checks the hash chain and the envelope's members (docs/storage.md, "The raw log"), every order commitment against its
 reveal (docs/secrets.md), every player's seed commitment before its turn's TurnStarted, every seed against its
 commitment and every roll against the seeds (docs/fair-dice.md), each roll's form at once (pending or not), what the
-battle kit's dice mean (docs/battle-kit.md: saves, TK damage, what they destroy, barrage hits), every signed command
-against its party's key in force, that no event of a party with a key in force goes unsigned, and that recorded times
+battle kit's dice mean (docs/battle-kit.md: conditions, Gravity Flux levels, saves, TK damage, what they destroy,
+barrage hits), every signed command against its party's key in force, that no event of a party with a key in force goes unsigned, and that recorded times
 never go back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
 chain's, else the earliest by seq.
 """
@@ -55,6 +55,15 @@ def die(campaign, turn, host_seed, player_seeds, index, sides=6):
 
 
 SCENARIOS = ("meetingEngagement", "attackDefense", "annihilation", "breakout", "recover", "assassination", "pincer")
+# K3's d6 tables (docs/fair-dice.md, "The kit's data"): each band's id by face, 1 to 6.
+CONDITION_TABLES = {
+    "light": ("darkestBeforeDawn", "twilightOfTheGods", "twilightOfTheGods", "gatheringDarkness", "hopeFades", "darkestNight"),
+    "rain": ("clearingUp", "aintSoBad", "aintSoBad", "stormsComin", "gettingWorse", "hardRain"),
+    "blizzard": ("inForSomeChop", "noTimeForThis", "noTimeForThis", "noTimeForThis", "breakingUp", "noEndInSight"),
+    "atmosphere": ("cantBreathe", "hullBreach", "remindsMeOfHome", "remindsMeOfHome", "dontLookNow", "welcomeToHell"),
+}
+GRAVITY = ("low", "normal", "normal", "normal", "high", "flux")
+BLIZZARD_EDGES = ("attacker", "defender", "attackerLeft", "attackerRight")
 # K5: what each kind of hit may be allocated to (a TK hit: war engines when there are any, else any unit).
 AFFECTS = {"AP": ("infantry", "lightVehicle"), "AT": ("lightVehicle", "armouredVehicle", "warEngine"),
            "MW": ("infantry", "lightVehicle", "armouredVehicle", "warEngine")}
@@ -150,7 +159,7 @@ def roll_form_problem(roll, scouting, players):
     return None if roll["band"] == band else f"band {roll['band']} does not follow from totals {last[0]} and {last[1]} (the band is {band})"
 
 
-def kit_meaning_problem(kind, roll, volley=None, barrage=None):
+def kit_meaning_problem(kind, roll, volley=None, barrage=None, kit=None, gravity=None):
     """What a battle kit roll records that its own dice do not give by the documented rules (docs/battle-kit.md)."""
     dice = roll["dice"]
     if any(not 1 <= die["face"] <= die["sides"] for die in dice):
@@ -172,12 +181,49 @@ def kit_meaning_problem(kind, roll, volley=None, barrage=None):
         scenario = SCENARIOS[take(7) - 1]
         if scenario != roll["scenario"]:
             return f"scenario {roll['scenario']} where its d7 gives {scenario}"
+    elif kind == "BattleConditionsRolled":
+        conditions = conditions_from_dice(kit, take)
+        if conditions != roll["conditions"]:
+            return f"conditions {json.dumps(roll['conditions'])} where the campaign's tables and its dice give {json.dumps(conditions)}"
+    elif kind == "GravityFluxRolled":
+        if gravity is None or not gravity["flux"]:
+            return f"battle {roll['battle']} is not under Gravity Flux (no BattleConditionsRolled put it in flux)"
+        face = GRAVITY[take(6) - 1]
+        level = gravity["level"] if face == "flux" else face
+        if roll["level"] != level or roll["changed"] != (level != gravity["level"]):
+            return f"level {roll['level']} (changed: {json.dumps(roll['changed'])}) where its d6 gives {level} from {gravity['level']}"
     elif kind == "WhiteOutRolled":
         if (take(6) == 1) != roll["whiteOut"]:
             return "a white-out is a 1 on its d6"
     else:
         return None
     return None if position[0] == len(dice) else f"{len(dice)} dice recorded where the rules draw {position[0]}"
+
+
+def conditions_from_dice(kit, take):
+    """K3: a battle's conditions from its dice, in the order light, rain, blizzard (a d4 edge on a 1), atmosphere,
+    gravity (a 6 is Gravity Flux!: the starting level rerolled until it is not a 6), each only when the campaign rolls
+    it (its options.battleKit, docs/battle-kit.md)."""
+    conditions = {}
+    for table in ("light", "rain", "blizzard"):
+        if kit.get(table, False):
+            die = take(6)
+            conditions[table] = {"die": die, "band": CONDITION_TABLES[table][die - 1]}
+    if "blizzard" in conditions and conditions["blizzard"]["band"] == "inForSomeChop":
+        conditions["blizzard"]["edge"] = BLIZZARD_EDGES[take(4) - 1]
+    if kit.get("atmosphere", "normal") == "rolled":
+        die = take(6)
+        conditions["atmosphere"] = {"die": die, "band": CONDITION_TABLES["atmosphere"][die - 1]}
+    world = kit.get("gravity", "normal")
+    if world in ("rolled", "flux"):
+        dice = [take(6)] if world == "rolled" else []
+        level = GRAVITY[dice[0] - 1] if dice else "flux"
+        flux = level == "flux"
+        while level == "flux":
+            dice.append(take(6))
+            level = GRAVITY[dice[-1] - 1]
+        conditions["gravity"] = {"dice": dice, "level": level, "flux": flux}
+    return conditions
 
 
 def scouting_band(scout, scouted):
@@ -225,7 +271,7 @@ class Contents:
         self.failures, self.campaign, self.players, self.turns, self.current = [], "", [], {}, None
         self.seed_commitments, self.host_hashes, self.activations, self.pledges, self.scoutings = {}, set(), {}, {}, {}
         self.commitment_seqs, self.last_ended = {}, 0
-        self.volleys, self.barrages = {}, {}
+        self.volleys, self.barrages, self.gravity, self.kit = {}, {}, {}, {}
         self.counts = dict.fromkeys(("commitments", "host seeds", "player seeds", "player seed commitments", "rolls"), 0)
 
     def check(self, event):
@@ -245,6 +291,7 @@ class Contents:
 
     def CampaignCreated(self, seq, data):
         self.campaign, self.players = data["campaign"], [player["id"] for player in data["players"]]
+        self.kit = data["options"].get("battleKit") or {}
 
     def PlayerSeedCommitted(self, seq, data):
         self.counts["player seed commitments"] += 1
@@ -318,7 +365,17 @@ class Contents:
         if problem:
             self.fail(seq, f"battle {data['battle']}'s {kind} is not what its dice give: {problem}")
 
-    BattleConditionsRolled = GravityFluxRolled = kit_roll
+    def BattleConditionsRolled(self, seq, data):
+        self.kit_roll_meaning(seq, data, "BattleConditionsRolled", kit=self.kit)
+        gravity = data["conditions"].get("gravity")
+        if gravity is not None:
+            self.gravity[data["battle"]] = {"level": gravity["level"], "flux": gravity["flux"]}
+
+    def GravityFluxRolled(self, seq, data):
+        gravity = self.gravity.get(data["battle"])
+        self.kit_roll_meaning(seq, data, "GravityFluxRolled", gravity=gravity)
+        if gravity is not None:
+            gravity["level"] = data["level"]
 
     def ScenarioRolled(self, seq, data):
         self.kit_roll_meaning(seq, data, "ScenarioRolled")
