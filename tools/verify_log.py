@@ -7,8 +7,8 @@ Checks the hash chain and the envelope's members (docs/storage.md, "The raw log"
 reveal (docs/secrets.md), every player's seed commitment before its turn's TurnStarted, every seed against its
 commitment and every roll against the seeds (docs/fair-dice.md), each roll's form at once (pending or not), what the
 battle kit's dice mean (docs/battle-kit.md: conditions, Gravity Flux levels, saves, TK damage, what they destroy,
-barrage hits), every signed command against its party's key in force, that no event of a party with a key in force goes unsigned, and that recorded times
-never go back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
+barrage hits), every signed command against its party's key in force, that no event of a party with a key in force
+goes unsigned, and that recorded times never go back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
 chain's, else the earliest by seq.
 """
 import hashlib

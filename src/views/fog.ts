@@ -33,7 +33,7 @@ function foggedEvent<T extends EventType, F extends keyof EventData<T> & string>
   return fields.map((field) => ({ field, rule: "A2", owner, revealed: (_data, context) => fogLifted(context) }));
 }
 
-/** Secret fields of events under fog of war, by event type (merged with other rules' rows in views-secrets.ts). */
+/** Secret fields of events under fog of war, by event type (merged with other rules' rows in src/views/secrets.ts). */
 export const FOG_EVENT_SECRETS = {
   ArmyRegistered: foggedEvent("ArmyRegistered", "formations"),
   ArmyRaised: foggedEvent("ArmyRaised", "formations", "units"),

@@ -36,7 +36,7 @@ type AnySecret = Pick<SecretField<never>, "rule"> & {
   readonly revealed: (record: never, context: ViewContext, key: string) => boolean;
 };
 type EventTable = Readonly<Partial<Record<string, readonly AnySecret[]>>>;
-/** The commanders' table of event secrets and, under fog of war (A2), the rosters and points of views-fog.ts. */
+/** The commanders' table of event secrets and, under fog of war (A2), the rosters and points of src/views/fog.ts. */
 const EVENT_TABLE: EventTable = mergeEventTables(EVENT_SECRETS, FOG_EVENT_SECRETS);
 
 function mergeEventTables(...tables: EventTable[]): EventTable {
