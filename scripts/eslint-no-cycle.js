@@ -69,9 +69,12 @@ export const noCycle = {
     const file = context.physicalFilename;
     const root = context.cwd;
     const name = (/** @type {string} */ path) => path.slice(root.length + 1);
-    /** @param {import("estree").Node & { source?: import("estree").Literal | null }} node */
+    /**
+     * @param {import("estree").Node & { source?: import("estree").Literal | null; argument?: { literal?: { value?: unknown } } }} node
+     * An import or export from a module, or a type `import("./x.js").T` (its argument).
+     */
     const check = (node) => {
-      const specifier = node.source?.value;
+      const specifier = node.source?.value ?? node.argument?.literal?.value;
       if (typeof specifier !== "string") return;
       const target = sourceOf(file, specifier);
       if (target === undefined || target === file) return;
@@ -84,6 +87,7 @@ export const noCycle = {
       ExportNamedDeclaration: check,
       ExportAllDeclaration: check,
       ImportExpression: check,
+      TSImportType: check,
     };
   },
 };

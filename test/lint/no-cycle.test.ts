@@ -45,6 +45,14 @@ describe("ESLint's no-cycle rule", () => {
     expect(messages).toContain("Import cycle: a.ts -> b.ts -> c.ts -> d.ts -> a.ts");
   });
 
+  it('reports a cycle of type queries, import("./x.js").T', async () => {
+    const messages = await cycleMessages({
+      "a.ts": 'export type A = { b?: import("./b.js").B };\n',
+      "b.ts": 'export type B = { a?: import("./a.js").A };\n',
+    });
+    expect(messages.sort()).toEqual(["Import cycle: a.ts -> b.ts -> a.ts", "Import cycle: b.ts -> a.ts -> b.ts"]);
+  });
+
   it("takes imports that point one way", async () => {
     const messages = await cycleMessages({
       "formulas.ts": "export interface AwardTable { win: number }\n",
