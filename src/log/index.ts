@@ -6,6 +6,7 @@ export {
   AppendConflictError,
   BranchError,
   CorruptEventError,
+  DatabaseAwayError,
   EventExistsError,
   InvalidEventError,
   StoreFailedError,

@@ -14,6 +14,7 @@ import {
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
+import { databaseAway } from "./postgres-errors.js";
 import { AppendListener } from "./postgres-listener.js";
 import { APPENDS_CHANNEL, createSchema, hasSchema } from "./postgres-schema.js";
 import { SerialQueue } from "./queue.js";
@@ -27,6 +28,9 @@ interface PgReadPoint extends ReadPoint {
 
 /** Anything a query can go through: the pool, or a read point's connection. */
 type Queryable = Pick<pg.Pool, "query">;
+
+/** How long a follower waits to read again after the database was away. */
+const AWAY_RETRY_MS = 1_000;
 
 /** Rows per INSERT of an import. */
 const IMPORT_ROWS = 5_000;
@@ -486,13 +490,15 @@ export class PostgresEventStore extends LineStore {
    * The line's events from `from` on: what is stored, then whatever is appended, by any process. The follower reads
    * by seq from where it is whenever it is woken: by an append of this process, by a notification from the database,
    * or by a head read that finds the stream further on than any follower here has been given. A notification that
-   * never comes costs only time, never an event.
+   * never comes costs only time, never an event; nor does the database going away for a while (a restart, a
+   * failover): the follower reads on from where it is once it answers again.
    */
   batches$(stream: string, from = 1): Observable<StoredEvent[]> {
     return new Observable<StoredEvent[]>((subscriber) => {
       let last = from - 1;
       let reading: Promise<void> | undefined;
       let again = false;
+      let retry: NodeJS.Timeout | undefined;
       const followed = this.follow(stream);
       const readOn = async () => {
         do {
@@ -505,13 +511,22 @@ export class PostgresEventStore extends LineStore {
           }
         } while (again && !subscriber.closed);
       };
+      // The database away (restarting, failing over) ends no follower: it reads on from where it is a little later,
+      // or as soon as the listener is back. Any other error is the follower's.
+      const failed = (error: unknown, tryAgain: () => void) => {
+        if (subscriber.closed) return;
+        if (!databaseAway(error)) return subscriber.error(error);
+        clearTimeout(retry);
+        retry = setTimeout(tryAgain, AWAY_RETRY_MS);
+        retry.unref();
+      };
       const wake = () => {
         if (reading) {
           again = true;
           return;
         }
         reading = readOn()
-          .catch((error: unknown) => subscriber.error(error))
+          .catch((error: unknown) => failed(error, wake))
           .finally(() => {
             reading = undefined;
             // Woken after the read's last look for more and before it was done (by an append a follower made in
@@ -519,7 +534,7 @@ export class PostgresEventStore extends LineStore {
             if (again && !subscriber.closed) wake();
           });
       };
-      void (async () => {
+      const begin = async () => {
         try {
           // The head as it was before the first read: a line that ends before it lost its tail outside epicwar.
           const head = await this.storedHead(stream);
@@ -531,10 +546,12 @@ export class PostgresEventStore extends LineStore {
           // Anything appended while the first read ran.
           wake();
         } catch (error) {
-          subscriber.error(error);
+          failed(error, () => void begin());
         }
-      })();
+      };
+      void begin();
       return () => {
+        clearTimeout(retry);
         followed.wake.delete(wake);
         if (followed.wake.size === 0) this.followed.delete(stream);
       };

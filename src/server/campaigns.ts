@@ -7,7 +7,7 @@ import { Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine.js";
-import { BranchError, storeFailure } from "../log/index.js";
+import { BranchError, DatabaseAwayError, storeFailure } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
 import { Retries } from "./retries.js";
@@ -34,6 +34,8 @@ export class Campaigns {
   /** The log's failures, each met by reopening it (followChores). */
   private failures: Subscription | undefined;
   private readonly reopening = new Retries(...REOPEN_DELAYS);
+  /** Per campaign, the next try to follow it for the host's chores after the database was away. */
+  private readonly followRetries = new Retries(...CHORE_DELAYS);
   /** Per line, the next try of host's steps that failed. */
   private readonly choreRetries = new Retries(...CHORE_DELAYS);
   /** Lines whose host's steps failed because the log took no writes: taken again once it is reopened. */
@@ -101,9 +103,24 @@ export class Campaigns {
     // From the head on: what is already stored had its chores taken when the server started, or by the command.
     const appended = from(store.head(campaign)).pipe(switchMap((head) => store.batches$(campaign, head.seq + 1)));
     const subscription = appended.subscribe({
-      next: () => void this.serialize(campaign, () => this.takeHostChores(campaign, log)),
-      error: (error: unknown) =>
-        log.error({ campaign, err: error }, `following ${campaign} for the host's chores failed`),
+      next: () => {
+        this.followRetries.reset(campaign);
+        void this.serialize(campaign, () => this.takeHostChores(campaign, log));
+      },
+      error: (error: unknown) => {
+        this.followed.delete(campaign);
+        if (!(storeFailure(error) instanceof DatabaseAwayError)) {
+          log.error({ campaign, err: error }, `following ${campaign} for the host's chores failed`);
+          return;
+        }
+        // The database went away before the campaign was followed: followed again, and its due chores taken, once
+        // it may be back.
+        log.warn({ campaign, err: error }, `following ${campaign} for the host's chores waits for the database`);
+        this.followRetries.schedule(campaign, () => {
+          this.followChoresOf(campaign, log);
+          void this.retakeHostChores(campaign, log);
+        });
+      },
     });
     this.followed.set(campaign, subscription);
   }
@@ -115,6 +132,7 @@ export class Campaigns {
     this.failures?.unsubscribe();
     this.reopening.close();
     this.choreRetries.close();
+    this.followRetries.close();
   }
 
   ids(): string[] {
