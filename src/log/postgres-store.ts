@@ -11,7 +11,7 @@ import {
   StoreOpenError,
   type StoreFailedError,
 } from "./errors.js";
-import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import type { ImportedStream, PostgresOptions, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
 import { databaseAway } from "./postgres-errors.js";
@@ -82,6 +82,18 @@ async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release
   };
 }
 
+/** The pool's size and timeouts when the options do not say (docs/scaling.md, "Connections and timeouts"). */
+export const POSTGRES_DEFAULTS: PostgresOptions = { poolSize: 8, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 };
+
+/** A connection's settings: the URL's, with a connect timeout and a statement timeout (0: none). */
+function connectionConfig(location: string, options: PostgresOptions): pg.ClientConfig {
+  return {
+    connectionString: location,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+  };
+}
+
 /** The URL as it may be shown: without its password. */
 function shownLocation(location: string): string {
   try {
@@ -117,9 +129,10 @@ export class PostgresEventStore extends LineStore {
 
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly connectionString: string,
+    /** How the listening connection connects: as the pool's connections do. */
+    private readonly connection: pg.ClientConfig,
     readonly location: string,
-    private readonly options: Required<StoreOptions>,
+    private readonly options: Required<Omit<StoreOptions, "postgres">>,
   ) {
     super();
     this.snapshots = postgresSnapshotCache(pool);
@@ -127,7 +140,8 @@ export class PostgresEventStore extends LineStore {
 
   static async open(location: string, options: StoreOptions = {}): Promise<PostgresEventStore> {
     const shown = shownLocation(location);
-    const pool = new pg.Pool({ connectionString: location, max: 8 });
+    const connection = connectionConfig(location, { ...POSTGRES_DEFAULTS, ...options.postgres });
+    const pool = new pg.Pool({ ...connection, max: options.postgres?.poolSize ?? POSTGRES_DEFAULTS.poolSize });
     // An idle connection's error (the server restarting) is the next query's to report, not the process's to die of.
     pool.on("error", () => undefined);
     try {
@@ -146,7 +160,7 @@ export class PostgresEventStore extends LineStore {
       if (error instanceof StoreOpenError) throw error;
       throw new StoreOpenError(`cannot open ${shown}: ${(error as Error).message}`);
     }
-    return new PostgresEventStore(pool, location, shown, {
+    return new PostgresEventStore(pool, connection, shown, {
       sync: options.sync ?? true,
       catalogue: options.catalogue ?? defaultCatalogue,
       createIfMissing: options.createIfMissing ?? true,
@@ -561,7 +575,7 @@ export class PostgresEventStore extends LineStore {
   /** The stream's followers here, and the listener that wakes them on other processes' appends (started once). */
   private follow(stream: string): { wake: Set<() => void>; seen: number } {
     if (!this.listener) {
-      this.listener = new AppendListener(this.connectionString, (heard) => {
+      this.listener = new AppendListener(this.connection, (heard) => {
         if (heard === undefined) for (const name of this.followed.keys()) this.wakeFollowers(name);
         else this.wakeFollowers(heard);
       });

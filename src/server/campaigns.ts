@@ -3,7 +3,7 @@ import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
 import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
-import { Table } from "../client/table.js";
+import { ChoreRefusedError, Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine.js";
@@ -50,12 +50,19 @@ export class Campaigns {
     known: readonly string[],
     /** Whether this server takes the host's chores: of several on one database, exactly one does. */
     private readonly hostChores: boolean,
+    /** Told of the host's steps taken (events written), and of tries that met a conflict or failed. */
+    private readonly onHostSteps: HostStepsCounter,
   ) {
     this.known = new Set(known);
   }
 
-  static async open(engine: Engine, secretsDir: string, hostChores = true): Promise<Campaigns> {
-    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores);
+  static async open(
+    engine: Engine,
+    secretsDir: string,
+    hostChores = true,
+    onHostSteps: HostStepsCounter = () => {},
+  ): Promise<Campaigns> {
+    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores, onHostSteps);
   }
 
   /**
@@ -188,8 +195,16 @@ export class Campaigns {
       await this.hostTable(stream).takeChores((events) => written.push(...events));
       this.choreRetries.reset(stream);
     } catch (error) {
-      log.error({ stream, err: error }, `the host's chore in ${stream} failed: ${(error as Error).message}`);
+      // Another instance's command appended between this step's read and its append: normal play on a shared
+      // database, tried again at once, so no alert's business.
+      const conflict = error instanceof ChoreRefusedError && error.refusal?.kind === "conflict";
+      this.onHostSteps(conflict ? "conflict" : "failed", 1);
+      const message = `the host's chore in ${stream} ${conflict ? "met another writer" : "failed"}: ${(error as Error).message}`;
+      if (conflict) log.info({ stream }, message);
+      else log.error({ stream, err: error }, message);
       this.retryHostChores(stream, error, this.log ?? log);
+    } finally {
+      this.onHostSteps("taken", written.length);
     }
     return written;
   }
@@ -229,3 +244,6 @@ export class Campaigns {
 }
 
 const HOST_PARTY: ReadonlySet<string> = new Set([HOST]);
+
+/** Counts the host's steps: `taken` with the events written, `conflict` or `failed` with the tries. */
+export type HostStepsCounter = (result: "taken" | "conflict" | "failed", count: number) => void;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { readFile } from "node:fs/promises";
 import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine.js";
-import { storeLocation, StoreOpenError } from "../log/index.js";
+import { storeLocation, StoreOpenError, type PostgresOptions } from "../log/index.js";
 import { buildServer } from "./app.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
@@ -17,6 +17,8 @@ export interface ServeOptions {
   store?: string;
   /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
   hostChores?: boolean;
+  /** With `store`: the pool's size and the connect and statement timeouts. */
+  postgres?: Partial<PostgresOptions>;
   host: string;
   port: number;
   /** The host's secrets folder (its dice seeds). */
@@ -112,7 +114,10 @@ export async function startServer(options: ServeOptions, print: (line: string) =
   const tls = options.tls ? await readTls(options.tls) : undefined;
   let engine: Engine;
   try {
-    engine = await Engine.open(storeLocation(options), options.clock ? { clock: options.clock } : {});
+    engine = await Engine.open(storeLocation(options), {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.postgres ? { postgres: options.postgres } : {}),
+    });
   } catch (error) {
     if (error instanceof StoreOpenError && /in use|already open/.test(error.message))
       throw new ServeError(
