@@ -16,7 +16,7 @@ import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
 import { databaseAway } from "./postgres-errors.js";
 import { AppendListener } from "./postgres-listener.js";
-import { APPENDS_CHANNEL, createSchema, hasSchema } from "./postgres-schema.js";
+import { APPENDS_CHANNEL, hasSchema, migrateSchema } from "./postgres-schema.js";
 import { SerialQueue } from "./queue.js";
 import { READ_BATCH } from "./read-ahead.js";
 import { decodeInOrder, ReadOrder } from "./read-order.js";
@@ -150,7 +150,7 @@ export class PostgresEventStore extends LineStore {
         if (options.createIfMissing === false) {
           if (!(await hasSchema(client))) throw new StoreOpenError(`no campaign database at ${shown}`);
         } else {
-          await createSchema(client);
+          await migrateSchema(client);
         }
       } finally {
         client.release();
