@@ -3,6 +3,8 @@
  * /metrics, which only the operator token reads.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { AppendConflictError } from "../../src/log/index.js";
 import { auth, CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer;
@@ -90,5 +92,29 @@ describe("metrics", () => {
         `epicwar_request_duration_seconds_count{route="/campaigns/:id/commands",method="POST",status="200"}`,
       ),
     ).toBe(accepted);
+  });
+});
+
+describe("the host's steps", () => {
+  it("log a step that met another writer's append at info level, count it, and take it again", async () => {
+    const { store } = server.engine;
+    const append = store.append.bind(store);
+    let met = 0;
+    // As when another instance appends between the step's read and its own append: the first start of turn is beaten.
+    store.append = async (stream, expectedSeq, events, options) => {
+      if (events[0]?.type === "TurnStarted" && met++ === 0)
+        throw new AppendConflictError(stream, expectedSeq, expectedSeq + 1);
+      return append(stream, expectedSeq, events, options);
+    };
+    for (const player of ["concord", "horde"]) await new PlayerClient(server, player).takeChores();
+    for (let waited = 0; !(await store.readAll(CAMPAIGN)).some((event) => event.type === "TurnStarted"); waited++) {
+      expect(waited, "turn 1 started within 5 s").toBeLessThan(100);
+      await sleep(50);
+    }
+    const lines = server.logLines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    const conflicts = lines.filter((line) => line.msg.includes("met another writer"));
+    expect(conflicts.map((line) => line.level)).toEqual([30]);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(sample(await metricsText(), 'epicwar_host_steps_total{result="conflict"}')).toBe(1);
   });
 });
