@@ -41,6 +41,8 @@ export interface ServerOptions {
    * served over HTTPS (the cookie's Secure flag). None when not given.
    */
   trustProxy?: string;
+  /** Told of each campaign another process made in a shared store, once this server serves it (to seat it). */
+  onCampaignFound?: (campaign: string) => Promise<void>;
 }
 
 declare module "fastify" {
@@ -135,6 +137,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // A server stopped between a command and the host's chores after it left them due: they are taken first.
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
   campaigns.followChores(app.log);
+  campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
   app.addHook("onClose", async () => campaigns.close());
   const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
   sessionRoutes(app, context);

@@ -15,6 +15,8 @@ import { from, switchMap, type Subscription } from "rxjs";
 
 /** The first and the longest wait before the log is reopened again after a failed write, in milliseconds. */
 const REOPEN_DELAYS = [250, 5_000] as const;
+/** How often a server on a shared store looks for campaigns made by other processes, in milliseconds. */
+const DISCOVERY_MS = 500;
 /** The first and the longest wait before a host's step that failed is tried again, in milliseconds. */
 const CHORE_DELAYS = [250, 30_000] as const;
 
@@ -40,6 +42,9 @@ export class Campaigns {
   private readonly choreRetries = new Retries(...CHORE_DELAYS);
   /** Lines whose host's steps failed because the log took no writes: taken again once it is reopened. */
   private readonly afterReopen = new Set<string>();
+  /** The look for campaigns made elsewhere, every DISCOVERY_MS (discoverCampaigns), and whether one is under way. */
+  private discovery: NodeJS.Timeout | undefined;
+  private discovering = false;
   /** The server's log, for what happens between requests (given by followChores). */
   private log: FastifyBaseLogger | undefined;
 
@@ -132,8 +137,46 @@ export class Campaigns {
     this.followed.set(campaign, subscription);
   }
 
+  /**
+   * On a store other processes write to, looks for campaigns made elsewhere (another server's POST /campaigns,
+   * `epicwar new --store`) every DISCOVERY_MS, and serves each from then on: its due host's chores are taken, and
+   * `found` is told of it (to seat it). Call after followChores.
+   */
+  discoverCampaigns(found: (campaign: string) => Promise<void>): void {
+    if (!this.engine.store.shared) return;
+    this.discovery = setInterval(() => void this.discover(found), DISCOVERY_MS);
+  }
+
+  private async discover(found: (campaign: string) => Promise<void>): Promise<void> {
+    const log = this.log;
+    if (this.discovering || !log) return;
+    this.discovering = true;
+    try {
+      for (const campaign of await this.engine.listCampaigns()) {
+        if (this.known.has(campaign)) continue;
+        // After any creation of it through this server, which adds it itself.
+        const added = await this.serialize(campaign, async () => {
+          if (this.known.has(campaign)) return false;
+          this.add(campaign, log);
+          await this.takeHostChores(campaign, log);
+          return true;
+        });
+        if (!added) continue;
+        log.info({ campaign }, `serving ${campaign}, made by another process`);
+        await found(campaign);
+      }
+    } catch (error) {
+      // The database away: the next look tries again.
+      if (!(storeFailure(error) instanceof DatabaseAwayError))
+        log.error({ err: error }, `looking for campaigns made elsewhere failed: ${(error as Error).message}`);
+    } finally {
+      this.discovering = false;
+    }
+  }
+
   /** Stops following the campaigns' lines, and trying again what failed. */
   close(): void {
+    clearInterval(this.discovery);
     for (const subscription of this.followed.values()) subscription.unsubscribe();
     this.followed.clear();
     this.failures?.unsubscribe();

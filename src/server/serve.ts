@@ -132,6 +132,15 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       },
     });
     const webPage = builtWebPage();
+    // Where the server listens, for the invite links: known once it does.
+    let listening = (_url: string) => {};
+    const listeningAt = new Promise<string>((resolve) => (listening = resolve));
+    /** One invite line per seat of a campaign with none issued yet. */
+    const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
+      if (seats.seated(campaign)) return [];
+      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      return Object.entries(issued).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
+    };
     const app = await buildServer({
       engine,
       seats,
@@ -142,6 +151,11 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       ...(tls ? { tls } : {}),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.limits ? { limits: options.limits } : {}),
+      // A campaign made by another process on the same database is seated here as at a start.
+      onCampaignFound: async (campaign) => {
+        const url = await listeningAt;
+        await giveSecrets(options, url, { operatorToken: undefined, invites: await inviteLines(campaign, url) }, print);
+      },
     });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
@@ -151,12 +165,9 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
     if (!webPage) print("The web page is not built (npm run build builds it): the server answers its API only.");
     const invites: string[] = [];
-    for (const campaign of await engine.listCampaigns()) {
-      if (seats.seated(campaign)) continue;
-      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
-      for (const [seat, invite] of Object.entries(issued)) invites.push(`${campaign} ${seat} ${url}/join#${invite}`);
-    }
+    for (const campaign of await engine.listCampaigns()) invites.push(...(await inviteLines(campaign, url)));
     await giveSecrets(options, url, { operatorToken, invites }, print);
+    listening(url);
     let closing: Promise<void> | undefined;
     return {
       app,
