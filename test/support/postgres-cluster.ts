@@ -76,6 +76,8 @@ export interface Cluster {
   shutDown(): Promise<void>;
   /** Starts it again on the same data and port after shutDown. */
   startAgain(): Promise<void>;
+  /** Promotes a standby to a primary that takes writes (`pg_ctl promote`), once it has. */
+  promote(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,9 @@ async function start(dataDir: string, port: number, durable = false): Promise<Cl
     shutDown,
     startAgain: async () => {
       await startServer();
+    },
+    promote: async () => {
+      await pgBinary("pg_ctl", ["promote", "--wait", "--pgdata", dataDir]);
     },
     stop: async () => {
       await shutDown().catch(() => "");
