@@ -45,6 +45,7 @@ export class Campaigns {
   /** The look for campaigns made elsewhere, every DISCOVERY_MS (discoverCampaigns), and whether one is under way. */
   private discovery: NodeJS.Timeout | undefined;
   private discovering = false;
+  private closed = false;
   /** The server's log, for what happens between requests (given by followChores). */
   private log: FastifyBaseLogger | undefined;
 
@@ -166,8 +167,8 @@ export class Campaigns {
         await found(campaign);
       }
     } catch (error) {
-      // The database away: the next look tries again.
-      if (!(storeFailure(error) instanceof DatabaseAwayError))
+      // The database away: the next look tries again. A look the server's close cut short is no failure.
+      if (!this.closed && !(storeFailure(error) instanceof DatabaseAwayError))
         log.error({ err: error }, `looking for campaigns made elsewhere failed: ${(error as Error).message}`);
     } finally {
       this.discovering = false;
@@ -176,6 +177,7 @@ export class Campaigns {
 
   /** Stops following the campaigns' lines, and trying again what failed. */
   close(): void {
+    this.closed = true;
     clearInterval(this.discovery);
     for (const subscription of this.followed.values()) subscription.unsubscribe();
     this.followed.clear();
