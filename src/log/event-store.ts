@@ -11,6 +11,18 @@ export interface StoreOptions {
   catalogue?: EventCatalogue;
   /** Create the log when there is none yet (default true); readers pass false. */
   createIfMissing?: boolean;
+  /** A log in PostgreSQL: its pool and timeouts (postgres-store.ts, POSTGRES_DEFAULTS); LevelDB ignores them. */
+  postgres?: Partial<PostgresOptions>;
+}
+
+/** How a PostgreSQL log connects: its pool's size, and how long a connection and a statement may take. */
+export interface PostgresOptions {
+  /** Connections at most in the pool (the listening connection is one more). */
+  poolSize: number;
+  /** Milliseconds a new connection may take before it is given up (0: no limit). */
+  connectTimeoutMs: number;
+  /** Milliseconds one statement may run before PostgreSQL cancels it (0: no limit). */
+  statementTimeoutMs: number;
 }
 
 /** A stream as an import writes it: its own stored values (hash and body) from seq `first`, its head, its branch record. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { readFile } from "node:fs/promises";
 import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine.js";
-import { storeLocation, StoreOpenError } from "../log/index.js";
+import { storeLocation, StoreOpenError, type PostgresOptions } from "../log/index.js";
 import { buildServer } from "./app.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
@@ -17,6 +17,8 @@ export interface ServeOptions {
   store?: string;
   /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
   hostChores?: boolean;
+  /** With `store`: the pool's size and the connect and statement timeouts. */
+  postgres?: Partial<PostgresOptions>;
   host: string;
   port: number;
   /** The host's secrets folder (its dice seeds). */
@@ -112,7 +114,10 @@ export async function startServer(options: ServeOptions, print: (line: string) =
   const tls = options.tls ? await readTls(options.tls) : undefined;
   let engine: Engine;
   try {
-    engine = await Engine.open(storeLocation(options), options.clock ? { clock: options.clock } : {});
+    engine = await Engine.open(storeLocation(options), {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.postgres ? { postgres: options.postgres } : {}),
+    });
   } catch (error) {
     if (error instanceof StoreOpenError && /in use|already open/.test(error.message))
       throw new ServeError(
@@ -128,6 +133,15 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       },
     });
     const webPage = builtWebPage();
+    // Where the server listens, for the invite links: known once it does.
+    let listening = (_url: string) => {};
+    const listeningAt = new Promise<string>((resolve) => (listening = resolve));
+    /** One invite line per seat of a campaign with none issued yet. */
+    const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
+      if (seats.seated(campaign)) return [];
+      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      return Object.entries(issued).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
+    };
     app = await buildServer({
       engine,
       seats,
@@ -138,6 +152,11 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       ...(tls ? { tls } : {}),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.limits ? { limits: options.limits } : {}),
+      // A campaign made by another process on the same database is seated here as at a start.
+      onCampaignFound: async (campaign) => {
+        const url = await listeningAt;
+        await giveSecrets(options, url, { operatorToken: undefined, invites: await inviteLines(campaign, url) }, print);
+      },
     });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
@@ -147,12 +166,9 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
     if (!webPage) print("The web page is not built (npm run build builds it): the server answers its API only.");
     const invites: string[] = [];
-    for (const campaign of await engine.listCampaigns()) {
-      if (seats.seated(campaign)) continue;
-      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
-      for (const [seat, invite] of Object.entries(issued)) invites.push(`${campaign} ${seat} ${url}/join#${invite}`);
-    }
+    for (const campaign of await engine.listCampaigns()) invites.push(...(await inviteLines(campaign, url)));
     await giveSecrets(options, url, { operatorToken, invites }, print);
+    listening(url);
     let closing: Promise<void> | undefined;
     const started = app;
     return {
