@@ -35,7 +35,7 @@ export interface TableOptions {
 }
 
 /** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */
-const RESIGN_ATTEMPTS = 6;
+export const RESIGN_ATTEMPTS = 6;
 
 /** A chore the engine refused: the protocol cannot go on by itself. */
 export class ChoreRefusedError extends Error {
