@@ -6,22 +6,17 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { HOST } from "../../events/common.js";
-import { examplePath } from "../../src/package-files.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { RemoteCampaign } from "../../src/client/remote.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { FileSecrets, type PartySecrets } from "../../src/client/secrets.js";
 import { ServerConnection } from "../../src/client/server.js";
 import { Table } from "../../src/client/table.js";
-import { Engine } from "../../src/engine.js";
-import { buildServer } from "../../src/server/app.js";
-import { SeatStore } from "../../src/server/seat-store.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
 import { runInProcess, show } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
+import { serveAshfall } from "./served-ashfall.js";
 import { runLive, until, type LiveRun } from "./live.js";
 
 const PLAYERS = ["concord", "horde"] as const;
@@ -35,30 +30,6 @@ async function everyByte(folders: string[]): Promise<string> {
     }
   }
   return texts.join("\n");
-}
-
-/** The campaign server on a fresh folder, listening on a port of its own, with Ashfall created by its operator. */
-async function serveAshfall() {
-  const dir = await tempDir("epicwar-served-");
-  const folders = [join(dir, "db"), join(dir, "db-secrets"), join(dir, "db-server")];
-  const engine = await Engine.open(folders[0]!);
-  const { seats, operatorToken } = await SeatStore.open(folders[2]!);
-  const requestLog: string[] = [];
-  const app = await buildServer({ engine, seats, secrets: folders[1]!, log: (line) => void requestLog.push(line) });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const created = await fetch(`${url}/campaigns`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-    body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
-  });
-  expect(created.status).toBe(201);
-  const { campaign, invites } = (await created.json()) as { campaign: string; invites: Record<string, string> };
-  const close = async () => {
-    await app.close();
-    await engine.close();
-  };
-  return { folders, engine, operatorToken: operatorToken!, requestLog, url, campaign, invites, close };
 }
 
 describe("the players' client against the campaign server", () => {

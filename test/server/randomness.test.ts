@@ -5,7 +5,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/index.js";
 import { examplePath } from "../../src/package-files.js";
@@ -15,11 +14,9 @@ import { FileSecrets } from "../../src/client/secrets.js";
 import { ServerConnection } from "../../src/client/server.js";
 import { Table } from "../../src/client/table.js";
 import { Engine } from "../../src/engine.js";
-import { buildServer } from "../../src/server/app.js";
-import { SeatStore } from "../../src/server/seat-store.js";
-import { loadSetupFile } from "../../src/setup-loader.js";
 import { runInProcess, show } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
+import { serveAshfall } from "../remote/served-ashfall.js";
 
 const PLAYERS = ["concord", "horde"] as const;
 
@@ -40,20 +37,9 @@ function seedCommitments(events: readonly StoredEvent[]): string[] {
  * fixed sequence on every server) and the server's host chores: the log's seed commitments.
  */
 async function servedTurnOne(): Promise<string[]> {
-  const dir = await tempDir("epicwar-random-");
-  const engine = await Engine.open(join(dir, "db"));
-  const { seats, operatorToken } = await SeatStore.open(join(dir, "db-server"));
-  const app = await buildServer({ engine, seats, secrets: join(dir, "db-secrets") });
+  const served = await serveAshfall();
+  const { engine, url, campaign, invites } = served;
   try {
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const created = await fetch(`${url}/campaigns`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-      body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
-    });
-    expect(created.status).toBe(201);
-    const { campaign, invites } = (await created.json()) as { campaign: string; invites: Record<string, string> };
     const tables = await Promise.all(
       PLAYERS.map(async (player) => {
         const secrets = await tempDir(`epicwar-${player}-`);
@@ -76,8 +62,7 @@ async function servedTurnOne(): Promise<string[]> {
     }
     return seedCommitments(await engine.store.readAll(campaign));
   } finally {
-    await app.close();
-    await engine.close();
+    await served.close();
   }
 }
 
