@@ -75,9 +75,12 @@ describe("campaigns made on one instance, or by the CLI, on a shared PostgreSQL 
       await within(2, "A lists the campaign made through B", async () =>
         (await listed(a, operators[0]!)).includes("ashfall"),
       );
-      // A seated it as at a start: its invites are in A's invites file, and one of them is redeemed at A.
-      const keptAtA = await readFile(join(serverData("a"), INVITES_FILE), "utf8");
-      const invite = /^ashfall concord \S+\/join#(\S+)$/m.exec(keptAtA)![1]!;
+      // A seated it as at a start (just after listing it): its invites are in A's invites file, and one of them is
+      // redeemed at A.
+      const keptAtA = () => readFile(join(serverData("a"), INVITES_FILE), "utf8");
+      const inviteLine = /^ashfall concord \S+\/join#(\S+)$/m;
+      await within(2, "A keeps invites to the campaign made through B", async () => inviteLine.test(await keptAtA()));
+      const invite = inviteLine.exec(await keptAtA())![1]!;
       const session = await a.app.inject({ method: "POST", url: "/session", payload: { invite } });
       expect(session.statusCode, session.body).toBe(200);
       const concordAtA = session.json<{ token: string }>().token;
