@@ -161,4 +161,30 @@ export interface EventStore {
   /** The line's events from `from` on: those stored, then every append's as it is written, none skipped or repeated. */
   batches$(stream: string, from?: number): Observable<StoredEvent[]>;
   events$(stream: string, from?: number): Observable<StoredEvent>;
+
+  /**
+   * On a log several processes share (PostgreSQL): a lease on a job among them (the host's steps), tried for from
+   * `start` on, `changed` told each time this process comes to hold it or stops. Absent where the log is this
+   * process's alone, which then holds every job.
+   */
+  lease?(name: string, changed: (held: boolean) => void): Lease;
+  /** On a shared log: texts kept per line and party beside it (the host's secrets, sealed by their owner). */
+  readonly sealedTexts?: SealedTexts;
+}
+
+/** A lease on a job among the processes sharing a log (postgres-lease.ts). */
+export interface Lease {
+  readonly held: boolean;
+  start(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Texts kept per line (a stream) and party beside a shared log, which only their writers can read (sealed before they
+ * are given here): each change is made whole, one at a time per line and party, across every process.
+ */
+export interface SealedTexts {
+  read(stream: string, party: string): Promise<string | undefined>;
+  /** Replaces the text with what `change` makes of it (undefined: none yet), in one transaction. */
+  update(stream: string, party: string, change: (text: string | undefined) => string): Promise<void>;
 }

@@ -2,7 +2,15 @@ export { checkAppend, envelopeProblem, sealEvent, type CheckedEvent } from "./ap
 export { LevelEventStore } from "./store.js";
 export { EventStore, isDatabaseUrl, storeLocation } from "./open.js";
 export { POSTGRES_DEFAULTS } from "./postgres-store.js";
-export type { ImportedStream, PostgresOptions, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+export type {
+  ImportedStream,
+  Lease,
+  PostgresOptions,
+  ReadPoint,
+  SealedTexts,
+  SnapshotCache,
+  StoreOptions,
+} from "./event-store.js";
 export {
   AppendConflictError,
   BranchError,

@@ -43,7 +43,16 @@ export const APPENDS_CHANNEL = "epicwar_appends";
  * once released; a change of the tables is a new one at the end. The first keeps IF NOT EXISTS so that a database
  * made before the schema had versions (the same tables, no schema_version) is taken as version 1.
  */
-const MIGRATIONS: readonly string[] = [SCHEMA];
+const MIGRATIONS: readonly string[] = [
+  SCHEMA,
+  // 2: the host's secrets of each line, sealed by the instances with a key the database never holds.
+  `CREATE TABLE IF NOT EXISTS sealed_texts (
+     stream text COLLATE "C" NOT NULL,
+     party text COLLATE "C" NOT NULL,
+     sealed text NOT NULL,
+     PRIMARY KEY (stream, party)
+   );`,
+];
 
 /** The version of the schema this epicwar reads and writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,10 +11,19 @@ import {
   StoreOpenError,
   type StoreFailedError,
 } from "./errors.js";
-import type { ImportedStream, PostgresOptions, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import type {
+  ImportedStream,
+  Lease,
+  PostgresOptions,
+  ReadPoint,
+  SealedTexts,
+  SnapshotCache,
+  StoreOptions,
+} from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
 import { databaseAway } from "./postgres-errors.js";
+import { AdvisoryLease } from "./postgres-lease.js";
 import { AppendListener } from "./postgres-listener.js";
 import { APPENDS_CHANNEL, hasSchema, migrateSchema } from "./postgres-schema.js";
 import { SerialQueue } from "./queue.js";
@@ -121,6 +130,7 @@ export class PostgresEventStore extends LineStore {
   private readonly followed = new Map<string, { wake: Set<() => void>; seen: number }>();
   private listener: AppendListener | undefined;
   readonly snapshots: SnapshotCache;
+  readonly sealedTexts: SealedTexts;
   /** Several processes (servers, CLI commands) may append to one database at once. */
   readonly shared = true;
   /** A transaction that fails leaves nothing of this process to distrust: every head is read from the database. */
@@ -136,6 +146,12 @@ export class PostgresEventStore extends LineStore {
   ) {
     super();
     this.snapshots = postgresSnapshotCache(pool);
+    this.sealedTexts = postgresSealedTexts(pool);
+  }
+
+  /** A session-level advisory lock on a connection of the lease's own (postgres-lease.ts). */
+  lease(name: string, changed: (held: boolean) => void): Lease {
+    return new AdvisoryLease(this.connection, name, changed);
   }
 
   static async open(location: string, options: StoreOptions = {}): Promise<PostgresEventStore> {
@@ -631,6 +647,44 @@ function postgresSnapshotCache(pool: pg.Pool): SnapshotCache {
     clear: async (range) => {
       if (range) await pool.query("DELETE FROM snapshots WHERE key >= $1 AND key <= $2", [range.gte, range.lte]);
       else await pool.query("DELETE FROM snapshots");
+    },
+  };
+}
+
+/**
+ * The sealed texts on PostgreSQL (table sealed_texts): each change in one transaction under an advisory lock of its
+ * line and party, so that two processes changing one party's text at once apply their changes one after the other.
+ */
+function postgresSealedTexts(pool: pg.Pool): SealedTexts {
+  return {
+    read: async (stream, party) =>
+      (
+        await pool.query<{ sealed: string }>("SELECT sealed FROM sealed_texts WHERE stream = $1 AND party = $2", [
+          stream,
+          party,
+        ])
+      ).rows[0]?.sealed,
+    update: async (stream, party, change) => {
+      const { client, release } = await checkOut(pool);
+      try {
+        await client.query("BEGIN");
+        await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`epicwar sealed ${stream} ${party}`]);
+        const { rows } = await client.query<{ sealed: string }>(
+          "SELECT sealed FROM sealed_texts WHERE stream = $1 AND party = $2",
+          [stream, party],
+        );
+        await client.query(
+          `INSERT INTO sealed_texts (stream, party, sealed) VALUES ($1, $2, $3)
+           ON CONFLICT (stream, party) DO UPDATE SET sealed = EXCLUDED.sealed`,
+          [stream, party, change(rows[0]?.sealed)],
+        );
+        await client.query("COMMIT");
+        release();
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        release(error);
+        throw error;
+      }
     },
   };
 }

@@ -26,8 +26,13 @@ export interface ServerOptions {
   seats: SeatStore;
   /** The host's secrets folder (its dice seeds): the server takes the host's chores. */
   secrets: string;
-  /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
+  /**
+   * Whether this server takes the host's chores (default true). Of several servers on one database, the one that holds
+   * their lease does.
+   */
   hostChores?: boolean;
+  /** The key the host's secrets are sealed with in a shared store (docs/scaling.md); in the secrets folder without it. */
+  secretsKey?: Buffer;
   /** Where the request log goes, one JSON line per request (pino); no log when not given. */
   log?: (line: string) => void;
   /** The built web page's folder (builtWebPage), served at `/`; no page when not given. */
@@ -132,8 +137,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });
-  const campaigns = await Campaigns.open(engine, options.secrets, options.hostChores ?? true, (result, count) =>
-    metrics.hostStep(result, count),
+  const campaigns = await Campaigns.open(
+    engine,
+    options.secrets,
+    options.hostChores ?? true,
+    (result, count) => metrics.hostStep(result, count),
+    options.secretsKey,
   );
   // A server stopped between a command and the host's chores after it left them due: they are taken first.
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);

@@ -2,15 +2,17 @@ import type { FastifyBaseLogger } from "fastify";
 import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
-import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
+import type { SecretKeeper } from "../client/party-secrets.js";
+import { secretsOfLog } from "../client/secrets.js";
 import { ChoreRefusedError, Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import { signCommand } from "../client/seat-keys.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine.js";
-import { BranchError, DatabaseAwayError, storeFailure } from "../log/index.js";
+import { BranchError, DatabaseAwayError, storeFailure, type Lease } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
+import { SealedSecrets } from "./sealed-secrets.js";
 import { Retries } from "./retries.js";
 import { from, switchMap, type Subscription } from "rxjs";
 
@@ -20,6 +22,8 @@ const REOPEN_DELAYS = [250, 5_000] as const;
 const DISCOVERY_MS = 500;
 /** The first and the longest wait before a host's step that failed is tried again, in milliseconds. */
 const CHORE_DELAYS = [250, 30_000] as const;
+/** The lease of the host's steps among the instances on one database. */
+const HOST_STEPS_LEASE = "epicwar host steps";
 
 /**
  * The campaigns a server serves: the ones in its folder when it started and those created through it since (the
@@ -49,6 +53,11 @@ export class Campaigns {
   private closed = false;
   /** The server's log, for what happens between requests (given by followChores). */
   private log: FastifyBaseLogger | undefined;
+  /**
+   * On a shared store, the lease of the host's steps: of the instances that take them, only the one holding it does,
+   * and another takes it within seconds of its holder's death. Undefined where this server has the log to itself.
+   */
+  private readonly hostLease: Lease | undefined;
 
   private constructor(
     readonly engine: Engine,
@@ -59,8 +68,13 @@ export class Campaigns {
     private readonly hostChores: boolean,
     /** Told of the host's steps taken (events written), and of tries that met a conflict or failed. */
     private readonly onHostSteps: HostStepsCounter,
+    /** The key the host's secrets are sealed with in a shared store: they are kept there rather than in secretsDir. */
+    private readonly secretsKey: Buffer | undefined,
   ) {
     this.known = new Set(known);
+    const { store } = engine;
+    if (hostChores && store.shared && store.lease)
+      this.hostLease = store.lease(HOST_STEPS_LEASE, (held) => this.hostLeaseChanged(held));
   }
 
   static async open(
@@ -68,8 +82,27 @@ export class Campaigns {
     secretsDir: string,
     hostChores = true,
     onHostSteps: HostStepsCounter = () => {},
+    secretsKey?: Buffer,
   ): Promise<Campaigns> {
-    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores, onHostSteps);
+    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores, onHostSteps, secretsKey);
+  }
+
+  /** Whether this server takes the host's steps now: it does, and it holds their lease where there is one. */
+  private get takesHostSteps(): boolean {
+    return this.hostChores && (this.hostLease?.held ?? true);
+  }
+
+  /** Come to hold the lease of the host's steps: every campaign's due steps are taken; or lost it. */
+  private hostLeaseChanged(held: boolean): void {
+    const log = this.log;
+    this.onHostSteps(held ? "lease-taken" : "lease-lost", 1);
+    if (!log) return;
+    if (!held) {
+      log.warn("this instance no longer takes the host's steps: its lease's connection to the database was lost");
+      return;
+    }
+    log.info("this instance takes the host's steps of every campaign on the database (it holds their lease)");
+    for (const stream of this.known) void this.retakeHostChores(stream, log);
   }
 
   /**
@@ -90,6 +123,7 @@ export class Campaigns {
     if (store.failure) this.reopenLog(log);
     if (!this.hostChores || !store.shared) return;
     for (const campaign of this.known) this.followChoresOf(campaign, log);
+    this.hostLease?.start();
   }
 
   /** Reopens the failed log once its next delay has passed, and again after that until it opens. */
@@ -186,6 +220,7 @@ export class Campaigns {
     this.reopening.close();
     this.choreRetries.close();
     this.followRetries.close();
+    void this.hostLease?.close();
   }
 
   ids(): string[] {
@@ -230,7 +265,7 @@ export class Campaigns {
    */
   async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
-    if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
+    if (!this.takesHostSteps || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
     if (this.engine.store.failure) {
       // The state may lack the write that failed, which the disk may yet hold: a chore decided on it could keep a
       // seed over the one that write commits to. The chores wait for the reopen, which reads the disk.
@@ -289,8 +324,13 @@ export class Campaigns {
     );
   }
 
-  /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */
-  hostSecrets(stream: string): FileSecrets {
+  /**
+   * The host's secrets of a line (a campaign's stream or a branch's): sealed in the shared store where a secrets key
+   * is given, so that every instance holding the key can take the host's steps; else in this server's folder.
+   */
+  hostSecrets(stream: string): SecretKeeper {
+    const { sealedTexts } = this.engine.store;
+    if (this.secretsKey && sealedTexts) return new SealedSecrets(sealedTexts, this.secretsKey, stream);
     return secretsOfLog(this.secretsDir, stream, this.engine.store);
   }
 
@@ -308,4 +348,7 @@ export class Campaigns {
 const HOST_PARTY: ReadonlySet<string> = new Set([HOST]);
 
 /** Counts the host's steps: `taken` with the events written, `conflict` or `failed` with the tries. */
-export type HostStepsCounter = (result: "taken" | "conflict" | "failed", count: number) => void;
+export type HostStepsCounter = (
+  result: "taken" | "conflict" | "failed" | "lease-taken" | "lease-lost",
+  count: number,
+) => void;

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
+import type { HostStepsCounter } from "./campaigns.js";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { DatabaseAwayError, storeFailure } from "../log/index.js";
 import { callerOf } from "./auth.js";
@@ -45,6 +46,13 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  private readonly hostLease = new Counter({
+    name: "epicwar_host_steps_lease_total",
+    help: "Times this server came to hold the lease of the host's steps on a shared database (taken), or lost it (lost)",
+    labelNames: ["change"] as const,
+    registers: [this.registry],
+  });
+
   constructor(openFeeds: () => number) {
     new Gauge({
       name: "epicwar_open_feeds",
@@ -57,9 +65,11 @@ export class ServerMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: "epicwar_" });
   }
 
-  /** The host's steps taken (`taken`: events written), or a try that met another writer (`conflict`) or failed. */
-  hostStep(result: "taken" | "conflict" | "failed", count = 1): void {
-    if (count > 0) this.hostSteps.inc({ result }, count);
+  /** The host's steps taken (`taken`: events written), a try that met another writer or failed, a lease taken or lost. */
+  hostStep(result: Parameters<HostStepsCounter>[0], count = 1): void {
+    if (count === 0) return;
+    if (result === "lease-taken" || result === "lease-lost") this.hostLease.inc({ change: result.slice(6) }, count);
+    else this.hostSteps.inc({ result }, count);
   }
 
   /** Counts every request as it is answered, and serves GET /metrics to the operator token only. */

@@ -8,6 +8,7 @@ import { buildServer } from "./app.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
 import { SeatStore } from "./seat-store.js";
+import { readSecretsKey } from "./sealed-secrets.js";
 import { builtWebPage } from "./web-page.js";
 
 export interface ServeOptions {
@@ -15,8 +16,10 @@ export interface ServeOptions {
   db: string;
   /** The log in PostgreSQL instead (a postgres:// URL), which several servers may serve at once. */
   store?: string;
-  /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
+  /** Whether this server takes the host's chores (default true): of several on one database, their lease's holder. */
   hostChores?: boolean;
+  /** With `store`: the file of the key the host's secrets are sealed with in the database (docs/scaling.md). */
+  secretsKeyFile?: string;
   /** With `store`: the pool's size and the connect and statement timeouts. */
   postgres?: Partial<PostgresOptions>;
   host: string;
@@ -96,6 +99,13 @@ const now = (options: Pick<ServeOptions, "clock">) => (options.clock ?? (() => n
 const operatorTokenLine = (options: Pick<ServeOptions, "serverData">, token: string) =>
   `Operator token (only its hash is kept in ${options.serverData}): ${token}`;
 
+/** The secrets key from its file, or a ServeError that says what is wrong with it. */
+function secretsKeyOf(path: string): Promise<Buffer> {
+  return readSecretsKey(path).catch((error: Error) => {
+    throw new ServeError(error.message);
+  });
+}
+
 /** Appends lines to the server-data folder's invites file, durably: the file's path. */
 function keepSecretLines(options: Pick<ServeOptions, "serverData">, lines: readonly string[]): Promise<string> {
   return appendSecretLines(options.serverData, lines).catch((error: Error) => {
@@ -112,6 +122,11 @@ function keepSecretLines(options: Pick<ServeOptions, "serverData">, lines: reado
  */
 export async function startServer(options: ServeOptions, print: (line: string) => void): Promise<RunningServer> {
   const tls = options.tls ? await readTls(options.tls) : undefined;
+  if (options.secretsKeyFile !== undefined && options.store === undefined)
+    throw new ServeError(
+      "--secrets-key-file seals the host's secrets in a PostgreSQL database (--store); a LevelDB folder's server keeps them in --secrets",
+    );
+  const secretsKey = options.secretsKeyFile === undefined ? undefined : await secretsKeyOf(options.secretsKeyFile);
   let engine: Engine;
   try {
     engine = await Engine.open(storeLocation(options), {
@@ -147,6 +162,7 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       seats,
       secrets: options.secrets,
       hostChores: options.hostChores ?? true,
+      ...(secretsKey ? { secretsKey } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(webPage ? { webPage } : {}),
       ...(tls ? { tls } : {}),

@@ -159,6 +159,11 @@ describe("epicwar serve", () => {
       [["--headers-timeout", "40"], /--headers-timeout \(40 s\) must not be longer than --request-timeout \(30 s\)/],
       [["--tls-cert", "cert.pem"], /--tls-cert and --tls-key go together/],
       [["--tls-cert", "none.pem", "--tls-key", "none.pem"], /cannot read --tls-cert none\.pem/],
+      [["--secrets-key-file", "none.key"], /--secrets-key-file seals the host's secrets in a PostgreSQL database/],
+      [
+        ["--store", "postgres://127.0.0.1:1/war", "--secrets-key-file", join(options.db, "none.key")],
+        /cannot read the secrets key file .*none\.key/,
+      ],
     ] as const;
     for (const [args, message] of refusals) {
       const refused = await serve(...args);

@@ -7,7 +7,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { examplePath } from "../../src/package-files.js";
 import { INVITES_FILE } from "../../src/server/invites-file.js";
@@ -15,17 +14,10 @@ import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { runInProcess } from "../support/cli.js";
 import { freshDatabase } from "../support/postgres.js";
 import { tempDir } from "../support/tmp.js";
+import { within } from "../support/within.js";
 import { ashfallSetup } from "../server/support.js";
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Polls until `done` holds, every 50 ms, for at most `seconds`. */
-async function within(seconds: number, what: string, done: () => Promise<boolean>): Promise<void> {
-  for (let waited = 0; !(await done()); waited += 50) {
-    if (waited > seconds * 1000) throw new Error(`${what}: not within ${seconds} s`);
-    await sleep(50);
-  }
-}
 
 describe("campaigns made on one instance, or by the CLI, on a shared PostgreSQL database", () => {
   it("are served by every instance without a restart, seated there, their host's steps taken", async () => {
@@ -127,10 +119,16 @@ describe("campaigns made on one instance, or by the CLI, on a shared PostgreSQL 
         "host",
       ]);
       expect(made.code, made.stderr).toBe(0);
-      for (const [index, server] of servers.entries())
+      for (const [index, server] of servers.entries()) {
         await within(2, `instance ${index} lists the campaign made by the CLI`, async () =>
           (await listed(server, operators[index]!)).includes("emberfall"),
         );
+        // And seats it, each in its own invites file.
+        const kept = join(serverData(["a", "b"][index]!), INVITES_FILE);
+        await within(2, `instance ${index} keeps invites to the campaign made by the CLI`, async () =>
+          /^emberfall \S+ \S+\/join#\S+$/m.test(await readFile(kept, "utf8")),
+        );
+      }
     } finally {
       for (const server of servers) await server.close();
     }

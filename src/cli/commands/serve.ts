@@ -14,6 +14,7 @@ export interface ServeCliOptions {
   host: string;
   port: string;
   secrets?: string;
+  secretsKeyFile?: string;
   serverData?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -154,6 +155,7 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
         db: options.db,
         ...(options.store ? { store: options.store } : {}),
         hostChores: options.hostChores,
+        ...(options.secretsKeyFile ? { secretsKeyFile: options.secretsKeyFile } : {}),
         postgres,
         host: options.host,
         port: Number(options.port),
@@ -216,6 +218,14 @@ export function registerServe(program: Command, kit: CliKit): void {
     .addOption(
       fromEnv(
         new Option(
+          "--secrets-key-file <file>",
+          "with --store: keep the host's secrets in the database, sealed with the key in this file (32 bytes, hex), which every instance is given and the database never is; any instance then takes the host's steps",
+        ),
+      ),
+    )
+    .addOption(
+      fromEnv(
+        new Option(
           "--no-host-chores",
           "leave the host's chores to another server on the same PostgreSQL database (--store), the one with the host's secrets",
         ),
@@ -250,8 +260,9 @@ export function registerServe(program: Command, kit: CliKit): void {
         "Players' orders and seeds stay on their own machines; the server keeps the host's dice seeds and takes the host's steps.",
         "One line per request goes to stderr (no token or cookie is ever written). SIGINT or SIGTERM: the requests in flight",
         "finish, the folder is closed, exit 0. A second server on the same folder refuses to start.",
-        "With --store postgres://..., several servers serve one database: each keeps its own seats (--server-data), and",
-        "exactly one takes the host's chores; start the others with --no-host-chores (docs/scaling.md).",
+        "With --store postgres://..., several servers serve one database: each keeps its own seats (--server-data). The",
+        "host's steps are taken by the one holding their lease; give every instance the same --secrets-key-file so that",
+        "any of them can, or else start all but the one with the host's secrets with --no-host-chores (docs/scaling.md).",
       ].join("\n"),
     )
     .action(kit.action((options: ServeCliOptions) => runServe(options, kit)));
