@@ -35,11 +35,18 @@ export interface TableOptions {
 }
 
 /** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */
-const RESIGN_ATTEMPTS = 6;
+export const RESIGN_ATTEMPTS = 6;
 
 /** A chore the engine refused: the protocol cannot go on by itself. */
 export class ChoreRefusedError extends Error {
   override readonly name = "ChoreRefusedError";
+  constructor(
+    message: string,
+    /** Why: a rule, a field, or a conflict with another writer's append. */
+    readonly refusal?: Refusal,
+  ) {
+    super(message);
+  }
 }
 
 /** The events a handler's answer reports written: as stored for the Engine, as the seat sees them for a server. */
@@ -136,6 +143,7 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
         if (!outcome.ok)
           throw new ChoreRefusedError(
             `${chore["actor"]}'s ${String(chore["type"])} was refused: ${describeRefusal(outcome.refusal)}`,
+            outcome.refusal,
           );
         onEvents(outcome.events as WrittenEvents<O>);
       }

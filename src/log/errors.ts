@@ -1,3 +1,5 @@
+import { awayReason, databaseAway } from "./postgres-errors.js";
+
 /** The stream moved on since the writer read it: the append was refused and nothing was written. */
 export class AppendConflictError extends Error {
   override readonly name = "AppendConflictError";
@@ -66,7 +68,7 @@ export class StoreOpenError extends Error {
  * which reads every head from the disk. Reads go on meanwhile, except while the reopen closes and opens the log.
  */
 export class StoreFailedError extends Error {
-  override readonly name = "StoreFailedError";
+  override readonly name: string = "StoreFailedError";
   constructor(
     /** What failed, as the system said it: "file too large", "No space left on device". */
     readonly reason: string,
@@ -100,11 +102,24 @@ export function errorReason(error: unknown): string {
 }
 
 /**
+ * The log's database cannot be reached or used for now (PostgreSQL restarting, failing over, read-only): nothing of
+ * the work that met it was acknowledged, and the store takes work again by itself once the database answers.
+ */
+export class DatabaseAwayError extends StoreFailedError {
+  override readonly name = "DatabaseAwayError";
+}
+
+/**
  * The StoreFailedError an error is or stands for, or undefined: a read of a LevelDB that is closed (a reopen after
- * a failed write closes it until it opens again; abstract-level's LEVEL_DATABASE_NOT_OPEN) is one.
+ * a failed write closes it until it opens again; abstract-level's LEVEL_DATABASE_NOT_OPEN) is one, and so is a
+ * PostgreSQL database that is away (a DatabaseAwayError).
  */
 export function storeFailure(error: unknown): StoreFailedError | undefined {
   if (error instanceof StoreFailedError) return error;
+  if (databaseAway(error)) {
+    const reason = awayReason(error as Error);
+    return new DatabaseAwayError(reason, `the log's database is away (${reason})`, { cause: error });
+  }
   if ((error as { code?: unknown } | null)?.code === "LEVEL_DATABASE_NOT_OPEN")
     return new StoreFailedError(
       "the log is not open",

@@ -11,6 +11,18 @@ export interface StoreOptions {
   catalogue?: EventCatalogue;
   /** Create the log when there is none yet (default true); readers pass false. */
   createIfMissing?: boolean;
+  /** A log in PostgreSQL: its pool and timeouts (postgres-store.ts, POSTGRES_DEFAULTS); LevelDB ignores them. */
+  postgres?: Partial<PostgresOptions>;
+}
+
+/** How a PostgreSQL log connects: its pool's size, and how long a connection and a statement may take. */
+export interface PostgresOptions {
+  /** Connections at most in the pool (the listening connection is one more). */
+  poolSize: number;
+  /** Milliseconds a new connection may take before it is given up (0: no limit). */
+  connectTimeoutMs: number;
+  /** Milliseconds one statement may run before PostgreSQL cancels it (0: no limit). */
+  statementTimeoutMs: number;
 }
 
 /** A stream as an import writes it: its own stored values (hash and body) from seq `first`, its head, its branch record. */
@@ -149,4 +161,30 @@ export interface EventStore {
   /** The line's events from `from` on: those stored, then every append's as it is written, none skipped or repeated. */
   batches$(stream: string, from?: number): Observable<StoredEvent[]>;
   events$(stream: string, from?: number): Observable<StoredEvent>;
+
+  /**
+   * On a log several processes share (PostgreSQL): a lease on a job among them (the host's steps), tried for from
+   * `start` on, `changed` told each time this process comes to hold it or stops. Absent where the log is this
+   * process's alone, which then holds every job.
+   */
+  lease?(name: string, changed: (held: boolean) => void): Lease;
+  /** On a shared log: texts kept per line and party beside it (the host's secrets, sealed by their owner). */
+  readonly sealedTexts?: SealedTexts;
+}
+
+/** A lease on a job among the processes sharing a log (postgres-lease.ts). */
+export interface Lease {
+  readonly held: boolean;
+  start(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Texts kept per line (a stream) and party beside a shared log, which only their writers can read (sealed before they
+ * are given here): each change is made whole, one at a time per line and party, across every process.
+ */
+export interface SealedTexts {
+  read(stream: string, party: string): Promise<string | undefined>;
+  /** Replaces the text with what `change` makes of it (undefined: none yet), in one transaction. */
+  update(stream: string, party: string, change: (text: string | undefined) => string): Promise<void>;
 }

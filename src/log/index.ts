@@ -1,11 +1,21 @@
 export { checkAppend, envelopeProblem, sealEvent, type CheckedEvent } from "./append-check.js";
 export { LevelEventStore } from "./store.js";
 export { EventStore, isDatabaseUrl, storeLocation } from "./open.js";
-export type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+export { POSTGRES_DEFAULTS } from "./postgres-store.js";
+export type {
+  ImportedStream,
+  Lease,
+  PostgresOptions,
+  ReadPoint,
+  SealedTexts,
+  SnapshotCache,
+  StoreOptions,
+} from "./event-store.js";
 export {
   AppendConflictError,
   BranchError,
   CorruptEventError,
+  DatabaseAwayError,
   EventExistsError,
   InvalidEventError,
   StoreFailedError,

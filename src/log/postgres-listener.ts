@@ -16,14 +16,14 @@ export class AppendListener {
   private retry: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly connectionString: string,
+    private readonly connection: pg.ClientConfig,
     /** Called with the stream an append was made to; with undefined when any stream may have moved. */
     private readonly heard: (stream: string | undefined) => void,
   ) {}
 
   async start(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new pg.Client(this.connection);
     client.on("notification", (message) => {
       if (message.channel === APPENDS_CHANNEL && message.payload) this.heard(message.payload);
     });

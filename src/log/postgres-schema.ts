@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { StoreOpenError } from "./errors.js";
 
 /**
  * The log's tables in PostgreSQL (docs/storage.md, "On PostgreSQL"). The body is text holding exactly the bytes that
@@ -37,12 +38,67 @@ CREATE TABLE IF NOT EXISTS snapshots (
 /** The channel every append notifies, with the stream's id as the payload, when its transaction commits. */
 export const APPENDS_CHANNEL = "epicwar_appends";
 
-/** Creates the tables when missing; an advisory lock keeps two instances starting at once from racing to create them. */
-export async function createSchema(client: pg.PoolClient): Promise<void> {
+/**
+ * The schema's migrations, in order: the nth takes a database from version n - 1 to n. A migration is never changed
+ * once released; a change of the tables is a new one at the end. The first keeps IF NOT EXISTS so that a database
+ * made before the schema had versions (the same tables, no schema_version) is taken as version 1.
+ */
+const MIGRATIONS: readonly string[] = [
+  SCHEMA,
+  // 2: the host's secrets of each line, sealed by the instances with a key the database never holds.
+  `CREATE TABLE IF NOT EXISTS sealed_texts (
+     stream text COLLATE "C" NOT NULL,
+     party text COLLATE "C" NOT NULL,
+     sealed text NOT NULL,
+     PRIMARY KEY (stream, party)
+   );`,
+];
+
+/** The version of the schema this epicwar reads and writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const VERSION_TABLE = `
+CREATE TABLE IF NOT EXISTS schema_version (
+  version integer PRIMARY KEY,
+  applied timestamptz NOT NULL DEFAULT now()
+);
+`;
+
+/** The database's schema is newer than this epicwar's: it is not opened, and nothing of it is changed. */
+function newerSchema(found: number): StoreOpenError {
+  return new StoreOpenError(
+    `the database's schema is version ${found}, newer than version ${SCHEMA_VERSION}, the one this epicwar knows: upgrade epicwar to open it (nothing was changed)`,
+  );
+}
+
+/** The version the database's tables are at: 0 for none, 1 for tables made before the schema had versions. */
+async function storedVersion(client: pg.PoolClient): Promise<number> {
+  const { rows } = await client.query<{ versions: string | null; events: string | null }>(
+    "SELECT to_regclass('schema_version')::text AS versions, to_regclass('events')::text AS events",
+  );
+  if (rows[0]?.versions == null) return rows[0]?.events == null ? 0 : 1;
+  const found = await client.query<{ version: number | null }>("SELECT max(version) AS version FROM schema_version");
+  return found.rows[0]?.version ?? 0;
+}
+
+/**
+ * Brings the tables to this epicwar's version: the migrations it lacks, in order, in one transaction under an advisory
+ * lock, so that two instances starting at once apply each migration once (the second waits, then finds it done). A
+ * schema newer than this epicwar's is refused (StoreOpenError), naming both versions.
+ */
+export async function migrateSchema(client: pg.PoolClient): Promise<void> {
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('epicwar schema'))");
-    await client.query(SCHEMA);
+    const found = await storedVersion(client);
+    if (found > SCHEMA_VERSION) throw newerSchema(found);
+    await client.query(VERSION_TABLE);
+    for (let version = found + 1; version <= SCHEMA_VERSION; version++) await client.query(MIGRATIONS[version - 1]!);
+    // A database from before the versions is recorded at version 1, its tables unchanged.
+    for (let version = Math.max(found, 1); version <= SCHEMA_VERSION; version++)
+      await client.query("INSERT INTO schema_version (version) VALUES ($1) ON CONFLICT (version) DO NOTHING", [
+        version,
+      ]);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK");
@@ -50,8 +106,16 @@ export async function createSchema(client: pg.PoolClient): Promise<void> {
   }
 }
 
-/** Whether the database holds the log's tables. */
+/**
+ * Whether the database holds the log's tables, for a reader, which changes nothing (it may be on a replica): a schema
+ * of another version than this epicwar's is refused (StoreOpenError), naming both.
+ */
 export async function hasSchema(client: pg.PoolClient): Promise<boolean> {
-  const { rows } = await client.query<{ found: string | null }>("SELECT to_regclass('events')::text AS found");
-  return rows[0]?.found != null;
+  const found = await storedVersion(client);
+  if (found > SCHEMA_VERSION) throw newerSchema(found);
+  if (found > 0 && found < SCHEMA_VERSION)
+    throw new StoreOpenError(
+      `the database's schema is version ${found}, older than version ${SCHEMA_VERSION}, the one this epicwar reads: open it once with a command that writes (epicwar serve) on the primary to bring it up to date`,
+    );
+  return found > 0;
 }

@@ -11,11 +11,21 @@ import {
   StoreOpenError,
   type StoreFailedError,
 } from "./errors.js";
-import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import type {
+  ImportedStream,
+  Lease,
+  PostgresOptions,
+  ReadPoint,
+  SealedTexts,
+  SnapshotCache,
+  StoreOptions,
+} from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
+import { databaseAway } from "./postgres-errors.js";
+import { AdvisoryLease } from "./postgres-lease.js";
 import { AppendListener } from "./postgres-listener.js";
-import { APPENDS_CHANNEL, createSchema, hasSchema } from "./postgres-schema.js";
+import { APPENDS_CHANNEL, hasSchema, migrateSchema } from "./postgres-schema.js";
 import { SerialQueue } from "./queue.js";
 import { READ_BATCH } from "./read-ahead.js";
 import { decodeInOrder, ReadOrder } from "./read-order.js";
@@ -27,6 +37,9 @@ interface PgReadPoint extends ReadPoint {
 
 /** Anything a query can go through: the pool, or a read point's connection. */
 type Queryable = Pick<pg.Pool, "query">;
+
+/** How long a follower waits to read again after the database was away. */
+const AWAY_RETRY_MS = 1_000;
 
 /** Rows per INSERT of an import. */
 const IMPORT_ROWS = 5_000;
@@ -78,6 +91,18 @@ async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release
   };
 }
 
+/** The pool's size and timeouts when the options do not say (docs/scaling.md, "Connections and timeouts"). */
+export const POSTGRES_DEFAULTS: PostgresOptions = { poolSize: 8, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 };
+
+/** A connection's settings: the URL's, with a connect timeout and a statement timeout (0: none). */
+function connectionConfig(location: string, options: PostgresOptions): pg.ClientConfig {
+  return {
+    connectionString: location,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+  };
+}
+
 /** The URL as it may be shown: without its password. */
 function shownLocation(location: string): string {
   try {
@@ -105,6 +130,7 @@ export class PostgresEventStore extends LineStore {
   private readonly followed = new Map<string, { wake: Set<() => void>; seen: number }>();
   private listener: AppendListener | undefined;
   readonly snapshots: SnapshotCache;
+  readonly sealedTexts: SealedTexts;
   /** Several processes (servers, CLI commands) may append to one database at once. */
   readonly shared = true;
   /** A transaction that fails leaves nothing of this process to distrust: every head is read from the database. */
@@ -113,17 +139,25 @@ export class PostgresEventStore extends LineStore {
 
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly connectionString: string,
+    /** How the listening connection connects: as the pool's connections do. */
+    private readonly connection: pg.ClientConfig,
     readonly location: string,
-    private readonly options: Required<StoreOptions>,
+    private readonly options: Required<Omit<StoreOptions, "postgres">>,
   ) {
     super();
     this.snapshots = postgresSnapshotCache(pool);
+    this.sealedTexts = postgresSealedTexts(pool);
+  }
+
+  /** A session-level advisory lock on a connection of the lease's own (postgres-lease.ts). */
+  lease(name: string, changed: (held: boolean) => void): Lease {
+    return new AdvisoryLease(this.connection, name, changed);
   }
 
   static async open(location: string, options: StoreOptions = {}): Promise<PostgresEventStore> {
     const shown = shownLocation(location);
-    const pool = new pg.Pool({ connectionString: location, max: 8 });
+    const connection = connectionConfig(location, { ...POSTGRES_DEFAULTS, ...options.postgres });
+    const pool = new pg.Pool({ ...connection, max: options.postgres?.poolSize ?? POSTGRES_DEFAULTS.poolSize });
     // An idle connection's error (the server restarting) is the next query's to report, not the process's to die of.
     pool.on("error", () => undefined);
     try {
@@ -132,7 +166,7 @@ export class PostgresEventStore extends LineStore {
         if (options.createIfMissing === false) {
           if (!(await hasSchema(client))) throw new StoreOpenError(`no campaign database at ${shown}`);
         } else {
-          await createSchema(client);
+          await migrateSchema(client);
         }
       } finally {
         client.release();
@@ -142,7 +176,7 @@ export class PostgresEventStore extends LineStore {
       if (error instanceof StoreOpenError) throw error;
       throw new StoreOpenError(`cannot open ${shown}: ${(error as Error).message}`);
     }
-    return new PostgresEventStore(pool, location, shown, {
+    return new PostgresEventStore(pool, connection, shown, {
       sync: options.sync ?? true,
       catalogue: options.catalogue ?? defaultCatalogue,
       createIfMissing: options.createIfMissing ?? true,
@@ -486,13 +520,15 @@ export class PostgresEventStore extends LineStore {
    * The line's events from `from` on: what is stored, then whatever is appended, by any process. The follower reads
    * by seq from where it is whenever it is woken: by an append of this process, by a notification from the database,
    * or by a head read that finds the stream further on than any follower here has been given. A notification that
-   * never comes costs only time, never an event.
+   * never comes costs only time, never an event; nor does the database going away for a while (a restart, a
+   * failover): the follower reads on from where it is once it answers again.
    */
   batches$(stream: string, from = 1): Observable<StoredEvent[]> {
     return new Observable<StoredEvent[]>((subscriber) => {
       let last = from - 1;
       let reading: Promise<void> | undefined;
       let again = false;
+      let retry: NodeJS.Timeout | undefined;
       const followed = this.follow(stream);
       const readOn = async () => {
         do {
@@ -505,13 +541,22 @@ export class PostgresEventStore extends LineStore {
           }
         } while (again && !subscriber.closed);
       };
+      // The database away (restarting, failing over) ends no follower: it reads on from where it is a little later,
+      // or as soon as the listener is back. Any other error is the follower's.
+      const failed = (error: unknown, tryAgain: () => void) => {
+        if (subscriber.closed) return;
+        if (!databaseAway(error)) return subscriber.error(error);
+        clearTimeout(retry);
+        retry = setTimeout(tryAgain, AWAY_RETRY_MS);
+        retry.unref();
+      };
       const wake = () => {
         if (reading) {
           again = true;
           return;
         }
         reading = readOn()
-          .catch((error: unknown) => subscriber.error(error))
+          .catch((error: unknown) => failed(error, wake))
           .finally(() => {
             reading = undefined;
             // Woken after the read's last look for more and before it was done (by an append a follower made in
@@ -519,7 +564,7 @@ export class PostgresEventStore extends LineStore {
             if (again && !subscriber.closed) wake();
           });
       };
-      void (async () => {
+      const begin = async () => {
         try {
           // The head as it was before the first read: a line that ends before it lost its tail outside epicwar.
           const head = await this.storedHead(stream);
@@ -531,10 +576,12 @@ export class PostgresEventStore extends LineStore {
           // Anything appended while the first read ran.
           wake();
         } catch (error) {
-          subscriber.error(error);
+          failed(error, () => void begin());
         }
-      })();
+      };
+      void begin();
       return () => {
+        clearTimeout(retry);
         followed.wake.delete(wake);
         if (followed.wake.size === 0) this.followed.delete(stream);
       };
@@ -544,7 +591,7 @@ export class PostgresEventStore extends LineStore {
   /** The stream's followers here, and the listener that wakes them on other processes' appends (started once). */
   private follow(stream: string): { wake: Set<() => void>; seen: number } {
     if (!this.listener) {
-      this.listener = new AppendListener(this.connectionString, (heard) => {
+      this.listener = new AppendListener(this.connection, (heard) => {
         if (heard === undefined) for (const name of this.followed.keys()) this.wakeFollowers(name);
         else this.wakeFollowers(heard);
       });
@@ -600,6 +647,44 @@ function postgresSnapshotCache(pool: pg.Pool): SnapshotCache {
     clear: async (range) => {
       if (range) await pool.query("DELETE FROM snapshots WHERE key >= $1 AND key <= $2", [range.gte, range.lte]);
       else await pool.query("DELETE FROM snapshots");
+    },
+  };
+}
+
+/**
+ * The sealed texts on PostgreSQL (table sealed_texts): each change in one transaction under an advisory lock of its
+ * line and party, so that two processes changing one party's text at once apply their changes one after the other.
+ */
+function postgresSealedTexts(pool: pg.Pool): SealedTexts {
+  return {
+    read: async (stream, party) =>
+      (
+        await pool.query<{ sealed: string }>("SELECT sealed FROM sealed_texts WHERE stream = $1 AND party = $2", [
+          stream,
+          party,
+        ])
+      ).rows[0]?.sealed,
+    update: async (stream, party, change) => {
+      const { client, release } = await checkOut(pool);
+      try {
+        await client.query("BEGIN");
+        await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`epicwar sealed ${stream} ${party}`]);
+        const { rows } = await client.query<{ sealed: string }>(
+          "SELECT sealed FROM sealed_texts WHERE stream = $1 AND party = $2",
+          [stream, party],
+        );
+        await client.query(
+          `INSERT INTO sealed_texts (stream, party, sealed) VALUES ($1, $2, $3)
+           ON CONFLICT (stream, party) DO UPDATE SET sealed = EXCLUDED.sealed`,
+          [stream, party, change(rows[0]?.sealed)],
+        );
+        await client.query("COMMIT");
+        release();
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        release(error);
+        throw error;
+      }
     },
   };
 }

@@ -77,7 +77,7 @@ export class LevelEventStore extends LineStore {
     readonly db: Level<string, string>,
     /** The folder as it was named when opened (LevelDB's own location is made absolute). */
     readonly location: string,
-    private readonly options: Required<StoreOptions>,
+    private readonly options: Required<Omit<StoreOptions, "postgres">>,
   ) {
     super();
     this.parts = sublevels(db);

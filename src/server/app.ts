@@ -9,6 +9,7 @@ import { clientErrorHandler, errorHandler, HttpError } from "./errors.js";
 import { Feeds } from "./feed.js";
 import { DEFAULT_LIMITS, limitSignIns, serverOptions, type ServerLimits } from "./limits.js";
 import { LineContexts } from "./line-contexts.js";
+import { healthRoutes, ServerMetrics } from "./metrics.js";
 import { logRequest } from "./request-log.js";
 import { commandRoutes } from "./routes-commands.js";
 import { branchRoutes } from "./routes-branches.js";
@@ -25,8 +26,13 @@ export interface ServerOptions {
   seats: SeatStore;
   /** The host's secrets folder (its dice seeds): the server takes the host's chores. */
   secrets: string;
-  /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
+  /**
+   * Whether this server takes the host's chores (default true). Of several servers on one database, the one that holds
+   * their lease does.
+   */
   hostChores?: boolean;
+  /** The key the host's secrets are sealed with in a shared store (docs/scaling.md); in the secrets folder without it. */
+  secretsKey?: Buffer;
   /** Where the request log goes, one JSON line per request (pino); no log when not given. */
   log?: (line: string) => void;
   /** The built web page's folder (builtWebPage), served at `/`; no page when not given. */
@@ -41,6 +47,8 @@ export interface ServerOptions {
    * served over HTTPS (the cookie's Secure flag). None when not given.
    */
   trustProxy?: string;
+  /** Told of each campaign another process made in a shared store, once this server serves it (to seat it). */
+  onCampaignFound?: (campaign: string) => Promise<void>;
 }
 
 declare module "fastify" {
@@ -58,6 +66,8 @@ declare module "fastify" {
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const bodyAjv = new Ajv({ strict: true, allErrors: false });
 const queryAjv = new Ajv({ strict: true, coerceTypes: true });
+/** The stream whose head /readyz reads: any name will do, a stream with no events is read all the same. */
+const READINESS_PROBE = "readyz";
 
 /**
  * The campaign server (docs/server.md) over an open engine: seats and sessions, commands, reads and the live feed,
@@ -110,6 +120,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   app.addHook("onResponse", async (request, reply) => logRequest(request, reply, { status: reply.statusCode }));
   const feeds = new Feeds((tokenHash) => seats.holds(tokenHash));
+  const metrics = new ServerMetrics(() => feeds.size);
+  metrics.register(app);
+  healthRoutes(app, async () => {
+    // Ready when the log answers a read: a LevelDB that failed a write, or a database away, is not.
+    if (engine.store.failure) throw engine.store.failure;
+    await engine.store.storedHead(READINESS_PROBE);
+  });
   let closing = false;
   // Feeds never end by themselves: ended first, so that closing waits only for the requests in flight.
   app.addHook("preClose", async () => {
@@ -120,10 +137,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });
-  const campaigns = await Campaigns.open(engine, options.secrets, options.hostChores ?? true);
+  const campaigns = await Campaigns.open(
+    engine,
+    options.secrets,
+    options.hostChores ?? true,
+    (result, count) => metrics.hostStep(result, count),
+    options.secretsKey,
+  );
   // A server stopped between a command and the host's chores after it left them due: they are taken first.
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
   campaigns.followChores(app.log);
+  campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
   app.addHook("onClose", async () => campaigns.close());
   const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
   sessionRoutes(app, context);

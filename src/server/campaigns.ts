@@ -2,22 +2,28 @@ import type { FastifyBaseLogger } from "fastify";
 import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
-import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
-import { Table } from "../client/table.js";
+import type { SecretKeeper } from "../client/party-secrets.js";
+import { secretsOfLog } from "../client/secrets.js";
+import { ChoreRefusedError, Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
 import { signCommand } from "../client/seat-keys.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine/engine.js";
-import { BranchError, storeFailure } from "../log/index.js";
+import { BranchError, DatabaseAwayError, storeFailure, type Lease } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
+import { SealedSecrets } from "./sealed-secrets.js";
 import { Retries } from "./retries.js";
 import { from, switchMap, type Subscription } from "rxjs";
 
 /** The first and the longest wait before the log is reopened again after a failed write, in milliseconds. */
 const REOPEN_DELAYS = [250, 5_000] as const;
+/** How often a server on a shared store looks for campaigns made by other processes, in milliseconds. */
+const DISCOVERY_MS = 500;
 /** The first and the longest wait before a host's step that failed is tried again, in milliseconds. */
 const CHORE_DELAYS = [250, 30_000] as const;
+/** The lease of the host's steps among the instances on one database. */
+const HOST_STEPS_LEASE = "epicwar host steps";
 
 /**
  * The campaigns a server serves: the ones in its folder when it started and those created through it since (the
@@ -35,12 +41,23 @@ export class Campaigns {
   /** The log's failures, each met by reopening it (followChores). */
   private failures: Subscription | undefined;
   private readonly reopening = new Retries(...REOPEN_DELAYS);
+  /** Per campaign, the next try to follow it for the host's chores after the database was away. */
+  private readonly followRetries = new Retries(...CHORE_DELAYS);
   /** Per line, the next try of host's steps that failed. */
   private readonly choreRetries = new Retries(...CHORE_DELAYS);
   /** Lines whose host's steps failed because the log took no writes: taken again once it is reopened. */
   private readonly afterReopen = new Set<string>();
+  /** The look for campaigns made elsewhere, every DISCOVERY_MS (discoverCampaigns), and whether one is under way. */
+  private discovery: NodeJS.Timeout | undefined;
+  private discovering = false;
+  private closed = false;
   /** The server's log, for what happens between requests (given by followChores). */
   private log: FastifyBaseLogger | undefined;
+  /**
+   * On a shared store, the lease of the host's steps: of the instances that take them, only the one holding it does,
+   * and another takes it within seconds of its holder's death. Undefined where this server has the log to itself.
+   */
+  private readonly hostLease: Lease | undefined;
 
   private constructor(
     readonly engine: Engine,
@@ -49,12 +66,43 @@ export class Campaigns {
     known: readonly string[],
     /** Whether this server takes the host's chores: of several on one database, exactly one does. */
     private readonly hostChores: boolean,
+    /** Told of the host's steps taken (events written), and of tries that met a conflict or failed. */
+    private readonly onHostSteps: HostStepsCounter,
+    /** The key the host's secrets are sealed with in a shared store: they are kept there rather than in secretsDir. */
+    private readonly secretsKey: Buffer | undefined,
   ) {
     this.known = new Set(known);
+    const { store } = engine;
+    if (hostChores && store.shared && store.lease)
+      this.hostLease = store.lease(HOST_STEPS_LEASE, (held) => this.hostLeaseChanged(held));
   }
 
-  static async open(engine: Engine, secretsDir: string, hostChores = true): Promise<Campaigns> {
-    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores);
+  static async open(
+    engine: Engine,
+    secretsDir: string,
+    hostChores = true,
+    onHostSteps: HostStepsCounter = () => {},
+    secretsKey?: Buffer,
+  ): Promise<Campaigns> {
+    return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores, onHostSteps, secretsKey);
+  }
+
+  /** Whether this server takes the host's steps now: it does, and it holds their lease where there is one. */
+  private get takesHostSteps(): boolean {
+    return this.hostChores && (this.hostLease?.held ?? true);
+  }
+
+  /** Come to hold the lease of the host's steps: every campaign's due steps are taken; or lost it. */
+  private hostLeaseChanged(held: boolean): void {
+    const log = this.log;
+    this.onHostSteps(held ? "lease-taken" : "lease-lost", 1);
+    if (!log) return;
+    if (!held) {
+      log.warn("this instance no longer takes the host's steps: its lease's connection to the database was lost");
+      return;
+    }
+    log.info("this instance takes the host's steps of every campaign on the database (it holds their lease)");
+    for (const stream of this.known) void this.retakeHostChores(stream, log);
   }
 
   /**
@@ -75,6 +123,7 @@ export class Campaigns {
     if (store.failure) this.reopenLog(log);
     if (!this.hostChores || !store.shared) return;
     for (const campaign of this.known) this.followChoresOf(campaign, log);
+    this.hostLease?.start();
   }
 
   /** Reopens the failed log once its next delay has passed, and again after that until it opens. */
@@ -102,20 +151,76 @@ export class Campaigns {
     // From the head on: what is already stored had its chores taken when the server started, or by the command.
     const appended = from(store.head(campaign)).pipe(switchMap((head) => store.batches$(campaign, head.seq + 1)));
     const subscription = appended.subscribe({
-      next: () => void this.serialize(campaign, () => this.takeHostChores(campaign, log)),
-      error: (error: unknown) =>
-        log.error({ campaign, err: error }, `following ${campaign} for the host's chores failed`),
+      next: () => {
+        this.followRetries.reset(campaign);
+        void this.serialize(campaign, () => this.takeHostChores(campaign, log));
+      },
+      error: (error: unknown) => {
+        this.followed.delete(campaign);
+        if (!(storeFailure(error) instanceof DatabaseAwayError)) {
+          log.error({ campaign, err: error }, `following ${campaign} for the host's chores failed`);
+          return;
+        }
+        // The database went away before the campaign was followed: followed again, and its due chores taken, once
+        // it may be back.
+        log.warn({ campaign, err: error }, `following ${campaign} for the host's chores waits for the database`);
+        this.followRetries.schedule(campaign, () => {
+          this.followChoresOf(campaign, log);
+          void this.retakeHostChores(campaign, log);
+        });
+      },
     });
     this.followed.set(campaign, subscription);
   }
 
+  /**
+   * On a store other processes write to, looks for campaigns made elsewhere (another server's POST /campaigns,
+   * `epicwar new --store`) every DISCOVERY_MS, and serves each from then on: its due host's chores are taken, and
+   * `found` is told of it (to seat it). Call after followChores.
+   */
+  discoverCampaigns(found: (campaign: string) => Promise<void>): void {
+    if (!this.engine.store.shared) return;
+    this.discovery = setInterval(() => void this.discover(found), DISCOVERY_MS);
+  }
+
+  private async discover(found: (campaign: string) => Promise<void>): Promise<void> {
+    const log = this.log;
+    if (this.discovering || !log) return;
+    this.discovering = true;
+    try {
+      for (const campaign of await this.engine.listCampaigns()) {
+        if (this.known.has(campaign)) continue;
+        // After any creation of it through this server, which adds it itself.
+        const added = await this.serialize(campaign, async () => {
+          if (this.known.has(campaign)) return false;
+          this.add(campaign, log);
+          await this.takeHostChores(campaign, log);
+          return true;
+        });
+        if (!added) continue;
+        log.info({ campaign }, `serving ${campaign}, made by another process`);
+        await found(campaign);
+      }
+    } catch (error) {
+      // The database away: the next look tries again. A look the server's close cut short is no failure.
+      if (!this.closed && !(storeFailure(error) instanceof DatabaseAwayError))
+        log.error({ err: error }, `looking for campaigns made elsewhere failed: ${(error as Error).message}`);
+    } finally {
+      this.discovering = false;
+    }
+  }
+
   /** Stops following the campaigns' lines, and trying again what failed. */
   close(): void {
+    this.closed = true;
+    clearInterval(this.discovery);
     for (const subscription of this.followed.values()) subscription.unsubscribe();
     this.followed.clear();
     this.failures?.unsubscribe();
     this.reopening.close();
     this.choreRetries.close();
+    this.followRetries.close();
+    void this.hostLease?.close();
   }
 
   ids(): string[] {
@@ -160,7 +265,7 @@ export class Campaigns {
    */
   async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
-    if (!this.hostChores || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
+    if (!this.takesHostSteps || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
     if (this.engine.store.failure) {
       // The state may lack the write that failed, which the disk may yet hold: a chore decided on it could keep a
       // seed over the one that write commits to. The chores wait for the reopen, which reads the disk.
@@ -171,8 +276,16 @@ export class Campaigns {
       await this.hostTable(stream).takeChores((events) => written.push(...events));
       this.choreRetries.reset(stream);
     } catch (error) {
-      log.error({ stream, err: error }, `the host's chore in ${stream} failed: ${(error as Error).message}`);
+      // Another instance's command appended between this step's read and its append: normal play on a shared
+      // database, tried again at once, so no alert's business.
+      const conflict = error instanceof ChoreRefusedError && error.refusal?.kind === "conflict";
+      this.onHostSteps(conflict ? "conflict" : "failed", 1);
+      const message = `the host's chore in ${stream} ${conflict ? "met another writer" : "failed"}: ${(error as Error).message}`;
+      if (conflict) log.info({ stream }, message);
+      else log.error({ stream, err: error }, message);
       this.retryHostChores(stream, error, this.log ?? log);
+    } finally {
+      this.onHostSteps("taken", written.length);
     }
     return written;
   }
@@ -211,8 +324,13 @@ export class Campaigns {
     );
   }
 
-  /** The host's secrets of a line (a campaign's stream or a branch's), which only this server holds. */
-  hostSecrets(stream: string): FileSecrets {
+  /**
+   * The host's secrets of a line (a campaign's stream or a branch's): sealed in the shared store where a secrets key
+   * is given, so that every instance holding the key can take the host's steps; else in this server's folder.
+   */
+  hostSecrets(stream: string): SecretKeeper {
+    const { sealedTexts } = this.engine.store;
+    if (this.secretsKey && sealedTexts) return new SealedSecrets(sealedTexts, this.secretsKey, stream);
     return secretsOfLog(this.secretsDir, stream, this.engine.store);
   }
 
@@ -228,3 +346,9 @@ export class Campaigns {
 }
 
 const HOST_PARTY: ReadonlySet<string> = new Set([HOST]);
+
+/** Counts the host's steps: `taken` with the events written, `conflict` or `failed` with the tries. */
+export type HostStepsCounter = (
+  result: "taken" | "conflict" | "failed" | "lease-taken" | "lease-lost",
+  count: number,
+) => void;

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { describeAjvError } from "../../events/index.js";
-import { storeFailure } from "../log/index.js";
+import { DatabaseAwayError, storeFailure } from "../log/index.js";
 import type { Refusal } from "../rules/refusal.js";
 import { SeatStoreError } from "./seat-store.js";
 
@@ -115,10 +115,17 @@ function asHttpError(error: FastifyError | HttpError, bodyLimit: number): HttpEr
 
 /**
  * A write the server could not make (a full disk): its log, which then takes no command until the server has reopened
- * it, or its seats file. Nothing was acknowledged; the request may be sent again once the disk has room.
+ * it, or its seats file; or the log's database away (PostgreSQL restarting). Nothing was acknowledged; the request may
+ * be sent again once the disk has room or the database is back.
  */
 function unavailableBecause(error: Error): HttpError | undefined {
   const failure = storeFailure(error);
+  if (failure instanceof DatabaseAwayError)
+    return new HttpError(
+      "unavailable",
+      `the server cannot reach its log's database (${failure.reason}): nothing is acknowledged until it can; it connects again by itself, so send this again shortly`,
+      { reason: failure.reason },
+    );
   if (failure)
     return new HttpError(
       "unavailable",

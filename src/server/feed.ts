@@ -239,6 +239,11 @@ export class Feeds {
       .catch(() => {});
   }
 
+  /** How many feeds are open now. */
+  get size(): number {
+    return this.open.size;
+  }
+
   /** Ends every open feed: the server is closing. */
   endAll(): void {
     for (const end of [...this.open.keys()]) end();

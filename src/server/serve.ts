@@ -3,11 +3,12 @@ import type { FastifyInstance } from "fastify";
 import { readFile } from "node:fs/promises";
 import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine/engine.js";
-import { storeLocation, StoreOpenError } from "../log/index.js";
+import { storeLocation, StoreOpenError, type PostgresOptions } from "../log/index.js";
 import { buildServer } from "./app.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
 import { SeatStore } from "./seat-store.js";
+import { readSecretsKey } from "./sealed-secrets.js";
 import { builtWebPage } from "./web-page.js";
 
 export interface ServeOptions {
@@ -15,8 +16,12 @@ export interface ServeOptions {
   db: string;
   /** The log in PostgreSQL instead (a postgres:// URL), which several servers may serve at once. */
   store?: string;
-  /** Whether this server takes the host's chores (default true): of several servers on one database, exactly one. */
+  /** Whether this server takes the host's chores (default true): of several on one database, their lease's holder. */
   hostChores?: boolean;
+  /** With `store`: the file of the key the host's secrets are sealed with in the database (docs/scaling.md). */
+  secretsKeyFile?: string;
+  /** With `store`: the pool's size and the connect and statement timeouts. */
+  postgres?: Partial<PostgresOptions>;
   host: string;
   port: number;
   /** The host's secrets folder (its dice seeds). */
@@ -94,6 +99,13 @@ const now = (options: Pick<ServeOptions, "clock">) => (options.clock ?? (() => n
 const operatorTokenLine = (options: Pick<ServeOptions, "serverData">, token: string) =>
   `Operator token (only its hash is kept in ${options.serverData}): ${token}`;
 
+/** The secrets key from its file, or a ServeError that says what is wrong with it. */
+function secretsKeyOf(path: string): Promise<Buffer> {
+  return readSecretsKey(path).catch((error: Error) => {
+    throw new ServeError(error.message);
+  });
+}
+
 /** Appends lines to the server-data folder's invites file, durably: the file's path. */
 function keepSecretLines(options: Pick<ServeOptions, "serverData">, lines: readonly string[]): Promise<string> {
   return appendSecretLines(options.serverData, lines).catch((error: Error) => {
@@ -110,9 +122,17 @@ function keepSecretLines(options: Pick<ServeOptions, "serverData">, lines: reado
  */
 export async function startServer(options: ServeOptions, print: (line: string) => void): Promise<RunningServer> {
   const tls = options.tls ? await readTls(options.tls) : undefined;
+  if (options.secretsKeyFile !== undefined && options.store === undefined)
+    throw new ServeError(
+      "--secrets-key-file seals the host's secrets in a PostgreSQL database (--store); a LevelDB folder's server keeps them in --secrets",
+    );
+  const secretsKey = options.secretsKeyFile === undefined ? undefined : await secretsKeyOf(options.secretsKeyFile);
   let engine: Engine;
   try {
-    engine = await Engine.open(storeLocation(options), options.clock ? { clock: options.clock } : {});
+    engine = await Engine.open(storeLocation(options), {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.postgres ? { postgres: options.postgres } : {}),
+    });
   } catch (error) {
     if (error instanceof StoreOpenError && /in use|already open/.test(error.message))
       throw new ServeError(
@@ -128,16 +148,31 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       },
     });
     const webPage = builtWebPage();
+    // Where the server listens, for the invite links: known once it does.
+    let listening = (_url: string) => {};
+    const listeningAt = new Promise<string>((resolve) => (listening = resolve));
+    /** One invite line per seat of a campaign with none issued yet. */
+    const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
+      if (seats.seated(campaign)) return [];
+      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      return Object.entries(issued).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
+    };
     app = await buildServer({
       engine,
       seats,
       secrets: options.secrets,
       hostChores: options.hostChores ?? true,
+      ...(secretsKey ? { secretsKey } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(webPage ? { webPage } : {}),
       ...(tls ? { tls } : {}),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.limits ? { limits: options.limits } : {}),
+      // A campaign made by another process on the same database is seated here as at a start.
+      onCampaignFound: async (campaign) => {
+        const url = await listeningAt;
+        await giveSecrets(options, url, { operatorToken: undefined, invites: await inviteLines(campaign, url) }, print);
+      },
     });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
@@ -147,12 +182,9 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     print(`Serving ${engine.store.location} at ${url} (request log on stderr; Ctrl-C stops it).`);
     if (!webPage) print("The web page is not built (npm run build builds it): the server answers its API only.");
     const invites: string[] = [];
-    for (const campaign of await engine.listCampaigns()) {
-      if (seats.seated(campaign)) continue;
-      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
-      for (const [seat, invite] of Object.entries(issued)) invites.push(`${campaign} ${seat} ${url}/join#${invite}`);
-    }
+    for (const campaign of await engine.listCampaigns()) invites.push(...(await inviteLines(campaign, url)));
     await giveSecrets(options, url, { operatorToken, invites }, print);
+    listening(url);
     let closing: Promise<void> | undefined;
     const started = app;
     return {

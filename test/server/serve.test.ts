@@ -148,14 +148,59 @@ describe("epicwar serve", () => {
     const options = await ashfallFolder();
     const serve = (...more: string[]) => runInProcess(["serve", "--db", options.db, "--port", "0", ...more]);
     const refusals = [
-      [["--max-connections", "lots"], /--max-connections must be a whole number of connections, 1 or more, not "lots"/],
+      [
+        ["--max-connections", "lots"],
+        /--max-connections \(or \$EPICWAR_MAX_CONNECTIONS\) must be a whole number of connections, 1 or more, not "lots"/,
+      ],
+      [
+        ["--pg-pool-size", "0"],
+        /--pg-pool-size \(or \$EPICWAR_PG_POOL_SIZE\) must be a whole number of connections, 1 or more/,
+      ],
       [["--headers-timeout", "40"], /--headers-timeout \(40 s\) must not be longer than --request-timeout \(30 s\)/],
       [["--tls-cert", "cert.pem"], /--tls-cert and --tls-key go together/],
       [["--tls-cert", "none.pem", "--tls-key", "none.pem"], /cannot read --tls-cert none\.pem/],
+      [["--secrets-key-file", "none.key"], /--secrets-key-file seals the host's secrets in a PostgreSQL database/],
+      [
+        ["--store", "postgres://127.0.0.1:1/war", "--secrets-key-file", join(options.db, "none.key")],
+        /cannot read the secrets key file .*none\.key/,
+      ],
     ] as const;
     for (const [args, message] of refusals) {
       const refused = await serve(...args);
       expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr).toMatch(message);
+    }
+  });
+
+  it("takes every option from its EPICWAR_ variable when the command line does not give it, and checks it as the option", async () => {
+    const help = await runInProcess(["serve", "--help"], "", {
+      env: {
+        EPICWAR_PORT: "4242",
+        EPICWAR_HOST: "0.0.0.0",
+        EPICWAR_PG_STATEMENT_TIMEOUT: "5",
+        EPICWAR_NO_HOST_CHORES: "1",
+      },
+    });
+    expect(help.code, help.stderr).toBe(0);
+    const flat = help.stdout.replace(/\s+/g, " ");
+    for (const shown of [
+      '--port <n> the port to listen on (0: any free one) [$EPICWAR_PORT] (default: "4242")',
+      '(loopback unless told otherwise) [$EPICWAR_HOST] (default: "0.0.0.0")',
+      '[$EPICWAR_PG_STATEMENT_TIMEOUT] (default: "5")',
+      "the one with the host's secrets [$EPICWAR_NO_HOST_CHORES]",
+    ])
+      expect(flat).toContain(shown);
+    const options = await ashfallFolder();
+    for (const [env, message] of [
+      [
+        { EPICWAR_MAX_CONNECTIONS: "lots" },
+        /--max-connections \(or \$EPICWAR_MAX_CONNECTIONS\) must be a whole number/,
+      ],
+      [{ EPICWAR_PORT: "http" }, /--port \(or \$EPICWAR_PORT\) must be a port number/],
+      [{ EPICWAR_NO_HOST_CHORES: "maybe" }, /\$EPICWAR_NO_HOST_CHORES must be 1 or true/],
+    ] as const) {
+      const refused = await runInProcess(["serve", "--db", options.db], "", { env });
+      expect(refused.code, JSON.stringify(env)).toBe(1);
       expect(refused.stderr).toMatch(message);
     }
   });

@@ -118,4 +118,30 @@ export async function finishedCampaign(url: string, organiser: Machine, players:
   return final;
 }
 
+/** The URL an `epicwar serve` process says it serves at. */
+export async function servedAt(serve: CliProcess): Promise<string> {
+  return /^Serving .* at (http:\/\/127\.0\.0\.1:\d+) /.exec(await serve.line(/^Serving /))![1]!;
+}
+
+/**
+ * Ashfall made on a PostgreSQL database (`epicwar new --as host` on A's machine) and two instances serving it: A holds
+ * the host's secrets and takes its chores; B serves the same database with seats of its own (`--no-host-chores`).
+ */
+export async function twoInstances(
+  store: string,
+  serverA: Machine,
+  serverB: Machine,
+): Promise<[CliProcess, CliProcess]> {
+  const setup = resolve(ROOT, "examples", "ashfall.setup.json");
+  const created = await epicwarDone(
+    ["new", "--store", store, "--db", "war", "--setup", setup, "--as", "host"],
+    serverA,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  return [
+    epicwar(["serve", "--store", store, "--db", "war", "--port", "0"], serverA),
+    epicwar(["serve", "--store", store, "--db", "war", "--port", "0", "--no-host-chores"], serverB),
+  ];
+}
+
 export { BIN, ROOT };

@@ -14,21 +14,15 @@ import type { CampaignView } from "../../src/views/view.js";
 import { startCluster, startReplica } from "../support/postgres-cluster.js";
 import { freshDatabase } from "../support/postgres.js";
 import { tempDir } from "../support/tmp.js";
-import { epicwar, epicwarDone, keptLine, ROOT, type CliProcess } from "./cli-process.js";
+import { epicwar, epicwarDone, keptLine, servedAt, twoInstances, type CliProcess } from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
-const SETUP = join(ROOT, "examples", "ashfall.setup.json");
 
 /** Homes of their own for the machines of a test, in a fresh folder. */
 async function machines<M extends string>(names: readonly M[]): Promise<(machine: M) => { cwd: string; home: string }> {
   const dir = await tempDir("epicwar-pg-e2e-");
   for (const name of names) await mkdir(join(dir, name));
   return (machine) => ({ cwd: join(dir, machine), home: join(dir, machine) });
-}
-
-/** The URL an `epicwar serve` process says it serves at. */
-async function servedAt(serve: CliProcess): Promise<string> {
-  return /^Serving .* at (http:\/\/127\.0\.0\.1:\d+) /.exec(await serve.line(/^Serving /))![1]!;
 }
 
 /** Joins a seat through a server's invite line (in its invites file, under the server's folder), in a home. */
@@ -47,17 +41,7 @@ describe("several servers on one PostgreSQL database", () => {
   it("two players at two server instances play Ashfall to a winner; every instance's feed has every event, in order", async () => {
     const store = await freshDatabase("servers");
     const at = await machines(["serverA", "serverB", "concord", "horde", "hostA", "hostB"] as const);
-    const created = await epicwarDone(
-      ["new", "--store", store, "--db", "war", "--setup", SETUP, "--as", "host"],
-      at("serverA"),
-    );
-    expect(created.code, created.stderr).toBe(0);
-    // A holds the host's secrets and takes its chores; B serves the same database with seats of its own.
-    const serveA = epicwar(["serve", "--store", store, "--db", "war", "--port", "0"], at("serverA"));
-    const serveB = epicwar(
-      ["serve", "--store", store, "--db", "war", "--port", "0", "--no-host-chores"],
-      at("serverB"),
-    );
+    const [serveA, serveB] = await twoInstances(store, at("serverA"), at("serverB"));
     const running: CliProcess[] = [serveA, serveB];
     try {
       const [urlA, urlB] = [await servedAt(serveA), await servedAt(serveB)];

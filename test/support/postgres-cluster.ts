@@ -72,6 +72,12 @@ export interface Cluster {
   url: string;
   /** A URL of another database of the cluster. */
   urlOf(database: string): string;
+  /** Shuts the server down (`pg_ctl stop --mode fast`: every connection ended) and keeps its data. */
+  shutDown(): Promise<void>;
+  /** Starts it again on the same data and port after shutDown. */
+  startAgain(): Promise<void>;
+  /** Promotes a standby to a primary that takes writes (`pg_ctl promote`), once it has. */
+  promote(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,22 +91,34 @@ function urls(port: number): Pick<Cluster, "url" | "urlOf"> {
 async function start(dataDir: string, port: number, durable = false): Promise<Cluster> {
   // A test database needs no durability across a crash; a cluster for measuring (the bench) keeps PostgreSQL's own.
   const relaxed = durable ? "" : " -c fsync=off -c full_page_writes=off";
-  await pgBinary("pg_ctl", [
-    "start",
-    "--wait",
-    "--pgdata",
-    dataDir,
-    "--log",
-    join(dataDir, "server.log"),
-    // Loopback only, the socket in the cluster's own folder.
-    "-o",
-    `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dataDir}${relaxed}`,
-  ]);
+  const startServer = () =>
+    pgBinary("pg_ctl", [
+      "start",
+      "--wait",
+      "--pgdata",
+      dataDir,
+      "--log",
+      join(dataDir, "server.log"),
+      // Loopback only, the socket in the cluster's own folder.
+      "-o",
+      `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dataDir}${relaxed}`,
+    ]);
+  const shutDown = async () => {
+    await pgBinary("pg_ctl", ["stop", "--wait", "--mode", "fast", "--pgdata", dataDir]);
+  };
+  await startServer();
   return {
     port,
     ...urls(port),
+    shutDown,
+    startAgain: async () => {
+      await startServer();
+    },
+    promote: async () => {
+      await pgBinary("pg_ctl", ["promote", "--wait", "--pgdata", dataDir]);
+    },
     stop: async () => {
-      await pgBinary("pg_ctl", ["stop", "--wait", "--mode", "fast", "--pgdata", dataDir]).catch(() => "");
+      await shutDown().catch(() => "");
       await rm(dataDir, { recursive: true, force: true });
     },
   };

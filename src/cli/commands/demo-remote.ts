@@ -26,24 +26,25 @@ type SeatTable = Table<CampaignView, RemoteOutcome>;
 
 /**
  * Takes the seat's chores and gives its decisions until the campaign waits on another party; returns the state then.
- * A step refused because another seat wrote first (its reveal, say) is decided again on the new state; one refused
- * on the state it was decided on means the commanders cannot go on.
+ * A step refused because another writer appended first (a seat's reveal, the organiser's command, another instance's
+ * host step) is decided again on the new state, whether it was a chore of its own or one its decision made due; one
+ * refused on the state it was decided on means the commanders cannot go on.
  */
 async function playWhileWaitedOn(table: SeatTable, seat: string): Promise<CampaignView> {
   for (;;) {
     const before = await table.state();
     try {
       await table.takeChores();
+      const state = await table.state();
+      const decision = seatDecision(state, seat);
+      if (!decision) return state;
+      const outcome = await table.submit(decision);
+      if (outcome.ok || (await table.state()).seq !== state.seq) continue;
+      throw new CliError(`the demo's ${decision.type} for ${seat} was refused: ${describeRefusal(outcome.refusal)}`);
     } catch (error) {
       if (error instanceof ChoreRefusedError && (await table.state()).seq !== before.seq) continue;
       throw error;
     }
-    const state = await table.state();
-    const decision = seatDecision(state, seat);
-    if (!decision) return state;
-    const outcome = await table.submit(decision);
-    if (outcome.ok || (await table.state()).seq !== state.seq) continue;
-    throw new CliError(`the demo's ${decision.type} for ${seat} was refused: ${describeRefusal(outcome.refusal)}`);
   }
 }
 

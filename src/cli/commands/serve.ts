@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import { basename, dirname, join } from "node:path";
+import { POSTGRES_DEFAULTS, type PostgresOptions } from "../../log/index.js";
 import { DEFAULT_LIMITS, type ServerLimits } from "../../server/limits.js";
 import { ServeError, startServer } from "../../server/serve.js";
 import { CliError } from "../errors.js";
@@ -13,6 +14,7 @@ export interface ServeCliOptions {
   host: string;
   port: string;
   secrets?: string;
+  secretsKeyFile?: string;
   serverData?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -25,6 +27,9 @@ export interface ServeCliOptions {
   maxConnections?: string;
   bodyLimit?: string;
   signInsPerMinute?: string;
+  pgPoolSize?: string;
+  pgConnectTimeout?: string;
+  pgStatementTimeout?: string;
 }
 
 /** The limits options of `serve`: the option, the limit it sets, its least value, and the unit it is given in. */
@@ -45,6 +50,28 @@ const LIMIT_OPTIONS = [
   ["--sign-ins-per-minute", "signInMax", 1, "sign-ins", "sign-ins (POST /session) one address may try per minute"],
 ] as const;
 
+/** The PostgreSQL options of `serve` (with --store): the option, the setting, its least value, its unit. */
+const POSTGRES_OPTIONS = [
+  ["--pg-pool-size", "poolSize", 1, "connections", "connections at most in the pool to PostgreSQL (with --store)"],
+  [
+    "--pg-connect-timeout",
+    "connectTimeoutMs",
+    0,
+    "seconds",
+    "time a connection to PostgreSQL may take to open (0: no limit)",
+  ],
+  [
+    "--pg-statement-timeout",
+    "statementTimeoutMs",
+    0,
+    "seconds",
+    "time one PostgreSQL statement may run before it is cancelled (0: no limit)",
+  ],
+] as const;
+
+/** The environment variable that gives an option when the command line does not: --port -> EPICWAR_PORT. */
+export const envOf = (flag: string) => `EPICWAR_${flag.slice(2).toUpperCase().replace(/-/g, "_")}`;
+
 /** A limit as its option gives it: seconds for a time (kept in milliseconds), else the number itself. */
 const inOptionUnit = (unit: string, value: number) => (unit === "seconds" ? value / 1000 : value);
 
@@ -52,15 +79,21 @@ const inOptionUnit = (unit: string, value: number) => (unit === "seconds" ? valu
 const optionKey = (flag: string) =>
   flag.slice(2).replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase()) as keyof ServeCliOptions;
 
+/** An option's value, checked: a whole number from `least` on, in its unit (seconds are kept in milliseconds). */
+function wholeNumber(flag: string, given: unknown, least: number, unit: string): number {
+  if (typeof given !== "string" || !/^[0-9]{1,10}$/.test(given) || Number(given) < least)
+    throw new CliError(
+      `${flag} (or $${envOf(flag)}) must be a whole number of ${unit}, ${least} or more, not "${String(given)}"`,
+    );
+  return Number(given) * (unit === "seconds" ? 1000 : 1);
+}
+
 /** The limits the options give, each checked: a whole number from its least value on (seconds are kept in ms). */
 function limitsOf(options: ServeCliOptions): Partial<ServerLimits> {
   const limits: Partial<ServerLimits> = {};
   for (const [flag, limit, least, unit] of LIMIT_OPTIONS) {
     const given = options[optionKey(flag)];
-    if (given === undefined) continue;
-    if (typeof given !== "string" || !/^[0-9]{1,10}$/.test(given) || Number(given) < least)
-      throw new CliError(`${flag} must be a whole number of ${unit}, ${least} or more, not "${String(given)}"`);
-    limits[limit] = Number(given) * (unit === "seconds" ? 1000 : 1);
+    if (given !== undefined) limits[limit] = wholeNumber(flag, given, least, unit);
   }
   const headers = limits.headersTimeout ?? DEFAULT_LIMITS.headersTimeout;
   const request = limits.requestTimeout ?? DEFAULT_LIMITS.requestTimeout;
@@ -69,6 +102,16 @@ function limitsOf(options: ServeCliOptions): Partial<ServerLimits> {
       `--headers-timeout (${headers / 1000} s) must not be longer than --request-timeout (${request / 1000} s), which the headers are part of`,
     );
   return limits;
+}
+
+/** The PostgreSQL pool's size and timeouts the options give, each checked. */
+function postgresOf(options: ServeCliOptions): Partial<PostgresOptions> {
+  const postgres: Partial<PostgresOptions> = {};
+  for (const [flag, setting, least, unit] of POSTGRES_OPTIONS) {
+    const given = options[optionKey(flag)];
+    if (given !== undefined) postgres[setting] = wholeNumber(flag, given, least, unit);
+  }
+  return postgres;
 }
 
 /** The signals that stop a server cleanly. */
@@ -90,11 +133,19 @@ function stopSignal(): { stopped: Promise<string>; cancel: () => void } {
 
 /** `epicwar serve`: serves the folder's campaigns over HTTP until SIGINT or SIGTERM, then closes cleanly. */
 export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "print" | "io">): Promise<void> {
+  const noHostChores = kit.io.env[envOf("--no-host-chores")];
+  if (noHostChores !== undefined && noHostChores !== "" && !/^(0|1|true|false)$/i.test(noHostChores))
+    throw new CliError(
+      `$${envOf("--no-host-chores")} must be 1 or true (no host's chores), 0 or false, not "${noHostChores}"`,
+    );
   if (!/^(0|[1-9][0-9]{0,4})$/.test(options.port) || Number(options.port) > 65535)
-    throw new CliError(`--port must be a port number (0 to 65535; 0 picks a free one), not "${options.port}"`);
+    throw new CliError(
+      `--port (or $EPICWAR_PORT) must be a port number (0 to 65535; 0 picks a free one), not "${options.port}"`,
+    );
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
     throw new CliError("--tls-cert and --tls-key go together: the certificate and its private key, both PEM files");
   const limits = limitsOf(options);
+  const postgres = postgresOf(options);
   // Listened for from before the start: a signal while it starts stops it as soon as it has.
   const signals = stopSignal();
   let server;
@@ -104,6 +155,8 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
         db: options.db,
         ...(options.store ? { store: options.store } : {}),
         hostChores: options.hostChores,
+        ...(options.secretsKeyFile ? { secretsKeyFile: options.secretsKeyFile } : {}),
+        postgres,
         host: options.host,
         port: Number(options.port),
         secrets: options.secrets ?? defaultSecretsDir(options.db),
@@ -130,6 +183,16 @@ export async function runServe(options: ServeCliOptions, kit: Pick<CliKit, "prin
 
 /** Registers `serve`: the campaign server. */
 export function registerServe(program: Command, kit: CliKit): void {
+  // Every option but --db and --store (which have their own variables) may be given by the environment instead.
+  const fromEnv = (option: Option): Option => {
+    const name = envOf(option.long!);
+    option.description += ` [$${name}]`;
+    const value = kit.io.env[name];
+    if (value === undefined || value === "") return option;
+    // --no-host-chores: set by 1 or true; anything else is checked when the command runs (runServe).
+    if (option.negate) return /^(1|true)$/i.test(value) ? option.default(false) : option;
+    return option.default(value);
+  };
   const command = program
     .command("serve")
     .description(
@@ -137,33 +200,53 @@ export function registerServe(program: Command, kit: CliKit): void {
     )
     .addOption(kit.dbOption())
     .addOption(
-      new Option("--host <address>", "the address to listen on (loopback unless told otherwise)").default("127.0.0.1"),
+      fromEnv(
+        new Option("--host <address>", "the address to listen on (loopback unless told otherwise)").default(
+          "127.0.0.1",
+        ),
+      ),
     )
-    .addOption(new Option("--port <n>", "the port to listen on (0: any free one)").default("4100"))
+    .addOption(fromEnv(new Option("--port <n>", "the port to listen on (0: any free one)").default("4100")))
     .addOption(
-      new Option(
-        "--secrets <dir>",
-        "folder of the host's secrets (its dice seeds); default: <db>-secrets beside the database",
+      fromEnv(
+        new Option(
+          "--secrets <dir>",
+          "folder of the host's secrets (its dice seeds); default: <db>-secrets beside the database",
+        ),
       ),
     )
     .addOption(
-      new Option(
-        "--no-host-chores",
-        "leave the host's chores to another server on the same PostgreSQL database (--store), the one with the host's secrets",
+      fromEnv(
+        new Option(
+          "--secrets-key-file <file>",
+          "with --store: keep the host's secrets in the database, sealed with the key in this file (32 bytes, hex), which every instance is given and the database never is; any instance then takes the host's steps",
+        ),
       ),
     )
     .addOption(
-      new Option(
-        "--server-data <dir>",
-        "folder of the server's own data (seats.json: hashes of tokens and invites); default: <db>-server beside the database",
+      fromEnv(
+        new Option(
+          "--no-host-chores",
+          "leave the host's chores to another server on the same PostgreSQL database (--store), the one with the host's secrets",
+        ),
       ),
     )
-    .addOption(new Option("--tls-cert <file>", "serve HTTPS with this certificate (PEM, with its chain)"))
-    .addOption(new Option("--tls-key <file>", "the certificate's private key (PEM)"))
     .addOption(
-      new Option(
-        "--trust-proxy <addresses>",
-        "reverse proxies to trust for X-Forwarded-For and X-Forwarded-Proto: addresses or CIDRs, comma-separated, or loopback",
+      fromEnv(
+        new Option(
+          "--server-data <dir>",
+          "folder of the server's own data (seats.json: hashes of tokens and invites); default: <db>-server beside the database",
+        ),
+      ),
+    )
+    .addOption(fromEnv(new Option("--tls-cert <file>", "serve HTTPS with this certificate (PEM, with its chain)")))
+    .addOption(fromEnv(new Option("--tls-key <file>", "the certificate's private key (PEM)")))
+    .addOption(
+      fromEnv(
+        new Option(
+          "--trust-proxy <addresses>",
+          "reverse proxies to trust for X-Forwarded-For and X-Forwarded-Proto: addresses or CIDRs, comma-separated, or loopback",
+        ),
       ),
     )
     .addHelpText(
@@ -177,15 +260,26 @@ export function registerServe(program: Command, kit: CliKit): void {
         "Players' orders and seeds stay on their own machines; the server keeps the host's dice seeds and takes the host's steps.",
         "One line per request goes to stderr (no token or cookie is ever written). SIGINT or SIGTERM: the requests in flight",
         "finish, the folder is closed, exit 0. A second server on the same folder refuses to start.",
-        "With --store postgres://..., several servers serve one database: each keeps its own seats (--server-data), and",
-        "exactly one takes the host's chores; start the others with --no-host-chores (docs/scaling.md).",
+        "With --store postgres://..., several servers serve one database: each keeps its own seats (--server-data). The",
+        "host's steps are taken by the one holding their lease; give every instance the same --secrets-key-file so that",
+        "any of them can, or else start all but the one with the host's secrets with --no-host-chores (docs/scaling.md).",
       ].join("\n"),
     )
     .action(kit.action((options: ServeCliOptions) => runServe(options, kit)));
   for (const [flag, limit, , unit, description] of LIMIT_OPTIONS)
     command.addOption(
-      new Option(`${flag} <${unit === "seconds" || unit === "bytes" ? unit : "n"}>`, description).default(
-        String(inOptionUnit(unit, DEFAULT_LIMITS[limit])),
+      fromEnv(
+        new Option(`${flag} <${unit === "seconds" || unit === "bytes" ? unit : "n"}>`, description).default(
+          String(inOptionUnit(unit, DEFAULT_LIMITS[limit])),
+        ),
+      ),
+    );
+  for (const [flag, setting, , unit, description] of POSTGRES_OPTIONS)
+    command.addOption(
+      fromEnv(
+        new Option(`${flag} <${unit === "seconds" ? unit : "n"}>`, description).default(
+          String(inOptionUnit(unit, POSTGRES_DEFAULTS[setting])),
+        ),
       ),
     );
 }

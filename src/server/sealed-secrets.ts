@@ -1,0 +1,93 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { PartyKeeper, type PartySecrets } from "../client/party-secrets.js";
+import type { SealedTexts } from "../log/index.js";
+
+/*
+ * The host's secrets of a line (its dice seeds, its signing key) kept in the shared database, sealed with AES-256-GCM
+ * under a key every instance holds and the database never does (docs/scaling.md, "Every instance is alike"): whoever
+ * reads the database alone cannot read a die before it is rolled, nor sign as the host. Each sealed text names the line
+ * and party it is for (as the cipher's additional data), so that no row can be passed off as another's.
+ */
+
+const ALGORITHM = "aes-256-gcm";
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** The form of a sealed text: its version, then the IV, the tag and the ciphertext, base64url. */
+const SEALED_PREFIX = "v1.";
+
+/** The secrets key cannot be read, is not a key, or does not open what the database holds. */
+export class SealedSecretsError extends Error {
+  override readonly name = "SealedSecretsError";
+}
+
+/**
+ * The secrets key from its file: 32 random bytes, written as 64 hex digits or as base64 (`openssl rand -hex 32`).
+ */
+export async function readSecretsKey(path: string): Promise<Buffer> {
+  let text: string;
+  try {
+    text = (await readFile(path, "utf8")).trim();
+  } catch (error) {
+    throw new SealedSecretsError(`cannot read the secrets key file ${path}: ${(error as Error).message}`);
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (key.length !== KEY_BYTES)
+    throw new SealedSecretsError(
+      `${path} holds no secrets key: it must hold 32 random bytes as 64 hex digits or as base64 (openssl rand -hex 32 > ${path})`,
+    );
+  return key;
+}
+
+/** A party's secrets of one line, kept sealed in the shared log's sealed texts. */
+export class SealedSecrets extends PartyKeeper {
+  constructor(
+    private readonly texts: SealedTexts,
+    private readonly key: Buffer,
+    private readonly stream: string,
+  ) {
+    super();
+  }
+
+  protected async read(party: string): Promise<PartySecrets> {
+    const sealed = await this.texts.read(this.stream, party);
+    return sealed === undefined ? {} : this.open(party, sealed);
+  }
+
+  protected async update(party: string, change: (secrets: PartySecrets) => void): Promise<void> {
+    await this.texts.update(this.stream, party, (sealed) => {
+      const secrets = sealed === undefined ? {} : this.open(party, sealed);
+      change(secrets);
+      return this.seal(party, secrets);
+    });
+  }
+
+  private seal(party: string, secrets: PartySecrets): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv(ALGORITHM, this.key, iv);
+    cipher.setAAD(this.boundTo(party));
+    const body = Buffer.concat([cipher.update(JSON.stringify(secrets), "utf8"), cipher.final()]);
+    return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+  }
+
+  private open(party: string, sealed: string): PartySecrets {
+    const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), "base64url");
+    try {
+      if (!sealed.startsWith(SEALED_PREFIX) || bytes.length < IV_BYTES + TAG_BYTES) throw new Error("not sealed");
+      const decipher = createDecipheriv(ALGORITHM, this.key, bytes.subarray(0, IV_BYTES));
+      decipher.setAAD(this.boundTo(party));
+      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+      return JSON.parse(text.toString("utf8")) as PartySecrets;
+    } catch {
+      throw new SealedSecretsError(
+        `${party}'s secrets of ${this.stream} in the database do not open with this secrets key: every instance must be given the same key (docs/scaling.md)`,
+      );
+    }
+  }
+
+  private boundTo(party: string): Buffer {
+    return Buffer.from(JSON.stringify([this.stream, party]), "utf8");
+  }
+}
