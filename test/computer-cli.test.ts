@@ -34,7 +34,7 @@ describe("the computer's seat is its own", () => {
     expect(await ok(["log", "--db", db, "--json"])).toBe(before);
   });
 
-  it("refuses a --computer value that names no player or level, creating nothing", async () => {
+  it("refuses a --computer value that names no player or level, and a campaign under fog of war (A2), creating nothing", async () => {
     const dir = await scratchDir("epicwar-computer-");
     const db = join(dir, "war");
     expect(expectOneLineError(await cli(["new", "--db", db, "--setup", ASHFALL, "--computer", "orcs"]))).toContain(
@@ -43,6 +43,10 @@ describe("the computer's seat is its own", () => {
     expect(
       expectOneLineError(await cli(["new", "--db", db, "--setup", ASHFALL, "--computer", "horde:clever"])),
     ).toContain("scripted, searching");
+    const emberfall = join(ASHFALL, "..", "emberfall.setup.json");
+    expect(expectOneLineError(await cli(["new", "--db", db, "--setup", emberfall, "--computer", "horde"]))).toContain(
+      "without fog of war (A2)",
+    );
     expect(await readdir(dir)).toEqual([]);
   });
 

@@ -51,10 +51,29 @@ export async function searchedDecision(
   knownOrders: Record<string, Order>,
   budget: SearchBudget,
 ): Promise<PlainCommand | undefined> {
+  const scored = await scoredCandidates(view, seat, knownOrders, budget);
+  if (scored.length === 0) return undefined;
+  const best = Math.max(...scored.map((c) => c.score));
+  return scored.find((c) => c.score === best)!.command;
+}
+
+/** A candidate of the search, with the sum of its forecasts' scores (the scripted choice alone goes unscored). */
+export interface ScoredCandidate {
+  command: PlainCommand;
+  score: number;
+}
+
+/** The searching level's candidates where the seat has a decision to make, each with its forecasts' total score. */
+export async function scoredCandidates(
+  view: CampaignView,
+  seat: string,
+  knownOrders: Record<string, Order>,
+  budget: SearchBudget,
+): Promise<ScoredCandidate[]> {
   const scripted = seatDecision(view, seat);
-  if (!scripted) return undefined;
+  if (!scripted) return [];
   const candidates = candidatesFor(view as CampaignState, scripted);
-  if (candidates.length < 2) return scripted;
+  if (candidates.length < 2) return [{ command: scripted, score: 0 }];
   const start: ForecastStart = { view, seat, knownOrders };
   const totals = candidates.map(() => 0);
   const began = budget.now();
@@ -68,8 +87,7 @@ export async function searchedDecision(
       totals[index]! += await scoreOf(sampled, candidate, seat, `${seed}/play/${round}`);
     }
   }
-  const best = totals.indexOf(Math.max(...totals));
-  return candidates[best];
+  return candidates.map((command, index) => ({ command, score: totals[index]! }));
 }
 
 /** One forecast of a candidate: it is played first, then both sides as the scripted commanders, battles by the model. */

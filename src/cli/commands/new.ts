@@ -1,4 +1,5 @@
 import type { Catalogue } from "../../../events/common.js";
+import { advancedRule } from "../../../projections/advanced.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import { setupCommands, type SetupFile } from "../../setup-file.js";
 import type { Engine } from "../../engine.js";
@@ -87,6 +88,10 @@ export function registerNew(program: Command, kit: CliKit): void {
           options,
           setup.players.map((p) => p.id),
         );
+        if (computer && advancedRule(setup.options ?? {}, "fogOfWar"))
+          throw new CliError(
+            "--computer plays campaigns without fog of war (A2): the computer judges the enemy by the strengths and rosters fog hides (docs/computer.md)",
+          );
         await withEngine(options, { clock: io.clock }, async (engine) => {
           const { campaign, lines } = await createCampaign(engine, options.setup, setup);
           lines.forEach(print);
