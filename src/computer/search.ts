@@ -30,7 +30,7 @@ export const MAX_SEARCH_ROUNDS = 200;
 /** Turns each forecast plays: the one under way, to its End phase's CVPs; half the cost of two, so twice the rounds. */
 const HORIZON_TURNS = 1;
 /** Marches kept as candidates: the ones that end nearest a target. */
-const MARCHES = Number(process.env.MARCHES ?? 3);
+const MARCHES = 3;
 /** What a campaign won is worth against CVPs, so that no lead in CVPs outweighs it. */
 const WIN_SCORE = 10_000;
 /** A campaign drawn: better than lost, but far worse than a lead that may still win it. */
