@@ -1,7 +1,8 @@
 /**
  * The computer's seat in a campaign against it, through the CLI (docs/computer.md): the human may not act for it; a
  * `--computer` value naming no player or level creates nothing; it rejects a result that breaks B3, naming the rule,
- * and confirms one within the rules. A whole campaign against each level is test/slow/computer-campaign.test.ts.
+ * and confirms one within the rules; `epicwar duel` plays level against level. A whole campaign against each level is
+ * test/slow/computer-campaign.test.ts.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -83,5 +84,52 @@ describe("the computer's seat is its own", () => {
       (e) => e.type === "BattleResolved" && e.data["battle"] === battle.id,
     );
     expect(resolved?.actor).toBe(COMPUTER);
+  });
+});
+
+describe("epicwar duel", () => {
+  it("plays level against level with the sides swapped every other campaign, and reports wins with their intervals", async () => {
+    const run = await ok([
+      "duel",
+      "--setup",
+      ASHFALL,
+      "--levels",
+      "scripted,searching",
+      "--campaigns",
+      "2",
+      "--think",
+      "5",
+      "--json",
+    ]);
+    const report = JSON.parse(run) as {
+      campaigns: number;
+      draws: number;
+      undecided: number;
+      levels: Array<{
+        level: string;
+        wins: number;
+        winRate: { share: number; low: number; high: number };
+        decisions: number;
+      }>;
+      records: Array<{ number: number; sides: Record<string, string>; outcome: string | null }>;
+    };
+    expect(report.campaigns).toBe(2);
+    expect(report.records.map((r) => r.sides)).toEqual([
+      { concord: "scripted", horde: "searching" },
+      { concord: "searching", horde: "scripted" },
+    ]);
+    const [scripted, searching] = report.levels;
+    expect(scripted!.wins + searching!.wins + report.draws + report.undecided).toBe(2);
+    for (const level of report.levels) {
+      expect(level.decisions).toBeGreaterThan(0);
+      expect(level.winRate.low).toBeLessThanOrEqual(level.winRate.share);
+      expect(level.winRate.high).toBeGreaterThanOrEqual(level.winRate.share);
+    }
+  }, 120_000);
+
+  it("refuses levels it does not know, naming those it does", async () => {
+    expect(
+      expectOneLineError(await cli(["duel", "--setup", ASHFALL, "--levels", "scripted,clever", "--campaigns", "1"])),
+    ).toContain("scripted, searching");
   });
 });
