@@ -12,9 +12,9 @@ export interface ComputerSettings {
 }
 
 /**
- * The searching level's default thinking time per decision: on a 2-core machine a campaign of Ashfall then takes its
- * computer some 5 to 10 seconds a turn, which keeps a player at the keyboard waiting no longer than it takes to read
- * the turn's events (docs/computer.md).
+ * The searching level's default thinking time per decision: some 11 decisions a turn of Ashfall then keep a player at
+ * the keyboard waiting 3 to 5 seconds a turn on a 2-core machine, no longer than it takes to read the turn's events
+ * (docs/computer.md).
  */
 export const DEFAULT_THINK_MS = 250;
 /** The longest thinking time an organiser may set per decision: a minute. */
