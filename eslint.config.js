@@ -62,6 +62,11 @@ export default tseslint.config(
     "the server sits at the CLI's level: nothing below it imports it",
   ),
   layer(
+    "src/computer/**/*.ts",
+    ["**/cli/**", "**/server/**"],
+    "the computer plays through the client's Table beside a person: the CLI and the server drive it, never the reverse",
+  ),
+  layer(
     "src/map/**/*.ts",
     ["node:*", "**/cli/**", "**/server/**", "**/demo/**", "**/replays/**", "**/log/**", "**/client/**", "**/rules/**"],
     "the map renderer runs in the browser too: it draws a view and imports no Node module, log, rules or CLI",

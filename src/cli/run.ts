@@ -21,6 +21,8 @@ import { registerBattle } from "./commands/battle.js";
 import { registerKitPlay } from "./commands/kit-play.js";
 import { registerMap } from "./commands/map.js";
 import { registerNew } from "./commands/new.js";
+import { registerComputer } from "./commands/computer.js";
+import { registerDuel } from "./commands/duel.js";
 import { registerSchema } from "./commands/schema.js";
 import { registerServe } from "./commands/serve.js";
 import { registerState } from "./commands/state.js";
@@ -39,6 +41,8 @@ import { unknownCommand } from "./unknown-command.js";
 const COMMANDS: readonly ((program: Command, kit: CliKit) => void)[] = [
   registerNew,
   registerApply,
+  registerComputer,
+  registerDuel,
   registerState,
   registerMap,
   registerLog,

@@ -6,6 +6,8 @@ import type { Engine } from "../engine/engine.js";
 import { requireIntact } from "./commands/verify.js";
 import { CliError } from "./errors.js";
 import { pickCampaign } from "./session.js";
+import { withoutComputerSeat } from "../computer/guard.js";
+import { computerDir, readComputerSettings } from "../computer/settings.js";
 
 export interface SeatOptions {
   db: string;
@@ -27,6 +29,8 @@ export class Seat {
   /** The parties this machine acts for, or undefined for every party of the campaign. */
   readonly acting: ReadonlySet<string> | undefined;
   readonly secretsDir: string;
+  /** The seat the computer plays in the campaign of the last table made, if it plays one (docs/computer.md). */
+  computerSeat: string | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -60,8 +64,17 @@ export class Seat {
     const stranger = [...(this.acting ?? [])].find((party) => !seats.includes(party));
     if (stranger !== undefined && seats.length > 1)
       throw new CliError(`--as "${stranger}" is not a party of ${campaign}: give one of ${seats.join(", ")}`);
-    return new Table(this.engine, campaign, {
-      ...(this.acting ? { parties: this.acting } : {}),
+    // Against the computer, this machine's parties are every other one: the computer's seat is its own.
+    const computer = await readComputerSettings(computerDir(this.options.db), campaign);
+    this.computerSeat = computer?.seat;
+    if (computer && this.acting?.has(computer.seat))
+      throw new CliError(
+        `${computer.seat} is played by the computer in ${campaign}: act as ${seats.filter((s) => s !== computer.seat).join(" or ")}`,
+      );
+    const parties = this.acting ?? (computer ? new Set(seats.filter((party) => party !== computer.seat)) : undefined);
+    const engine = computer ? withoutComputerSeat(this.engine, computer.seat) : this.engine;
+    return new Table(engine, campaign, {
+      ...(parties ? { parties } : {}),
       secrets: this.secrets(campaign),
       chores: this.options.chores ?? true,
     });

@@ -13,7 +13,7 @@ import { workingCopy } from "../../projections/working-copy.js";
 import { foldDecided } from "../rules/phases.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { modelResult } from "./battle-model.js";
-import { POLICIES, type PolicyName } from "./policies.js";
+import { POLICIES, type Policy, type PolicyName } from "./policies.js";
 import { randomHexFrom, sampledStart, type ForecastStart } from "./start.js";
 
 /** What one simulated campaign came to. */
@@ -72,7 +72,7 @@ function applyCommand(state: CampaignState, command: Command, keeping: StateKeep
 }
 
 /** The Battle phase's next step: the attacker reports the modelled result, the defender confirms it. */
-function battleDecision(state: CampaignState, random: () => number): PlainCommand | undefined {
+export function battleDecision(state: CampaignState, random: () => number): PlainCommand | undefined {
   const battle = Object.values(state.battles)
     .filter((b) => b.turn === state.turn && b.status !== "resolved")
     .sort((a, b) => a.index - b.index)[0];
@@ -102,13 +102,48 @@ export async function simulateRun(
   keeping: StateKeeping = IN_PLACE,
 ): Promise<RunRecord> {
   const random = seededRandom(`${options.seed}/${run}`);
-  const hex = randomHexFrom(random);
   const sampled = await sampledStart(start, random);
   // The run alone holds its state: by default a working copy, each command's events folded into it in place.
-  let state = keeping.hold(sampled.state);
-  const secrets: MemorySecrets = sampled.secrets;
-  const parties = new Set(seatsOf(state));
   const policy = POLICIES[options.policy];
+  // A random choice the rules refuse is made again by the scripted commanders.
+  const fallback = options.policy === "scripted" ? undefined : nextDecision;
+  const { record } = await playOn(keeping.hold(sampled.state), sampled.secrets, {
+    run,
+    random,
+    lastTurn: options.lastTurn,
+    policy,
+    ...(fallback ? { fallback } : {}),
+    keeping,
+  });
+  return record;
+}
+
+export interface PlayOnOptions {
+  run: number;
+  /** The run's random stream: its seeds and salts, its battles, the policy's draws. */
+  random: () => number;
+  lastTurn: number;
+  policy: Policy;
+  /** Where the policy's choice is refused, the choice made instead. */
+  fallback?: (state: CampaignState) => PlainCommand | undefined;
+  keeping?: StateKeeping;
+}
+
+/**
+ * Plays a campaign on in memory from a state held for the run (its secrets those of every party): the protocol's
+ * chores, battles by the model and the policy's decisions, through the real rules, until the campaign ends or
+ * `lastTurn` is over. Returns the state it came to and the run's record.
+ */
+export async function playOn(
+  held: CampaignState,
+  secrets: MemorySecrets,
+  options: PlayOnOptions,
+): Promise<{ state: CampaignState; record: RunRecord }> {
+  const { run, random, policy } = options;
+  const keeping = options.keeping ?? IN_PLACE;
+  const hex = randomHexFrom(random);
+  let state = held;
+  const parties = new Set(seatsOf(state));
   const record: RunRecord = { run, outcome: null, endTurn: null, cvps: {}, captures: {}, turns: 0 };
   const firstTurn = state.turn;
 
@@ -139,15 +174,15 @@ export async function simulateRun(
     const decision = policy(state, random);
     if (!decision)
       throw new SimulationError(`run ${run}: nobody has a decision to make in turn ${state.turn} (${state.phase})`);
-    // A random choice the rules refuse is made again by the scripted commanders.
-    await step(decision, options.policy === "scripted" ? undefined : () => nextDecision(state));
+    const fallback = options.fallback;
+    await step(decision, fallback ? () => fallback(state) : undefined);
   }
   record.turns = Math.max(0, Math.min(state.turn, options.lastTurn) - firstTurn + 1);
   if (state.result) {
     record.outcome = state.result.winner ?? "draw";
     record.endTurn = state.result.turn;
   }
-  return record;
+  return { state, record };
 }
 
 function observe(record: RunRecord, event: DomainEvent): void {

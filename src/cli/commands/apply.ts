@@ -18,6 +18,7 @@ import type { Command } from "commander";
 import { withEngine } from "../session.js";
 import type { CliKit, SeatCliOptions } from "./kit.js";
 import { refuseLocalOnly } from "./remote.js";
+import { computerAfterCommand } from "./computer.js";
 import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
 
 /** The text of a commands file, or of standard input (`stdin`: a stream, or its whole text) for "-". */
@@ -50,6 +51,8 @@ export interface PlayingSeat<S extends CampaignView, O extends Answer<unknown>> 
   readonly acting: ReadonlySet<string> | undefined;
   /** The table of the campaign (the one the seat plays unless named: a CreateCampaign's). */
   table(named?: string): Promise<Table<S, O>>;
+  /** The seat the computer plays, once the table is made, if it plays one: the human's lines never act for it. */
+  computerSeat?: () => string | undefined;
   /** Prints each event written, from the state `start` on, as the seat's viewer may see it. */
   feed(print: (line: string) => void, start: S): (events: WrittenEvents<O>) => void;
 }
@@ -59,6 +62,7 @@ function localSeat(seat: Seat): PlayingSeat<CampaignState, Outcome> {
   return {
     acting: seat.acting,
     table: (named) => seat.table(named),
+    computerSeat: () => seat.computerSeat,
     feed: (print, start) => printEvents(print, seatViewer(seat), start),
   };
 }
@@ -113,6 +117,8 @@ async function applyLines<S extends CampaignView, O extends Answer<unknown>>(
       feed = seat.feed(print, await table.state());
       if (!creates) await catchUp(table, feed, true);
     }
+    if (actor !== undefined && actor === seat.computerSeat?.())
+      throw stop(`${actor} is played by the computer in this campaign: its steps are its own (docs/computer.md)`);
     const before = (await table.state()).seq;
     let outcome: Answer<unknown>;
     try {
@@ -218,9 +224,13 @@ export function registerApply(program: Command, kit: CliKit): void {
         const remote = kit.server(command);
         if (remote) return remoteApply(remote, file, options, io, print);
         const text = await readInput(file, io.stdin);
-        await withEngine(options, { createIfMissing: startsWithCreate(text), clock: io.clock }, (engine) =>
-          applyCommands(new Seat(engine, options), file, text, print),
-        );
+        await withEngine(options, { createIfMissing: startsWithCreate(text), clock: io.clock }, async (engine) => {
+          const seat = new Seat(engine, options);
+          await applyCommands(seat, file, text, print);
+          // Against the computer, its steps follow the human's (docs/computer.md).
+          if (options.chores !== false && !startsWithCreate(text))
+            await computerAfterCommand(seat, options.db, await seat.campaign(), print);
+        });
       }),
     );
 }

@@ -1,4 +1,5 @@
 import type { Catalogue } from "../../../events/common.js";
+import { advancedRule } from "../../../projections/advanced.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import { setupCommands, type SetupFile } from "../../setup/setup-file.js";
 import type { Engine } from "../../engine/engine.js";
@@ -9,6 +10,15 @@ import { Seat } from "../seat.js";
 import { withEngine } from "../session.js";
 import { printEvents } from "./apply.js";
 import type { CliKit, SeatCliOptions } from "./kit.js";
+import {
+  computerDir,
+  ComputerSettingsError,
+  DEFAULT_THINK_MS,
+  parseComputer,
+  writeComputerSettings,
+  type ComputerSettings,
+} from "../../computer/settings.js";
+import { computerAfterCommand } from "./computer.js";
 
 /** Creates a campaign from a set-up file: every set-up command decided in turn, all written in one batch or none. */
 export async function createCampaign(
@@ -31,6 +41,24 @@ export async function createCampaign(
   return { campaign: state.campaign!, lines };
 }
 
+/** The computer's settings from --computer and --think, checked against the set-up's players before anything is written. */
+function computerSettings(
+  options: { computer?: string; think?: string },
+  players: string[],
+): ComputerSettings | undefined {
+  if (options.computer === undefined) {
+    if (options.think !== undefined)
+      throw new CliError("--think sets the computer's thinking time: give --computer too");
+    return undefined;
+  }
+  try {
+    return parseComputer(options.computer, players, options.think === undefined ? undefined : Number(options.think));
+  } catch (error) {
+    if (error instanceof ComputerSettingsError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
 /** Registers `new`: creates a campaign from a set-up file and takes the first chores. */
 export function registerNew(program: Command, kit: CliKit): void {
   const { action, print, io } = kit;
@@ -45,14 +73,38 @@ export function registerNew(program: Command, kit: CliKit): void {
     .addOption(kit.secretsOption())
     .addOption(kit.asOption())
     .addOption(kit.choresOption())
+    .option(
+      "--computer <seat[:level]>",
+      "the computer plays this player, at a level: scripted (the default) or searching (docs/computer.md)",
+    )
+    .option(
+      "--think <ms>",
+      `with --computer: the searching level's thinking time per decision, in milliseconds (default ${DEFAULT_THINK_MS})`,
+    )
     .action(
-      action(async (options: SeatCliOptions & { setup: string }) => {
+      action(async (options: SeatCliOptions & { setup: string; computer?: string; think?: string }) => {
         const setup = await loadSetupFile(options.setup);
+        const computer = computerSettings(
+          options,
+          setup.players.map((p) => p.id),
+        );
+        if (computer && advancedRule(setup.options ?? {}, "fogOfWar"))
+          throw new CliError(
+            "--computer plays campaigns without fog of war (A2): the computer judges the enemy by the strengths and rosters fog hides (docs/computer.md)",
+          );
         await withEngine(options, { clock: io.clock }, async (engine) => {
           const { campaign, lines } = await createCampaign(engine, options.setup, setup);
           lines.forEach(print);
-          const table = await new Seat(engine, options).table(campaign);
+          if (computer) {
+            await writeComputerSettings(computerDir(options.db), campaign, computer);
+            print(
+              `The computer plays ${computer.seat} (${computer.level}); its secrets are kept in ${computerDir(options.db)}.`,
+            );
+          }
+          const seat = new Seat(engine, options);
+          const table = await seat.table(campaign);
           await table.takeChores(printEvents(print, options.as, await engine.state(campaign)));
+          if (computer) await computerAfterCommand(seat, options.db, campaign, print);
           const head = await engine.store.head(campaign);
           print(`The log holds ${head.seq} events; head ${head.hash.slice(0, 16)}.`);
         });
