@@ -5,7 +5,7 @@ import { Table } from "../client/table.js";
 import { computerDir, readComputerSettings } from "../computer/settings.js";
 import { MAX_SEARCH_ROUNDS } from "../computer/search.js";
 import { ComputerSeat, seatSees, type ComputerStep } from "../computer/seat.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import type { Seat } from "./seat.js";
 
 /** Rounds of the human's chores and the computer's steps one command takes at most before it gives the turn back. */

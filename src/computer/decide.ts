@@ -4,7 +4,7 @@ import type { PlainCommand } from "../demo/plain-command.js";
 import { seededRandom } from "../demo/rng.js";
 import { seatDecision } from "../demo/seat.js";
 import { modelResult } from "../forecast/battle-model.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 import { searchedDecision, type SearchBudget } from "./search.js";
 
 /** The computer's levels: the demo's scripted commanders, or short forecasts of each choice from its own view. */

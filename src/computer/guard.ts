@@ -1,5 +1,5 @@
-import type { Answer, CommandHandler, Refused } from "../engine.js";
-import type { CampaignView } from "../views.js";
+import type { Answer, CommandHandler, Refused } from "../engine/engine.js";
+import type { CampaignView } from "../views/view.js";
 
 /**
  * The command handler the human's side of a campaign against the computer submits to: a command in the computer's

@@ -13,7 +13,7 @@ import { ordersForMove, sampledStart, type ForecastStart } from "../forecast/sta
 import { workingCopy } from "../../projections/working-copy.js";
 import { pendingDefenders } from "../rules/action-common.js";
 import { orderAllowance } from "../rules/terrain-costs.js";
-import type { CampaignView } from "../views.js";
+import type { CampaignView } from "../views/view.js";
 
 /** How long the searching level may think about one decision, and how many rounds of forecasts it plays at most. */
 export interface SearchBudget {

@@ -1,9 +1,9 @@
-import type { Answer } from "../engine.js";
+import type { Answer } from "../engine/engine.js";
 import type { SecretKeeper } from "../client/party-secrets.js";
 import type { Table, WrittenEvents } from "../client/table.js";
 import type { PlainCommand } from "../demo/plain-command.js";
 import { describeRefusal } from "../rules/refusal.js";
-import { ownHeldOrders, viewState, type CampaignView } from "../views.js";
+import { ownHeldOrders, viewState, type CampaignView } from "../views/view.js";
 import type { CampaignState } from "../../projections/state.js";
 import { computerDecision, resultObjection, type ComputerChoices } from "./decide.js";
 

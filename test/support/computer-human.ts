@@ -8,7 +8,7 @@ import type { BattleState, CampaignState } from "../../projections/state.js";
 import { seatDecision } from "../../src/demo/seat.js";
 import { scriptedResult } from "../../src/demo/results.js";
 import type { PlainCommand } from "../../src/demo/plain-command.js";
-import type { CampaignView } from "../../src/views.js";
+import type { CampaignView } from "../../src/views/view.js";
 import { ok, ROOT } from "./campaign-cli.js";
 
 export const ASHFALL = join(ROOT, "examples", "ashfall.setup.json");

@@ -5,7 +5,7 @@ import { duel, type DuelReport } from "../../computer/duel.js";
 import { DEFAULT_THINK_MS, MAX_THINK_MS } from "../../computer/settings.js";
 import { MAX_SEARCH_ROUNDS } from "../../computer/search.js";
 import { MAX_FORECAST_TURNS } from "../../forecast/forecast.js";
-import { loadSetupFile } from "../../setup-loader.js";
+import { loadSetupFile } from "../../setup/setup-loader.js";
 import { CliError } from "../errors.js";
 import type { CliKit } from "./kit.js";
 
