@@ -16,6 +16,8 @@ import { readRoutes } from "./routes-reads.js";
 import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
+import { loadServerKey, serverKeyRoute } from "./server-key.js";
+import { ViewChains } from "./view-chains.js";
 import { faviconRoute, webPageRoutes } from "./web-page.js";
 import { webhookRoutes } from "./routes-webhooks.js";
 
@@ -125,7 +127,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
   campaigns.followChores(app.log);
   app.addHook("onClose", async () => campaigns.close());
-  const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
+  const serverKey = await loadServerKey(options.secrets);
+  const lineContexts = new LineContexts(engine.store);
+  const context = { engine, seats, campaigns, feeds, lineContexts, serverKey, viewChains: new ViewChains(engine) };
+  serverKeyRoute(app, serverKey);
   sessionRoutes(app, context);
   commandRoutes(app, context);
   readRoutes(app, context);
