@@ -21,6 +21,8 @@ export interface ReceiptText {
   seq: number;
   /** The head of the seat's view chain at `seq` (src/views-chain.ts). */
   view: string;
+  /** For accepted commands, the seq they were decided on and the seat's view head there; null for a refusal. */
+  from: { seq: number; view: string } | null;
   /** The seqs of the events the commands wrote (the host's steps after them are not the seat's), or null. */
   accepted: { from: number; to: number } | null;
   /** The commands as sent and why they were refused (the error code and message of the answer), or null. */
@@ -52,7 +54,8 @@ export class ReceiptError extends Error {
 export interface ExpectedReceipt {
   campaign: string;
   line: string;
-  seat: string;
+  /** The seat that sent them, where the client knows it. */
+  seat?: string;
   accepted: boolean;
   /** The seq of the answer's last event (an accepted command). */
   seq?: number;
@@ -87,7 +90,7 @@ export async function checkReceipt(
   if (text.domain !== RECEIPT_DOMAIN) throw new ReceiptError(`the receipt's domain is not ${RECEIPT_DOMAIN}`);
   says("campaign", expected.campaign);
   says("line", expected.line);
-  says("seat", expected.seat);
+  if (expected.seat !== undefined) says("seat", expected.seat);
   if (expected.seq !== undefined) says("seq", expected.seq);
   if (expected.accepted !== (text.accepted !== null) || (text.accepted === null) === (text.refused === null))
     throw new ReceiptError(`the receipt says ${text.accepted ? "accepted" : "refused"}, not what the answer says`);

@@ -61,12 +61,12 @@ export function commandRoutes(
       // The campaign's own line, or one of its branches (`?branch=NAME`): a what-if is played on like the campaign.
       const stream = await campaigns.line(id, request.query.branch);
       const { expectedSeq, commands } = request.body;
-      const receipt = (text: Pick<ReceiptText, "seq" | "view" | "accepted" | "refused">) =>
+      const receipt = (text: Pick<ReceiptText, "seq" | "view" | "from" | "accepted" | "refused">) =>
         signReceipt(serverKey, { campaign: id, line: stream, seat, ...text });
       try {
-        const { written, accepted, view } = await take(stream, id, seat, expectedSeq, commands, request.log);
+        const { written, accepted, from, view } = await take(stream, id, seat, expectedSeq, commands, request.log);
         const seq = written.at(-1)!.seq;
-        const signed = receipt({ seq, view, accepted, refused: null });
+        const signed = receipt({ seq, view, from, accepted, refused: null });
         if (seesAll(seat)) return { seq, events: written, receipt: signed };
         // The engine's live state after them (unless the line has moved on since): the context needs no fold of its own.
         const context = await lineContexts.now(stream, written, await engine.state(stream));
@@ -80,7 +80,7 @@ export function commandRoutes(
         const refused = { commands, error: error.code, message: error.message };
         throw new HttpError(error.code, error.message, {
           ...error.details,
-          receipt: receipt({ seq, view: head, accepted: null, refused }),
+          receipt: receipt({ seq, view: head, from: null, accepted: null, refused }),
         });
       }
     },
@@ -94,7 +94,12 @@ export function commandRoutes(
     expectedSeq: number,
     commands: unknown[],
     log: FastifyBaseLogger,
-  ): Promise<{ written: StoredEvent[]; accepted: { from: number; to: number }; view: string }> {
+  ): Promise<{
+    written: StoredEvent[];
+    accepted: { from: number; to: number };
+    from: { seq: number; view: string } | null;
+    view: string;
+  }> {
     commands.forEach((command, index) => {
       const checked = checkCommand(command);
       if (!checked.ok) {
@@ -118,6 +123,9 @@ export function commandRoutes(
     return campaigns.serialize(id, async () => {
       // Decided on the seq the client saw and appended only while the line is still there, on every instance.
       const signed = seat === HOST ? await campaigns.signForHost(stream, commands) : commands;
+      // The seat's view where the commands were decided: the receipt chains the answer's events from it.
+      const before = (await engine.store.head(stream)).seq;
+      const from = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
       const outcome = await engine.execute(stream, signed, { expectedSeq });
       if (!outcome.ok) {
         if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
@@ -129,7 +137,7 @@ export function commandRoutes(
       const written = [...outcome.events, ...(await campaigns.takeHostChores(stream, log, outcome.state))];
       const accepted = { from: outcome.events[0]!.seq, to: outcome.events.at(-1)!.seq };
       const { head } = await viewChains.at(stream, seat, written.at(-1)!.seq, written);
-      return { written, accepted, view: head };
+      return { written, accepted, from: from && { seq: from.seq, view: from.head }, view: head };
     });
   }
 }
