@@ -12,7 +12,7 @@ import type { CliIo } from "../io.js";
 import { writeFile } from "node:fs/promises";
 import { auditView } from "../../client/view-audit.js";
 import { sealedContext } from "../../views-chain.js";
-import { renderViewAudit } from "../render-view-audit.js";
+import { renderViewAudit, viewSummary } from "../render-view-audit.js";
 
 export interface AuditCliOptions {
   db: string;
@@ -69,18 +69,24 @@ async function remoteAudit(
   const report = await seat.handler.audit(seat.campaign, turn);
   if (turn !== undefined && report.turns.length === 0)
     throw new CliError(`turn ${turn} of ${seat.campaign} has not started`);
-  if (options.json) print(JSON.stringify(report));
-  else renderAudit(report).forEach(print);
+  const view = await auditSeatView(seat, options.proof);
+  if (options.json) print(JSON.stringify({ ...report, view: viewSummary(view.audit, view.proofPath) }));
+  else [...renderAudit(report), ...renderViewAudit(view.audit, seat.seat, view.proofPath)].forEach(print);
   if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
-  await auditSeatView(seat, options.proof, print);
+  if (view.audit.differs || view.audit.withheld.length > 0)
+    throw new CliError(
+      view.audit.differs
+        ? `seq ${view.audit.differs.seq}: ${view.audit.differs.what}`
+        : `${view.audit.withheld.length} command(s) sent with no receipt are not in the log`,
+      EXIT.broken,
+    );
 }
 
 /**
  * The seat's view chain recomputed from the log as served and compared with the receipts it kept
- * (src/client/view-audit.ts): the first event that differs named and a proof written, and every command sent without
- * a receipt that the log lacks listed with its signature.
+ * (src/client/view-audit.ts); a proof written where the log differs from one.
  */
-async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined, print: (line: string) => void) {
+async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined) {
   const kept = await seat.handler.receipts.read();
   const { events } = await seat.handler.log(seat.campaign);
   const state = await seat.handler.state(seat.campaign);
@@ -92,19 +98,10 @@ async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined, pr
     kept,
     served: events,
   });
-  renderViewAudit(audit, seat.seat).forEach(print);
-  if (audit.proof) {
-    const path = proofPath ?? `${seat.campaign}-${seat.seat}-proof.json`;
-    await writeFile(path, `${JSON.stringify(audit.proof, null, 2)}\n`);
-    print(`proof written to ${path}: python3 tools/verify_log.py --proof ${path} [the raw log]`);
-  }
-  if (audit.differs || audit.withheld.length > 0)
-    throw new CliError(
-      audit.differs
-        ? `seq ${audit.differs.seq}: ${audit.differs.what}`
-        : `${audit.withheld.length} command(s) sent with no receipt are not in the log`,
-      EXIT.broken,
-    );
+  if (!audit.proof) return { audit, proofPath: undefined };
+  const path = proofPath ?? `${seat.campaign}-${seat.seat}-proof.json`;
+  await writeFile(path, `${JSON.stringify(audit.proof, null, 2)}\n`);
+  return { audit, proofPath: path };
 }
 
 function parseTurn(text: string): number {
