@@ -10,6 +10,13 @@ battle kit's dice mean (docs/battle-kit.md: conditions, Gravity Flux levels, sav
 barrage hits), every signed command against its party's key in force, that no event of a party with a key in force
 goes unsigned, and that recorded times never go back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
 chain's, else the earliest by seq.
+
+    python3 tools/verify_log.py --proof PROOF.json [campaign.raw]
+
+With --proof (a file `epicwar audit` wrote against a server, docs/signatures.md): checks the receipt in it by the
+server's key it names, that the entries in it are the ones that receipt signed (they chain from its `from` head to its
+`view`), and compares them with the raw log's events at the same seqs, or, without a raw log, with the entries of the
+log as served that the proof holds. Exits 1 naming the first event that is not what the server showed the seat.
 """
 import hashlib
 import hmac
@@ -23,6 +30,9 @@ import ed25519
 GENESIS = "0" * 64
 ENVELOPE = {"actor", "at", "command", "data", "prev", "seq", "stream", "type", "version"}
 COMMAND_DOMAIN = "epicwar-command/1"
+RECEIPT_DOMAIN = "epicwar-receipt/1"
+PROOF_FORMAT = "epicwar-view-proof/1"
+VIEW_ENTRY = {"actor", "at", "data", "hidden", "seq", "stream", "type", "version"}
 SCALARS = (str, int, float, bool)
 ORDERS = ("firstFire", "advance", "charge", "fortify")
 HEX = re.compile(r"[0-9a-f]+\Z")
@@ -551,7 +561,72 @@ def recompute(roll, scouting, die_at, players):
                 return {**roll, "rounds": rounds, "scoutTotal": scout, "scoutedTotal": scouted, "band": scouting_band(scout, scouted)}
 
 
+def canonical(value):
+    """RFC 8785 for what a view entry holds (texts, integers, lists and objects): keys sorted, no white space."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_of(event, hidden):
+    """The event as it enters a seat's view chain (docs/signatures.md, View chains): its data less the hidden paths."""
+    data = json.loads(json.dumps(event["data"]))
+    for path in hidden:
+        parts = path.split(".")[1:]
+        holder = data
+        for part in parts[:-1]:
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if isinstance(holder, dict):
+            holder.pop(parts[-1], None)
+    return {"actor": event["actor"], "at": event["at"], "data": data, "hidden": hidden, "seq": event["seq"],
+            "stream": event["stream"], "type": event["type"], "version": event["version"]}
+
+
+def check_proof(proof, events):
+    """A seat's proof: the receipt by the server's key, its entries chained to what it signed, the log against them."""
+    if proof.get("format") != PROOF_FORMAT:
+        raise Failure(None, f"the proof is not an {PROOF_FORMAT} file")
+    key, receipt = proof["serverKey"], proof["receipt"]
+    if not (isinstance(key, str) and re.fullmatch(r"[0-9a-f]{64}", key)):
+        raise Failure(None, "the proof names no server key (64 hex)")
+    if not ed25519.verify(bytes.fromhex(key), receipt["signed"].encode("utf-8"), bytes.fromhex(receipt["signature"])):
+        raise Failure(None, f"the proof's receipt is not signed by the server key it names ({key[:12]})")
+    text = json.loads(receipt["signed"])
+    if text.get("domain") != RECEIPT_DOMAIN or (text["campaign"], text["line"], text["seat"]) != (proof["campaign"], proof["line"], proof["seat"]):
+        raise Failure(None, "the proof's receipt is for another campaign, line or seat than the proof says")
+    print(f"proof: receipt of seq {text['seq']} for {text['seat']} on {text['line']}, signed by the server key {key}")
+    entries = proof["entries"]
+    if entries:
+        start = text.get("from") or {}
+        head, seq = start.get("view"), start.get("seq")
+        for entry in entries:
+            if not isinstance(entry, dict) or set(entry) != VIEW_ENTRY or entry["seq"] != seq + 1:
+                raise Failure(None, "the proof's entries are not a run of view entries from the receipt's from seq")
+            head, seq = sha256_hex(head + sha256_hex(canonical(entry))), entry["seq"]
+        if (seq, head) != (text["seq"], text["view"]):
+            raise Failure(None, "the proof's entries do not chain to the view head its receipt signed: they are not what the server showed")
+        print(f"  {len(entries)} entries chain from seq {text['from']['seq']} to the view head it signed, {text['view'][:16]}")
+    against = {event["seq"]: event for event in events} if events is not None else None
+    served = {entry["seq"]: entry for entry in proof.get("served", [])}
+    for entry in entries:
+        if against is not None:
+            event = against.get(entry["seq"])
+            if event is None:
+                raise Failure(entry["seq"], f"the log has no event {entry['seq']}, which the server showed {text['seat']} ({entry['type']}, receipt of seq {text['seq']})")
+            if event["version"] != entry["version"]:
+                print(f"  seq {entry['seq']}: stored at version {event['version']}, shown at {entry['version']}: compared by epicwar audit only")
+                continue
+            now = entry_of(event, entry["hidden"])
+        else:
+            now = served.get(entry["seq"])
+        if now is None or canonical(now) != canonical(entry):
+            members = [m for m in sorted(VIEW_ENTRY) if now is None or canonical(now.get(m)) != canonical(entry[m])]
+            where = "the log" if against is not None else "the log as served (the seat's reading of it)"
+            raise Failure(entry["seq"], f"{where} differs in {', '.join(members)} from what the server showed {text['seat']} in its receipt of seq {text['seq']}")
+    print(f"  every event the receipt showed is in {'the log' if against is not None else 'the log as served'} as shown")
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--proof":
+        return main_proof(argv[2:])
     stream = sys.stdin.buffer if len(argv) < 2 or argv[1] == "-" else open(argv[1], "rb")
     try:
         events, head = read_chain(line.decode("utf-8") for line in stream)
@@ -581,6 +656,28 @@ def main(argv):
         print(f"FAIL seq {seq}: {what}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
         return 1
     print("OK: every check passed")
+    return 0
+
+
+def main_proof(args):
+    if not args:
+        print("usage: verify_log.py --proof PROOF.json [campaign.raw]")
+        return 2
+    with open(args[0], "rb") as file:
+        proof = json.loads(file.read().decode("utf-8"))
+    try:
+        events = None
+        if len(args) > 1:
+            with open(args[1], "rb") as raw:
+                events, _head = read_chain(line.decode("utf-8") for line in raw)
+        check_proof(proof, events)
+    except Failure as failure:
+        print(f"FAIL {failure}")
+        return 1
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        print(f"FAIL: not a proof as docs/signatures.md describes it ({type(error).__name__}: {error})")
+        return 1
+    print("OK: the log holds every event the receipt showed, as shown")
     return 0
 
 

@@ -23,6 +23,16 @@ export { orderCommitment, seedCommitment, canonicalJson, randomHex, type OrderSe
 export type { SeatKey } from "../crypto/signatures.js";
 export { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
 export {
+  MemoryReceiptBook,
+  latestCheckpoint,
+  type KeptReceipt,
+  type KeptReceipts,
+  type ReceiptBook,
+  type SentCommands,
+} from "../client/receipts.js";
+export { FileReceiptBook } from "../client/receipt-file.js";
+export { ReceiptError, type Receipt, type ReceiptText } from "../crypto/receipts.js";
+export {
   ServerConnection,
   ServerError,
   ServerOfflineError,

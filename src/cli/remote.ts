@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { HOST } from "../../events/common.js";
 import { RemoteCampaign, type RemoteOutcome } from "../client/remote.js";
 import { FileSecrets, replaceDurably } from "../client/secrets.js";
+import { FileReceiptBook } from "../client/receipt-file.js";
 import { serverBase, ServerConnection } from "../client/server.js";
 import type { ReconnectOptions } from "../client/reconnect.js";
 import { nodeHttpTransport } from "../client/http-transport.js";
@@ -138,6 +139,10 @@ export interface RemoteSeatOptions {
   branch?: string;
 }
 
+/** Where a seat keeps its receipts (docs/signatures.md): beside its secrets, in the campaign's folder. */
+export const receiptsPath = (secretsDir: string, campaign: string, seat: string): string =>
+  join(secretsDir, campaign, `${seat}.receipts.json`);
+
 /** A seat at a campaign on a server: whose token, which campaign, which secrets folder. */
 export class RemoteSeat {
   readonly acting: ReadonlySet<string>;
@@ -153,7 +158,12 @@ export class RemoteSeat {
     branch: string | undefined,
   ) {
     this.acting = new Set([seat]);
-    this.handler = new RemoteCampaign(server, branch);
+    this.handler = new RemoteCampaign(
+      server,
+      branch,
+      false,
+      new FileReceiptBook(receiptsPath(secretsDir, campaign, seat)),
+    );
   }
 
   /**

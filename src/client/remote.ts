@@ -1,9 +1,13 @@
-import type { StoredEvent } from "../../events/index.js";
+import type { SeatEvent } from "./seat-event.js";
 import type { AuditReport } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
 import type { Answer, CommandHandler } from "../engine/engine.js";
-import type { CampaignView, EventView } from "../views/view.js";
+import type { CampaignView } from "../views/view.js";
+import { ReceiptError } from "../crypto/receipts.js";
+import { sealedContext } from "../views/chain.js";
+import type { ViewContext } from "../views/view.js";
 import { landed } from "./landed.js";
+import { checkAnswer, MemoryReceiptBook, type KeptReceipt, type ReceiptBook, type SentCommands } from "./receipts.js";
 import {
   refusedAccess,
   serverFailing,
@@ -17,7 +21,7 @@ import {
 const LOST = Symbol("lost");
 
 /** An event as a seat gets it from the server: as stored for the organiser, a player's view (no hashes) for a player. */
-export type SeatEvent = EventView<StoredEvent>;
+export type { SeatEvent };
 
 /** What a remote command answers: the events written, as the seat sees them, or a refusal. */
 export type RemoteOutcome = Answer<SeatEvent>;
@@ -52,12 +56,19 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
   /** The seq and turn of the last state read or command accepted: what the next command expects. */
   private last: { seq: number; turn: number } | undefined;
 
+  /** The server's key, pinned (GET /server-key) before the first command. */
+  private serverKey: string | undefined;
+  /** The line's set-up as last read: what the seat's view chain is judged with. */
+  private sealed: ViewContext | undefined;
+
   constructor(
     readonly server: ServerConnection,
     /** A branch's name (`?branch=`) for reads; commands go to the campaign's own line unless `playBranch`. */
     private readonly branch?: string,
     /** Commands go to the branch too: the branch is played on (the web page's what-if). */
     private readonly playBranch = false,
+    /** Where the seat keeps its receipts and the commands sent without one (in memory unless given). */
+    readonly receipts: ReceiptBook = new MemoryReceiptBook(),
   ) {}
 
   /** A route of the campaign; `query` may set `branch` itself (commands set none: they go to the campaign's own line). */
@@ -71,7 +82,9 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
 
   /** The campaign now, as this seat may see it. */
   async state(campaign: string): Promise<CampaignView> {
-    return this.stateAt(campaign, {});
+    // The server's key is pinned with the first read, before any command needs it.
+    const [state] = await Promise.all([this.stateAt(campaign, {}), this.pinnedKey()]);
+    return state;
   }
 
   /** The campaign now, after an event (`seq`) or where a turn or phase began, as this seat may see it. */
@@ -82,14 +95,19 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
     // The server holds no player's secrets: held orders come from this machine's secrets file (ownHeldOrders).
     const { heldOrders: _unused, ...state } = answer.state;
     if (at.seq === undefined && at.turn === undefined) this.last = { seq: answer.seq, turn: state.turn };
+    this.sealed ??= sealedContext(state);
     return state;
   }
 
   async execute(campaign: string, inputs: readonly unknown[]): Promise<RemoteOutcome> {
-    if (!this.last) await this.state(campaign);
+    if (!this.last || !this.sealed) await this.state(campaign);
+    const serverKey = await this.pinnedKey();
     const preparedIn = this.last!.turn;
     for (let attempt = 0, lost = 0; ;) {
       const expectedSeq = this.last!.seq;
+      const sent = { line: this.line(campaign), expectedSeq, commands: [...inputs], sentAt: new Date().toISOString() };
+      // Kept before it is sent: a command whose answer never comes is the seat's evidence that it acted.
+      await this.receipts.update((kept) => void kept.unreceipted.push(sent));
       const answer = await this.post(campaign, expectedSeq, inputs);
       if (answer === LOST) {
         // The line the commands went to, read after the seq they expected.
@@ -103,10 +121,20 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
         // Not written, and nothing else was either: the same request again.
         if (since.seq === expectedSeq && ++lost < LOST_RETRIES) continue;
       } else {
-        const body = (answer.body ?? {}) as ServerErrorBody & { events?: SeatEvent[] };
-        if (answer.status === 200) {
-          this.last = { seq: body.seq!, turn: this.last!.turn };
-          return { ok: true, events: body.events ?? [] };
+        const body = (answer.body ?? {}) as ServerErrorBody & { events?: SeatEvent[]; receipt?: unknown };
+        const accepted = answer.status === 200 ? { seq: body.seq!, events: body.events ?? [] } : undefined;
+        if (accepted || body.receipt !== undefined) {
+          // Every command's actor is the token's seat (the server refuses any other): the seat the receipt must name.
+          const seat = String((inputs[0] as { actor?: unknown } | undefined)?.actor);
+          const check = { serverKey, campaign, line: sent.line, seat, expectedSeq, sealed: this.sealed! };
+          await this.keepReceipt(
+            sent,
+            await checkAnswer(body.receipt, { ...check, ...(accepted ? { accepted } : {}) }),
+          );
+        }
+        if (accepted) {
+          this.last = { seq: accepted.seq, turn: this.last!.turn };
+          return { ok: true, events: accepted.events };
         }
         if (answer.status !== 409) return refusalOf(answer.status, body, () => refusedAccess(this.server.base, answer));
       }
@@ -124,6 +152,36 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
           },
         };
     }
+  }
+
+  /** The stream commands go to: the campaign's own, or the branch played on. */
+  private line(campaign: string): string {
+    if (!this.playBranch || this.branch === undefined) return campaign;
+    return this.branch.startsWith(`${campaign}.`) ? this.branch : `${campaign}.${this.branch}`;
+  }
+
+  /**
+   * The server's key: the one pinned in the seat's receipts, which the server must still publish, or the one it
+   * publishes now, pinned.
+   */
+  private async pinnedKey(): Promise<string> {
+    if (this.serverKey) return this.serverKey;
+    const { publicKey } = await this.server.read<{ publicKey: string }>("/server-key");
+    const kept = await this.receipts.read();
+    if (kept.serverKey !== undefined && kept.serverKey !== publicKey)
+      throw new ReceiptError(
+        `the server's key is now ${publicKey.slice(0, 12)}, not ${kept.serverKey.slice(0, 12)}, the one its receipts were signed with: the server is not the one this seat played on`,
+      );
+    if (kept.serverKey === undefined) await this.receipts.update((book) => void (book.serverKey = publicKey));
+    return (this.serverKey = publicKey);
+  }
+
+  /** A receipt checked: kept, and the commands it answers no longer unreceipted. */
+  private async keepReceipt(sent: SentCommands, receipt: KeptReceipt): Promise<void> {
+    await this.receipts.update((kept) => {
+      kept.receipts.push(receipt);
+      kept.unreceipted = kept.unreceipted.filter((other) => !sameSend(other, sent));
+    });
   }
 
   /**
@@ -164,6 +222,9 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
     return this.server.read(this.path(campaign, "audit", { turn }));
   }
 }
+
+const sameSend = (a: SentCommands, b: SentCommands) =>
+  a.sentAt === b.sentAt && a.line === b.line && a.expectedSeq === b.expectedSeq;
 
 /**
  * The refusal a rejected command answers with, as the engine would give it for that command: a rule or a field of the

@@ -79,11 +79,21 @@ export async function signText(key: SeatKey, text: string): Promise<string> {
   return bytesToHex(new Uint8Array(await subtle().sign(ED25519, privateKey, utf8ToBytes(text))));
 }
 
+/** Public keys imported for verification, kept: a client checks every receipt against the same server key. */
+const verifyingKeys = new Map<string, Promise<CryptoKey>>();
+
 /** Whether `signature` is `publicKey`'s over a text's UTF-8 bytes (both as hex). */
 export async function verifyText(publicKey: string, text: string, signature: string): Promise<boolean> {
   try {
-    const key = await subtle().importKey("raw", hexToBytes(publicKey), ED25519, false, ["verify"]);
-    return await subtle().verify(ED25519, key, hexToBytes(signature), utf8ToBytes(text));
+    let key = verifyingKeys.get(publicKey);
+    if (!key) {
+      if (verifyingKeys.size >= 64) verifyingKeys.clear();
+      key = subtle().importKey("raw", hexToBytes(publicKey), ED25519, false, ["verify"]);
+      verifyingKeys.set(publicKey, key);
+      // Only a key that imports is kept: a malformed one is refused each time it is given.
+      key.catch(() => verifyingKeys.delete(publicKey));
+    }
+    return await subtle().verify(ED25519, await key, hexToBytes(signature), utf8ToBytes(text));
   } catch {
     return false;
   }

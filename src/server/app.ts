@@ -17,6 +17,8 @@ import { readRoutes } from "./routes-reads.js";
 import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
+import { loadServerKey, serverKeyRoute } from "./server-key.js";
+import { ViewChains } from "./view-chains.js";
 import { faviconRoute, webPageRoutes } from "./web-page.js";
 import { webhookRoutes } from "./routes-webhooks.js";
 
@@ -149,7 +151,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   campaigns.followChores(app.log);
   campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
   app.addHook("onClose", async () => campaigns.close());
-  const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
+  const serverKey = await loadServerKey(options.secrets);
+  const lineContexts = new LineContexts(engine.store);
+  const context = { engine, seats, campaigns, feeds, lineContexts, serverKey, viewChains: new ViewChains(engine) };
+  serverKeyRoute(app, serverKey);
   sessionRoutes(app, context);
   commandRoutes(app, context);
   readRoutes(app, context);

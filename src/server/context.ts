@@ -5,10 +5,12 @@ import type { Campaigns } from "./campaigns.js";
 import type { Feeds } from "./feed.js";
 import type { LineContexts } from "./line-contexts.js";
 import type { SeatStore } from "./seat-store.js";
+import type { ServerKey } from "./server-key.js";
+import type { ViewChains } from "./view-chains.js";
 
 /**
  * What every group of routes shares: the engine on the folder, the seats, the campaigns served, the open feeds and the
- * view context of each line, kept up to date between requests.
+ * view context of each line, kept up to date between requests, and the server's key.
  */
 export interface ServerContext {
   engine: Engine;
@@ -16,6 +18,10 @@ export interface ServerContext {
   campaigns: Campaigns;
   feeds: Feeds;
   lineContexts: LineContexts;
+  /** The server's own key, which signs every answer to a command (its receipt). */
+  serverKey: ServerKey;
+  /** Each seat's view chain of each line, whose head every receipt signs. */
+  viewChains: ViewChains;
 }
 
 /** The `:id` of every campaign route: a campaign id, looked up among the campaigns served, never made into a path. */

@@ -1,5 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { StoredEvent } from "../../events/index.js";
+import type { ReceiptText } from "../crypto/receipts.js";
+import { signReceipt } from "./server-key.js";
 import { eventsAsSeen } from "../../replays/as-seen.js";
 import { seesAll } from "../views/view.js";
 import { HOST } from "../../events/common.js";
@@ -41,9 +44,14 @@ const SERVER_STEPS = new Set([
 
 /**
  * `POST /campaigns/:id/commands`: a seat's commands, all or nothing, at the seq the client last saw; then the host's
- * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them.
+ * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them, and the
+ * server's receipt (docs/signatures.md): its signature over what it accepted, or refused, and over the head of the
+ * seat's view chain.
  */
-export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineContexts }: ServerContext): void {
+export function commandRoutes(
+  app: FastifyInstance,
+  { engine, campaigns, lineContexts, viewChains, serverKey }: ServerContext,
+): void {
   app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody>; Querystring: Static<typeof LineQuery> }>(
     "/campaigns/:id/commands",
     { schema: { params: CampaignParams, body: CommandsBody, querystring: LineQuery } },
@@ -53,46 +61,85 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
       // The campaign's own line, or one of its branches (`?branch=NAME`): a what-if is played on like the campaign.
       const stream = await campaigns.line(id, request.query.branch);
       const { expectedSeq, commands } = request.body;
-      commands.forEach((command, index) => {
-        const checked = checkCommand(command);
-        if (!checked.ok) {
-          const field = `commands[${index}].${checked.field}`;
-          throw new HttpError("invalid", `${field}: ${checked.message}`, { field, index });
-        }
-        const { actor, type } = checked.command;
-        if (actor !== seat)
-          throw new HttpError("forbidden", `commands[${index}].actor: this token acts as ${seat}, not ${actor}`, {
-            field: `commands[${index}].actor`,
-            index,
-          });
-        if (SERVER_STEPS.has(type))
-          throw new HttpError(
-            "forbidden",
-            `commands[${index}].type: the server takes ${type} itself, as the keeper of the host's dice seeds`,
-            { field: `commands[${index}].type`, index },
-          );
-      });
-      // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
-      const written = await campaigns.serialize(id, async () => {
-        // Decided on the seq the client saw and appended only while the line is still there, on every instance.
-        const signed = seat === HOST ? await campaigns.signForHost(stream, commands) : commands;
-        const outcome = await engine.execute(stream, signed, { expectedSeq });
-        if (!outcome.ok) {
-          if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
-          throw new HttpError("refused", outcome.refusal.message, {
-            ...refusalDetails(outcome.refusal),
-            index: outcome.index,
-          });
-        }
-        return [...outcome.events, ...(await campaigns.takeHostChores(stream, request.log, outcome.state))];
-      });
-      const seq = written.at(-1)!.seq;
-      if (seesAll(seat)) return { seq, events: written };
-      // The engine's live state after them (unless the line has moved on since): the context needs no fold of its own.
-      const context = await lineContexts.now(stream, written, await engine.state(stream));
-      return { seq, events: eventsAsSeen(written, seat, context) };
+      const receipt = (text: Pick<ReceiptText, "seq" | "view" | "from" | "accepted" | "refused">) =>
+        signReceipt(serverKey, { campaign: id, line: stream, seat, ...text });
+      try {
+        const { written, accepted, from, view } = await take(stream, id, seat, expectedSeq, commands, request.log);
+        const seq = written.at(-1)!.seq;
+        const signed = receipt({ seq, view, from, accepted, refused: null });
+        if (seesAll(seat)) return { seq, events: written, receipt: signed };
+        // The engine's live state after them (unless the line has moved on since): the context needs no fold of its own.
+        const context = await lineContexts.now(stream, written, await engine.state(stream));
+        return { seq, events: eventsAsSeen(written, seat, context), receipt: signed };
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        // A refusal is signed too: the seat can show what it sent and why it was refused, and where its view stood.
+        const { seq, head } = await campaigns.serialize(id, async () =>
+          viewChains.at(stream, seat, (await engine.store.head(stream)).seq),
+        );
+        const refused = { commands, error: error.code, message: error.message };
+        throw new HttpError(error.code, error.message, {
+          ...error.details,
+          receipt: receipt({ seq, view: head, from: null, accepted: null, refused }),
+        });
+      }
     },
   );
+
+  /** Checks and writes a seat's commands, then the host's chores; the events written and the seat's view after them. */
+  async function take(
+    stream: string,
+    id: string,
+    seat: string,
+    expectedSeq: number,
+    commands: unknown[],
+    log: FastifyBaseLogger,
+  ): Promise<{
+    written: StoredEvent[];
+    accepted: { from: number; to: number };
+    from: { seq: number; view: string } | null;
+    view: string;
+  }> {
+    commands.forEach((command, index) => {
+      const checked = checkCommand(command);
+      if (!checked.ok) {
+        const field = `commands[${index}].${checked.field}`;
+        throw new HttpError("invalid", `${field}: ${checked.message}`, { field, index });
+      }
+      const { actor, type } = checked.command;
+      if (actor !== seat)
+        throw new HttpError("forbidden", `commands[${index}].actor: this token acts as ${seat}, not ${actor}`, {
+          field: `commands[${index}].actor`,
+          index,
+        });
+      if (SERVER_STEPS.has(type))
+        throw new HttpError(
+          "forbidden",
+          `commands[${index}].type: the server takes ${type} itself, as the keeper of the host's dice seeds`,
+          { field: `commands[${index}].type`, index },
+        );
+    });
+    // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
+    return campaigns.serialize(id, async () => {
+      // Decided on the seq the client saw and appended only while the line is still there, on every instance.
+      const signed = seat === HOST ? await campaigns.signForHost(stream, commands) : commands;
+      // The seat's view where the commands were decided: the receipt chains the answer's events from it.
+      const before = (await engine.store.head(stream)).seq;
+      const from = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
+      const outcome = await engine.execute(stream, signed, { expectedSeq });
+      if (!outcome.ok) {
+        if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
+        throw new HttpError("refused", outcome.refusal.message, {
+          ...refusalDetails(outcome.refusal),
+          index: outcome.index,
+        });
+      }
+      const written = [...outcome.events, ...(await campaigns.takeHostChores(stream, log, outcome.state))];
+      const accepted = { from: outcome.events[0]!.seq, to: outcome.events.at(-1)!.seq };
+      const { head } = await viewChains.at(stream, seat, written.at(-1)!.seq, written);
+      return { written, accepted, from: from && { seq: from.seq, view: from.head }, view: head };
+    });
+  }
 }
 
 const stale = (expected: number, seq: number) =>

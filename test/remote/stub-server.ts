@@ -19,6 +19,10 @@ import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import { viewEvent, viewState } from "../../src/views/view.js";
 import { logViewContext } from "../../src/views/log.js";
 import { examplePath } from "../../src/setup/package-files.js";
+import { receiptText, type ReceiptText } from "../../src/crypto/receipts.js";
+import { newSeatKey } from "../../src/crypto/signatures.js";
+import { nodeSigner } from "../../src/crypto/sign-node.js";
+import { sealedContext, ViewChain } from "../../src/views/chain.js";
 
 export interface RecordedRequest {
   method: string;
@@ -47,6 +51,12 @@ export class StubServer {
   loseAnswers = 0;
   /** The next this many requests are answered 503 with this Retry-After (seconds), as a server whose store failed. */
   unavailable = { requests: 0, retryAfter: "1" };
+  /** The server's key (GET /server-key), which signs every answer to a command. */
+  serverKey = { publicKey: "", sign: (_text: string) => "" };
+  /** When set, every event is shown with this recorded time instead of its own (a server that lies to a seat). */
+  showAt: string | undefined;
+  /** The campaign's set-up, which every view chain is judged with. */
+  private sealed = sealedContext({ setup: null });
 
   private constructor(
     readonly engine: MemoryEngine,
@@ -66,12 +76,15 @@ export class StubServer {
     const engine = new MemoryEngine(() => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)));
     const setup = await loadSetupFile(examplePath("ashfall.setup.json"));
     const stub = new StubServer(engine, setup.campaign, options);
+    const key = await newSeatKey();
+    stub.serverKey = { publicKey: key.publicKey, sign: nodeSigner(key) };
     const created = await engine.execute(
       setup.campaign,
       setupCommands(setup).map((step) => step.command),
     );
     if (!created.ok) throw new Error(`set-up refused: ${JSON.stringify(created.refusal)}`);
     stub.written(created.events);
+    stub.sealed = sealedContext(await engine.state(setup.campaign));
     await stub.host.takeChores((events) => stub.written(events));
     for (const seat of [HOST, ...setup.players.map((p) => p.id)]) {
       stub.tokens.set(`ewt_${seat}-token`, seat);
@@ -129,6 +142,7 @@ export class StubServer {
       this.tokens.set(invite.token, invite.seat);
       return send(200, { token: invite.token, campaign: this.campaign, seat: invite.seat });
     }
+    if (url.pathname === "/server-key") return send(200, { publicKey: this.serverKey.publicKey });
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
     const seat = bearer === undefined ? undefined : this.tokens.get(bearer);
     if (seat === undefined) return send(401, { error: "unauthorized", message: "no token, or an unknown one" });
@@ -138,7 +152,8 @@ export class StubServer {
     if (match[1] !== this.campaign) return send(403, { error: "forbidden", message: "a token of another campaign" });
     const state = await this.engine.state(this.campaign);
     const context = logViewContext(this.events.map(toCurrent));
-    const viewed = (event: StoredEvent) => viewEvent(event, seat, context);
+    const viewed = (event: StoredEvent) =>
+      viewEvent(this.showAt === undefined ? event : { ...event, at: this.showAt }, seat, context);
     switch (`${request.method} ${match[2]}`) {
       case "GET state":
         return send(200, { seq: state.seq, state: viewState(state, seat, context) });
@@ -146,10 +161,22 @@ export class StubServer {
         const after = Number(url.searchParams.get("after") ?? 0);
         return send(200, { seq: state.seq, events: this.events.filter((e) => e.seq > after).map(viewed) });
       }
-      case "POST commands":
-        return this.commands(seat, JSON.parse(body) as { expectedSeq: number; commands: unknown[] }, send, viewed, () =>
-          response.socket?.destroy(),
-        );
+      case "POST commands": {
+        const sent = JSON.parse(body) as { expectedSeq: number; commands: unknown[] };
+        // Every answer to a command carries the server's receipt (docs/signatures.md), a refusal's too.
+        const signed = (status: number, value: unknown) => {
+          const answer = value as { seq?: number; error?: string; message?: string };
+          const seq = status === 200 ? answer.seq! : this.events.length;
+          const refused = { commands: sent.commands, error: answer.error!, message: answer.message! };
+          const text =
+            status === 200
+              ? { from: { seq: sent.expectedSeq, view: this.viewHead(seat, sent.expectedSeq) }, refused: null }
+              : { from: null, refused };
+          const accepted = status === 200 ? { from: sent.expectedSeq + 1, to: seq } : null;
+          send(status, { ...answer, receipt: this.receipt(seat, { ...text, seq, accepted }) });
+        };
+        return this.commands(seat, sent, signed, viewed, () => response.socket?.destroy());
+      }
       case "GET feed":
         return this.feed(request, response, viewed);
       default:
@@ -195,12 +222,34 @@ export class StubServer {
     }
     this.written(outcome.events);
     const answer = outcome.events.map(viewed);
-    await this.host.takeChores((events) => this.written(events));
+    // As the server answers: the host's steps taken after the commands come in the answer too.
+    await this.host.takeChores((events) => {
+      this.written(events);
+      answer.push(...events.map(viewed));
+    });
     if (this.loseAnswers > 0) {
       this.loseAnswers -= 1;
       return cut();
     }
     return send(200, { seq: (await this.engine.head(this.campaign)).seq, events: answer });
+  }
+
+  /** A seat's view head at a seq, computed from the log as stored. */
+  private viewHead(seat: string, seq: number): string {
+    const chain = new ViewChain(seat, this.sealed);
+    chain.advance(this.events.filter((event) => event.seq <= seq));
+    return chain.head;
+  }
+
+  private receipt(seat: string, text: Pick<ReceiptText, "seq" | "from" | "accepted" | "refused">) {
+    const signed = receiptText({
+      campaign: this.campaign,
+      line: this.campaign,
+      seat,
+      ...text,
+      view: this.viewHead(seat, text.seq),
+    });
+    return { signed, signature: this.serverKey.sign(signed) };
   }
 
   private feed(request: IncomingMessage, response: ServerResponse, viewed: (event: StoredEvent) => unknown): void {

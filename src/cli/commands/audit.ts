@@ -9,6 +9,10 @@ import { viewAsOption } from "./viewer.js";
 import { refuseLocalOnly } from "./remote.js";
 import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
 import type { CliIo } from "../io.js";
+import { writeFile } from "node:fs/promises";
+import { auditView } from "../../client/view-audit.js";
+import { sealedContext } from "../../views/chain.js";
+import { renderViewAudit, viewSummary } from "../render-view-audit.js";
 
 export interface AuditCliOptions {
   db: string;
@@ -19,6 +23,8 @@ export interface AuditCliOptions {
   head?: string[];
   /** Whose view to print (docs/views.md): a player's audit hides the other side's secrets and the log's hashes. */
   as?: string;
+  /** Where a remote seat's audit writes its proof, when the log as served differs from a receipt. */
+  proof?: string;
 }
 
 /**
@@ -63,9 +69,39 @@ async function remoteAudit(
   const report = await seat.handler.audit(seat.campaign, turn);
   if (turn !== undefined && report.turns.length === 0)
     throw new CliError(`turn ${turn} of ${seat.campaign} has not started`);
-  if (options.json) print(JSON.stringify(report));
-  else renderAudit(report).forEach(print);
+  const view = await auditSeatView(seat, options.proof);
+  if (options.json) print(JSON.stringify({ ...report, view: viewSummary(view.audit, view.proofPath) }));
+  else [...renderAudit(report), ...renderViewAudit(view.audit, seat.seat, view.proofPath)].forEach(print);
   if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
+  if (view.audit.differs || view.audit.withheld.length > 0)
+    throw new CliError(
+      view.audit.differs
+        ? `seq ${view.audit.differs.seq}: ${view.audit.differs.what}`
+        : `${view.audit.withheld.length} command(s) sent with no receipt are not in the log`,
+      EXIT.broken,
+    );
+}
+
+/**
+ * The seat's view chain recomputed from the log as served and compared with the receipts it kept
+ * (src/client/view-audit.ts); a proof written where the log differs from one.
+ */
+async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined) {
+  const kept = await seat.handler.receipts.read();
+  const { events } = await seat.handler.log(seat.campaign);
+  const state = await seat.handler.state(seat.campaign);
+  const audit = auditView({
+    campaign: seat.campaign,
+    line: seat.campaign,
+    seat: seat.seat,
+    sealed: sealedContext(state),
+    kept,
+    served: events,
+  });
+  if (!audit.proof) return { audit, proofPath: undefined };
+  const path = proofPath ?? `${seat.campaign}-${seat.seat}-proof.json`;
+  await writeFile(path, `${JSON.stringify(audit.proof, null, 2)}\n`);
+  return { audit, proofPath: path };
 }
 
 function parseTurn(text: string): number {
@@ -100,6 +136,10 @@ export function registerAudit(
       "--head <[seq:]hash>",
       "a head hash recorded earlier (as epicwar verify prints it), which must still be in the log; repeatable",
       (value: string, all: string[] = []) => [...all, value],
+    )
+    .option(
+      "--proof <file>",
+      "against a server: where to write the proof when the log differs from a receipt (default CAMPAIGN-SEAT-proof.json)",
     )
     .addOption(viewAsOption())
     .addOption(branchOption())

@@ -1,0 +1,46 @@
+import type { StoredEvent } from "../../events/index.js";
+import type { Engine } from "../engine/engine.js";
+import { sealedContext, ViewChain } from "../views/chain.js";
+
+/**
+ * Each seat's view chain of each line the server has answered a command on (src/views/chain.ts), kept between
+ * requests and advanced with only the events appended since, as LineContexts keeps the view contexts.
+ */
+export class ViewChains {
+  /** Per line and seat, the chain as last advanced; each advance waits for the one before it. */
+  private readonly chains = new Map<string, Promise<ViewChain>>();
+
+  constructor(private readonly engine: Engine) {}
+
+  /**
+   * The seat's view chain of the line up to `seq` (its head then). `known`: events of the line the caller holds, in
+   * order (those it just wrote), not read again where they follow what the chain has taken. Called while the line's
+   * commands wait, so that nothing moves the line meanwhile.
+   */
+  async at(
+    stream: string,
+    seat: string,
+    seq: number,
+    known: readonly StoredEvent[] = [],
+  ): Promise<{ seq: number; head: string }> {
+    const key = `${stream}\u0000${seat}`;
+    const fresh = async () => new ViewChain(seat, sealedContext(await this.engine.state(stream)));
+    // A read that failed leaves nothing half-taken behind: the next request takes the line from its start.
+    const previous = (this.chains.get(key) ?? fresh()).catch(fresh);
+    const next = previous.then(async (chain) => {
+      if (chain.seq >= seq) return chain;
+      const first = chain.seq + 1;
+      const events =
+        known[0] !== undefined && known[0].seq <= first && known.at(-1)!.seq === seq
+          ? known
+          : await this.engine.store.readAll(stream, first, seq);
+      chain.advance(events);
+      return chain;
+    });
+    this.chains.set(key, next);
+    const chain = await next;
+    // Taken while the line's commands wait (Campaigns.serialize): no other request has moved it past `seq`.
+    if (chain.seq !== seq) throw new Error(`the view chain of ${seat} on ${stream} is at seq ${chain.seq}, not ${seq}`);
+    return { seq: chain.seq, head: chain.head };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The attacks on what a seat was shown (docs/signatures.md, Receipts): a log rewritten consistently after the server
+ * gave its receipt (a player's event, a recorded time) is flagged by the seat's audit and by the reference verifier
+ * through the receipt it kept; a command sent that got no receipt and is not in the log is listed with its signature.
+ */
+import { execFile, type ExecFileException } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toCurrent, type StoredEvent } from "../../events/index.js";
+import { nodeHttpTransport } from "../../src/client/http-transport.js";
+import { FileReceiptBook } from "../../src/client/receipt-file.js";
+import type { ReceiptBook } from "../../src/client/receipts.js";
+import { RemoteCampaign } from "../../src/client/remote.js";
+import { ServerConnection } from "../../src/client/server.js";
+import { auditView, type ViewProof } from "../../src/client/view-audit.js";
+import { signedText, signText, newSeatKey } from "../../src/crypto/signatures.js";
+import { receiptsPath } from "../../src/cli/remote.js";
+import { sealEvent } from "../../src/log/index.js";
+import { viewEvent } from "../../src/views/view.js";
+import { sealedContext } from "../../src/views/chain.js";
+import { logViewContext } from "../../src/views/log.js";
+import { runInProcess } from "../support/cli.js";
+import { CAMPAIGN, listenOnLoopback, startTestServer, type TestServer } from "../server/support.js";
+
+const VERIFIER = fileURLToPath(new URL("../../tools/verify_log.py", import.meta.url));
+
+let server: TestServer;
+let url: string;
+let dir: string;
+let book: ReceiptBook;
+let concordSeq: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  url = `http://127.0.0.1:${await listenOnLoopback(server)}`;
+  // The seat's folder outlives each test: its receipts are kept across them.
+  dir = await mkdtemp(join(tmpdir(), "epicwar-receipts-"));
+  book = new FileReceiptBook(receiptsPath(dir, CAMPAIGN, "concord"));
+  const seat = (name: string, kept?: ReceiptBook) =>
+    new RemoteCampaign(new ServerConnection(url, server.tokens[name]!, nodeHttpTransport), undefined, false, kept);
+  const concord = seat("concord", book);
+  await concord.state(CAMPAIGN);
+  const played = await concord.execute(CAMPAIGN, [{ actor: "concord", type: "CommitSeed", seedHash: "ab".repeat(32) }]);
+  if (!played.ok) throw new Error(JSON.stringify(played));
+  concordSeq = played.events[0]!.seq;
+  const horde = seat("horde");
+  await horde.state(CAMPAIGN);
+  if (!(await horde.execute(CAMPAIGN, [{ actor: "horde", type: "CommitSeed", seedHash: "cd".repeat(32) }])).ok)
+    throw new Error("horde's seed refused");
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The log as whoever holds the database could rewrite it: edited, then every event sealed again, a new head. */
+function rewritten(events: readonly StoredEvent[], edit: (event: StoredEvent) => StoredEvent): StoredEvent[] {
+  let prev = "0".repeat(64);
+  return events.map((original) => {
+    const { hash: _old, prev: _prev, ...body } = edit(structuredClone(original));
+    const { value } = sealEvent(body.stream, body.seq, prev, body);
+    const event = { ...(JSON.parse(value.slice(64)) as StoredEvent), hash: value.slice(0, 64) };
+    prev = event.hash;
+    return event;
+  });
+}
+
+const rawText = (events: readonly StoredEvent[]) =>
+  events
+    .map(({ hash, ...body }) =>
+      JSON.stringify({ kind: "event", stream: body.stream, seq: body.seq, hash, body: JSON.stringify(body) }),
+    )
+    .concat(JSON.stringify({ kind: "head", stream: CAMPAIGN, seq: events.length, hash: events.at(-1)!.hash }))
+    .join("\n");
+
+/** The seat's audit of a log as the server would serve it to concord. */
+async function auditAsServed(events: readonly StoredEvent[]) {
+  const context = logViewContext(events.map(toCurrent));
+  return auditView({
+    campaign: CAMPAIGN,
+    line: CAMPAIGN,
+    seat: "concord",
+    sealed: sealedContext(context.state),
+    kept: await book.read(),
+    served: events.map((event) => viewEvent(event, "concord", context)),
+  });
+}
+
+function verify(args: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve, reject) =>
+    execFile("python3", [VERIFIER, ...args], { encoding: "utf8", timeout: 30_000 }, (error, stdout) => {
+      const code = (error as ExecFileException | null)?.code ?? 0;
+      if (typeof code === "number") resolve({ code, stdout });
+      else reject(error);
+    }),
+  );
+}
+
+async function proofAndRaw(name: string, proof: ViewProof | undefined, events: readonly StoredEvent[]) {
+  const proofPath = join(dir, `${name}-proof.json`);
+  const rawPath = join(dir, `${name}.raw`);
+  if (proof) await writeFile(proofPath, JSON.stringify(proof));
+  await writeFile(rawPath, rawText(events));
+  return [proofPath, rawPath];
+}
+
+describe("a consistent rewrite after a receipt is flagged by the seat's audit and by the verifier", () => {
+  it("the log as stored agrees with every receipt: no finding, and the verifier passes a proof against it", async () => {
+    const events = await server.engine.store.readAll(CAMPAIGN);
+    const audit = await auditAsServed(events);
+    expect(audit).toMatchObject({ receipts: 1, entries: 1, differs: undefined, withheld: [] });
+    // The reference verifier takes the whole log as it is.
+    expect((await verify([(await proofAndRaw("honest", undefined, events))[1]!])).code).toBe(0);
+  });
+
+  it("a player's event rewritten (its data), the chain sealed again", async () => {
+    const events = rewritten(await server.engine.store.readAll(CAMPAIGN), (event) =>
+      event.seq === concordSeq
+        ? { ...event, data: { ...(event.data as object), seedHash: "ef".repeat(32) } as never }
+        : event,
+    );
+    const audit = await auditAsServed(events);
+    expect(audit.differs).toEqual({
+      seq: concordSeq,
+      what: expect.stringMatching(/^event \d+ \(PlayerSeedCommitted\) as served has data /),
+    });
+    const [proof, raw] = await proofAndRaw("data", audit.proof, events);
+    // The log alone passes the verifier (the rewrite is consistent); the seat's proof does not.
+    expect((await verify([raw!])).code).toBe(0);
+    const checked = await verify(["--proof", proof!, raw!]);
+    expect(checked.stdout).toContain(
+      `FAIL seq ${concordSeq}: the log differs in data from what the server showed concord`,
+    );
+    expect(checked.code).toBe(1);
+    // Against the log as it was, the same proof holds: a proof cannot accuse an honest log.
+    const [, honest] = await proofAndRaw("honest", undefined, await server.engine.store.readAll(CAMPAIGN));
+    expect(await verify(["--proof", proof!, honest!])).toMatchObject({ code: 0 });
+  });
+
+  it("a recorded time moved (every time from it on, so that none goes back), the chain sealed again", async () => {
+    const later = (at: string) => new Date(Date.parse(at) + 3_600_000).toISOString();
+    const events = rewritten(await server.engine.store.readAll(CAMPAIGN), (event) =>
+      event.seq >= concordSeq ? { ...event, at: later(event.at) } : event,
+    );
+    const audit = await auditAsServed(events);
+    expect(audit.differs?.seq).toBe(concordSeq);
+    expect(audit.differs?.what).toMatch(/as served has at /);
+    const [proof, raw] = await proofAndRaw("time", audit.proof, events);
+    expect((await verify([raw!])).code).toBe(0);
+    expect(await verify(["--proof", proof!, raw!])).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining(
+        `FAIL seq ${concordSeq}: the log differs in at from what the server showed concord`,
+      ),
+    });
+  });
+
+  it("a proof whose receipt was not signed by the server key it names is refused", async () => {
+    const events = rewritten(await server.engine.store.readAll(CAMPAIGN), (event) =>
+      event.seq === concordSeq ? { ...event, at: "2099-01-01T00:00:00.000Z" } : event,
+    );
+    const { proof } = await auditAsServed(events);
+    const forged = { ...proof!, serverKey: (await newSeatKey()).publicKey };
+    const [path, raw] = await proofAndRaw("forged", forged, events);
+    expect(await verify(["--proof", path!, raw!])).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining("is not signed by the server key it names"),
+    });
+  });
+});
+
+describe("a withheld command", () => {
+  it("sent, never answered and not in the log: `audit` against the server lists it with its signature, exit 2", async () => {
+    const key = await newSeatKey();
+    const command = { actor: "concord", type: "ProposeScenario", battle: "b1", scenario: "breakout" };
+    const point = { campaign: CAMPAIGN, line: CAMPAIGN, seq: concordSeq, view: null };
+    const value = await signText(key, signedText(point, command));
+    await book.update((kept) =>
+      kept.unreceipted.push({
+        line: CAMPAIGN,
+        expectedSeq: concordSeq,
+        commands: [{ ...command, signature: { seq: concordSeq, view: null, value } }],
+        sentAt: "2026-11-28T12:00:00.000Z",
+      }),
+    );
+    const run = await runInProcess(["audit", "--server", url, "--token", server.tokens["concord"]!, "--secrets", dir]);
+    expect(run.stdout).toContain("view of concord: 1 receipts checked (1 events they showed)");
+    expect(run.stdout).toContain(
+      `WITHHELD: ProposeScenario signed ${value} sent at 2026-11-28T12:00:00.000Z on seq ${concordSeq}, not in the log`,
+    );
+    expect(run.code).toBe(2);
+    expect(JSON.parse(await readFile(receiptsPath(dir, CAMPAIGN, "concord"), "utf8"))).toMatchObject({
+      unreceipted: [{ commands: [{ signature: { value } }] }],
+    });
+  });
+});
