@@ -307,3 +307,52 @@ describe("a kept seed is never replaced", () => {
     }
   });
 });
+
+describe("an order given again after a write whose answer was lost", () => {
+  it("T5 a second order for an army is kept beside the first, in a file as in memory, and pruned once the log shows which it took", async () => {
+    for (const secrets of [new MemorySecrets(), new FileSecrets(await tempDir("epicwar-secrets-"), "war")]) {
+      const advance: HeldOrder = { order: "advance", salt: salt(1) };
+      const charge: HeldOrder = { order: "charge", salt: salt(2) };
+      await secrets.keepOrder("red", 1, "r1", advance);
+      await secrets.keepOrder("red", 1, "r1", charge);
+      await secrets.keepOrder("red", 1, "r1", charge);
+      expect(await secrets.ordersKept("red", 1, "r1")).toEqual([charge, advance]);
+      expect(await secrets.order("red", 1, "r1")).toEqual(charge);
+      // The log took the first: the other is dropped, the first stays.
+      await secrets.pruneOrders("red", 1, (_army, held) => held.order === "advance");
+      expect(await secrets.ordersKept("red", 1, "r1")).toEqual([advance]);
+    }
+  });
+
+  it("T5 the order the log took is the one revealed, though another was given for the army while its answer was lost", async () => {
+    const { engine, table, secrets } = await seatedCampaign();
+    try {
+      await redOpens(table);
+      // The player's view before the first activation: a command whose write failed (503) leaves it there, though
+      // the disk may have taken the write.
+      const before = await table.state();
+      expect(
+        (await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] })).ok,
+      ).toBe(true);
+      // Given again, with another order, before the log shows the first: its secret is kept (and its command refused).
+      const again = await prepareCommand(
+        before,
+        { actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [] },
+        secrets,
+        sequenceRandomHex("again"),
+      );
+      await again.keep();
+      expect(await secrets.order("red", 1, "r1")).toMatchObject({ order: "charge" });
+
+      const now = await table.state();
+      const reveal = await prepareCommand(now, { actor: "red", type: "RevealOrder", army: "r1" }, secrets);
+      const revealed = reveal.command as HeldOrder;
+      expect(revealed.order).toBe("advance");
+      expect(orderCommitment({ campaign: now.campaign!, turn: 1, army: "r1", ...revealed })).toBe(
+        now.turnState!.activations["r1"]!.commitment,
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+});
