@@ -155,7 +155,11 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
         random,
         deadline: () => finishBy.at,
       });
-      pagePlay.catch(() => {}); // awaited after the chaos
+      // Awaited after the chaos; the server run it stopped in, and that run's log, are kept from the moment it stopped.
+      let pageStoppedIn = "";
+      pagePlay.catch(() => {
+        pageStoppedIn = ` (stopped in server run ${server.run().index}, whose log then ended: ${server.complaints().join(" | ")})`;
+      });
 
       // The chaos: each run lives a random while, then SIGKILL; some runs start under a file-size limit.
       const revocations: Revocation[] = [];
@@ -260,7 +264,9 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
       const finishing = Date.now() + FINISH_MS;
       finishBy.at = finishing;
       const stuck: string[] = [];
-      await pagePlay.catch((error: Error) => stuck.push(`${PAGE_CAMPAIGN} (the pages): ${error.message}`));
+      await pagePlay.catch((error: Error) =>
+        stuck.push(`${PAGE_CAMPAIGN} (the pages): ${error.message}${pageStoppedIn}`),
+      );
       const pageErrors = SEATS.flatMap((seat) => pages[seat]!.errors.map((error) => `${seat}'s page: ${error}`));
       for (const cli of played) {
         for (const [index, player] of cli.players.entries()) {
