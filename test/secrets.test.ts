@@ -11,7 +11,7 @@ import { SeedKeptError } from "../src/client/party-secrets.js";
 import { prepareCommand, sequenceRandomHex } from "../src/client/prepare.js";
 import { Table } from "../src/client/table.js";
 import { orderCommitment, seedCommitment } from "../src/commitments.js";
-import { Engine } from "../src/engine.js";
+import { Engine, type CommandHandler } from "../src/engine.js";
 import { setupCommands } from "../src/setup-file.js";
 import { nextDecision } from "../src/demo/play.js";
 import { goldenSetup } from "./support/fixtures.js";
@@ -351,6 +351,30 @@ describe("an order given again after a write whose answer was lost", () => {
       expect(orderCommitment({ campaign: now.campaign!, turn: 1, army: "r1", ...revealed })).toBe(
         now.turnState!.activations["r1"]!.commitment,
       );
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe("a chore that meets the line moved on under it", () => {
+  it("is taken again on the new state, more times than a command is signed again, and is not refused", async () => {
+    const { engine, campaign } = await seatedCampaign();
+    try {
+      // Every seat's chores (seeds, the turn's start): the first seven answers a conflict, as when other seats write
+      // between each read and send, or answers are lost.
+      let conflicts = 0;
+      const moving: CommandHandler = {
+        state: (id) => engine.state(id),
+        execute: async (id, inputs) =>
+          ++conflicts <= 7
+            ? { ok: false, index: 0, refusal: { kind: "conflict", message: "the campaign moved on" } }
+            : engine.execute(id, inputs),
+      };
+      const table = new Table(moving, campaign, { secrets: new MemorySecrets(), random: sequenceRandomHex("moving") });
+      await table.takeChores();
+      expect(conflicts).toBeGreaterThan(7);
+      expect((await engine.state(campaign)).turnState?.initiativeWinner).toBeDefined();
     } finally {
       await engine.close();
     }
