@@ -11,7 +11,7 @@ import { SeedKeptError } from "../src/client/party-secrets.js";
 import { prepareCommand, sequenceRandomHex } from "../src/client/prepare.js";
 import { Table } from "../src/client/table.js";
 import { orderCommitment, seedCommitment } from "../src/crypto/commitments.js";
-import { Engine } from "../src/engine/engine.js";
+import { Engine, type CommandHandler } from "../src/engine/engine.js";
 import { setupCommands } from "../src/setup/setup-file.js";
 import { nextDecision } from "../src/demo/play.js";
 import { goldenSetup } from "./support/fixtures.js";
@@ -302,6 +302,79 @@ describe("a kept seed is never replaced", () => {
       // So red's GiveSeed is taken and the turn goes on to its initiative.
       await table.takeChores();
       expect((await table.state()).turnState?.initiativeWinner).toBeDefined();
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe("an order given again after a write whose answer was lost", () => {
+  it("T5 a second order for an army is kept beside the first, in a file as in memory, and pruned once the log shows which it took", async () => {
+    for (const secrets of [new MemorySecrets(), new FileSecrets(await tempDir("epicwar-secrets-"), "war")]) {
+      const advance: HeldOrder = { order: "advance", salt: salt(1) };
+      const charge: HeldOrder = { order: "charge", salt: salt(2) };
+      await secrets.keepOrder("red", 1, "r1", advance);
+      await secrets.keepOrder("red", 1, "r1", charge);
+      await secrets.keepOrder("red", 1, "r1", charge);
+      expect(await secrets.ordersKept("red", 1, "r1")).toEqual([charge, advance]);
+      expect(await secrets.order("red", 1, "r1")).toEqual(charge);
+      // The log took the first: the other is dropped, the first stays.
+      await secrets.pruneOrders("red", 1, (_army, held) => held.order === "advance");
+      expect(await secrets.ordersKept("red", 1, "r1")).toEqual([advance]);
+    }
+  });
+
+  it("T5 the order the log took is the one revealed, though another was given for the army while its answer was lost", async () => {
+    const { engine, table, secrets } = await seatedCampaign();
+    try {
+      await redOpens(table);
+      // The player's view before the first activation: a command whose write failed (503) leaves it there, though
+      // the disk may have taken the write.
+      const before = await table.state();
+      expect(
+        (await table.submit({ actor: "red", type: "ActivateArmy", army: "r1", order: "advance", path: [] })).ok,
+      ).toBe(true);
+      // Given again, with another order, before the log shows the first: its secret is kept (and its command refused).
+      const again = await prepareCommand(
+        before,
+        { actor: "red", type: "ActivateArmy", army: "r1", order: "charge", path: [] },
+        secrets,
+        sequenceRandomHex("again"),
+      );
+      await again.keep();
+      expect(await secrets.order("red", 1, "r1")).toMatchObject({ order: "charge" });
+
+      const now = await table.state();
+      const reveal = await prepareCommand(now, { actor: "red", type: "RevealOrder", army: "r1" }, secrets);
+      const revealed = reveal.command as HeldOrder;
+      expect(revealed.order).toBe("advance");
+      expect(orderCommitment({ campaign: now.campaign!, turn: 1, army: "r1", ...revealed })).toBe(
+        now.turnState!.activations["r1"]!.commitment,
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe("a chore that meets the line moved on under it", () => {
+  it("is taken again on the new state, more times than a command is signed again, and is not refused", async () => {
+    const { engine, campaign } = await seatedCampaign();
+    try {
+      // Every seat's chores (seeds, the turn's start): the first seven answers a conflict, as when other seats write
+      // between each read and send, or answers are lost.
+      let conflicts = 0;
+      const moving: CommandHandler = {
+        state: (id) => engine.state(id),
+        execute: async (id, inputs) =>
+          ++conflicts <= 7
+            ? { ok: false, index: 0, refusal: { kind: "conflict", message: "the campaign moved on" } }
+            : engine.execute(id, inputs),
+      };
+      const table = new Table(moving, campaign, { secrets: new MemorySecrets(), random: sequenceRandomHex("moving") });
+      await table.takeChores();
+      expect(conflicts).toBeGreaterThan(7);
+      expect((await engine.state(campaign)).turnState?.initiativeWinner).toBeDefined();
     } finally {
       await engine.close();
     }

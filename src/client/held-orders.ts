@@ -14,8 +14,25 @@ export async function heldSalt(
   army: string,
   order: Order,
 ): Promise<string | undefined> {
-  const held = await secrets.order(player, state.turn, army);
-  return held?.order === order ? held.salt : undefined;
+  return (await secrets.ordersKept(player, state.turn, army)).find((held) => held.order === order)?.salt;
+}
+
+/**
+ * The order a player keeps for an army that opens the commitment the log holds for it this turn (its activation's,
+ * or one a scouting made public): of every order kept for the army, the one the log took. The order last kept when
+ * none opens it (the reveal is then refused, T5), or undefined when none is kept.
+ */
+export async function heldOrderFor(
+  state: CampaignView,
+  secrets: SecretKeeper,
+  player: string,
+  army: string,
+): Promise<HeldOrder | undefined> {
+  const kept = await secrets.ordersKept(player, state.turn, army);
+  const committed = committedOrder(state, army);
+  const opens = (held: HeldOrder) =>
+    orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) === committed;
+  return kept.find(opens) ?? kept[0];
 }
 
 /** The commitment the log already holds for an army's order this turn: its activation's, or one a scouting made public (A3). */

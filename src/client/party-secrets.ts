@@ -17,7 +17,14 @@ export interface HeldOrder {
  * Losing it means the secret cannot be revealed; the log and the audit show that.
  */
 export interface SecretKeeper {
+  /** The order last kept for an army in a turn. */
   order(player: string, turn: number, army: string): Promise<HeldOrder | undefined>;
+  /**
+   * Every order kept for an army in a turn, the last kept first: a command whose answer was lost (a write that failed
+   * and may yet be on disk) may have put any of them in the log, so an order given after it is kept beside it.
+   */
+  ordersKept(player: string, turn: number, army: string): Promise<HeldOrder[]>;
+  /** Keeps an order for an army in a turn; one kept for it already stays beside it, never replaced (T5). */
   keepOrder(player: string, turn: number, army: string, held: HeldOrder): Promise<void>;
   /** Drops the orders of a turn that nothing in the log commits to (kept for a command that was then refused). */
   pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean): Promise<void>;
@@ -33,7 +40,10 @@ export interface SecretKeeper {
 }
 
 export interface PartySecrets {
+  /** The order last kept for each army in a turn ("<turn>/<army>"). */
   orders?: Record<string, HeldOrder>;
+  /** The orders kept for the same army and turn before it, which the log may commit to as well: the last kept first. */
+  earlierOrders?: Record<string, HeldOrder[]>;
   hostSeeds?: Record<string, string>;
   playerSeeds?: Record<string, string>;
   /** D2: the party's key pair; the public key is in the log once registered, the private key never leaves here. */
@@ -60,6 +70,50 @@ function keepSeedOnce(seeds: Record<string, string>, party: string, turn: number
   seeds[String(turn)] = seed;
 }
 
+/** Every order kept under a key, the last kept first. */
+function ordersUnder(secrets: PartySecrets, key: string): HeldOrder[] {
+  const last = secrets.orders?.[key];
+  return last ? [last, ...(secrets.earlierOrders?.[key] ?? [])] : [];
+}
+
+const sameOrder = (a: HeldOrder, b: HeldOrder) => a.order === b.order && a.salt === b.salt;
+
+/** Keeps an order as the last for its turn/army key; those kept before it, if others, go on beside it. */
+export function keepOrderBeside(secrets: PartySecrets, key: string, held: HeldOrder): void {
+  const kept = ordersUnder(secrets, key).filter((other) => !sameOrder(other, held));
+  (secrets.orders ??= {})[key] = { order: held.order, salt: held.salt };
+  setEarlier(secrets, key, kept);
+}
+
+function setEarlier(secrets: PartySecrets, key: string, earlier: HeldOrder[]): void {
+  if (earlier.length > 0) (secrets.earlierOrders ??= {})[key] = earlier;
+  else if (secrets.earlierOrders) {
+    delete secrets.earlierOrders[key];
+    if (Object.keys(secrets.earlierOrders).length === 0) delete secrets.earlierOrders;
+  }
+}
+
+/** Drops a turn's orders that `committed` does not name; true when any was dropped. */
+function pruneTurnOrders(
+  secrets: PartySecrets,
+  turn: number,
+  committed: (army: string, held: HeldOrder) => boolean,
+): boolean {
+  let pruned = false;
+  const keys = Object.keys(secrets.orders ?? {}).filter((key) => key.startsWith(`${turn}/`));
+  for (const key of keys) {
+    const army = key.slice(`${turn}/`.length);
+    const all = ordersUnder(secrets, key);
+    const kept = all.filter((held) => committed(army, held));
+    if (kept.length === all.length) continue;
+    pruned = true;
+    if (kept[0]) secrets.orders![key] = kept[0];
+    else delete secrets.orders![key];
+    setEarlier(secrets, key, kept.slice(1));
+  }
+  return pruned;
+}
+
 /** Reads and changes parties' secrets; the two keepers differ only in where a party's secrets live. */
 export abstract class PartyKeeper implements SecretKeeper {
   protected abstract read(party: string): Promise<PartySecrets>;
@@ -69,19 +123,18 @@ export abstract class PartyKeeper implements SecretKeeper {
     return (await this.read(player)).orders?.[orderKey(turn, army)];
   }
 
+  async ordersKept(player: string, turn: number, army: string) {
+    return ordersUnder(await this.read(player), orderKey(turn, army));
+  }
+
   keepOrder(player: string, turn: number, army: string, held: HeldOrder) {
-    return this.update(player, (secrets) => void ((secrets.orders ??= {})[orderKey(turn, army)] = held));
+    return this.update(player, (secrets) => keepOrderBeside(secrets, orderKey(turn, army), held));
   }
 
   async pruneOrders(player: string, turn: number, committed: (army: string, held: HeldOrder) => boolean) {
-    const orphaned = (orders: Record<string, HeldOrder>) =>
-      Object.entries(orders)
-        .filter(([key, held]) => key.startsWith(`${turn}/`) && !committed(key.slice(`${turn}/`.length), held))
-        .map(([key]) => key);
-    if (orphaned((await this.read(player)).orders ?? {}).length === 0) return;
-    await this.update(player, (secrets) =>
-      orphaned(secrets.orders ?? {}).forEach((key) => delete secrets.orders![key]),
-    );
+    const prune = (secrets: PartySecrets) => pruneTurnOrders(secrets, turn, committed);
+    if (!prune(structuredClone(await this.read(player)))) return;
+    await this.update(player, (secrets) => void prune(secrets));
   }
 
   async hostSeed(turn: number) {

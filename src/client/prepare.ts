@@ -5,7 +5,7 @@ import type { CampaignView } from "../views/view.js";
 import { digestHex, orderCommitment, randomHex, seedCommitment } from "../crypto/commitments.js";
 import { nothingToKeep } from "./held-orders.js";
 import { rollInitiative, type DiceSeeds } from "../crypto/dice.js";
-import { heldSalt, keepOrderIfOpen } from "./held-orders.js";
+import { heldOrderFor, heldSalt, keepOrderIfOpen } from "./held-orders.js";
 import { kitRollFaces } from "./battle-kit.js";
 import { prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
 import type { SecretKeeper } from "./party-secrets.js";
@@ -160,7 +160,7 @@ export async function prepareCommand(
         return passThrough(input);
       }
       const army = String(input["army"]);
-      const held = await secrets.order(actor, state.turn, army);
+      const held = await heldOrderFor(state, secrets, actor, army);
       if (!held)
         throw new PrepareError(`${actor} holds no order for ${army} in turn ${state.turn}: its secrets were lost`);
       return passThrough({ ...input, ...held });

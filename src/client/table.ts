@@ -36,6 +36,8 @@ export interface TableOptions {
 
 /** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */
 export const RESIGN_ATTEMPTS = 6;
+/** How many chores in a row may meet the line moved on under them before the chores are given up. */
+const CHORE_CONFLICTS = 30;
 
 /** A chore the engine refused: the protocol cannot go on by itself. */
 export class ChoreRefusedError extends Error {
@@ -130,21 +132,26 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
     }
   }
 
-  /** Takes every chore that is due for this machine's parties, until none is. */
+  /**
+   * Takes every chore that is due for this machine's parties, until none is. A chore that meets the line moved on under
+   * it (a conflict: another seat wrote first, or its answer was lost) is not refused: the chores due are read again.
+   */
   async takeChores(onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<void> {
     if (this.options.chores === false) return;
-    for (;;) {
+    for (let conflicts = 0; ;) {
       const state = await this.state();
       const parties = this.options.parties ?? new Set(seatsOf(state));
       const chores = [...(this.signing ? keyChores(state, parties) : []), ...dueChores(state, parties)];
       if (chores.length === 0) return;
       for (const chore of chores) {
         const outcome: Answer<unknown> = await this.prepareAndExecute(chore);
-        if (!outcome.ok)
+        if (!outcome.ok && (outcome.refusal.kind !== "conflict" || ++conflicts >= CHORE_CONFLICTS))
           throw new ChoreRefusedError(
             `${chore["actor"]}'s ${String(chore["type"])} was refused: ${describeRefusal(outcome.refusal)}`,
             outcome.refusal,
           );
+        if (!outcome.ok) break;
+        conflicts = 0;
         onEvents(outcome.events as WrittenEvents<O>);
       }
     }

@@ -9,12 +9,14 @@ import type { CheckerData } from "./chain-worker.js";
 import {
   AppendConflictError,
   CorruptEventError,
+  errorReason,
   EventExistsError,
   StoreFailedError,
   StoreOpenError,
 } from "./errors.js";
 import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
+import { checkRoomToReopen } from "./reopen-room.js";
 import { eventKey, seqOfKey, streamKeyPrefix, streamOfKey, streamRange } from "./layout.js";
 import type { BranchMeta, Head } from "./layout.js";
 import { SerialQueue } from "./queue.js";
@@ -139,6 +141,9 @@ export class LevelEventStore extends LineStore {
   async reopen(): Promise<void> {
     await this.queue.run(async () => {
       if (!this.failed) return;
+      // Closed only once the disk takes what the open writes: closed while the disk is full, it could not open again,
+      // and every read would fail until the disk had room. A log that failed to open is opened without the trial.
+      if (this.db.status === "open") await this.checkRoomToReopen();
       await this.db.close();
       try {
         await this.db.open(openOptions(false));
@@ -158,6 +163,17 @@ export class LevelEventStore extends LineStore {
         if (head.seq > unsure.after) subject.next(await this.readAll(unsure.stream, unsure.after + 1, head.seq));
       }
     });
+  }
+
+  private async checkRoomToReopen(): Promise<void> {
+    try {
+      await checkRoomToReopen(this.db.location);
+    } catch (error) {
+      throw new StoreOpenError(
+        `cannot reopen ${this.location} yet: its disk cannot take what reopening it writes (${errorReason(error)}); it stays open for reads`,
+        { cause: error },
+      );
+    }
   }
 
   readonly snapshots: SnapshotCache;

@@ -131,18 +131,12 @@ export async function ownHeldOrders(
   for (const army of Object.values(state.armies).filter((a) => a.player === viewer)) {
     const activation = activations[army.id];
     if (!activation || activation.order !== null) continue;
-    const kept = await secrets.order(viewer, state.turn, army.id);
-    if (
-      kept &&
-      orderCommitment({
-        campaign: state.campaign,
-        turn: state.turn,
-        army: army.id,
-        order: kept.order,
-        salt: kept.salt,
-      }) === activation.commitment
-    )
-      held[army.id] = kept.order;
+    const kept = (await secrets.ordersKept(viewer, state.turn, army.id)).find(
+      ({ order, salt }) =>
+        orderCommitment({ campaign: state.campaign!, turn: state.turn, army: army.id, order, salt }) ===
+        activation.commitment,
+    );
+    if (kept) held[army.id] = kept.order;
   }
   return held;
 }

@@ -1,4 +1,4 @@
-import { PartyKeeper, type PartySecrets } from "../client/party-secrets.js";
+import { keepOrderBeside, PartyKeeper, type PartySecrets } from "../client/party-secrets.js";
 
 const DATABASE = "epicwar";
 const STORE = "secrets";
@@ -83,10 +83,14 @@ export class BrowserSecrets extends PartyKeeper {
     return `${JSON.stringify(await this.read(party), null, 2)}\n`;
   }
 
-  /** Adds the secrets of an imported file to those held; a secret held already must be the same one. */
+  /** Adds the secrets of an imported file to those held: orders beside those held; a seed held already must be the same. */
   importFile(party: string, imported: PartySecrets): Promise<void> {
     return this.update(party, (held) => {
-      for (const part of ["orders", "playerSeeds", "hostSeeds"] as const) {
+      // Every order imported is kept beside those held for its army (T5): the log may commit to any of them.
+      for (const [key, last] of Object.entries(imported.orders ?? {}))
+        for (const order of [...(imported.earlierOrders?.[key] ?? [])].reverse().concat(last))
+          keepOrderBeside(held, key, order);
+      for (const part of ["playerSeeds", "hostSeeds"] as const) {
         const entries = Object.entries(imported[part] ?? {});
         if (entries.length === 0) continue;
         const into: Record<string, unknown> = (held[part] ??= {});

@@ -62,13 +62,12 @@ async function carryTurnSecrets(
   if (turn) {
     for (const activation of Object.values(turn.activations)) {
       if (activation.player !== player || activation.order !== null) continue;
-      const held = await from.order(player, view.turn, activation.army);
-      if (
-        held &&
-        orderCommitment({ campaign: view.campaign!, turn: view.turn, army: activation.army, ...held }) ===
-          activation.commitment
-      )
-        await to.keepOrder(player, view.turn, activation.army, held);
+      const held = (await from.ordersKept(player, view.turn, activation.army)).find(
+        (kept) =>
+          orderCommitment({ campaign: view.campaign!, turn: view.turn, army: activation.army, ...kept }) ===
+          activation.commitment,
+      );
+      if (held) await to.keepOrder(player, view.turn, activation.army, held);
     }
   }
   // The seed committed for this turn (not yet given) or for the next (committed before it starts).

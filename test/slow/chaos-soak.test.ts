@@ -138,6 +138,7 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
       for (const seat of SEATS) pages[seat] = await openSeatTwice(browser, seat, links(PAGE_CAMPAIGN)[seat]!);
       const pageOrganiser = organiser.get(PAGE_CAMPAIGN)!;
       const finishBy = { at: Date.now() + 900_000 };
+      const calm = { since: Infinity };
       const pageProgress = { decisions: 0, retries: 0 };
       const pagePlay = playThroughPages({
         progress: pageProgress,
@@ -154,8 +155,13 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
           }).then((answer) => answer.text()),
         random,
         deadline: () => finishBy.at,
+        calmSince: () => calm.since,
       });
-      pagePlay.catch(() => {}); // awaited after the chaos
+      // Awaited after the chaos; the server run it stopped in, and that run's log, are kept from the moment it stopped.
+      let pageStoppedIn = "";
+      pagePlay.catch(() => {
+        pageStoppedIn = ` (stopped in server run ${server.run().index}, whose log then ended: ${server.complaints().join(" | ")})`;
+      });
 
       // The chaos: each run lives a random while, then SIGKILL; some runs start under a file-size limit.
       const revocations: Revocation[] = [];
@@ -259,8 +265,11 @@ describe("chaos soak: one server killed, starved of disk and its tokens revoked 
       // After the last restart: every campaign plays on to its winner, within a bound.
       const finishing = Date.now() + FINISH_MS;
       finishBy.at = finishing;
+      calm.since = Date.now();
       const stuck: string[] = [];
-      await pagePlay.catch((error: Error) => stuck.push(`${PAGE_CAMPAIGN} (the pages): ${error.message}`));
+      await pagePlay.catch((error: Error) =>
+        stuck.push(`${PAGE_CAMPAIGN} (the pages): ${error.message}${pageStoppedIn}`),
+      );
       const pageErrors = SEATS.flatMap((seat) => pages[seat]!.errors.map((error) => `${seat}'s page: ${error}`));
       for (const cli of played) {
         for (const [index, player] of cli.players.entries()) {

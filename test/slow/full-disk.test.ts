@@ -132,6 +132,10 @@ describe("a full disk under epicwar serve", () => {
       for (let i = 0; i < 3; i++) expect((await send()).status).toBe(503);
       await logged(served.serve, /cannot reopen/);
       expect((await send()).status).toBe(503);
+      // Reads go on meanwhile: the log stays open while its reopen could not write what the open writes.
+      const read = await call(served.url, "GET", `/campaigns/${CAMPAIGN}/state`, served.tokens["host"]);
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expect((read.body as { seq: number }).seq).toBe(seq);
 
       limitFileSize(pid, "unlimited");
       // The space is freed: the server reopens its log by itself and takes commands again; nobody restarts it.

@@ -15,9 +15,12 @@ describe("the page's secrets file is the CLI's (docs/web.md, docs/secrets.md)", 
       const secrets = new FileSecrets(dir, "ashfall");
       await secrets.keepOrder("concord", 2, "first-vigil", { order: "charge", salt: SALT });
       await secrets.keepPlayerSeed("concord", 3, SEED);
+      // T5: an order given again for the army, the first kept beside it (the log may commit to either).
+      await secrets.keepOrder("concord", 2, "first-vigil", { order: "fortify", salt: SALT });
       const text = await readFile(join(dir, "ashfall", "concord.json"), "utf8");
       expect(parseSecretsFile(text)).toEqual({
-        orders: { "2/first-vigil": { order: "charge", salt: SALT } },
+        orders: { "2/first-vigil": { order: "fortify", salt: SALT } },
+        earlierOrders: { "2/first-vigil": [{ order: "charge", salt: SALT }] },
         playerSeeds: { "3": SEED },
       });
     } finally {
@@ -30,6 +33,14 @@ describe("the page's secrets file is the CLI's (docs/web.md, docs/secrets.md)", 
       [{ orders: { "2/a": { order: "retreat", salt: SALT } } }, /^orders\["2\/a"\]\.order: must be one of/],
       [{ orders: { "2/a": { order: "charge", salt: "00" } } }, /^orders\["2\/a"\]\.salt: must be 32 to 128/],
       [{ orders: { "x/a": { order: "charge", salt: SALT } } }, /^orders\["x\/a"\]: the key must be turn\/army/],
+      [
+        { earlierOrders: { "2/a": [{ order: "charge", salt: SALT }] } },
+        /^earlierOrders\["2\/a"\]: orders has no order/,
+      ],
+      [
+        { orders: { "2/a": { order: "charge", salt: SALT } }, earlierOrders: { "2/a": [{ order: "x", salt: SALT }] } },
+        /^earlierOrders\["2\/a"\]\[0\]\.order: must be one of/,
+      ],
       [{ playerSeeds: { "1": "ABC" } }, /^playerSeeds\["1"\]: must be 32 to 128/],
       [{ tokens: {} }, /^tokens: not a part of a secrets file/],
       [[], /must hold one object/],

@@ -2,7 +2,8 @@
  * A campaign a chaos soak plays through the web page, each seat in two tabs of one browser (as a person who opened
  * the page twice): the pages take the seat's chores by themselves; the decisions the demo's commanders would make
  * next are clicked, each in a tab of the seat's chosen at random. Whatever the server goes through, the campaign must
- * move on: a decision that does not land is given again, and the campaign not moving for a bounded while is stuck.
+ * move on: a decision that does not land is given again, and the campaign not moving for a bounded while once the chaos
+ * is over is stuck.
  */
 import type { Browser, Page } from "playwright-core";
 import type { ArmyState, CampaignState } from "../../../projections/state.js";
@@ -49,6 +50,12 @@ export async function playThroughPages(options: {
   waiting: () => Promise<string>;
   random: () => number;
   deadline: () => number;
+  /**
+   * When the chaos ended (Infinity while it goes on): only from then on does standing still count. A server killed
+   * every second or two, on a loaded machine, can leave a page no time to finish a decision: whether the campaign is
+   * stuck is judged once it has a server that stays up.
+   */
+  calmSince: () => number;
   /** Counts kept as it plays: decisions clicked, and clicks that did not land and were tried again. */
   progress: { decisions: number; retries: number; lastMiss?: string };
 }): Promise<void> {
@@ -63,9 +70,10 @@ export async function playThroughPages(options: {
       lastSeq = state.seq;
       stillSince = Date.now();
     }
-    if (Date.now() - stillSince > STILL_MS || Date.now() > options.deadline()) {
+    const still = Date.now() - Math.max(stillSince, options.calmSince());
+    if (still > STILL_MS || Date.now() > options.deadline()) {
       throw new Error(
-        `the page-played campaign stood still (${progress.decisions} decisions clicked, ${progress.retries} missed, the last: ${progress.lastMiss ?? "none"}) at event ${state.seq} (turn ${state.turn}, ${state.phase}) for ${Math.round((Date.now() - stillSince) / 1000)} s, waiting on ${await options.waiting()}`,
+        `the page-played campaign stood still (${progress.decisions} decisions clicked, ${progress.retries} missed, the last: ${progress.lastMiss ?? "none"}) at event ${state.seq} (turn ${state.turn}, ${state.phase}) for ${Math.round((Date.now() - stillSince) / 1000)} s, ${Math.round(Math.max(0, still) / 1000)} s of them after the chaos, waiting on ${await options.waiting()}`,
       );
     }
     const decision = nextDecision(state as unknown as CampaignState);
