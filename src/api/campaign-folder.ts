@@ -183,7 +183,7 @@ export class CampaignFolder {
   ): Promise<BranchMeta> {
     const parent = await this.line(campaign, options.parent);
     const store = this.engine.store;
-    const { meta } = await createBranch(store, new Replays(store), {
+    const { meta } = await createBranch(this.engine, new Replays(store), {
       campaign,
       parent,
       from: options.from,

@@ -38,7 +38,7 @@ export function branchRoutes(app: FastifyInstance, { engine, campaigns }: Server
       try {
         const stream = branchStream(id, name);
         const { meta } = await campaigns.serialize(id, () =>
-          createBranch(engine.store, new Replays(engine.store), {
+          createBranch(engine, new Replays(engine.store), {
             campaign: id,
             parent,
             from: { seq },
