@@ -21,6 +21,8 @@ import {
 import { seedCommitment } from "../src/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
+import { auditStream } from "../replays/audit-load.js";
+import { PARENT_LINE_ROLL } from "../replays/audit-report.js";
 import {
   CAMPAIGN,
   cli,
@@ -206,8 +208,9 @@ describe("a branch", () => {
               (e.data as { army: string }).army === (a.data as { army: string }).army,
           ),
       );
+    // Forked between two commands, as a what-if is: right before an activation's signed command.
     const fork = activated
-      .map((a) => a.seq)
+      .map((a) => a.seq - 1)
       .reduce((best, seq) => (hiddenAt(seq).length > hiddenAt(best).length ? seq : best));
     const hidden = hiddenAt(fork).map((a) => a.data as { army: string; player: string });
     expect(hidden.length).toBeGreaterThan(1);
@@ -249,6 +252,17 @@ describe("a branch", () => {
       const held = parentSecrets[player]!.orders![`2/${army}`]!;
       expect(text).not.toContain(held.salt);
     }
+    // The branch audits clean: its own dice against its own seeds, those drawn before the fork left to the parent's.
+    const report = await auditStream(engine.store, meta.stream);
+    expect(report.findings).toEqual([]);
+    expect(report.ok).toBe(true);
+    const turn2 = report.turns.find((t) => t.turn === 2)!;
+    const before = turn2.rolls.filter((r) => r.seq <= fork);
+    expect(before.length).toBeGreaterThan(0);
+    for (const roll of before) expect(roll).toMatchObject({ status: "pending", verdict: PARENT_LINE_ROLL });
+    const after = turn2.rolls.filter((r) => r.seq > fork);
+    expect(after.length).toBeGreaterThan(0);
+    for (const roll of after) expect(roll).toMatchObject({ status: "ok" });
   });
 
   it("shares its parent's snapshots up to the fork and keeps its own after it", async () => {
