@@ -234,6 +234,37 @@ describe("a branch", () => {
       },
     });
     expect(await readSecrets(db, CAMPAIGN)).toEqual(parentSecrets);
+    // Until the seeds are all in force again, each step out of D1's order is refused, naming the rule; the log stays.
+    const head = await engine.store.head(meta.stream);
+    const voided = hidden[0]!;
+    const refusals: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ actor: "host", type: "ReseedTurn", hostSeedHash: "a".repeat(64) }, "D1", /after every player has committed/],
+      [{ actor: "concord", type: "GiveSeed", seed: "b".repeat(64) }, "D1", /being made afresh on this branch/],
+      [{ actor: "host", type: "ForkLine" }, "D1", /already void here/],
+      [{ actor: "host", type: "RollInitiative", rounds: [{ concord: 1, horde: 2 }] }, "T2", /already been rolled/],
+    ];
+    const stranger = voided.player === "concord" ? "horde" : "concord";
+    const notVoided = activated
+      .map((a) => a.data as { army: string; player: string })
+      .find((a) => !hidden.some((h) => h.army === a.army) && a.player === voided.player);
+    // An army of the same player activated in turn 2 whose order was revealed before the fork: nothing of it is void.
+    expect(notVoided).toBeDefined();
+    refusals.push([
+      { actor: voided.player, type: "RecommitOrder", army: notVoided!.army, commitment: "c".repeat(64) },
+      "T5",
+      /no order the fork voided/,
+    ]);
+    for (const [command, rule, message] of refusals) {
+      const outcome = await engine.execute(meta.stream, [command as never]);
+      expect(outcome.ok, JSON.stringify(command)).toBe(false);
+      if (!outcome.ok)
+        expect(outcome.refusal).toMatchObject({ kind: "rule", rule, message: expect.stringMatching(message) });
+    }
+    const foreign = await engine.execute(meta.stream, [
+      { actor: stranger, type: "RecommitOrder", army: voided.army, commitment: "c".repeat(64) } as never,
+    ]);
+    expect(foreign).toMatchObject({ ok: false, refusal: { kind: "field", field: "actor" } });
+    expect(await engine.store.head(meta.stream)).toEqual(head);
     // Played on by the demo's commanders: fresh seeds, each voided order committed again, the turn ended.
     await playCampaign(tableAt(engine, db, meta.stream, "mid-turn"), () => {}, 2);
     const line = (await engine.store.readAll(meta.stream)).slice(fork);
