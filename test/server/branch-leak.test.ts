@@ -5,7 +5,10 @@
  * under way at the fork (the host's seed, each hidden order's salt, each player's seed not yet given), nor does the
  * branch's log. The main line then plays on to its end, and both lines audit clean.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { showRawLog } from "../../src/cli/commands/show.js";
 import { HOST } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { auditStream } from "../../replays/audit-load.js";
@@ -24,6 +27,7 @@ import { serveAshfall } from "../remote/served-ashfall.js";
 const PLAYERS = ["concord", "horde"] as const;
 const SEATS = [HOST, ...PLAYERS];
 const BRANCH = "whatif";
+const VERIFIER = fileURLToPath(new URL("../../tools/verify_log.py", import.meta.url));
 
 /** Every byte a seat received: its HTTP answers' bodies and its feeds' messages, on either line. */
 const received = new Map<string, string[]>(SEATS.map((seat) => [seat, []]));
@@ -196,6 +200,15 @@ describe("a branch forked in the middle of a turn, played through the server", (
       const branchAudit = await auditStream(engine.store, stream);
       expect(branchAudit.findings).toEqual([]);
       expect(branchAudit.ok).toBe(true);
+      // The reference verifier agrees, on either line as stored: the branch's rolls before its fork left to the parent.
+      for (const line of [campaign, stream]) {
+        const raw: string[] = [];
+        await showRawLog(engine.store, line, (text) => raw.push(text));
+        const verified = spawnSync("python3", [VERIFIER, "-"], { input: raw.join("\n") + "\n", encoding: "utf8" });
+        expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+        expect(verified.stdout).toContain("OK: every check passed");
+        if (line === stream) expect(verified.stdout).toMatch(/rolls drawn on the parent line before a fork: [1-9]/);
+      }
       const forkedTurn = branchAudit.turns.find((t) => t.turn === turn)!;
       for (const roll of forkedTurn.rolls) expect(roll.status).toBe(roll.seq <= atFork.seq ? "pending" : "ok");
       expect(forkedTurn.rolls.filter((roll) => roll.verdict === PARENT_LINE_ROLL).length).toBeGreaterThan(0);
