@@ -268,7 +268,8 @@ async function stateAtTurn(
   ];
 }
 
-async function branchCreateRatio(store: EventStore): Promise<Figure> {
+async function branchCreateRatio(engine: Engine): Promise<Figure> {
+  const store = engine.store;
   const replays = new Replays(store);
   const bigHead = (await store.head("big")).seq;
   const smallHead = (await store.head("small")).seq;
@@ -276,7 +277,7 @@ async function branchCreateRatio(store: EventStore): Promise<Figure> {
   const small: number[] = [];
   const make = (parent: string, seq: number, name: string) =>
     ms(() =>
-      createBranch(store, replays, {
+      createBranch(engine, replays, {
         campaign: parent,
         parent,
         from: { seq },
@@ -449,7 +450,7 @@ try {
       figures.push(
         ...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")),
       );
-      figures.push(await branchCreateRatio(engine.store));
+      figures.push(await branchCreateRatio(engine));
       figures.push(await appendRatio(engine, template, true));
       figures.push(await appendRatio(engine, template, false));
       figures.push(await verifyRatio(engine.store));

@@ -77,6 +77,9 @@ import { BarrageCalled } from "./BarrageCalled.js";
 import { BarrageRolled } from "./BarrageRolled.js";
 import { WhiteOutRolled } from "./WhiteOutRolled.js";
 import { SeatKeyRegistered } from "./SeatKeyRegistered.js";
+import { LineForked } from "./LineForked.js";
+import { TurnReseeded } from "./TurnReseeded.js";
+import { OrderRecommitted } from "./OrderRecommitted.js";
 
 /** Every event type the engine can write, at its current version. */
 export const EVENT_DEFINITIONS = [
@@ -154,6 +157,9 @@ export const EVENT_DEFINITIONS = [
   BarrageRolled,
   WhiteOutRolled,
   SeatKeyRegistered,
+  LineForked,
+  TurnReseeded,
+  OrderRecommitted,
 ] as const;
 
 /** Every event definition of the catalogue, as a union. */

@@ -1,5 +1,6 @@
 import { isDraft, original, produce, type Draft } from "immer";
 import type { CurrentEvent, DomainEvent, EventData } from "../events/index.js";
+import { HOST } from "../events/common.js";
 import { addUnits, armyPoints, removeUnits } from "./units.js";
 import { reattach } from "./attachments.js";
 import { awardTable, campaignForce, cvpTarget, vpTarget } from "./formulas.js";
@@ -423,6 +424,29 @@ const handlers: Handlers = {
   },
   TurnEnded(state, data) {
     state.turnState!.hostSeed = data.hostSeed;
+  },
+  LineForked(state, data) {
+    const turn = state.turnState;
+    if (turn && turn.hostSeed === null && data.voidedSeeds.includes(HOST)) {
+      turn.forked = { fromDie: data.fromDie, reseeded: false };
+      turn.playerSeedHashes = {};
+      turn.playerSeeds = {};
+    }
+    for (const party of data.voidedSeeds) delete state.seedCommitments[party];
+    for (const { army } of data.voidedOrders) turn!.activations[army]!.voided = true;
+  },
+  TurnReseeded(state, data) {
+    const turn = state.turnState!;
+    state.hostSeedPrints += seedPrint(data.hostSeedHash);
+    turn.hostSeedHash = data.hostSeedHash;
+    turn.playerSeedHashes = state.seedCommitments;
+    state.seedCommitments = {};
+    turn.forked = { fromDie: data.fromDie, reseeded: true };
+  },
+  OrderRecommitted(state, data) {
+    const activation = state.turnState!.activations[data.army]!;
+    activation.commitment = data.commitment;
+    delete activation.voided;
   },
   CampaignFinished(state, data) {
     state.status = "finished";

@@ -65,6 +65,8 @@ export interface ActivationState {
   moveSeq: number | null;
   /** Once revealed (T5). */
   order: Order | null;
+  /** On a branch: its order was committed on the parent line and is void here until its player recommits (T5). */
+  voided?: true;
 }
 
 export interface BattleSideState {
@@ -129,6 +131,11 @@ export interface TurnState {
   stallClaim?: StallClaim;
   /** O2: the Action phase's deadline (UTC date-time) the host set this turn, absent if none. */
   actionDeadline?: string;
+  /**
+   * D1 on a branch forked in this turn (LineForked): its seeds are made afresh, the dice from `fromDie` on drawn from
+   * them; `reseeded` once the host has committed to its fresh seed. Absent in a turn no fork voided.
+   */
+  forked?: { fromDie: number; reseeded: boolean };
 }
 
 export type OwedItem = Static<typeof OwedItemSchema>;

@@ -17,6 +17,7 @@ export class HostSeedCheck implements BasicCheck {
 
   before(event: CheckedEvent, state: CampaignState): void {
     if (event.type === "TurnStarted") this.turnStarted(event.seq, event.data, state);
+    else if (event.type === "TurnReseeded") this.turnReseeded(event.seq, event.data);
     else if (event.type === "TurnEnded") this.turnEnded(event.seq, event.data);
   }
 
@@ -31,7 +32,7 @@ export class HostSeedCheck implements BasicCheck {
       status = "failed";
       verdict = VERDICTS.hostSeedNeverRevealed;
     }
-    if (turn.starts.length > 1 && status !== "failed") {
+    if (turn.starts.filter((start) => !start.reseed).length > 1 && status !== "failed") {
       status = "failed";
       verdict = VERDICTS.hostRecommitted;
     }
@@ -59,6 +60,31 @@ export class HostSeedCheck implements BasicCheck {
       });
     }
     if (!earlier) this.commitments.set(data.hostSeedHash, { seq, turn: data.turn });
+  }
+
+  /**
+   * D1 on a branch: the host's fresh commitment for a turn the fork voided the seeds of. It is the commitment in force
+   * from here on, which the turn's TurnEnded must reveal; reused from any earlier commitment, it is a finding.
+   */
+  private turnReseeded(seq: number, data: { turn: number; hostSeedHash: string }): void {
+    const turn = this.book.current;
+    if (!turn || turn.ended || turn.turn !== data.turn) {
+      this.book.report(turn ?? null, {
+        verdict: VERDICTS.hostRecommitted,
+        seqs: [seq],
+        detail: `turn ${data.turn} was reseeded (seq ${seq}) when it was not under way`,
+      });
+      return;
+    }
+    const earlier = this.commitments.get(data.hostSeedHash);
+    if (earlier)
+      this.book.report(turn, {
+        verdict: VERDICTS.hostSeedReused,
+        seqs: [seq, earlier.seq],
+        detail: `turn ${data.turn} is reseeded (seq ${seq}) with the commitment of seq ${earlier.seq}: each seed is fresh`,
+      });
+    else this.commitments.set(data.hostSeedHash, { seq, turn: data.turn });
+    turn.starts.push({ seq, hostSeedHash: data.hostSeedHash, reseed: true });
   }
 
   private openTurn(seq: number, data: { turn: number; hostSeedHash: string }, state: CampaignState): void {

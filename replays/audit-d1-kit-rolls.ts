@@ -3,7 +3,14 @@ import type { KitDie } from "../events/kit-common.js";
 import { rollDie } from "../src/crypto/dice.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS, type KitRollAudit, type TurnSeed, type Verdict } from "./audit-report.js";
-import { rollOrderProblem, type BasicCheck, type TurnBook, type TurnSection, type TurnWork } from "./audit-turns.js";
+import {
+  rollOrderProblem,
+  seedOfRoll,
+  type BasicCheck,
+  type TurnBook,
+  type TurnSection,
+  type TurnWork,
+} from "./audit-turns.js";
 
 /**
  * D1 for the battle kit (K2, K3, K5): every kit roll draws the turn's next dice, and once the host's seed is out each
@@ -89,7 +96,8 @@ export class KitRollCheck implements BasicCheck {
     for (const roll of this.rolls.get(turn.turn) ?? []) section.rolls.push(this.finishRoll(turn, roll, section.seed));
   }
 
-  private finishRoll(turn: TurnWork, roll: KitRollWork, seed: TurnSeed): KitRollAudit {
+  private finishRoll(turn: TurnWork, roll: KitRollWork, turnSeed: TurnSeed): KitRollAudit {
+    const seed = seedOfRoll(turn.reseeded?.seq, roll.seq, turnSeed);
     const campaign = this.book.campaign ?? "";
     const playerSeeds = this.book.playerSeeds(roll.seeds);
     const base = {

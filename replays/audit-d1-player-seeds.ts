@@ -24,20 +24,38 @@ export class PlayerSeedCheck implements BasicCheck {
   private readonly pending = new Map<number, Map<string, Commitment>>();
   /** The commitments in force for each started turn, by player. */
   private readonly inForce = new Map<number, Map<string, Commitment>>();
+  /** Turns a fork voided the seeds of (D1 on a branch), until the host reseeds them: the players commit afresh. */
+  private readonly reseeding = new Set<number>();
 
   constructor(private readonly book: TurnBook) {}
 
   before(event: CheckedEvent): void {
     const turn = this.book.current;
-    if (event.type === "PlayerSeedCommitted")
-      this.committed(event.seq, event.data, turn && !turn.ended ? turn.turn : null);
+    if (event.type === "LineForked") this.forked(event.data);
+    else if (event.type === "PlayerSeedCommitted")
+      this.committed(event.seq, event.data, turn && !turn.ended && !this.reseeding.has(turn.turn) ? turn.turn : null);
     else if (event.type === "TurnStarted") this.turnStarted(event.seq, event.data.turn, this.book.players);
-    else if (event.type === "PlayerSeedGiven") this.seedGiven(event.seq, event.data);
+    else if (event.type === "TurnReseeded") {
+      this.reseeding.delete(event.data.turn);
+      this.turnStarted(event.seq, event.data.turn, this.book.players);
+    } else if (event.type === "PlayerSeedGiven") this.seedGiven(event.seq, event.data);
   }
 
   /** Files a finding under the section of the turn it concerns, or among the campaign-wide ones. */
   private report(turn: number, finding: SeedFinding): void {
     this.book.report(this.book.turns.get(turn) ?? null, finding);
+  }
+
+  /** D1 on a branch: the seed commitments the fork voided are void here; fresh ones are made for the same turn. */
+  private forked(data: { turn: number; voidedSeeds: string[] }): void {
+    const turn = this.book.current;
+    const underWay = turn !== null && !turn.ended && turn.turn === data.turn;
+    if (underWay) {
+      this.inForce.delete(data.turn);
+      this.reseeding.add(data.turn);
+    }
+    const pending = this.pending.get(data.turn);
+    for (const party of data.voidedSeeds) pending?.delete(party);
   }
 
   private committed(

@@ -44,6 +44,9 @@ export class SignatureAudit implements AdvancedCheck {
   private runStart = 1;
   readonly summary: SignatureSummary = { signed: 0, derived: 0, unsigned: {}, replacements: [] };
 
+  /** The stream of the event before, on a line that crosses a fork. */
+  private lastStream: string | undefined;
+
   /** The turn under way at the event being judged, which its findings are filed under; null outside a turn. */
   private turn: number | null = null;
 
@@ -57,7 +60,9 @@ export class SignatureAudit implements AdvancedCheck {
     this.turn = state.turnState ? state.turn : null;
     this.checkEnvelope(event);
     this.checkTime(event);
-    if (event.command) this.takeSigned(event, state);
+    const opensStream = event.stream !== undefined && event.stream !== this.lastStream;
+    this.lastStream = event.stream;
+    if (event.command) this.takeSigned(event, state, opensStream);
     if (this.owed) return this.takeOwed(event);
     if (event.command) return;
     // Written in the batch of a signed command whose events were already found wrong: one finding is enough.
@@ -105,7 +110,7 @@ export class SignatureAudit implements AdvancedCheck {
   }
 
   /** A signed command: its text, its signature by the key it must verify with, and the events it decides to. */
-  private takeSigned(event: SignedEvent, state: CampaignState): void {
+  private takeSigned(event: SignedEvent, state: CampaignState, opensStream: boolean): void {
     const { signed, signature } = event.command!;
     if (this.owed) this.missing(event.seq);
     this.batch = { actor: event.actor, at: event.at };
@@ -141,6 +146,9 @@ export class SignatureAudit implements AdvancedCheck {
     if (key === undefined) return fail(`${command.actor} had no key in force to sign with`);
     if (!this.verify(key, signed, signature))
       return fail(`the signature is not by ${command.actor}'s key ${key.slice(0, 12)} over its signed command`);
+    // A fork's declaration of what it voids is a branch's first event only (docs/replays.md).
+    if (command.type === "ForkLine" && !opensStream)
+      return fail("its ForkLine is not the first event of a branch: only a fork voids what was open at it");
     const decision = decide(state, command, event.at);
     if (!decision.ok)
       return fail(

@@ -78,6 +78,8 @@ export type Verdict = (typeof VERDICTS)[keyof typeof VERDICTS];
 
 export const PENDING_REVEAL = "pending: order not yet revealed";
 export const PENDING_SEED = "pending: host seed not yet revealed";
+/** A roll of a turn a branch reseeded, made before the reseed: its dice are the parent line's (D1). */
+export const PARENT_LINE_ROLL = "drawn on the parent line before the fork: checked by the parent line's audit";
 
 export type Status = "ok" | "pending" | "failed";
 
@@ -177,7 +179,7 @@ export type RollAudit = InitiativeRollAudit | ScoutingRollAudit | KitRollAudit;
 /** Whether a turn's rolls can be recomputed: with the host seed it revealed, or why not (yet). */
 export type TurnSeed =
   | { hostSeed: string; endedSeq: number }
-  | { hostSeed: null; status: "pending"; verdict: typeof PENDING_SEED }
+  | { hostSeed: null; status: "pending"; verdict: typeof PENDING_SEED | typeof PARENT_LINE_ROLL }
   | { hostSeed: null; status: "failed"; verdict: Verdict };
 
 export interface TurnAudit {

@@ -15,6 +15,7 @@ import {
   type ReportAdvanced,
 } from "./audit-advanced.js";
 import type { RollAuditBase, ScoutingRollAudit, TurnSeed } from "./audit-report.js";
+import { seedOfRoll } from "./audit-turns.js";
 
 /**
  * A3 scouting, after the fact: the scout's revealed Advance and the scouted army's revealed First Fire must hash to the
@@ -69,6 +70,8 @@ export interface ScoutingTurn {
   /** The seed the host revealed at TurnEnded, matching or not; null while secret. */
   revealedSeed: string | null;
   seed: TurnSeed;
+  /** On a branch that reseeded the turn (D1): the TurnReseeded's seq; the rolls before it are the parent line's. */
+  reseededSeq?: number;
 }
 
 /** A commitment an army's activation this turn must carry, and the event that made it public. */
@@ -344,7 +347,7 @@ export class ScoutingAudit implements AdvancedCheck {
         });
         return fail(V.scoutingMismatch);
       }
-      const { seed } = turn;
+      const seed = seedOfRoll(turn.reseededSeq, roll.seq, turn.seed);
       if (seed.hostSeed === null)
         return seed.status === "pending"
           ? { ...base, recomputed: null, status: "pending", verdict: seed.verdict }

@@ -11,6 +11,7 @@ import {
   type TurnSection,
   type TurnWork,
   rollOrderProblem,
+  seedOfRoll,
 } from "./audit-turns.js";
 
 /**
@@ -176,7 +177,8 @@ export class InitiativeCheck implements BasicCheck {
     if (!turn.first) turn.first = { seq, first: data.first };
   }
 
-  private finishRoll(turn: TurnWork, roll: RollWork, seed: TurnSeed): InitiativeRollAudit {
+  private finishRoll(turn: TurnWork, roll: RollWork, turnSeed: TurnSeed): InitiativeRollAudit {
+    const seed = seedOfRoll(turn.reseeded?.seq, roll.seq, turnSeed);
     const campaign = this.book.campaign ?? "";
     const players = this.book.players;
     const playerSeeds = this.book.playerSeeds(roll.seeds);

@@ -1,6 +1,7 @@
 import type { Order, Square } from "../events/common.js";
 import type { CampaignState } from "../projections/state.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
+import { PARENT_LINE_ROLL } from "./audit-report.js";
 import type { ArmyAudit, Finding, RollAudit, RollAuditBase, Status, TurnSeed, Verdict } from "./audit-report.js";
 
 /**
@@ -49,7 +50,8 @@ export interface TurnWork {
   turn: number;
   firstSeq: number;
   lastSeq: number;
-  starts: Array<{ seq: number; hostSeedHash: string }>;
+  /** The host's commitments to the turn's seed: its TurnStarted's, and on a branch its TurnReseeded's (`reseed`). */
+  starts: Array<{ seq: number; hostSeedHash: string; reseed?: true }>;
   seeds: Array<{ player: string; seed: string; seq: number }>;
   rolls: RollWork[];
   diceUsed: number;
@@ -67,6 +69,11 @@ export interface TurnWork {
    */
   stallClaimed: number | null;
   ended: { seq: number; hostSeed: string } | null;
+  /**
+   * On a branch forked in this turn (D1): where the host committed to the turn's fresh seed (TurnReseeded), and the
+   * die its dice start from. The rolls before it were drawn on the parent line, from the parent's seeds.
+   */
+  reseeded: { seq: number; fromDie: number } | null;
   /** The seq of the event that closed the turn without a TurnEnded (a later turn's TurnStarted). */
   abandonedAt: number | null;
   engineViolations: EngineViolation[];
@@ -150,6 +157,19 @@ export class TurnBook implements AdvancedCheck {
       case "ActionDeadlineEnforced":
         if (turn) turn.stallClaimed ??= event.seq;
         return;
+      case "TurnReseeded":
+        // D1 on a branch: the seeds given on the parent line are void; the players give fresh ones.
+        if (turn && !turn.ended && turn.turn === event.data.turn) {
+          turn.reseeded = { seq: event.seq, fromDie: event.data.fromDie };
+          turn.seeds = [];
+        }
+        return;
+      case "OrderRecommitted": {
+        // T5 on a branch: the order's reveal must match the fresh commitment, not the parent line's.
+        const activation = turn?.activations.get(event.data.army);
+        if (activation) activation.commitment = event.data.commitment;
+        return;
+      }
       default:
         return;
     }
@@ -188,6 +208,7 @@ export class TurnBook implements AdvancedCheck {
       actionEnded: null,
       stallClaimed: null,
       ended: null,
+      reseeded: null,
       abandonedAt: null,
       engineViolations: [],
       findings: [],
@@ -252,6 +273,16 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 
 export function describeRounds(players: readonly string[], rounds: ReadonlyArray<Record<string, number>>): string {
   return rounds.map((round) => players.map((p) => `${p} ${round[p] ?? "-"}`).join(" v ")).join(", reroll ");
+}
+
+/**
+ * The seed a roll is judged on: the turn's, or for a roll a branch's turn made before its reseed (D1), none: that
+ * roll was drawn from the parent line's seeds, which the branch never holds, and is not judged here.
+ */
+export function seedOfRoll(reseededSeq: number | undefined, seq: number, seed: TurnSeed): TurnSeed {
+  return reseededSeq !== undefined && seq < reseededSeq
+    ? { hostSeed: null, status: "pending", verdict: PARENT_LINE_ROLL }
+    : seed;
 }
 
 /**

@@ -263,6 +263,7 @@ class Auditor {
       turn: turn.turn,
       revealedSeed: turn.ended?.hostSeed ?? null,
       seed,
+      ...(turn.reseeded ? { reseededSeq: turn.reseeded.seq } : {}),
     });
     for (const finding of scouting.findings) this.report(turn, finding);
 

@@ -1,16 +1,18 @@
 /**
- * What-if branches of a campaign: names, creation (with the secrets a fork in the middle of a turn needs), listing.
+ * What-if branches of a campaign: names, creation (a new line of play: no secret of its parent reaches it), listing.
  *
  * A branch is a stream of the same folder that starts with its parent's prefix (src/log/store.ts createBranch):
  * creating one copies no event. Its stream id is "<campaign>.<name>"; the campaign's own line is called "main".
  * Branch names are unique within a campaign, whichever line they fork from.
  */
 import type { CampaignState } from "../projections/state.js";
-import { turnToStart, turnUnderWay as isTurnUnderWay } from "../projections/turns.js";
-import { ID_PATTERN } from "../events/common.js";
-import type { StoredEvent } from "../events/index.js";
+import { HOST, ID_PATTERN } from "../events/common.js";
+import type { EventOf } from "../events/index.js";
 import type { SecretKeeper } from "../src/client/secrets.js";
-import { orderCommitment, seedCommitment } from "../src/crypto/commitments.js";
+import { Table } from "../src/client/table.js";
+import type { CommandHandler } from "../src/engine/engine.js";
+import { openAtFork } from "../src/rules/line-fork.js";
+import { describeRefusal } from "../src/rules/refusal.js";
 import { BranchError, type BranchMeta, type EventStore } from "../src/log/index.js";
 import { placeLabel, type Place, type Position } from "./positions.js";
 import type { Replays } from "./replayer.js";
@@ -57,19 +59,25 @@ export function lineName(meta: BranchMeta | undefined): string {
 
 export interface CreatedBranch {
   meta: BranchMeta;
-  /** What was copied into the branch's secrets: the host seed and the hidden orders of the turn under way at the fork. */
+  /** What was copied into the branch's secrets: the parties' seat keys in force, nothing else. */
   copied: string[];
+  /** The branch's first event when the fork voided commitments open at it (LineForked), else undefined. */
+  forked?: EventOf<"LineForked">;
 }
 
+/** What createBranch writes to: the store, and the command handler the host's ForkLine is taken by. */
+export type BranchEngine = CommandHandler & { readonly store: EventStore };
+
 /**
- * Makes branch `name` of `campaign`, forking `parent` (a campaign or one of its branches) at a position. With
- * `secrets`, a fork in the middle of a turn carries that turn's secrets over: the branch inherits the turn's host-seed
- * commitment and the orders already committed, so the host seed and those orders are copied from the parent's secrets
- * into the branch's, each only if it matches its commitment in the log. Nothing else of the parent's secrets is copied:
- * later turns of the branch get their own seeds and orders.
+ * Makes branch `name` of `campaign`, forking `parent` (a campaign or one of its branches) at a position. No secret of
+ * the parent line reaches the branch (docs/replays.md): with `secrets`, only the parties' seat keys in force are
+ * copied into the branch's secrets, so that each party signs there as before (D2). Where a commitment is open at the
+ * fork (a turn under way, seeds committed for the next, hidden orders), the host's ForkLine is the branch's first
+ * event: it names what is void there, to be made afresh on the branch (D1, T5). Such a fork needs the host's secrets,
+ * which sign it.
  */
 export async function createBranch(
-  store: EventStore,
+  engine: BranchEngine,
   replays: Replays,
   options: {
     campaign: string;
@@ -82,26 +90,24 @@ export async function createBranch(
   const stream = branchStream(options.campaign, options.name);
   const forkSeq = await replays.resolve(options.parent, options.from);
   if (forkSeq === 0) throw new BranchError("a branch forks after an event of its parent, at seq 1 or later");
-  const meta = await store.createBranch(stream, options.parent, forkSeq, { name: options.name });
-  const copied = options.secrets
-    ? [
-        ...(await copySeatKeys(
-          (await replays.stateAtSeq(stream, forkSeq)).state,
-          options.secrets.parent,
-          options.secrets.branch,
-        )),
-        ...(await copyTurnSecrets(
-          store,
-          replays,
-          options.campaign,
-          stream,
-          forkSeq,
-          options.secrets.parent,
-          options.secrets.branch,
-        )),
-      ]
-    : [];
-  return { meta, copied };
+  const atFork = (await replays.stateAtSeq(options.parent, forkSeq)).state;
+  const open = openAtFork(atFork);
+  if (open && !options.secrets)
+    throw new BranchError(
+      `the fork at seq ${forkSeq} falls where commitments are open (turn ${open.data.turn}): the branch's first event voids them, signed by the host, so the host's secrets are needed`,
+    );
+  const meta = await engine.store.createBranch(stream, options.parent, forkSeq, { name: options.name });
+  if (!options.secrets) return { meta, copied: [] };
+  const copied = await copySeatKeys(atFork, options.secrets.parent, options.secrets.branch);
+  if (!open) return { meta, copied };
+  const host = new Table(engine, stream, {
+    parties: new Set([HOST]),
+    secrets: options.secrets.branch,
+    chores: false,
+  });
+  const outcome = await host.submit({ actor: HOST, type: "ForkLine" });
+  if (!outcome.ok) throw new BranchError(`the branch's ForkLine was refused: ${describeRefusal(outcome.refusal)}`);
+  return { meta, copied, forked: open };
 }
 
 /** D2: a branch's line inherits its parent's keys in force, so each party held here signs on the branch as before. */
@@ -114,79 +120,6 @@ async function copySeatKeys(atFork: CampaignState, from: SecretKeeper, to: Secre
     copied.push(`${party}'s seat key`);
   }
   return copied;
-}
-
-/** Copies the host seed and the unrevealed orders of the turn under way at `forkSeq` (if any) between secret keepers. */
-async function copyTurnSecrets(
-  store: EventStore,
-  replays: Replays,
-  campaign: string,
-  stream: string,
-  forkSeq: number,
-  from: SecretKeeper,
-  to: SecretKeeper,
-): Promise<string[]> {
-  const copied = await copySeedSecrets(replays, stream, forkSeq, from, to);
-  const turn = await turnUnderWay(store, replays, stream, forkSeq);
-  if (!turn) return copied;
-  const hostSeed = await from.hostSeed(turn.turn);
-  if (hostSeed !== undefined && seedCommitment(hostSeed) === turn.hostSeedHash) {
-    await to.keepHostSeed(turn.turn, hostSeed);
-    copied.push(`the host's dice seed for turn ${turn.turn}`);
-  }
-  for (const { army, player, commitment } of turn.hidden) {
-    const held = await from.order(player, turn.turn, army);
-    if (held && orderCommitment({ campaign, turn: turn.turn, army, ...held }) === commitment) {
-      await to.keepOrder(player, turn.turn, army, held);
-      copied.push(`${player}'s hidden order for ${army}`);
-    }
-  }
-  return copied;
-}
-
-/** The players' dice seeds committed to at `forkSeq` and not yet given: those of the turn under way, or of the next. */
-async function copySeedSecrets(
-  replays: Replays,
-  stream: string,
-  forkSeq: number,
-  from: SecretKeeper,
-  to: SecretKeeper,
-): Promise<string[]> {
-  const { state } = await replays.stateAtSeq(stream, forkSeq);
-  const turn = state.turnState;
-  const underWay = isTurnUnderWay(state);
-  const owed =
-    underWay && turn
-      ? Object.entries(turn.playerSeedHashes).filter(([player]) => turn.playerSeeds[player] === undefined)
-      : Object.entries(state.seedCommitments);
-  const seedTurn = underWay ? state.turn : turnToStart(state);
-  const copied: string[] = [];
-  for (const [player, seedHash] of owed) {
-    const seed = await from.playerSeed(player, seedTurn);
-    if (seed !== undefined && seedCommitment(seed) === seedHash) {
-      await to.keepPlayerSeed(player, seedTurn, seed);
-      copied.push(`${player}'s dice seed for turn ${seedTurn}`);
-    }
-  }
-  return copied;
-}
-
-/** The turn begun and not ended at `seq`: its host-seed commitment and the orders committed and not yet revealed. */
-async function turnUnderWay(store: EventStore, replays: Replays, stream: string, seq: number) {
-  const started = await replays.lastTurnStart(stream, seq);
-  if (started === undefined) return undefined;
-  const events: StoredEvent[] = await store.readAll(stream, started, seq);
-  const first = events[0];
-  if (first?.type !== "TurnStarted" || events.some((e) => e.type === "TurnEnded")) return undefined;
-  const data = first.data as { turn: number; hostSeedHash: string };
-  const hidden = new Map<string, { army: string; player: string; commitment: string }>();
-  for (const event of events) {
-    const d = event.data as { army: string; player: string; commitment: string };
-    if (event.type === "ArmyActivated")
-      hidden.set(d.army, { army: d.army, player: d.player, commitment: d.commitment });
-    if (event.type === "OrderRevealed") hidden.delete(d.army);
-  }
-  return { turn: data.turn, hostSeedHash: data.hostSeedHash, hidden: [...hidden.values()] };
 }
 
 export interface BranchInfo {

@@ -116,7 +116,12 @@ describe("the public API", () => {
     const { dir, folder, campaign, seats } = await ashfall();
     try {
       await play(folder, campaign, seats, (s) => s.turn > 1);
-      const meta = await folder.branch(campaign, { name: "charge", from: { turn: 1, phase: "battle" } });
+      // Forked inside turn 1: the host's secrets sign the branch's first event, which voids the turn's seeds there.
+      const meta = await folder.branch(campaign, {
+        name: "charge",
+        from: { turn: 1, phase: "battle" },
+        secrets: join(dir, "host-secrets"),
+      });
       expect(meta).toMatchObject({ stream: "ashfall.charge", name: "charge", root: "ashfall" });
       const lines = await folder.lines(campaign);
       expect(lines.branches.map((b) => b.name)).toEqual(["charge"]);

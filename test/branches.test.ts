@@ -18,9 +18,11 @@ import {
   verifyStream,
   type EventStore,
 } from "../src/log/index.js";
-import { orderCommitment, seedCommitment } from "../src/crypto/commitments.js";
+import { seedCommitment } from "../src/crypto/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
+import { auditStream } from "../replays/audit-load.js";
+import { PARENT_LINE_ROLL } from "../replays/audit-report.js";
 import {
   CAMPAIGN,
   cli,
@@ -56,7 +58,7 @@ const branch = (
   parent = CAMPAIGN,
   db?: string,
 ) =>
-  createBranch(engine.store, replays, {
+  createBranch(engine, replays, {
     campaign: CAMPAIGN,
     parent,
     from,
@@ -74,8 +76,9 @@ const branch = (
 describe("a branch", () => {
   it("copies nothing: it records parent, fork seq and fork hash, and reads as the parent's prefix", async () => {
     const { engine, db, replays } = await openCopy();
-    const fork = seqOf("TurnStarted", 3);
-    const { meta } = await branch(engine, replays, "what-if", { turn: 3 });
+    // Where nothing is open (a turn ended, no seed committed for the next): the branch has no event of its own.
+    const fork = seqOf("TurnEnded", 2);
+    const { meta } = await branch(engine, replays, "what-if", { seq: fork });
     expect(meta).toMatchObject({
       stream: "ashfall.what-if",
       name: "what-if",
@@ -96,6 +99,9 @@ describe("a branch", () => {
     expect(await engine.listCampaigns()).toEqual([CAMPAIGN]);
     expect((await engine.listBranches()).map((b) => b.stream)).toEqual([meta.stream]);
     expect(await ownEntries(engine.store, meta.stream)).toEqual([]);
+    // Inside a turn, commitments are open: the branch's first event voids them, which the host's secrets sign.
+    await expect(branch(engine, replays, "no-host", { turn: 3 })).rejects.toThrow(/the host's secrets are needed/);
+    expect((await engine.listBranches()).map((b) => b.stream)).toEqual([meta.stream]);
     void db;
   });
 
@@ -141,7 +147,7 @@ describe("a branch", () => {
     const f2 = f1 + 30;
     const f3 = f1 - 10;
     const c = (await branch(engine, replays, "c", { seq: f2 }, b.stream, db)).meta;
-    const d = (await branch(engine, replays, "d", { seq: f3 }, b.stream)).meta;
+    const d = (await branch(engine, replays, "d", { seq: f3 }, b.stream, db)).meta;
     expect(c).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f2, forkHash: bLine[f2 - 1]!.hash });
     expect(d).toMatchObject({ parent: b.stream, root: CAMPAIGN, forkSeq: f3, forkHash: ashfall.events[f3 - 1]!.hash });
     expect(await engine.store.line(c.stream)).toEqual([
@@ -153,8 +159,9 @@ describe("a branch", () => {
       { stream: CAMPAIGN, from: 1, to: f3 },
       { stream: d.stream, from: f3 + 1, to: Infinity },
     ]);
-    expect(await engine.store.readAll(c.stream)).toEqual(bLine.slice(0, f2));
-    expect(await engine.store.readAll(d.stream)).toEqual(ashfall.events.slice(0, f3));
+    // Each forks inside a turn: its own first event (LineForked) follows its parent's prefix.
+    expect((await engine.store.readAll(c.stream)).slice(0, f2)).toEqual(bLine.slice(0, f2));
+    expect((await engine.store.readAll(d.stream)).slice(0, f3)).toEqual(ashfall.events.slice(0, f3));
     await playCampaign(tableAt(engine, db, c.stream, "c"), () => {}, 4);
     const cLine = await engine.store.readAll(c.stream);
     expect(cLine[f2]).toMatchObject({ stream: c.stream, seq: f2 + 1, prev: bLine[f2 - 1]!.hash });
@@ -183,7 +190,7 @@ describe("a branch", () => {
     expect(await engine.store.readAll(CAMPAIGN)).toEqual(ashfall.events);
   });
 
-  it("forked in the middle of a turn inherits that turn's host seed and committed orders into its own secrets", async () => {
+  it("forked in the middle of a turn takes no secret of the parent: what was open is void, and made afresh on it", async () => {
     const { engine, db, replays } = await openCopy();
     // The point of turn 2 with the most orders committed and not yet revealed.
     const activated = ashfall.events.filter(
@@ -201,42 +208,92 @@ describe("a branch", () => {
               (e.data as { army: string }).army === (a.data as { army: string }).army,
           ),
       );
+    // Forked between two commands, as a what-if is: right before an activation's signed command.
     const fork = activated
-      .map((a) => a.seq)
+      .map((a) => a.seq - 1)
       .reduce((best, seq) => (hiddenAt(seq).length > hiddenAt(best).length ? seq : best));
+    const hidden = hiddenAt(fork).map((a) => a.data as { army: string; player: string });
+    expect(hidden.length).toBeGreaterThan(1);
+    const diceBefore = (await replays.stateAtSeq(CAMPAIGN, fork)).state.turnState!.diceUsed;
     const parentSecrets = await readSecrets(db, CAMPAIGN);
     const { meta, copied } = await branch(engine, replays, "mid-turn", { seq: fork }, CAMPAIGN, db);
+    // Only the seat keys in force reach the branch's secrets (D2): no seed, no order.
+    expect(copied).toEqual(["host's seat key", "concord's seat key", "horde's seat key"]);
     const own = await readSecrets(db, meta.stream);
-    // With every party's seat key (D2): the branch's line inherits the keys in force.
-    expect(own["host"]).toEqual({
-      seatKey: parentSecrets["host"]!.seatKey,
-      hostSeeds: { "2": parentSecrets["host"]!.hostSeeds!["2"] },
+    for (const party of Object.keys(own)) expect(Object.keys(own[party]!)).toEqual(["seatKey"]);
+    // Its first own event names what is void there.
+    const [first] = (await engine.store.readAll(meta.stream)).slice(fork);
+    expect(first).toMatchObject({
+      type: "LineForked",
+      actor: "host",
+      data: {
+        turn: 2,
+        fromDie: diceBefore,
+        voidedSeeds: ["host", "concord", "horde"],
+        voidedOrders: hidden.map(({ army, player }) => ({ army, player })),
+      },
     });
-    const hidden = hiddenAt(fork);
-    expect(hidden.length).toBeGreaterThan(1);
-    expect(copied.filter((what) => what.endsWith("seat key"))).toEqual([
-      "host's seat key",
-      "concord's seat key",
-      "horde's seat key",
-    ]);
-    expect(copied).toHaveLength(3 + 1 + hidden.length);
-    for (const activation of hidden) {
-      const { army, player, commitment } = activation.data as { army: string; player: string; commitment: string };
-      const held = own[player]!.orders![`2/${army}`]!;
-      expect(orderCommitment({ campaign: CAMPAIGN, turn: 2, army, ...held })).toBe(commitment);
-    }
-    // Nothing of later turns, and the parent's own files are as they were.
-    expect(Object.keys(own["host"]!.hostSeeds!)).toEqual(["2"]);
     expect(await readSecrets(db, CAMPAIGN)).toEqual(parentSecrets);
-    // The branch finishes the turn with those secrets: every order revealed, the inherited seed revealed at its end.
+    // Until the seeds are all in force again, each step out of D1's order is refused, naming the rule; the log stays.
+    const head = await engine.store.head(meta.stream);
+    const voided = hidden[0]!;
+    const refusals: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ actor: "host", type: "ReseedTurn", hostSeedHash: "a".repeat(64) }, "D1", /after every player has committed/],
+      [{ actor: "concord", type: "GiveSeed", seed: "b".repeat(64) }, "D1", /being made afresh on this branch/],
+      [{ actor: "host", type: "ForkLine" }, "D1", /already void here/],
+      [{ actor: "host", type: "RollInitiative", rounds: [{ concord: 1, horde: 2 }] }, "T2", /already been rolled/],
+    ];
+    const stranger = voided.player === "concord" ? "horde" : "concord";
+    const notVoided = activated
+      .map((a) => a.data as { army: string; player: string })
+      .find((a) => !hidden.some((h) => h.army === a.army) && a.player === voided.player);
+    // An army of the same player activated in turn 2 whose order was revealed before the fork: nothing of it is void.
+    expect(notVoided).toBeDefined();
+    refusals.push([
+      { actor: voided.player, type: "RecommitOrder", army: notVoided!.army, commitment: "c".repeat(64) },
+      "T5",
+      /no order the fork voided/,
+    ]);
+    for (const [command, rule, message] of refusals) {
+      const outcome = await engine.execute(meta.stream, [command as never]);
+      expect(outcome.ok, JSON.stringify(command)).toBe(false);
+      if (!outcome.ok)
+        expect(outcome.refusal).toMatchObject({ kind: "rule", rule, message: expect.stringMatching(message) });
+    }
+    const foreign = await engine.execute(meta.stream, [
+      { actor: stranger, type: "RecommitOrder", army: voided.army, commitment: "c".repeat(64) } as never,
+    ]);
+    expect(foreign).toMatchObject({ ok: false, refusal: { kind: "field", field: "actor" } });
+    expect(await engine.store.head(meta.stream)).toEqual(head);
+    // Played on by the demo's commanders: fresh seeds, each voided order committed again, the turn ended.
     await playCampaign(tableAt(engine, db, meta.stream, "mid-turn"), () => {}, 2);
     const line = (await engine.store.readAll(meta.stream)).slice(fork);
     expect(line.filter((e) => ["RevealRejected", "OrderViolated"].includes(e.type))).toEqual([]);
-    expect(line.find((e) => e.type === "ActionPhaseEnded")!.data).toMatchObject({ turn: 2, withheld: [] });
-    expect(line.find((e) => e.type === "TurnEnded")!.data).toMatchObject({
-      turn: 2,
-      hostSeed: parentSecrets["host"]!.hostSeeds!["2"],
-    });
+    expect(line.filter((e) => e.type === "OrderRecommitted").map((e) => (e.data as { army: string }).army)).toEqual(
+      hidden.map((h) => h.army),
+    );
+    expect(line.find((e) => e.type === "TurnReseeded")!.data).toMatchObject({ turn: 2, fromDie: diceBefore });
+    const ended = line.find((e) => e.type === "TurnEnded")!.data as { turn: number; hostSeed: string };
+    expect(ended.turn).toBe(2);
+    expect(ended.hostSeed).not.toBe(parentSecrets["host"]!.hostSeeds!["2"]);
+    const text = JSON.stringify(line);
+    for (const [turn, seed] of Object.entries(parentSecrets["host"]!.hostSeeds!))
+      if (Number(turn) >= 2) expect(text).not.toContain(seed);
+    for (const { army, player } of hidden) {
+      const held = parentSecrets[player]!.orders![`2/${army}`]!;
+      expect(text).not.toContain(held.salt);
+    }
+    // The branch audits clean: its own dice against its own seeds, those drawn before the fork left to the parent's.
+    const report = await auditStream(engine.store, meta.stream);
+    expect(report.findings).toEqual([]);
+    expect(report.ok).toBe(true);
+    const turn2 = report.turns.find((t) => t.turn === 2)!;
+    const before = turn2.rolls.filter((r) => r.seq <= fork);
+    expect(before.length).toBeGreaterThan(0);
+    for (const roll of before) expect(roll).toMatchObject({ status: "pending", verdict: PARENT_LINE_ROLL });
+    const after = turn2.rolls.filter((r) => r.seq > fork);
+    expect(after.length).toBeGreaterThan(0);
+    for (const roll of after) expect(roll).toMatchObject({ status: "ok" });
   });
 
   it("shares its parent's snapshots up to the fork and keeps its own after it", async () => {
@@ -266,9 +323,10 @@ describe("names and stream ids", () => {
   it("are <campaign>.<name>; main, taken names and names that are not short ids are refused", async () => {
     const { engine, replays } = await openCopy();
     expect(branchStream(CAMPAIGN, "what-if_2")).toBe("ashfall.what-if_2");
-    await branch(engine, replays, "x", { turn: 2 });
+    const quiet = { seq: seqOf("TurnEnded", 1) };
+    await branch(engine, replays, "x", quiet);
     for (const name of [MAIN, "x", "a.b", "-x", "", "x".repeat(33), "a b"]) {
-      await expect(branch(engine, replays, name, { turn: 2 })).rejects.toThrow(BranchError);
+      await expect(branch(engine, replays, name, quiet)).rejects.toThrow(BranchError);
     }
     expect(await lineStream(engine.store, CAMPAIGN, "x")).toBe("ashfall.x");
     expect(await lineStream(engine.store, CAMPAIGN, MAIN)).toBe(CAMPAIGN);
@@ -285,8 +343,9 @@ describe("names and stream ids", () => {
       data: { army: "a1", at: [1, 1] },
     };
     await engine.store.append("ashfall.taken", 0, [deployed]);
-    await expect(branch(engine, replays, "taken", { turn: 2 })).rejects.toThrow(/already exists/);
-    const { meta } = await branch(engine, replays, "mine", { turn: 2 });
+    const quiet = { seq: seqOf("TurnEnded", 1) };
+    await expect(branch(engine, replays, "taken", quiet)).rejects.toThrow(/already exists/);
+    const { meta } = await branch(engine, replays, "mine", quiet);
     await expect(engine.store.append(meta.stream, 0, [deployed])).rejects.toThrow(AppendConflictError);
     await expect(engine.store.createBranch("bad#name", CAMPAIGN, 5)).rejects.toThrow(/not a valid stream name/);
     await expect(engine.store.createBranch("ashfall.far", CAMPAIGN, ashfall.events.length + 1)).rejects.toThrow(
@@ -433,15 +492,21 @@ describe("the CLI", () => {
     const made = await cli(["branch", "--db", db, "--from-turn", "3", "--phase", "action", "--name", "what-if"]);
     expect(made.code, show(made)).toBe(0);
     expect(made.stdout).toMatch(/^Branch what-if of ashfall forks main after event \d+ \(Turn 3 Action\)/);
-    expect(made.stdout).toContain("the host's dice seed for turn 3");
+    // No secret of main reaches it: the turn's seeds are void there, made afresh.
+    expect(made.stdout).toContain(
+      "Its first event: this branch forks its parent line: void here the dice seeds of host, concord, horde for turn 3",
+    );
     const deeper = await cli(["branch", "--db", db, "--branch", "what-if", "--from-seq", "100", "--name", "deeper"]);
     expect(deeper.code, show(deeper)).toBe(0);
 
-    // Input with no line takes the steps due on the branch: the players give the seeds the branch copied.
+    // Input with no line takes the steps due on the branch: fresh seeds committed, the host's reseed, seeds given.
     const applied = await cli(["apply", "--db", db, "--branch", "what-if", "-"], "");
     expect(applied.code, show(applied)).toBe(0);
-    expect(applied.stdout).toContain(`#${fork + 1} concord gives its dice seed for turn 3, as committed\n`);
-    expect(made.stdout).toContain("concord's dice seed for turn 3");
+    expect(applied.stdout).toContain(`#${fork + 2} concord commits to its dice seed for turn 3`);
+    expect(applied.stdout).toMatch(
+      new RegExp(`#${fork + 4} the host commits to a fresh dice seed \\w+ for turn 3, dice from 0 on`),
+    );
+    expect(applied.stdout).toContain(`#${fork + 5} concord gives its dice seed for turn 3, as committed\n`);
 
     // What reads the folder runs side by side, each on its own copy (LevelDB lets one process open a folder).
     const [listed, listedJson, log, state, past, timeline, verified, one, diff, diffJson, same] = await Promise.all(
@@ -468,7 +533,7 @@ describe("the CLI", () => {
     expect(
       rows.some((row) =>
         new RegExp(
-          `^what-if\\s+main\\s+after #${fork} \\(Turn 3 Action\\)\\s+${fork + 3} \\(3 own\\)\\s+ashfall\\.what-if$`,
+          `^what-if\\s+main\\s+after #${fork} \\(Turn 3 Action\\)\\s+${fork + 7} \\(7 own\\)\\s+ashfall\\.what-if$`,
         ).test(row),
       ),
       rows.join("\n"),

@@ -71,15 +71,20 @@ const tamperings: Record<
   },
 };
 
-/** A copy of the played folder with a branch "what-if" forked at turn 2 (after the edited events), then edited. */
+/**
+ * A copy of the played folder with a branch "what-if" forked where turn 1 ends (after the edited events), then edited.
+ * Forked where nothing is open, the branch has no event of its own, and no snapshot is recorded that a read could
+ * start from past the edit.
+ */
 async function brokenCopy(edit: (raw: Raw) => Promise<void>): Promise<string> {
   const db = await copyOf(ashfall.played);
   const engine = await Engine.open(db, { createIfMissing: false, sync: false });
+  const turnOneEnded = ashfall.events.find((e) => e.type === "TurnEnded")!.seq;
   try {
-    await createBranch(engine.store, new Replays(engine.store), {
+    await createBranch(engine, new Replays(engine.store, { snapshots: false }), {
       campaign: CAMPAIGN,
       parent: CAMPAIGN,
-      from: { turn: 2 },
+      from: { seq: turnOneEnded },
       name: "what-if",
     });
   } finally {

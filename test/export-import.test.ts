@@ -20,7 +20,8 @@ import { checkBlock, checkExport, ImportError } from "../src/log/import-file.js"
 import { checkExportFile, checkExportPieces } from "../src/log/import-threads.js";
 import { sha256Hex } from "../src/log/index.js";
 import { BranchError } from "../src/log/errors.js";
-import { CAMPAIGN, CLOCK, playAshfall, rawStream } from "./replays-support.js";
+import { CAMPAIGN, CLOCK, playAshfall, rawStream, secretsDirOf } from "./replays-support.js";
+import { FileSecrets } from "../src/client/secrets.js";
 import { runInProcess } from "./support/cli.js";
 import { tempDir } from "./support/tmp.js";
 
@@ -42,11 +43,15 @@ async function campaignWithBranches(
       // Every other branch forks from the branch before it, a few events before that one's fork.
       const reached = (await engine.state(CAMPAIGN)).turn;
       const from = index % 2 === 0 ? { turn: Math.min(turn, reached) } : { seq: Math.max(1, head - turn * 7) };
-      const created = await createBranch(engine.store, replays, {
+      const created = await createBranch(engine, replays, {
         campaign: CAMPAIGN,
         parent,
         from,
         name: `b${index}`,
+        secrets: {
+          parent: new FileSecrets(secretsDirOf(db), parent),
+          branch: new FileSecrets(secretsDirOf(db), `${CAMPAIGN}.b${index}`),
+        },
       });
       parent = index % 2 === 0 ? created.meta.stream : CAMPAIGN;
     }

@@ -5,10 +5,11 @@
 
 Checks the hash chain and the envelope's members (docs/storage.md, "The raw log"), every order commitment against its
 reveal (docs/secrets.md), every player's seed commitment before its turn's TurnStarted, every seed against its
-commitment and every roll against the seeds (docs/fair-dice.md), each roll's form at once (pending or not), what the
-battle kit's dice mean (docs/battle-kit.md: conditions, Gravity Flux levels, saves, TK damage, what they destroy,
-barrage hits), every signed command against its party's key in force, that no event of a party with a key in force
-goes unsigned, and that recorded times never go back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
+commitment and every roll against the seeds (docs/fair-dice.md; on a branch, the seeds made afresh after its fork:
+docs/replays.md), each roll's form at once (pending or not), what the battle kit's dice mean (docs/battle-kit.md:
+conditions, Gravity Flux levels, saves, TK damage, what they destroy, barrage hits), every signed command against its
+party's key in force, that no event of a party with a key in force goes unsigned, and that recorded times never go
+back (docs/signatures.md). Prints what it checked and exits 0, or exits 1 naming the first failure: the
 chain's, else the earliest by seq.
 
     python3 tools/verify_log.py --proof PROOF.json [campaign.raw]
@@ -280,11 +281,15 @@ class Contents:
     def __init__(self):
         self.failures, self.campaign, self.players, self.turns, self.current = [], "", [], {}, None
         self.seed_commitments, self.host_hashes, self.activations, self.pledges, self.scoutings = {}, set(), {}, {}, {}
-        self.commitment_seqs, self.last_ended = {}, 0
+        self.commitment_seqs, self.last_ended, self.last_stream = {}, 0, None
         self.volleys, self.barrages, self.gravity, self.kit = {}, {}, {}, {}
-        self.counts = dict.fromkeys(("commitments", "host seeds", "player seeds", "player seed commitments", "rolls"), 0)
+        self.counts = dict.fromkeys(("commitments", "host seeds", "player seeds", "player seed commitments", "rolls", "parent rolls"), 0)
 
     def check(self, event):
+        # A fork's LineForked is the first event of the branch's own, in a stream of its own (docs/replays.md).
+        if event["type"] == "LineForked" and event.get("stream") == self.last_stream:
+            self.fail(event["seq"], "LineForked is not the first event of a branch: only a fork voids what was open at it")
+        self.last_stream = event.get("stream")
         # Each event type checked has a method of its name (every other method's name is lower case); others pass.
         try:
             getattr(self, event["type"], lambda seq, data: None)(event["seq"], event["data"])
@@ -306,7 +311,12 @@ class Contents:
     def PlayerSeedCommitted(self, seq, data):
         self.counts["player seed commitments"] += 1
         key = (data["turn"], data["player"])
-        if key in self.seed_commitments or data["turn"] in self.turns:
+        reseeding = self.current is not None and self.current.get("reseeding") and self.current["turn"] == data["turn"]
+        if reseeding:
+            # D1 on a branch: a fresh seed for the turn whose seeds the fork voided, before the host reseeds it.
+            if key in self.seed_commitments:
+                self.fail(seq, f"{data['player']} commits to a fresh seed for turn {data['turn']} a second time")
+        elif key in self.seed_commitments or data["turn"] in self.turns:
             self.fail(seq, f"{data['player']} commits to a seed for turn {data['turn']} a second time or after the turn's TurnStarted")
         elif self.current is not None and not self.current["ended"]:
             self.fail(seq, f"{data['player']} commits to a seed for turn {data['turn']} while turn {self.current['turn']} is under way")
@@ -325,8 +335,43 @@ class Contents:
         self.host_hashes.add(data["hostSeedHash"])
         self.current = self.turns[data["turn"]] = {"turn": data["turn"], "hash": data["hostSeedHash"], "seeds": {}, "dice": 0, "rolls": [], "ended": False}
 
+    def LineForked(self, seq, data):
+        """A branch's first event (docs/replays.md): what the fork voids, made afresh on the branch."""
+        turn = self.under_way(data)
+        if turn is not None and "host" in data["voidedSeeds"]:
+            if data["fromDie"] != turn["dice"]:
+                self.fail(seq, f"the fork says {data['fromDie']} dice of turn {data['turn']} were drawn, not {turn['dice']}")
+            # The rolls so far were drawn from the parent line's seeds, which stay on that line: its log checks them.
+            self.counts["parent rolls"] += len(turn["rolls"])
+            turn.update(rolls=[], seeds={}, reseeding=True, forked=seq)
+        for party in data["voidedSeeds"]:
+            self.seed_commitments.pop((data["turn"], party), None)
+            self.commitment_seqs.pop((data["turn"], party), None)
+        for voided in data["voidedOrders"]:
+            self.activations[(data["turn"], voided["army"])] = None
+
+    def TurnReseeded(self, seq, data):
+        turn = self.under_way(data)
+        if turn is None or not turn.get("reseeding"):
+            return self.fail(seq, f"turn {data['turn']} is reseeded, but no fork voided its seeds")
+        uncommitted = [player for player in self.players if self.commitment_seqs.get((data["turn"], player), 0) <= turn["forked"]]
+        if uncommitted:
+            self.fail(seq, f"turn {data['turn']} is reseeded before {', '.join(uncommitted)} committed to a fresh seed for it")
+        if data["hostSeedHash"] in self.host_hashes or data["fromDie"] != turn["dice"]:
+            self.fail(seq, f"turn {data['turn']} is reseeded with a host seed committed to before, or from another die than {turn['dice']}")
+        self.host_hashes.add(data["hostSeedHash"])
+        turn.update(hash=data["hostSeedHash"], reseeding=False)
+
+    def OrderRecommitted(self, seq, data):
+        key = (data["turn"], data["army"])
+        if key not in self.activations or self.activations[key] is not None:
+            return self.fail(seq, f"{data['army']}'s order is committed again, but no fork voided it")
+        self.activations[key] = data["commitment"]
+
     def PlayerSeedGiven(self, seq, data):
         turn, player = self.under_way(data), data["player"]
+        if turn is not None and turn.get("reseeding"):
+            return self.fail(seq, f"{player} gives a seed for turn {data['turn']} before the host reseeded it")
         if turn is None or player in turn["seeds"]:
             return self.fail(seq, f"{player} gives a seed for turn {data['turn']} when that turn is not under way, or a second time")
         turn["seeds"][player] = data["seed"]
@@ -647,6 +692,8 @@ def main(argv):
     print(f"host seeds: {counts['host seeds']} checked against their TurnStarted")
     print(f"player seeds: {counts['player seeds']} checked against their PlayerSeedCommitted ({counts['player seed commitments']} commitments)")
     print(f"rolls: {counts['rolls']} recomputed ({pending} pending, their host seed not yet revealed)")
+    if counts["parent rolls"]:
+        print(f"rolls drawn on the parent line before a fork: {counts['parent rolls']} (the parent line's log checks them)")
     signed = signatures.counts
     print(f"signatures: {signed['signed']} signed commands verified against the keys in force, {signed['derived']} events written after them in their batch, {signed['unsigned']} events unsigned (their party had no key in force)")
     for party, seq, at in signatures.replacements:

@@ -174,8 +174,9 @@ export class CampaignFolder {
   }
 
   /**
-   * A what-if line: branch `name` forked from a line (the campaign's own by default) at a point of it. With the
-   * secrets folder, a fork in the middle of a turn carries that turn's hidden orders and seeds over (docs/replays.md).
+   * A what-if line: branch `name` forked from a line (the campaign's own by default) at a point of it. No secret of the
+   * parent reaches it (docs/replays.md): with the secrets folder, only the seat keys are carried over, and a fork where
+   * commitments are open is declared by the host's ForkLine, which the host's key there signs (needed for such a fork).
    */
   async branch(
     campaign: string,
@@ -183,7 +184,7 @@ export class CampaignFolder {
   ): Promise<BranchMeta> {
     const parent = await this.line(campaign, options.parent);
     const store = this.engine.store;
-    const { meta } = await createBranch(store, new Replays(store), {
+    const { meta } = await createBranch(this.engine, new Replays(store), {
       campaign,
       parent,
       from: options.from,

@@ -20,6 +20,10 @@ export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Ar
       return uncommitted.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "CommitSeed" }));
     return parties.has(HOST) ? [{ actor: HOST, type: "StartTurn" }] : [];
   }
+  if (turn.forked) {
+    const seeding = forkedSeedChores(state, parties);
+    if (seeding) return seeding;
+  }
   if (state.phase === "action") {
     const missingSeeds = players.filter((p) => !turn.playerSeeds[p] && parties.has(p));
     if (missingSeeds.length > 0) return missingSeeds.map((p) => ({ actor: p, type: "GiveSeed" }));
@@ -46,6 +50,28 @@ export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Ar
   return [];
 }
 
+/**
+ * D1 on a branch whose fork voided the turn's seeds: the players commit to fresh ones, the host reseeds, the players
+ * give theirs, in that order; until all is done nothing else of the turn is (an empty list: waiting on another party).
+ * Undefined once the turn's seeds are all in force again.
+ */
+function forkedSeedChores(
+  state: CampaignView,
+  parties: ReadonlySet<string>,
+): Array<Record<string, unknown>> | undefined {
+  const players = state.setup!.players.map((p) => p.id);
+  const turn = state.turnState!;
+  if (!turn.forked!.reseeded) {
+    const uncommitted = players.filter((p) => state.seedCommitments[p] === undefined);
+    if (uncommitted.length > 0)
+      return uncommitted.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "CommitSeed" }));
+    return parties.has(HOST) ? [{ actor: HOST, type: "ReseedTurn" }] : [];
+  }
+  const missing = players.filter((p) => turn.playerSeeds[p] === undefined);
+  if (missing.length === 0) return undefined;
+  return missing.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "GiveSeed" }));
+}
+
 /** T5: the orders of both armies of a battle just started, and every order once all armies have been activated. */
 function dueReveals(state: CampaignView, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
   const turn = state.turnState!;
@@ -56,7 +82,8 @@ function dueReveals(state: CampaignView, parties: ReadonlySet<string>): Array<Re
       .map((v) => v.army),
   );
   const hidden = Object.values(turn.activations).filter(
-    (a) => a.order === null && parties.has(a.player) && !rejected.has(a.army),
+    // An order the fork voided on a branch waits for its player's fresh commitment, a decision (RecommitOrder).
+    (a) => a.order === null && !a.voided && parties.has(a.player) && !rejected.has(a.army),
   );
   // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen.
   const inBattle = new Set(

@@ -37,7 +37,10 @@ export async function heldOrderFor(
 
 /** The commitment the log already holds for an army's order this turn: its activation's, or one a scouting made public (A3). */
 export function committedOrder(state: CampaignView, army: string): string | undefined {
-  return state.turnState?.activations[army]?.commitment ?? state.turnState?.scouting?.pledges[army]?.commitment;
+  const activation = state.turnState?.activations[army];
+  // An order the fork voided on a branch commits to nothing here: its player commits again (RecommitOrder).
+  if (activation?.voided) return undefined;
+  return activation?.commitment ?? state.turnState?.scouting?.pledges[army]?.commitment;
 }
 
 /**

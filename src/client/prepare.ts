@@ -1,5 +1,5 @@
 import { seatsOf } from "./seats.js";
-import { turnToStart, turnUnderWay } from "../../projections/turns.js";
+import { reseeding, turnToStart, turnUnderWay } from "../../projections/turns.js";
 import type { Order } from "../../events/common.js";
 import type { CampaignView } from "../views/view.js";
 import { digestHex, orderCommitment, randomHex, seedCommitment } from "../crypto/commitments.js";
@@ -100,12 +100,15 @@ export async function prepareCommand(
     case "CommitSeed": {
       if (input["seedHash"] !== undefined) return passThrough(input);
       const { seed, ...rest } = input;
-      const open = !turnUnderWay(state) && state.seedCommitments[actor] === undefined;
-      const kept = open ? await secrets.playerSeed(actor, turnToStart(state)) : undefined;
+      // On a branch whose fork voided the turn's seeds, the seed is a fresh one for the turn under way (D1).
+      const again = reseeding(state.turnState);
+      const seedTurn = again ? state.turn : turnToStart(state);
+      const open = (again || !turnUnderWay(state)) && state.seedCommitments[actor] === undefined;
+      const kept = open ? await secrets.playerSeed(actor, seedTurn) : undefined;
       const chosen = typeof seed === "string" ? seed : (kept ?? random(SEED_BYTES));
       return {
         command: { ...rest, seedHash: seedCommitment(chosen) },
-        keep: open ? () => secrets.keepPlayerSeed(actor, turnToStart(state), chosen) : nothingToKeep,
+        keep: open ? () => secrets.keepPlayerSeed(actor, seedTurn, chosen) : nothingToKeep,
       };
     }
     case "StartTurn": {
@@ -118,6 +121,32 @@ export async function prepareCommand(
       return {
         command: { ...rest, hostSeedHash: seedCommitment(seed) },
         keep: open ? () => secrets.keepHostSeed(turnToStart(state), seed) : nothingToKeep,
+      };
+    }
+    case "ReseedTurn": {
+      if (input["hostSeedHash"] !== undefined) return passThrough(input);
+      const { hostSeed, ...rest } = input;
+      const open =
+        reseeding(state.turnState) && state.setup!.players.every((p) => state.seedCommitments[p.id] !== undefined);
+      const kept = open ? await secrets.hostSeed(state.turn) : undefined;
+      const seed = typeof hostSeed === "string" ? hostSeed : (kept ?? random(SEED_BYTES));
+      return {
+        command: { ...rest, hostSeedHash: seedCommitment(seed) },
+        keep: open ? () => secrets.keepHostSeed(state.turn, seed) : nothingToKeep,
+      };
+    }
+    case "RecommitOrder": {
+      if (input["commitment"] !== undefined) return passThrough(input);
+      const { order: written, salt: given, ...rest } = input;
+      const army = String(input["army"]);
+      // A decision of the player's on this line, with a salt of this machine's: never the parent line's order.
+      const held = { order: checkOrder(written), salt: checkSalt(given) ?? random(SALT_BYTES) };
+      return {
+        command: {
+          ...rest,
+          commitment: orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }),
+        },
+        keep: keepOrderIfOpen(state, secrets, actor, army, held),
       };
     }
     case "GiveSeed": {

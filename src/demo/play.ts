@@ -11,7 +11,7 @@ import { waitingFor } from "../words/waiting.js";
 import { nextEndPhaseCommand } from "./reserves.js";
 import { scriptedResult } from "./results.js";
 import type { PlainCommand } from "./plain-command.js";
-import { nextActivation } from "./strategy.js";
+import { nextActivation, recommitment } from "./strategy.js";
 import { nextKitDecision } from "./battle-kit.js";
 
 /** The demo players' next decision, or undefined when the campaign waits on nobody's decision. */
@@ -21,6 +21,8 @@ export function nextDecision(state: CampaignState): PlainCommand | undefined {
   const kitDecision = state.phase === "end" ? undefined : nextKitDecision(state);
   if (kitDecision) return kitDecision;
   if (state.phase === "action") {
+    const again = recommitment(state);
+    if (again) return again;
     if (turn.initiativeWinner && !turn.first)
       return { actor: turn.initiativeWinner, type: "ChooseFirst", first: turn.initiativeWinner };
     if (!turn.first) return undefined;

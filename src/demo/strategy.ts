@@ -104,3 +104,17 @@ export function nextActivation(state: CampaignState): PlainCommand | undefined {
   if (pledgedOrder(state, army) === "firstFire") return activation(army, "firstFire", []);
   return scoutBeforeMoving(state, army) ?? orderFor(state, army);
 }
+
+/**
+ * T5 on a branch: an army whose order the fork voided is given one afresh, the order its move so far calls for (an
+ * Advance where it pays for the path, else a Charge): the commander's decision on this line, not the parent's order.
+ */
+export function recommitment(state: CampaignState): PlainCommand | undefined {
+  const voided = Object.values(state.turnState?.activations ?? {})
+    .filter((activation) => activation.voided)
+    .sort((a, b) => a.seq - b.seq)[0];
+  if (!voided) return undefined;
+  const army = state.armies[voided.army]!;
+  const order = orderForPath(state, army, voided.path);
+  return { actor: voided.player, type: "RecommitOrder", army: army.id, order };
+}

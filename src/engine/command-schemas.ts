@@ -337,6 +337,18 @@ export const SetActionDeadline = command("SetActionDeadline", { at: DateTime });
 /** D2: a party puts its public key in force (its first, or one replacing a key lost), signed by that key. */
 export const RegisterSeatKey = command("RegisterSeatKey", { publicKey: PublicKey });
 
+/**
+ * D1, T5: the host declares, as a branch's first event, what the fork leaves void on it (LineForked): the commitments
+ * open at the fork, whose secrets stay on the parent line. Taken by whoever creates the branch; nothing to give.
+ */
+export const ForkLine = command("ForkLine", {});
+
+/** D1 on a branch: the host commits to a fresh dice seed for the turn the fork voided, once the players have. */
+export const ReseedTurn = command("ReseedTurn", { hostSeedHash: Sha256 });
+
+/** T5 on a branch: a player commits afresh to the order of an army whose order the fork voided (a new salt). */
+export const RecommitOrder = command("RecommitOrder", { army: Id, commitment: Sha256 });
+
 export const COMMAND_SCHEMAS = {
   CreateCampaign,
   RegisterArmy,
@@ -392,6 +404,9 @@ export const COMMAND_SCHEMAS = {
   CallBarrage,
   RollBarrage,
   RegisterSeatKey,
+  ForkLine,
+  ReseedTurn,
+  RecommitOrder,
 } as const satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMAND_SCHEMAS;

@@ -58,6 +58,7 @@ import {
   decideRollScenario,
 } from "../rules/battle-kit.js";
 import { decideRegisterSeatKey } from "../rules/seat-keys.js";
+import { decideForkLine, decideRecommitOrder, decideReseedTurn } from "../rules/line-fork.js";
 import { decideAnswerScouting, decideRollScouting, decideScoutArmy, decideStateArmySize } from "../rules/scouting.js";
 
 export type Decision = { ok: true; events: DomainEvent[] } | { ok: false; refusal: Refusal };
@@ -122,6 +123,9 @@ const deciders: Deciders = {
   CallBarrage: decideCallBarrage,
   RollBarrage: decideRollBarrage,
   RegisterSeatKey: decideRegisterSeatKey,
+  ForkLine: decideForkLine,
+  ReseedTurn: decideReseedTurn,
+  RecommitOrder: decideRecommitOrder,
 };
 
 /**

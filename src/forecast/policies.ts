@@ -3,6 +3,7 @@ import type { CampaignState } from "../../projections/state.js";
 import { nextActivator, pendingDefenders, unactivatedArmies } from "../rules/action-common.js";
 import { orderAllowance } from "../rules/terrain-costs.js";
 import { nextDecision } from "../demo/play.js";
+import { recommitment } from "../demo/strategy.js";
 import { reach } from "../demo/pathing.js";
 import type { PlainCommand } from "../demo/plain-command.js";
 import { pledgedOrder, scoutingReply } from "../demo/scouting.js";
@@ -29,6 +30,9 @@ function pick<T>(items: readonly T[], random: () => number): T {
 export const randomPolicy: Policy = (state, random) => {
   const turn = state.turnState;
   if (state.status !== "active" || !turn || state.phase !== "action") return nextDecision(state);
+  // T5 on a branch: an order the fork voided is committed again first, as the scripted commanders choose it.
+  const again = recommitment(state);
+  if (again) return again;
   if (turn.initiativeWinner && !turn.first) {
     const players = state.setup!.players.map((p) => p.id);
     return { actor: turn.initiativeWinner, type: "ChooseFirst", first: pick(players, random) };

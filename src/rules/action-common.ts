@@ -74,7 +74,10 @@ export function battlesThisTurn<B extends BattleSides>(state: BattleTurn<B>): B[
 /** Engaged-activation ruling: defenders of this turn's battles that have not been activated yet. */
 export function pendingDefenders<B extends BattleSides>(state: BattleTurn<B>): B[] {
   const activations = state.turnState?.activations ?? {};
-  return battlesThisTurn(state).filter((battle) => !activations[battle.defender.army]);
+  // On a branch, a defender whose order the fork voided commits again before the attack is revealed.
+  return battlesThisTurn(state).filter(
+    (battle) => !activations[battle.defender.army] || activations[battle.defender.army]!.voided,
+  );
 }
 
 /** T5: battles of this turn where an activated army's order is still hidden. */

@@ -1,4 +1,5 @@
 import type { BattleKitOptions } from "../../events/common.js";
+import { requireDiceSeeded } from "./line-fork.js";
 import type { DomainEvent } from "../../events/index.js";
 import type { AssassinationTarget, KitDie, Scenario } from "../../events/kit-common.js";
 import { currentGravity, type BattleKitState } from "../../projections/battle-kit.js";
@@ -75,6 +76,7 @@ export function facesReader(faces: readonly number[]): { take: TakeDie; dice: Ki
 
 /** The event fields of a host's roll from its faces: the dice read, from the turn's next die. */
 function rolled<T>(state: CampaignState, faces: readonly number[], roll: (take: TakeDie) => T) {
+  requireDiceSeeded(state);
   const reader = facesReader(faces);
   const outcome = roll(reader.take);
   reader.done();

@@ -1,4 +1,5 @@
 import { HOST } from "../../events/common.js";
+import { reseeding } from "../../projections/turns.js";
 import type { RosterFormation } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
@@ -357,6 +358,9 @@ export function decideEndTurn(state: CampaignState, command: CommandOf<"EndTurn"
       "T1",
       `${waiting.map((p) => p.id).join(" and ")} ${waiting.length > 1 ? "have" : "has"} not finished the End phase of turn ${state.turn}`,
     );
+  // On a branch the seed revealed is the branch's own: the parent's, void here, stays on the parent line.
+  if (reseeding(turn))
+    refuseRule("D1", `turn ${state.turn}'s seeds are being made afresh on this branch: the host reseeds it first`);
   if (seedCommitment(command.hostSeed) !== turn.hostSeedHash)
     refuseRule("D1", "the host's seed does not match its commitment");
 

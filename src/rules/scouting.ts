@@ -1,4 +1,5 @@
 import type { Square } from "../../events/common.js";
+import { requireDiceSeeded } from "./line-fork.js";
 import type { DomainEvent } from "../../events/index.js";
 import { advancedRule } from "../../projections/advanced.js";
 import { rosterUnits } from "../../projections/units.js";
@@ -252,6 +253,7 @@ export function decideRollScouting(state: CampaignState, command: CommandOf<"Rol
     if (last && tie)
       refuseRule("A3", `the last round (${total.scout} against ${total.scouted}) is a tie: ties are rerolled`);
   });
+  requireDiceSeeded(state);
   const final = totals[totals.length - 1]!;
   return [
     {

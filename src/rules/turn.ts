@@ -4,12 +4,20 @@ import { turnOfSeedPrint } from "../../projections/seed-prints.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { CommandOf } from "../engine/command-schemas.js";
 import { seedCommitment } from "../crypto/commitments.js";
-import { requireActionPhase, requireActive, requireHostActor, unactivatedArmies } from "./action-common.js";
+import {
+  requireActionPhase,
+  requireActive,
+  requireHostActor,
+  requireTurnUnderWay,
+  unactivatedArmies,
+} from "./action-common.js";
 import { refuseField, refuseRule } from "./refusal.js";
 import { endActionPhase } from "./phases.js";
 import { owedItems, stalledCloseAllowed } from "./stall.js";
 import { passedDeadline } from "./organiser.js";
 import { requirePlayer, requireSetup } from "./guards.js";
+import { requireDiceSeeded } from "./line-fork.js";
+import { reseeding } from "../../projections/turns.js";
 
 /** T1: the turn a StartTurn begins: turn 1 right after set-up, later turns once the previous one has ended. */
 function requireTurnToStart(state: CampaignState): number {
@@ -29,7 +37,8 @@ function requireTurnToStart(state: CampaignState): number {
  */
 export function decideCommitSeed(state: CampaignState, command: CommandOf<"CommitSeed">): DomainEvent[] {
   const player = requirePlayer(state, command.actor);
-  const turn = requireTurnToStart(state);
+  // On a branch whose fork voided the turn's seeds, the players commit afresh to seeds for the turn under way.
+  const turn = reseeding(state.turnState) ? state.turn : requireTurnToStart(state);
   if (state.seedCommitments[player.id] !== undefined) {
     refuseRule(
       "D1",
@@ -62,10 +71,18 @@ export function decideStartTurn(state: CampaignState, command: CommandOf<"StartT
 /** D1: each player gives its dice seed once per turn, after the host's commitment and before initiative: the one it committed to. */
 export function decideGiveSeed(state: CampaignState, command: CommandOf<"GiveSeed">): DomainEvent[] {
   const player = requirePlayer(state, command.actor);
-  const turn = requireActionPhase(state);
+  // On a branch whose fork voided the turn's seeds, the fresh ones are given in whatever phase the fork fell.
+  const forked = state.turnState?.forked;
+  const turn = forked ? requireTurnUnderWay(state, "D1") : requireActionPhase(state);
+  if (reseeding(turn))
+    refuseRule(
+      "D1",
+      `turn ${state.turn}'s seeds are being made afresh on this branch: a seed is given once the host has reseeded the turn`,
+    );
   if (turn.playerSeeds[player.id] !== undefined)
     refuseRule("D1", `${player.id} has already given its dice seed for turn ${state.turn}`);
-  if (turn.initiativeWinner !== null) refuseRule("T2", `initiative for turn ${state.turn} has already been rolled`);
+  if (turn.initiativeWinner !== null && !forked)
+    refuseRule("T2", `initiative for turn ${state.turn} has already been rolled`);
   const committed = turn.playerSeedHashes[player.id];
   if (committed === undefined)
     refuseRule(
@@ -88,6 +105,7 @@ export function decideRollInitiative(state: CampaignState, command: CommandOf<"R
   const turn = requireActionPhase(state);
   if (turn.initiativeWinner !== null)
     refuseRule("T2", `initiative for turn ${state.turn} has already been rolled: ${turn.initiativeWinner} won it`);
+  requireDiceSeeded(state);
   const players = setup.players.map((p) => p.id);
   const missing = players.filter((p) => turn.playerSeeds[p] === undefined);
   if (missing.length > 0)

@@ -21,8 +21,8 @@ const BranchBody = Type.Object(
 
 /**
  * `POST /campaigns/:id/branches`: the organiser forks a line of the campaign after an event, as `epicwar branch
- * --from-seq` does, for a what-if (docs/replays.md). No event is copied; the host's secrets of the turn under way at
- * the fork are carried into the branch's. Every seat then reads the branch (`?branch=NAME`) and its diff, and plays
+ * --from-seq` does, for a what-if (docs/replays.md). No event is copied, nor any secret but the host's key: a fork
+ * where commitments are open starts with the host's ForkLine, which voids them on the branch. Every seat then reads the branch (`?branch=NAME`) and its diff, and plays
  * it on with its commands (`POST /campaigns/:id/commands?branch=NAME`).
  */
 export function branchRoutes(app: FastifyInstance, { engine, campaigns }: ServerContext): void {
@@ -38,7 +38,7 @@ export function branchRoutes(app: FastifyInstance, { engine, campaigns }: Server
       try {
         const stream = branchStream(id, name);
         const { meta } = await campaigns.serialize(id, () =>
-          createBranch(engine.store, new Replays(engine.store), {
+          createBranch(engine, new Replays(engine.store), {
             campaign: id,
             parent,
             from: { seq },

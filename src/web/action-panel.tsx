@@ -87,6 +87,7 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
         {player && view.phase === "action" && (
           <section class="orders" data-testid="orders" aria-label="Your orders">
             <FirstChoice game={game} />
+            <Recommit game={game} />
             <StallClaim game={game} />
             <ScoutingPanel game={game} armies={armies.filter((a) => !isEngaged(view, a.id))} />
             {armies.length === 0 ? (
@@ -147,6 +148,49 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
         {children}
       </div>
     </div>
+  );
+}
+
+/**
+ * T5 on a branch (docs/replays.md): this seat's orders committed on the main line and hidden at the fork are void here;
+ * each is committed again, an order chosen afresh (the main line's is not carried over), with a salt of this browser's.
+ */
+function Recommit({ game }: { game: Game }) {
+  const view = game.view.value!;
+  const [choice, setChoice] = useState<Record<string, Order>>({});
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const voided = Object.values(view.turnState?.activations ?? {}).filter(
+    (activation) => activation.voided && activation.player === game.player,
+  );
+  if (voided.length === 0) return null;
+  const recommit = async (army: string) =>
+    setVerdict((await game.submit({ type: "RecommitOrder", army, order: choice[army]! })) ?? null);
+  return (
+    <fieldset data-testid="recommit">
+      <legend>Orders to give again on this branch</legend>
+      <p>The fork left these orders with the main line: give each army its order on this branch.</p>
+      {voided.map(({ army }) => (
+        <p key={army}>
+          {view.armies[army]?.name ?? army}:{" "}
+          {ORDERS.map((name) => (
+            <label key={name}>
+              <input
+                type="radio"
+                name={`recommit-${army}`}
+                value={name}
+                checked={choice[army] === name}
+                onChange={() => setChoice({ ...choice, [army]: name })}
+              />
+              {ORDER_NAMES[name]}
+            </label>
+          ))}{" "}
+          <button disabled={!choice[army]} onClick={() => void recommit(army)}>
+            Commit the order
+          </button>
+        </p>
+      ))}
+      <RefusalNote verdict={verdict} />
+    </fieldset>
   );
 }
 

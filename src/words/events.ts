@@ -58,6 +58,18 @@ const describers: Describers = {
   PlayerSeedCommitted: (d) => `${d.player} commits to its dice seed for turn ${d.turn} ${short(d.seedHash)}`,
   TurnStarted: (d) => `turn ${d.turn} begins; the host commits to its dice seed ${short(d.hostSeedHash)}`,
   PlayerSeedGiven: (d) => `${d.player} gives its dice seed for turn ${d.turn}, as committed`,
+  LineForked: (d) =>
+    `this branch forks its parent line: void here ${[
+      d.voidedSeeds.length > 0 ? `the dice seeds of ${d.voidedSeeds.join(", ")} for turn ${d.turn}` : "",
+      d.voidedOrders.length > 0 ? `the hidden orders of ${d.voidedOrders.map((o) => o.army).join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join(
+        " and ",
+      )}, made afresh on this line${d.voidedSeeds.includes("host") ? ` (its dice from die ${d.fromDie} on)` : ""}`,
+  TurnReseeded: (d) =>
+    `the host commits to a fresh dice seed ${short(d.hostSeedHash)} for turn ${d.turn}, dice from ${d.fromDie} on`,
+  OrderRecommitted: (d) => `${d.player} commits afresh to ${d.army}'s hidden order`,
   InitiativeRolled: (d) =>
     `initiative: ${d.rounds
       .map((round) =>

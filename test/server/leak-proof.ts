@@ -16,6 +16,7 @@ import { HOST } from "../../events/common.js";
 import { toCurrent, type CurrentEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import { branchStream, createBranch } from "../../replays/branches.js";
+import { secretsOfLog } from "../../src/client/secrets.js";
 import { Replays } from "../../replays/replayer.js";
 import { dueChores } from "../../src/client/chores.js";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
@@ -533,7 +534,15 @@ async function playAndRead(g: Gen, options: { maxTurns: number; stops: number },
           const replays = new Replays(server.engine.store);
           // Forked between two commands, as a what-if is: inside one, the line would stop at a state no command left.
           const from = { seq: pick(g, boundaries) };
-          await createBranch(server.engine.store, replays, { campaign, parent: campaign, from, name: branch });
+          // The host's secrets sign the branch's first event where the fork voids commitments open at it.
+          const hostSecrets = (line: string) => secretsOfLog(served.secretsDir, line, server.engine.store);
+          await createBranch(server.engine, replays, {
+            campaign,
+            parent: campaign,
+            from,
+            name: branch,
+            secrets: { parent: hostSecrets(campaign), branch: hostSecrets(branchStream(campaign, branch)) },
+          });
         }
         const truth = await truthOf(served, campaign);
         for (const seat of seats) {

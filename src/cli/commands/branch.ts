@@ -1,3 +1,4 @@
+import { describeEvent } from "../../words/events.js";
 import { Option, type Command } from "commander";
 import { linesAsSeen } from "../../../replays/as-seen.js";
 import { branchStream, createBranch, lineStream, listBranches, MAIN } from "../../../replays/branches.js";
@@ -111,7 +112,7 @@ export async function runBranch(options: BranchCliOptions, print: (line: string)
     await requireIntact(engine, parent);
     const replays = new Replays(engine.store);
     const seat = new Seat(engine, { db: options.db, ...(options.secrets ? { secrets: options.secrets } : {}) });
-    const { meta, copied } = await createBranch(engine.store, replays, {
+    const { meta, forked } = await createBranch(engine, replays, {
       campaign,
       parent,
       from,
@@ -123,8 +124,8 @@ export async function runBranch(options: BranchCliOptions, print: (line: string)
       `Branch ${meta.name} of ${campaign} forks ${options.branch ?? MAIN} after event ${meta.forkSeq} (${info?.forkPlace ?? "?"}), hash ${meta.forkHash.slice(0, 16)}; ` +
         `nothing was copied from the log.`,
     );
-    if (copied.length)
-      print(`Copied into the branch's secrets (the turn under way at the fork): ${copied.join("; ")}.`);
+    // No secret of the parent line reaches the branch: what was open at the fork is void there, made afresh.
+    if (forked) print(`Its first event: ${describeEvent(forked)}.`);
     const state = await engine.state(meta.stream);
     print(
       `It waits for ${waitingFor(state)}. Play on it with --branch ${meta.name}; the ${options.branch ?? MAIN} line is left as it is.`,
@@ -187,8 +188,10 @@ export function registerBranch(program: Command, { action, print, dbOption, camp
     )
     .addHelpText(
       "after",
-      "\nA fork in the middle of a turn inherits that turn's host-seed commitment and committed orders: the host seed and" +
-        "\nthose orders are copied from the parent's secrets into the branch's (<secrets>/<campaign>.<name>/), when held here.",
+      "\nNo secret of the parent line reaches the branch. A fork where commitments are open (a turn under way, seeds" +
+        "\ncommitted, hidden orders) starts the branch with the host's LineForked, naming what is void there: the players" +
+        "\nand the host commit to fresh dice seeds for the rest of the turn, and each hidden order is committed again" +
+        "\n(RecommitOrder) by its player, who may choose another.",
     )
     .action(action((options: BranchCliOptions) => runBranch(options, print)));
 }
