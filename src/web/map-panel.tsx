@@ -17,6 +17,8 @@ export interface MapMarks {
   path?: readonly Square[];
   /** The square of the army chosen. */
   chosen?: Square;
+  /** What a square of `reach` is, in words: "in reach" unless told. */
+  reachWords?: string;
 }
 
 interface Props {
@@ -71,7 +73,7 @@ export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare, onArm
     if (marks.chosen && squareKey(marks.chosen) === key) return "; the army chosen";
     if (onPath.has(key)) return "; on the path chosen";
     if (attack(square)) return "; in reach, to attack";
-    if (marks.reach?.has(key)) return "; in reach";
+    if (marks.reach?.has(key)) return `; ${marks.reachWords ?? "in reach"}`;
     return "";
   };
   const [fx, fy] = focus;
