@@ -1,4 +1,4 @@
-import type { FunctionComponent } from "preact";
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { Game, Verdict } from "./game.js";
 import { FieldError, type Values } from "./fields.js";
@@ -28,8 +28,11 @@ export interface FieldSpec {
   placeholder?: string;
   /** The input's type where it is not text (a date and time, a number). */
   input?: "datetime-local" | "number";
-  /** A control of its own (a square on the map, counts, a list of formations), its text the field's. */
-  control?: FunctionComponent<ControlProps>;
+  /**
+   * A control of its own (a square on the map, counts, a list of formations), its text the field's: called at each
+   * render, it gives the same component each time, so that the control keeps its state and focus.
+   */
+  control?: (props: ControlProps) => ComponentChildren;
 }
 
 interface Props {
@@ -82,13 +85,13 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
         {fields.map((field) => (
           <div key={field.name}>
             {field.control ? (
-              <field.control
-                name={field.name}
-                label={field.label}
-                value={values[field.name] ?? ""}
-                values={values}
-                set={(value) => set(field.name, value)}
-              />
+              field.control({
+                name: field.name,
+                label: field.label,
+                value: values[field.name] ?? "",
+                values,
+                set: (value) => set(field.name, value),
+              })
             ) : field.multiple ? (
               <fieldset class="choices">
                 <legend>{field.label}</legend>

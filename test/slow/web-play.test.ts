@@ -323,6 +323,10 @@ describe("the campaign in the browser (docs/web.md)", () => {
             SHOTS && !shotsTaken.has(player)
               ? join(SHOTS, player === "concord" ? "web-action-phase.png" : "web-action-phase-phone.png")
               : undefined;
+          // On the phone the map is zoomed in (to 200%) for the first activation, the names on its counters readable;
+          // it pans within its own box, the page no wider than the window.
+          if (player === "horde" && !shotsTaken.has(player))
+            for (let i = 0; i < 2; i++) await seats[player]!.page.getByRole("button", { name: "Zoom in" }).click(WAIT);
           shotsTaken.add(player);
           // The page's title says what waits on the player.
           await seats[player]!.page.waitForFunction(() => document.title.startsWith("(Your move) "), undefined, WAIT);
