@@ -169,7 +169,11 @@ async function activate(seat: SeatPage, state: CampaignView, army: ArmyState, sh
       await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
     }
   }
-  if (shot) await page.screenshot({ path: shot });
+  if (shot) {
+    // The picture begins at the map's top: its zoom, the square's words, the map panned to the square chosen.
+    await page.getByTestId("map-view").evaluate((map) => map.scrollIntoView());
+    await page.screenshot({ path: shot });
+  }
   await page.getByTestId("confirm-order").click();
   await activated(seat, army);
 }
@@ -269,6 +273,10 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await expect(
       winner.locator("[data-testid=choose-first] .refusal[data-rule=O1]").textContent(WAIT),
     ).resolves.toContain("a break for tea");
+    // Listed among the refusals too, until the player dismisses it.
+    const refused = winner.getByTestId("notice").filter({ hasText: "Your ChooseFirst was not taken: O1" });
+    await handsOf(seats[start.turnState!.initiativeWinner!]!).click(refused.getByRole("button", { name: "Dismiss" }));
+    await refused.waitFor({ state: "detached", ...WAIT });
     await host.getByTestId("resume").click();
     await until("the resume", (s) => s.paused === undefined);
     await winner.getByTestId("waiting").filter({ hasText: "to choose who activates first" }).waitFor(WAIT);
@@ -323,10 +331,10 @@ describe("the campaign in the browser (docs/web.md)", () => {
             SHOTS && !shotsTaken.has(player)
               ? join(SHOTS, player === "concord" ? "web-action-phase.png" : "web-action-phase-phone.png")
               : undefined;
-          // On the phone the map is zoomed in (to 200%) for the first activation, the names on its counters readable;
+          // On the phone the map is zoomed in (to 300%) for the first activation, the names on its counters readable;
           // it pans within its own box, the page no wider than the window.
           if (player === "horde" && !shotsTaken.has(player))
-            for (let i = 0; i < 2; i++) await seats[player]!.page.getByRole("button", { name: "Zoom in" }).click(WAIT);
+            for (let i = 0; i < 3; i++) await seats[player]!.page.getByRole("button", { name: "Zoom in" }).click(WAIT);
           shotsTaken.add(player);
           // The page's title says what waits on the player.
           await seats[player]!.page.waitForFunction(() => document.title.startsWith("(Your move) "), undefined, WAIT);
@@ -369,10 +377,11 @@ describe("the campaign in the browser (docs/web.md)", () => {
           const form = reporter.page.locator(`[data-battle="${battle.id}"] [data-testid=result-form]`);
           await form.waitFor(WAIT);
           await expectSound(reporter);
-          if (SHOTS && !refusalSeen)
-            await reporter.page
-              .locator(`[data-battle="${battle.id}"]`)
-              .screenshot({ path: join(SHOTS, "web-battle-sheet.png") });
+          // docs/web.md's picture: the window as the reporter sees it, the sheet scrolled into its pane.
+          if (SHOTS && !refusalSeen) {
+            await reporter.page.locator(`[data-battle="${battle.id}"]`).scrollIntoViewIfNeeded();
+            await reporter.page.screenshot({ path: join(SHOTS, "web-battle-sheet.png") });
+          }
           const army = state.armies[battle.attacker.army] as unknown as ArmyState;
           const formation = army.formations[0]!;
           const [unit, present] = Object.entries(formation.units)[0]!;
