@@ -3,7 +3,7 @@ import type { ViewedEntry } from "../views/view.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import { NEUTRAL } from "./palette.js";
 import { byReadingOrder, cornerOf, sideOf, sortedBy, squareLabel, type Scene } from "./scene.js";
-import { clip, element, group, thousands, title, xml } from "./svg.js";
+import { clip, element, group, thousands, title, wrap, xml } from "./svg.js";
 
 type Army = ViewedEntry<"armies">;
 
@@ -49,37 +49,71 @@ function counter(scene: Scene, army: Army, row: number, rows: number, heldOrders
   const width = size * 0.9;
   const x = corner.x + size * 0.05;
   const y = top + row * rowHeight;
-  const fontSize = Math.min(size * 0.14, rowHeight * 0.38);
-  const chars = Math.max(Math.floor((width - fontSize * 0.6) / (fontSize * 0.5)), 1);
   const order = knownOrder(scene, army, heldOrders);
   const stated = statedPoints(scene, army.id);
   const pointsText =
     typeof army.points === "number" ? thousands(army.points) : stated !== undefined ? `~${thousands(stated)}` : "?";
   const orderText = order === undefined ? "" : ` \u00b7 ${order.order ? ORDER_SHORT[order.order] : "?"}`;
-  const textX = x + fontSize * 0.3;
+  const height = rowHeight - size * 0.03;
+  const label = counterLabel(
+    army.name,
+    `${pointsText}${orderText}`,
+    width,
+    height,
+    Math.min(size * 0.16, rowHeight * 0.38),
+  );
+  const textX = x + label.fontSize * 0.3;
+  const baseline = y + (height - label.fontSize * (1.25 + LINE * (label.lines.length - 1))) / 2 + label.fontSize;
   return group({ class: `army ${side.own ? "own" : "enemy"}`, "data-army": army.id }, [
     title(counterWords(scene, army, order, stated)),
     element("rect", {
       x,
       y,
       width,
-      height: rowHeight - size * 0.03,
+      height,
       rx: size * 0.04,
       fill: side.colour,
       stroke: NEUTRAL,
       "stroke-width": size * 0.02,
     }),
-    element(
-      "text",
-      { x: textX, y: y + rowHeight * 0.42, "font-size": fontSize, "font-weight": "bold", fill: NEUTRAL },
-      xml(clip(army.name, chars)),
-    ),
-    element(
-      "text",
-      { x: textX, y: y + rowHeight * 0.82, "font-size": fontSize, fill: NEUTRAL },
-      xml(clip(`${pointsText}${orderText}`, chars)),
+    ...label.lines.map((line, index) =>
+      element(
+        "text",
+        {
+          x: textX,
+          y: baseline + index * LINE * label.fontSize,
+          "font-size": label.fontSize,
+          ...(index < label.lines.length - 1 ? { "font-weight": "bold" } : {}),
+          fill: NEUTRAL,
+        },
+        xml(line),
+      ),
     ),
   ]);
+}
+
+/** A counter's line height, in font sizes. */
+const LINE = 1.1;
+/** The font sizes a counter's name is tried at, as parts of its largest, before it is cut short. */
+const SCALES = [1, 0.9, 0.8, 0.7, 0.6] as const;
+
+/**
+ * A counter's text: its name in full, broken between words over the lines the counter has room for (in a smaller
+ * font where it must be), then its points and order. A name that fits no way is cut short at the smallest font (the
+ * counter's title, and the web page's square in words, still give it whole).
+ */
+function counterLabel(name: string, last: string, width: number, height: number, largest: number) {
+  const fit = (fontSize: number) => {
+    const chars = Math.max(Math.floor((width - fontSize * 0.6) / (fontSize * 0.5)), 1);
+    const lines = Math.max(Math.floor(height / (fontSize * (LINE + 0.05))), 2);
+    return { fontSize, chars, nameLines: wrap(name, chars, lines - 1) };
+  };
+  for (const scale of SCALES) {
+    const { fontSize, chars, nameLines } = fit(largest * scale);
+    if (nameLines && Array.from(last).length <= chars) return { fontSize, lines: [...nameLines, clip(last, chars)] };
+  }
+  const { fontSize, chars } = fit(largest * SCALES.at(-1)!);
+  return { fontSize, lines: [clip(name, chars), clip(last, chars)] };
 }
 
 /**

@@ -61,6 +61,22 @@ export function group(attributes: Readonly<Record<string, string | number>>, chi
   return element("g", attributes, `\n${children.map((child) => `${child}\n`).join("")}`);
 }
 
+/**
+ * A text broken between words into at most `lines` lines of at most `chars` characters (whole code points), or
+ * undefined where it does not fit so (a word longer than a line, or more lines needed).
+ */
+export function wrap(text: string, chars: number, lines: number): string[] | undefined {
+  const wrapped: string[] = [];
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    const last = wrapped.at(-1);
+    if (last !== undefined && Array.from(`${last} ${word}`).length <= chars)
+      wrapped[wrapped.length - 1] = `${last} ${word}`;
+    else if (Array.from(word).length <= chars) wrapped.push(word);
+    else return undefined;
+  }
+  return wrapped.length <= lines ? wrapped : undefined;
+}
+
 /** A text cut to at most `chars` characters (whole code points), with an ellipsis where it was cut. */
 export function clip(text: string, chars: number): string {
   const codePoints = Array.from(text);

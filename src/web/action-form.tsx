@@ -1,9 +1,19 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { Game, Verdict } from "./game.js";
 import { FieldError, type Values } from "./fields.js";
 import { RefusalNote, concerns } from "./refusal.js";
 
-type Choices = ReadonlyArray<{ value: string; label: string }>;
+export type Choices = ReadonlyArray<{ value: string; label: string }>;
+
+/** What a field drawn by its own control is given: its text, the form's, and how to change its text. */
+export interface ControlProps {
+  name: string;
+  label: string;
+  value: string;
+  values: Values;
+  set: (value: string) => void;
+}
 
 /**
  * One field of an action: its name in the command, its label, and the choices when it is a list (from what the page
@@ -16,8 +26,13 @@ export interface FieldSpec {
   /** Several of the choices may be taken: the field's text is then their values, a comma between each. */
   multiple?: boolean;
   placeholder?: string;
-  /** The input's type where it is not text (a date and time). */
-  input?: "datetime-local";
+  /** The input's type where it is not text (a date and time, a number). */
+  input?: "datetime-local" | "number";
+  /**
+   * A control of its own (a square on the map, counts, a list of formations), its text the field's: called at each
+   * render, it gives the same component each time, so that the control keeps its state and focus.
+   */
+  control?: (props: ControlProps) => ComponentChildren;
 }
 
 interface Props {
@@ -58,7 +73,7 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
   };
   const set = (name: string, value: string) => {
     setDone(false);
-    setValues({ ...values, [name]: value });
+    setValues((all) => ({ ...all, [name]: value }));
   };
   const choicesOf = (field: FieldSpec) =>
     typeof field.choices === "function" ? field.choices(values) : (field.choices ?? []);
@@ -69,7 +84,15 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
         <legend>{title}</legend>
         {fields.map((field) => (
           <div key={field.name}>
-            {field.multiple ? (
+            {field.control ? (
+              field.control({
+                name: field.name,
+                label: field.label,
+                value: values[field.name] ?? "",
+                values,
+                set: (value) => set(field.name, value),
+              })
+            ) : field.multiple ? (
               <fieldset class="choices">
                 <legend>{field.label}</legend>
                 {choicesOf(field).length === 0 && <span>none to choose</span>}

@@ -7,6 +7,7 @@ import type { WaitItem } from "../rules/waiting-on.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import type { Game, Verdict } from "./game.js";
 import { MapPanel } from "./map-panel.js";
+import { MapPick, type SquarePick } from "./map-pick.js";
 import { RefusalNote } from "./refusal.js";
 import { activatableArmies, isEngaged, reachable } from "./rules-view.js";
 import { ScoutingPanel } from "./scouting-panel.js";
@@ -26,6 +27,8 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
   const [path, setPath] = useState<Square[]>([]);
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [sending, setSending] = useState(false);
+  // A square a form of the step pane asks for (End phase): while asked, the map offers those squares instead.
+  const [pick, ask] = useState<SquarePick | null>(null);
 
   const armies = player ? activatableArmies(view, player) : [];
   const army: ArmyState | undefined = armies.find((a) => a.id === chosen);
@@ -42,12 +45,20 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
   // A square of a stack chosen again chooses its next army: each counter of a stack is reached by the keyboard too.
   const onSquare = (square: Square) => {
     const key = squareKey(square);
+    if (pick) {
+      if (pick.squares.has(key)) {
+        ask(null);
+        pick.choose(square);
+      }
+      return;
+    }
     const there = armies.filter((a) => a.at && squareKey(a.at) === key);
     if (paths.has(key)) setPath(paths.get(key)!);
     else if (there.length > 0) choose(there[(there.findIndex((a) => a.id === chosen) + 1) % there.length]!.id);
   };
   const onArmy = (id: string, square: Square) => {
-    if (armies.some((a) => a.id === id) && !paths.has(squareKey(square))) choose(id);
+    if (pick) onSquare(square);
+    else if (armies.some((a) => a.id === id) && !paths.has(squareKey(square))) choose(id);
     else onSquare(square);
   };
   const confirm = async () => {
@@ -66,15 +77,25 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
           view={view}
           viewer={player}
           heldOrders={game.heldOrders.value}
-          marks={{
-            reach: new Set(paths.keys()),
-            attacks: reach?.attacks ?? new Set(),
-            path,
-            ...(army?.at ? { chosen: army.at } : {}),
-          }}
+          marks={
+            pick
+              ? { reach: pick.squares, reachWords: `may be chosen as ${pick.label}` }
+              : {
+                  reach: new Set(paths.keys()),
+                  attacks: reach?.attacks ?? new Set(),
+                  path,
+                  ...(army?.at ? { chosen: army.at } : {}),
+                }
+          }
           onSquare={onSquare}
           onArmy={onArmy}
-          label={armies.length > 0 ? "The map: choose an army to activate, then the square to move to" : "The map"}
+          label={
+            pick
+              ? `The map: choose ${pick.label} among the squares outlined`
+              : armies.length > 0
+                ? "The map: choose an army to activate, then the square to move to"
+                : "The map"
+          }
         />
       </section>
       <div class="step-pane">
@@ -145,7 +166,7 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
             )}
           </section>
         )}
-        {children}
+        <MapPick.Provider value={{ pick, ask }}>{children}</MapPick.Provider>
       </div>
     </div>
   );
@@ -228,7 +249,8 @@ function StallClaim({ game }: { game: Game }) {
   const claim = async () => setVerdict((await game.submit({ type: "ClaimStall" })) ?? null);
   return (
     <p data-testid="claim-stall">
-      The phase waits on {owed.map((item) => `${item.army}'s ${item.what}`).join(", ")}.{" "}
+      The phase waits on{" "}
+      {owed.map((item) => `${game.view.value?.armies[item.army!]?.name ?? item.army}'s ${item.what}`).join(", ")}.{" "}
       <button onClick={claim}>Claim the stall (T5)</button>
       <RefusalNote verdict={verdict} />
     </p>

@@ -17,6 +17,8 @@ export interface MapMarks {
   path?: readonly Square[];
   /** The square of the army chosen. */
   chosen?: Square;
+  /** What a square of `reach` is, in words: "in reach" unless told. */
+  reachWords?: string;
 }
 
 interface Props {
@@ -39,11 +41,15 @@ const STEPS: Record<string, Square> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], 
  * The map as the engine draws it (renderMap, src/map), scaled to fit its pane and zoomed within it, with the page's
  * marks over it in the same coordinates (the squares an order reaches, the path chosen) and, over those, a grid of
  * the squares for the pointer, the keyboard and a screen reader: one tab stop, the arrows move between squares, each
- * square named in words, Enter or a click chooses it; each counter of a stack is chosen by a click on it.
+ * square named in words, Enter or a click chooses it; each counter of a stack is chosen by a click on it. The words
+ * of the square in focus or under the pointer are written over the map, every army's name whole.
  */
 export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare, onArmy, label = "The map" }: Props) {
   const [focus, setFocus] = useState<Square>(() => marks.chosen ?? [0, 0]);
   const [zoom, setZoom] = useState(0);
+  // The square the pointer is over, and whether the keyboard is on the map: its words are written under the zoom.
+  const [pointed, setPointed] = useState<Square | null>(null);
+  const [focused, setFocused] = useState(false);
   const id = useId();
   const svg = renderMap(view, { ...(viewer ? { viewer } : {}), squareSize: SQUARE_SIZE, heldOrders });
   const [, boxWidth, boxHeight] = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg)!.map(Number) as [number, number, number];
@@ -67,7 +73,7 @@ export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare, onArm
     if (marks.chosen && squareKey(marks.chosen) === key) return "; the army chosen";
     if (onPath.has(key)) return "; on the path chosen";
     if (attack(square)) return "; in reach, to attack";
-    if (marks.reach?.has(key)) return "; in reach";
+    if (marks.reach?.has(key)) return `; ${marks.reachWords ?? "in reach"}`;
     return "";
   };
   const [fx, fy] = focus;
@@ -93,6 +99,9 @@ export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare, onArm
           +
         </button>
       </div>
+      <p class="map-caption" data-testid="map-caption" aria-hidden="true">
+        {pointed ? squareWords(view, pointed, viewer) : focused ? squareWords(view, focus, viewer) : "\u00a0"}
+      </p>
       <div class="map-scroll" data-testid="map-scroll">
         <div class="map" data-testid="map" style={{ "--ratio": boxWidth / boxHeight, "--zoom": ZOOMS[zoom] }}>
           <div class="map-svg" aria-hidden="true" dangerouslySetInnerHTML={{ __html: svg }} />
@@ -116,6 +125,9 @@ export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare, onArm
             aria-label={`${label}: the arrow keys move between squares, Enter chooses one`}
             aria-activedescendant={cellId(focus)}
             onKeyDown={keydown}
+            onFocus={() => setFocused(true)}
+            onBlur={() => setFocused(false)}
+            onMouseLeave={() => setPointed(null)}
             style={{
               left: percent(inset, boxWidth),
               top: percent(inset, boxHeight),
@@ -136,6 +148,7 @@ export function MapPanel({ view, viewer, heldOrders, marks = {}, onSquare, onArm
                       class={x === fx && y === fy ? "map-cell focus" : "map-cell"}
                       data-cell={squareKey(square)}
                       aria-label={squareWords(view, square, viewer) + markWords(square)}
+                      onMouseEnter={() => setPointed(square)}
                       onClick={() => {
                         setFocus(square);
                         onSquare?.(square);

@@ -1,5 +1,6 @@
 import type { Order, Square } from "../../events/common.js";
-import { squareKey } from "../../projections/grid.js";
+import { advancedRule } from "../../projections/advanced.js";
+import { chebyshev, rowsFromEdge, sameSquare, squareKey } from "../../projections/grid.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import { battlesAwaitingReveal, nextActivator, pendingDefenders, unactivatedArmies } from "../rules/action-common.js";
 import { searchMoves } from "../rules/move-search.js";
@@ -54,4 +55,43 @@ export function reachable(view: CampaignView, army: ArmyState, order: Order): Re
     attacked.add(key);
   }
   return { paths, attacks: attacked };
+}
+
+/**
+ * Where a new army may stand (S7, E6a raised; A5, A8 bought): on the player's base line or home base, or, with home
+ * bases in play or when bought, on the home base or next to it; never on another army but the player's own on its
+ * home base. By square key.
+ */
+export function newArmySquares(view: CampaignView, player: string, bought: boolean): Set<string> {
+  const setup = view.setup!;
+  const home = view.homeBases[player]?.at;
+  const nearHome = bought || advancedRule(setup.options, "homeBase");
+  const line = setup.players.find((p) => p.id === player)!.baseLine;
+  const squares = new Set<string>();
+  for (let y = 0; y < setup.map.height; y++)
+    for (let x = 0; x < setup.map.width; x++) {
+      const square: Square = [x, y];
+      const onHome = home !== undefined && sameSquare(home, square);
+      const allowed = nearHome
+        ? home !== undefined && chebyshev(home, square) <= 1
+        : onHome || rowsFromEdge(setup.map, line, square) === 0;
+      const taken = Object.values(view.armies).some(
+        (army) =>
+          army.status === "active" && army.at && sameSquare(army.at, square) && !(onHome && army.player === player),
+      );
+      if (allowed && !taken) squares.add(squareKey(square));
+    }
+  return squares;
+}
+
+/** A8: where the player may buy defences: a square with an army of its own, or an objective it holds. By square key. */
+export function defenceSquares(view: CampaignView, player: string): Set<string> {
+  return new Set([
+    ...Object.values(view.armies)
+      .filter((army) => army.player === player && army.status === "active" && army.at)
+      .map((army) => squareKey(army.at!)),
+    ...Object.values(view.objectives)
+      .filter((objective) => objective.heldBy === player)
+      .map((objective) => squareKey(objective.at)),
+  ]);
 }

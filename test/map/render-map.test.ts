@@ -63,6 +63,21 @@ describe("golden maps of the bundled campaigns", () => {
 describe("what the maps show", () => {
   const titlesOf = (name: string) => parseSvg(maps.get(name)!).titles;
 
+  it("writes every army's name whole on its counter, over as many lines as it takes, stacked counters too", () => {
+    const names = new Map(
+      [ashfallAction, emberfallAction].flatMap((state) => Object.values(state.armies).map((a) => [a.id, a.name])),
+    );
+    let stacked = 0;
+    for (const [file, svg] of maps)
+      for (const [, id, body] of svg.matchAll(/<g class="army [a-z]+" data-army="([^"]+)">([\s\S]*?)<\/g>/g)) {
+        const lines = [...body!.matchAll(/<text [^>]*font-weight="bold"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+        expect(lines.join(" ").replace(/&apos;/g, "'"), `${file}: ${id}`).toBe(names.get(id!));
+        // A counter alone on its square is 41 px high at 64 px a square; one of two sharing it, 20 px.
+        if (Number(/<rect [^>]*height="([\d.]+)"/.exec(body!)![1]) < 30) stacked++;
+      }
+    expect(stacked, "counters on a shared square").toBeGreaterThan(0);
+  });
+
   it("S1 the set-up map names the campaign at set-up and has a counter for each army, with its points", () => {
     const titles = titlesOf("ashfall-setup.svg");
     expect(titles[0]).toBe("Ashfall: the war for the Veyne crossings: set-up, as seen by The Concord of Seven Suns");

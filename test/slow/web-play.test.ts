@@ -18,7 +18,7 @@ import type { AuditReport } from "../../replays/audit-report.js";
 import { pendingDefenders } from "../../src/rules/action-common.js";
 import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import type { CampaignView } from "../../src/views/view.js";
-import { activatableArmies, reachable } from "../../src/web/rules-view.js";
+import { activatableArmies, defenceSquares, newArmySquares, reachable } from "../../src/web/rules-view.js";
 import { parseSecretsFile } from "../../src/web/secrets-file.js";
 import { timeMapRender } from "../../bench/map.js";
 import { browserBundle } from "../support/browser-bundle.js";
@@ -31,6 +31,7 @@ import {
   type SeatPage,
 } from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
+import { arrowTo, chooseOnMap, clickSquare, keyboard, pointer, tabTo, type Hands } from "./page-actions.js";
 import { scoutingSetup } from "./scouting-setup.js";
 import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
@@ -75,34 +76,14 @@ async function secondCampaign(setup: Record<string, unknown>) {
   return { pages, ...organiserReads(campaign, () => token) };
 }
 
+/** The Concord works its page by keyboard alone, the others with a pointer (the Horde a finger on a phone). */
+const handsOf = (seat: SeatPage): Hands =>
+  seat.seat.split(" ").at(-1) === "concord" ? keyboard(seat, WAIT) : pointer(WAIT);
+
 /** A side's name, as the pages say it. */
 const sideName = (state: CampaignView, player: string) => state.setup!.players.find((p) => p.id === player)!.name;
 
 const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
-
-/** Clicks a square of a page's map, where the page draws it. */
-async function clickSquare(seat: SeatPage, [x, y]: Square): Promise<void> {
-  await seat.page.getByTestId("map").first().locator(`[data-cell="${x},${y}"]`).click();
-}
-
-/** Presses Tab until the element focused matches the selector (at most 80 presses), backwards with `back`. */
-async function tabTo(seat: SeatPage, selector: string, back = false): Promise<void> {
-  for (let presses = 0; presses < 80; presses++) {
-    if (await seat.page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await seat.page.keyboard.press(back ? "Shift+Tab" : "Tab");
-  }
-  throw new Error(`${seat.seat}: Tab never reached ${selector}`);
-}
-
-/** Moves the map's keyboard focus to a square with the arrow keys, from the square it is on. */
-async function arrowTo(seat: SeatPage, [x, y]: Square): Promise<void> {
-  await tabTo(seat, "[data-testid=map] [role=grid]", true);
-  const grid = seat.page.locator("[data-testid=map] [role=grid]").first();
-  const [fx, fy] = (await grid.getAttribute("aria-activedescendant"))!.split("-").slice(-2).map(Number) as Square;
-  for (let i = 0; i < Math.abs(x - fx); i++) await seat.page.keyboard.press(x > fx ? "ArrowRight" : "ArrowLeft");
-  for (let i = 0; i < Math.abs(y - fy); i++) await seat.page.keyboard.press(y > fy ? "ArrowDown" : "ArrowUp");
-  await expect(grid.getAttribute("aria-activedescendant")).resolves.toMatch(new RegExp(`-square-${x}-${y}$`));
-}
 
 /**
  * One activation given entirely by keyboard: the army chosen on the map (Enter again on a stack for its next army),
@@ -188,7 +169,11 @@ async function activate(seat: SeatPage, state: CampaignView, army: ArmyState, sh
       await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
     }
   }
-  if (shot) await page.screenshot({ path: shot });
+  if (shot) {
+    // The picture begins at the map's top: its zoom, the square's words, the map panned to the square chosen.
+    await page.getByTestId("map-view").evaluate((map) => map.scrollIntoView());
+    await page.screenshot({ path: shot });
+  }
   await page.getByTestId("confirm-order").click();
   await activated(seat, army);
 }
@@ -282,10 +267,16 @@ describe("the campaign in the browser (docs/web.md)", () => {
     await winner.getByTestId("waiting").filter({ hasText: "the host to resume the campaign" }).waitFor(WAIT);
     // Said up front, before anything is filled in.
     await winner.getByTestId("paused").filter({ hasText: "(a break for tea)" }).waitFor(WAIT);
-    await winner.getByTestId("choose-first").getByRole("button", { name: "I do" }).click(WAIT);
+    await handsOf(seats[start.turnState!.initiativeWinner!]!).click(
+      winner.getByTestId("choose-first").getByRole("button", { name: "I do" }),
+    );
     await expect(
       winner.locator("[data-testid=choose-first] .refusal[data-rule=O1]").textContent(WAIT),
     ).resolves.toContain("a break for tea");
+    // Listed among the refusals too, until the player dismisses it.
+    const refused = winner.getByTestId("notice").filter({ hasText: "Your ChooseFirst was not taken: O1" });
+    await handsOf(seats[start.turnState!.initiativeWinner!]!).click(refused.getByRole("button", { name: "Dismiss" }));
+    await refused.waitFor({ state: "detached", ...WAIT });
     await host.getByTestId("resume").click();
     await until("the resume", (s) => s.paused === undefined);
     await winner.getByTestId("waiting").filter({ hasText: "to choose who activates first" }).waitFor(WAIT);
@@ -321,7 +312,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
       const turn = start.turn;
       // T2: the winner of the initiative chooses on its page.
       const winner = seats[start.turnState!.initiativeWinner!]!;
-      await winner.page.getByTestId("choose-first").getByRole("button", { name: "I do" }).click(WAIT);
+      await handsOf(winner).click(winner.page.getByTestId("choose-first").getByRole("button", { name: "I do" }));
       let state = await until("the first player chosen", (s) => s.turnState?.first !== null);
       // Before anyone has moved, the scoreboard says who activates first, not who did.
       const first = sideName(state, state.turnState!.first!);
@@ -340,6 +331,10 @@ describe("the campaign in the browser (docs/web.md)", () => {
             SHOTS && !shotsTaken.has(player)
               ? join(SHOTS, player === "concord" ? "web-action-phase.png" : "web-action-phase-phone.png")
               : undefined;
+          // On the phone the map is zoomed in (to 300%) for the first activation, the names on its counters readable;
+          // it pans within its own box, the page no wider than the window.
+          if (player === "horde" && !shotsTaken.has(player))
+            for (let i = 0; i < 3; i++) await seats[player]!.page.getByRole("button", { name: "Zoom in" }).click(WAIT);
           shotsTaken.add(player);
           // The page's title says what waits on the player.
           await seats[player]!.page.waitForFunction(() => document.title.startsWith("(Your move) "), undefined, WAIT);
@@ -378,21 +373,23 @@ describe("the campaign in the browser (docs/web.md)", () => {
         const battle = battles()[0]!;
         if (battle.status === "pending") {
           const reporter = seats[battle.attacker.player]!;
+          const hands = handsOf(reporter);
           const form = reporter.page.locator(`[data-battle="${battle.id}"] [data-testid=result-form]`);
           await form.waitFor(WAIT);
           await expectSound(reporter);
-          if (SHOTS && !refusalSeen)
-            await reporter.page
-              .locator(`[data-battle="${battle.id}"]`)
-              .screenshot({ path: join(SHOTS, "web-battle-sheet.png") });
+          // docs/web.md's picture: the window as the reporter sees it, the sheet scrolled into its pane.
+          if (SHOTS && !refusalSeen) {
+            await reporter.page.locator(`[data-battle="${battle.id}"]`).scrollIntoViewIfNeeded();
+            await reporter.page.screenshot({ path: join(SHOTS, "web-battle-sheet.png") });
+          }
           const army = state.armies[battle.attacker.army] as unknown as ArmyState;
           const formation = army.formations[0]!;
           const [unit, present] = Object.entries(formation.units)[0]!;
           const lost = form.locator(`input[name="attacker-lost-${formation.id}-${unit}"]`);
           if (!refusalSeen) {
             // B4: more losses than the formation has: refused, and the page shows the rule's ID and sentence.
-            await lost.fill(String(present + 1));
-            await form.getByRole("button", { name: "Report the result" }).click();
+            await hands.fill(lost, String(present + 1));
+            await hands.click(form.getByRole("button", { name: "Report the result" }));
             // Beside the row of the formation and unit it names, not under the form.
             const refusal = form.locator(
               `tr[data-row="attacker/${formation.id}/${unit}"] + tr.refusal-row .refusal[data-rule=B4]`,
@@ -402,10 +399,11 @@ describe("the campaign in the browser (docs/web.md)", () => {
             expect(await refusal.textContent()).toContain(`lost ${present + 1} "${unit}" but has only ${present}`);
             refusalSeen = true;
           }
-          await lost.fill(String(Math.min(1, present)));
-          await form.locator('input[name="attacker-vp"]').fill(String(battle.vpTarget));
-          await form.locator('select[name="outcome"]').selectOption("attacker");
-          await form.getByRole("button", { name: "Report the result" }).click();
+          await hands.fill(lost, String(Math.min(1, present)));
+          await hands.fill(form.locator('input[name="attacker-vp"]'), String(battle.vpTarget));
+          await hands.select(form.locator('select[name="outcome"]'), "draw");
+          await hands.select(form.locator('select[name="outcome"]'), "attacker");
+          await hands.click(form.getByRole("button", { name: "Report the result" }));
           state = await until("the result reported", (s) => s.battles[battle.id]!.status === "reported");
         } else {
           const confirmer = seats[battle.defender.player]!;
@@ -427,10 +425,9 @@ describe("the campaign in the browser (docs/web.md)", () => {
             lost.length === 0 ? "none" : lost.join(", "),
           );
           await expectSound(confirmer);
-          await confirmer.page
-            .locator(`[data-battle="${battle.id}"]`)
-            .getByRole("button", { name: "Confirm the result" })
-            .click(WAIT);
+          await handsOf(confirmer).click(
+            confirmer.page.locator(`[data-battle="${battle.id}"]`).getByRole("button", { name: "Confirm the result" }),
+          );
           state = await until("the battle resolved", (s) => s.battles[battle.id]!.status === "resolved");
           await seats["host"]!.page.getByTestId(`battle-status-${battle.id}`)
             .filter({ hasText: "Result:" })
@@ -442,6 +439,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
       state = await until("the End phase", (s) => s.phase === "end" || s.turn !== turn);
       for (const player of PLAYERS) {
         const { page } = seats[player]!;
+        const hands = handsOf(seats[player]!);
         await page.getByTestId("end-phase").waitFor(WAIT);
         await expectSound(seats[player]!);
         const own = Object.values(state.armies).find((a) => a.player === player && a.status === "active")!;
@@ -452,21 +450,39 @@ describe("the campaign in the browser (docs/web.md)", () => {
         if (unfought) {
           // E5: only an army that has fought is disbanded: the refusal is shown by the field it concerns.
           const form = page.locator("form[data-action=DisbandArmy]");
-          await form.locator("select[name=army]").selectOption(unfought.id);
-          await form.getByRole("button").click();
+          await hands.select(form.locator("select[name=army]"), unfought.id);
+          await hands.click(form.getByRole("button"));
           await form.locator(".refusal[data-rule=E5]").waitFor(WAIT);
         }
         // E6: a formation that still has units is not replaced (nor is anything from the Reserves in turn 1).
         const replace = page.locator("form[data-action=ReplaceFormation]");
         const kept = (own as unknown as ArmyState).formations[0]!;
-        await replace.locator("select[name=army]").selectOption(own.id);
-        await replace.locator("select[name=formation]").selectOption(kept.id);
-        await replace.locator("select[name=with]").selectOption(`${kept.id}-t${turn}:${kept.formation}`);
-        await replace.getByRole("button").click();
+        await hands.select(replace.locator("select[name=army]"), own.id);
+        await hands.select(replace.locator("select[name=formation]"), kept.id);
+        await hands.select(replace.locator("select[name=with]"), `${kept.id}-t${turn}:${kept.formation}`);
+        await hands.click(replace.getByRole("button"));
         await expect(replace.locator(".refusal[data-rule=E6]").textContent(WAIT)).resolves.toMatch(
           turn === 1 ? /the Reserves are never used in the first turn/ : /only a wiped-out formation may be replaced/,
         );
-        await page.getByTestId("finish-end-phase").click();
+        if (player === "concord" && turn === 1) {
+          // E6a: a new army picked, not typed: its formations from the catalogue, its commander among their units,
+          // its square on the map, all by keyboard; the engine then refuses it (no Reserves in turn 1: E6).
+          const raise = page.locator("form[data-action=RaiseArmy]");
+          await hands.fill(raise.locator("input[name=name]"), "Fifth Vigil Army");
+          await hands.select(raise.locator("select[name=formations-add]"), "concord-line-company");
+          await hands.click(raise.getByRole("button", { name: "Add", exact: true }));
+          const company = `concord-line-company-t${turn}`;
+          await raise.locator(`[data-formation="${company}"]`).waitFor(WAIT);
+          await hands.select(raise.locator("select[name=commander]"), `${company}:concord-vigil-command`);
+          const square = [...newArmySquares(state, player, false)][0]!.split(",").map(Number) as Square;
+          await chooseOnMap(seats[player]!, raise, hands, square, WAIT);
+          await expectSound(seats[player]!);
+          await hands.click(raise.getByRole("button", { name: "raise an army" }));
+          await expect(raise.locator(".refusal[data-rule=E6]").textContent(WAIT)).resolves.toMatch(
+            /the Reserves are never used in the first turn/,
+          );
+        }
+        await hands.click(page.getByTestId("finish-end-phase"));
         await page
           .getByTestId("end-done")
           .or(page.getByTestId("moment").filter({ hasText: `Turn ${turn + 1}` }))
@@ -703,9 +719,11 @@ describe("the campaign in the browser (docs/web.md)", () => {
       .click(WAIT);
     await scoutUntil("the Concord first", (s) => s.turnState?.first === "concord");
     const scout = concord.locator("form[data-action=ScoutArmy]");
-    await scout.locator("select[name=army]").selectOption("c6");
-    await scout.locator("select[name=target]").selectOption("h5");
-    await scout.getByRole("button").click();
+    const hands = handsOf(pages["concord"]!);
+    await hands.select(scout.locator("select[name=army]"), "c6");
+    await hands.select(scout.locator("select[name=target]"), "h5");
+    await expectSound(pages["concord"]!);
+    await hands.click(scout.getByRole("button"));
     state = await scoutUntil(
       "the scouting declared",
       (s) => Object.keys(s.turnState?.scouting?.scoutings ?? {}).length > 0,
@@ -713,6 +731,8 @@ describe("the campaign in the browser (docs/web.md)", () => {
     const [id] = Object.keys(state.turnState!.scouting!.scoutings);
     const pledge = state.turnState!.scouting!.pledges["c6"]!;
     expect(pledge.order).toBe("advance");
+    await horde.getByTestId(`answer-${id}`).waitFor(WAIT);
+    await expectSound(pages["horde"]!);
     await horde.getByTestId(`answer-${id}`).getByRole("button", { name: "Reveal nothing" }).click(WAIT);
     state = await scoutUntil("the scouting rolled", (s) => s.turnState!.scouting!.scoutings[id!]!.band !== null);
     const truth = state.armies["h5"]!.points as number;
@@ -769,14 +789,35 @@ describe("the campaign in the browser (docs/web.md)", () => {
       .getByTestId("end-phase")
       .filter({ hasText: `War chest: ${chest} pts` })
       .waitFor(WAIT);
+    // The square is chosen on the map among those outlined, by keyboard.
     const defences = concord.locator("form[data-action=BuyDefences]");
-    await defences.locator("select[name=at]").selectOption(state.armies["c1"]!.at!.join(","));
-    await defences.locator("input[name=points]").fill("50");
-    await defences.getByRole("button").click();
+    const at = state.armies["c1"]!.at!;
+    expect(defenceSquares(state, "concord").has(at.join(","))).toBe(true);
+    await chooseOnMap(pages["concord"]!, defences, hands, at, WAIT);
+    await expectSound(pages["concord"]!);
+    await hands.fill(defences.locator("input[name=points]"), "50");
+    await hands.click(defences.getByRole("button", { name: "buy defences" }));
     state = await scoutUntil("the defences bought", (s) => s.ledgers["concord"]!.warChest === chest - 50);
     expect(state.defences[state.armies["c1"]!.at!.join(",")]).toBe(50);
     // The form says so where it was, not only the latest events.
     await defences.getByTestId("done").filter({ hasText: "Done: buy defences." }).waitFor(WAIT);
+    // A8: a new army bought is picked as one raised is (formations, commander, a square by the home base); the war
+    // chest's 0 pts left are not enough, which the engine says under the form.
+    const buy = concord.locator("form[data-action=BuyArmy]");
+    await hands.fill(buy.locator("input[name=name]"), "Sixth Vigil Army");
+    for (let i = 0; i < 2; i++) {
+      await hands.select(buy.locator("select[name=formations-add]"), "concord-line-company");
+      await hands.click(buy.getByRole("button", { name: "Add", exact: true }));
+    }
+    await buy.locator("[data-formation]").nth(1).waitFor(WAIT);
+    await hands.select(
+      buy.locator("select[name=commander]"),
+      `concord-line-company-t${state.turn}:concord-vigil-command`,
+    );
+    const near = [...newArmySquares(state, "concord", true)][0]!.split(",").map(Number) as Square;
+    await chooseOnMap(pages["concord"]!, buy, hands, near, WAIT);
+    await hands.click(buy.getByRole("button", { name: "buy a new army" }));
+    await expect(buy.locator(".refusal[data-rule=A8]").textContent(WAIT)).resolves.toContain("war chest");
     for (const seat of Object.values(pages)) {
       expect(seat.errors, seat.seat).toEqual([]);
       await seat.context.close();
