@@ -379,14 +379,14 @@ describe("the players' side (Table and secrets) when a command is refused or a r
     }
   });
 
-  // Known bug, reported, not fixed here: a RevealOrder chore the engine records as RevealRejected leaves the order
-  // hidden, so dueReveals (src/client/chores.ts) gives the same chore again and Table.takeChores (src/client/table.ts)
-  // loops for ever, appending RevealRejected events (through the CLI: apply never returns). Drop `.fails` once fixed.
   it("T5 a reveal from a secrets file that no longer matches is recorded once, and the chores do not repeat it for ever", async () => {
     const { engine, secrets, table, winner, army } = await turnOne();
     try {
-      // The party's secrets no longer match its commitment (a restored backup, an edited file).
+      // The party's secrets no longer match its commitment (a restored backup, an edited file): the order kept for the
+      // army is gone and another stands in its place.
+      await secrets.pruneOrders(winner, 1, (kept) => kept !== army);
       await secrets.keepOrder(winner, 1, army, { order: "charge", salt: "ab".repeat(16) });
+      expect(await secrets.ordersKept(winner, 1, army)).toEqual([{ order: "charge", salt: "ab".repeat(16) }]);
       const { rejected } = await activateTheRest(table);
       expect(rejected).toBe(1);
     } finally {

@@ -74,7 +74,7 @@ describe("the epicwar bin", () => {
     expect(option.stdout).toBe("");
     const command = await runCli(["teleport", "--help"]);
     expect(oneLine(command, 1)).toMatch(
-      /^epicwar: unknown command 'teleport' \(the commands are new, apply, state, map, log, /,
+      /^epicwar: unknown command 'teleport' \(the commands are new, apply, computer, duel, state, map, log, /,
     );
     expect(command.stdout).toBe("");
   });

@@ -143,7 +143,7 @@ describe("epicwar with a command it does not have", () => {
       expect(run.code, args.join(" ")).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(
-        /^epicwar: unknown command 'teleport' \(the commands are new, apply, state, map, log, .*timeline, export, import, serve, join, watch, schema, help; see epicwar --help\)\n$/,
+        /^epicwar: unknown command 'teleport' \(the commands are new, apply, computer, duel, state, map, log, .*timeline, export, import, serve, join, watch, schema, help; see epicwar --help\)\n$/,
       );
     }
     expect((await runInProcess(["state", "--help"])).code).toBe(0);

@@ -37,7 +37,7 @@ export interface TableOptions {
 /** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */
 export const RESIGN_ATTEMPTS = 6;
 /** How many chores in a row may meet the line moved on under them before the chores are given up. */
-const CHORE_CONFLICTS = 30;
+export const CHORE_CONFLICTS = 30;
 
 /** A chore the engine refused: the protocol cannot go on by itself. */
 export class ChoreRefusedError extends Error {

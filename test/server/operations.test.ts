@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppendConflictError } from "../../src/log/index.js";
-import { RESIGN_ATTEMPTS } from "../../src/client/table.js";
+import { CHORE_CONFLICTS, RESIGN_ATTEMPTS } from "../../src/client/table.js";
 import { auth, CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer;
@@ -102,9 +102,10 @@ describe("the host's steps", () => {
     const append = store.append.bind(store);
     let met = 0;
     // As when another instance appends between the step's read and its own append, again and again: the start of turn
-    // is beaten more often than its Table signs it again at the new seq (D2), so the step fails as a conflict.
+    // is beaten more often than its Table signs it again at the new seq (D2) and reads its chores again, so the step
+    // fails as a conflict.
     store.append = async (stream, expectedSeq, events, options) => {
-      if (events[0]?.type === "TurnStarted" && met++ <= RESIGN_ATTEMPTS)
+      if (events[0]?.type === "TurnStarted" && met++ < RESIGN_ATTEMPTS * CHORE_CONFLICTS)
         throw new AppendConflictError(stream, expectedSeq, expectedSeq + 1);
       return append(stream, expectedSeq, events, options);
     };
