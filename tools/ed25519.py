@@ -3,7 +3,8 @@
 Written from the RFC: points in extended coordinates (X, Y, Z, T) with x = X/Z, y = Y/Z, x*y = T/Z; the check is the
 cofactorless [S]B = R + [k]A, with k = SHA-512(R || A || M) mod L, as the signers this project uses (OpenSSL through
 Node, and WebCrypto) compute it. Verification uses public values only, so it need not run in constant time; a log holds
-a signature an event, so [S]B is read from a table of B's multiples made once, and [k]A is taken four bits at a time.
+a signature an event by a few keys, so B and each key A get tables of their multiples for every four bits of a scalar,
+made once, and [S]B and [k]A are then each one addition for every four bits, with no doubling.
 """
 import hashlib
 
@@ -64,41 +65,51 @@ def _decode_point(encoded):
 
 
 BASE = _decode_point(bytes.fromhex("5866666666666666666666666666666666666666666666666666666666666666"))
-# [2^i]B for every bit of a scalar below L: [S]B is then one addition a set bit, with no doubling.
-_BASE_POWERS = [BASE]
-for _ in range(252):
-    _BASE_POWERS.append(_double(_BASE_POWERS[-1]))
+_WINDOWS = range(0, 256, 4)
 
 
-def _times_base(scalar):
+def _window_tables(point):
+    """[d * 16^w]point for every four-bit window w of a scalar below L and every digit d: [scalar]point is then one
+    addition a window that is not zero, with no doubling."""
+    tables = []
+    for _ in _WINDOWS:
+        row = [IDENTITY, point]
+        for _ in range(14):
+            row.append(_add(row[-1], point))
+        tables.append(row)
+        point = _double(_double(_double(_double(point))))
+    return tables
+
+
+def _times(scalar, tables):
     result = IDENTITY
-    for power in _BASE_POWERS:
-        if scalar & 1:
-            result = _add(result, power)
-        scalar >>= 1
+    for row in tables:
+        digit = scalar & 15
+        if digit:
+            result = _add(result, row[digit])
+        scalar >>= 4
     return result
 
 
-def _times(scalar, point):
-    """[scalar]point, four bits at a time: 15 additions for the table, then one a window."""
-    table = [IDENTITY, point]
-    for _ in range(14):
-        table.append(_add(table[-1], point))
-    result = IDENTITY
-    for shift in range(252, -1, -4):
-        for _ in range(4):
-            result = _double(result)
-        result = _add(result, table[(scalar >> shift) & 15])
-    return result
+_BASE_TABLES = _window_tables(BASE)
+# A log's signatures are by a few keys, each over many events: each key's point and tables are made once.
+_KEY_TABLES = {}
+
+
+def _key_tables(public_key):
+    if public_key not in _KEY_TABLES:
+        point = _decode_point(public_key)
+        _KEY_TABLES[public_key] = None if point is None else _window_tables(point)
+    return _KEY_TABLES[public_key]
 
 
 def verify(public_key, message, signature):
     """Whether `signature` (64 bytes) is public_key's (32 bytes) over `message` (bytes)."""
     if len(public_key) != 32 or len(signature) != 64:
         return False
-    a, r = _decode_point(public_key), _decode_point(signature[:32])
+    a, r = _key_tables(bytes(public_key)), _decode_point(signature[:32])
     s = int.from_bytes(signature[32:], "little")
     if a is None or r is None or s >= L:
         return False
     k = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little") % L
-    return _same(_times_base(s), _add(r, _times(k, a)))
+    return _same(_times(s, _BASE_TABLES), _add(r, _times(k, a)))

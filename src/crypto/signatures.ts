@@ -72,11 +72,24 @@ async function keyOf(privateKey: CryptoKey): Promise<SeatKey> {
   return { publicKey: fromBase64url(jwk.x!), privateKey: fromBase64url(jwk.d!) };
 }
 
+/** Each key pair this process has signed with, imported once (by its public key): a party signs many commands. */
+const signingKeys = new Map<string, { privateKey: string; imported: Promise<CryptoKey> }>();
+
+function signingKey(key: SeatKey): Promise<CryptoKey> {
+  const known = signingKeys.get(key.publicKey);
+  if (known?.privateKey === key.privateKey) return known.imported;
+  const jwk = { kty: "OKP", crv: "Ed25519", x: base64url(key.publicKey), d: base64url(key.privateKey) };
+  const imported = subtle().importKey("jwk", jwk, ED25519, false, ["sign"]);
+  const entry = { privateKey: key.privateKey, imported };
+  signingKeys.set(key.publicKey, entry);
+  // A key that fails to import is not kept: the next command tries again and fails as this one does.
+  imported.catch(() => signingKeys.get(key.publicKey) === entry && signingKeys.delete(key.publicKey));
+  return imported;
+}
+
 /** The signature (64 bytes as hex) of `key` over a text's UTF-8 bytes. */
 export async function signText(key: SeatKey, text: string): Promise<string> {
-  const jwk = { kty: "OKP", crv: "Ed25519", x: base64url(key.publicKey), d: base64url(key.privateKey) };
-  const privateKey = await subtle().importKey("jwk", jwk, ED25519, false, ["sign"]);
-  return bytesToHex(new Uint8Array(await subtle().sign(ED25519, privateKey, utf8ToBytes(text))));
+  return bytesToHex(new Uint8Array(await subtle().sign(ED25519, await signingKey(key), utf8ToBytes(text))));
 }
 
 /** Public keys imported for verification, kept: a client checks every receipt against the same server key. */
