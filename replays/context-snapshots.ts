@@ -8,12 +8,13 @@
  * the line's event at that seq; anything else is deleted, and the line is folded from its first event instead. It
  * holds only what a fold of the whole log holds, and it is shown to a seat only through the seat's view, as the fold is.
  */
-import type { StoredEvent } from "../events/index.js";
+import { toCurrent, type StoredEvent } from "../events/index.js";
 import { deepFreeze } from "../projections/freeze.js";
 import type { SettledBattles } from "../projections/settled-battles.js";
 import type { CampaignState } from "../projections/state.js";
 import { SEQ_DIGITS, seqDigits } from "../src/log/layout.js";
 import { sha256Hex, type EventStore } from "../src/log/index.js";
+import { GrowingViewContext } from "../src/views/log.js";
 import type { ViewContext } from "../src/views/secret-field.js";
 import { isSnapshotPoint, REDUCER_VERSION, splitSnapshot, type Rejection } from "./snapshots.js";
 
@@ -114,4 +115,17 @@ export class ContextSnapshots {
     if (last.seq > 1)
       await this.store.snapshots.clear({ gte: contextKey(line, 0), lte: contextKey(line, last.seq - 1) });
   }
+}
+
+/**
+ * The line's context now, as logViewContext gives it for the whole line: its latest context snapshot with the events
+ * after it folded in, kept again when they pass a snapshot point.
+ */
+export async function contextNow(store: EventStore, line: string): Promise<ViewContext> {
+  const snapshots = new ContextSnapshots(store);
+  const start = await snapshots.latest(line, (await store.head(line)).seq);
+  const events = await store.readAll(line, (start?.seq ?? 0) + 1);
+  const context = new GrowingViewContext(start?.context).advance(events.map(toCurrent));
+  await snapshots.keep(line, events, context);
+  return context;
 }

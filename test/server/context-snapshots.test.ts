@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCurrent, type StoredEvent } from "../../events/index.js";
+import { stateAsSeen, stateContext } from "../../replays/as-seen.js";
 import { ContextSnapshots } from "../../replays/context-snapshots.js";
 import { SnapshotStore } from "../../replays/snapshots.js";
 import { nextDecision } from "../../src/demo/play.js";
@@ -138,6 +139,17 @@ describe("a line's context snapshot", () => {
     expect(from).toEqual([snapshotSeq + 1]);
     expect(read).toBe(head - snapshotSeq);
     expect(result).toEqual(await wholeContext());
+  });
+
+  it("starts the library's state read of a line now from it, to the view the whole line gives", async () => {
+    const head = await headSeq(server);
+    for (const seat of ["host", "concord"]) {
+      await onlySnapshot();
+      const { result, read, from } = await eventsRead(() => stateContext(store, CAMPAIGN, seat));
+      expect(from).toEqual([snapshotSeq + 1]);
+      expect(read).toBe(head - snapshotSeq);
+      expect(stateAsSeen(result, seat, {})).toEqual(stateAsSeen(await wholeContext(), seat, {}));
+    }
   });
 
   it("is not used, and is deleted and kept again, when it is stale, its body edited, or its hash not the line's", async () => {
