@@ -62,7 +62,8 @@ export class ContextSnapshots {
     const checked = await this.check(line, Number(key.slice(-SEQ_DIGITS)), value);
     if ("context" in checked) return checked;
     this.rejected[checked.rejected]++;
-    await this.store.snapshots.del(key);
+    // A store that takes no writes (until it is reopened) keeps it for now: it is checked again, and fails again.
+    if (!this.store.failure) await this.store.snapshots.del(key);
     return undefined;
   }
 
@@ -97,7 +98,8 @@ export class ContextSnapshots {
    */
   async keep(line: string, events: readonly StoredEvent[], context: ViewContext): Promise<void> {
     const last = events.at(-1);
-    if (!last || last.seq !== context.state.seq || !events.some(isSnapshotPoint)) return;
+    // A cache: while the store takes no writes, none is kept, and the reads that would keep one go on.
+    if (!last || last.seq !== context.state.seq || !events.some(isSnapshotPoint) || this.store.failure) return;
     const stored: StoredContext = {
       state: context.state,
       settled: context.settled ?? {},
