@@ -19,12 +19,14 @@
  *   mapRenderMs         median time renderMap takes for a 40 x 30 map with 80 armies (no baseline: bench/map.ts)
  *   forecastTurnsPerSecond  Ashfall turns a forecast simulates a second on worker threads (bench/forecast.ts)
  *   forecastTurnRatio   a simulated turn's time in one thread / folding the events of one real turn of Ashfall
+ *   feedResumeMs, firstStateMs (and their speedups)  a feed resumed 5 events back and the first state read of the
+ *                       big log, from its context snapshot / the fold of the whole line (bench/context-figures.ts)
  *
  * Options: --quick (smaller sizes, under a minute: for CI), --json (one JSON object as the last line of stdout),
  * --keep (leave the generated database in place and print where), --server (the server's two figures only),
  * --store postgres://... (the store's figures on that PostgreSQL database, which must be empty, against PostgreSQL's
  * own raw reads and writes; the map, forecast and server figures, which do not touch the store, are left out),
- * --forecast (the forecast's two figures only).
+ * --forecast (the forecast's two figures only), --first-looks (the big log's feed resume and first state only).
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -46,6 +48,7 @@ import { exportLines } from "../src/log/export-file.js";
 import { readExportFile } from "../src/cli/commands/import.js";
 import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
 import { fmt, median, type Figure } from "./figure.js";
+import { contextFigures } from "./context-figures.js";
 import { forecastFigures } from "./forecast.js";
 import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
@@ -62,6 +65,7 @@ const quick = args.has("--quick");
 const json = args.has("--json");
 const serverOnly = args.has("--server");
 const forecastOnly = args.has("--forecast");
+const firstLooksOnly = args.has("--first-looks");
 
 const SIZES = quick
   ? {
@@ -139,14 +143,18 @@ async function rawHashMs(store: EventStore, stream: string): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------------
 // Steps
 
-async function generate(engine: Engine, template: Template): Promise<void> {
-  const manyTurns = Math.ceil(SIZES.bigEvents / 15);
+async function generateBig(engine: Engine, template: Template): Promise<void> {
   await withProgress(`writing a ${fmt(SIZES.bigEvents)}-event log (battle-free turns)`, SIZES.bigEvents, (tick) =>
-    writeCampaign(engine, "big", syntheticCampaign(template, manyTurns, { battles: false }), {
+    writeCampaign(engine, "big", syntheticCampaign(template, Math.ceil(SIZES.bigEvents / 15), { battles: false }), {
       maxEvents: SIZES.bigEvents,
       onProgress: tick,
     }),
   );
+}
+
+async function generate(engine: Engine, template: Template): Promise<void> {
+  const manyTurns = Math.ceil(SIZES.bigEvents / 15);
+  await generateBig(engine, template);
   await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), {
     maxEvents: SIZES.smallEvents,
   });
@@ -430,7 +438,7 @@ try {
   );
   if (!serverOnly) {
     // First, on a quiet heap: the other steps leave behind garbage whose collection would land in its few milliseconds.
-    if (!storeAt && !forecastOnly)
+    if (!storeAt && !forecastOnly && !firstLooksOnly)
       figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
     const template = await withProgress(
       "playing the demo campaign for a template of turns",
@@ -439,11 +447,14 @@ try {
       (t) => `${t.turns.length} turns`,
     );
     // The forecast's figures play in memory: not a figure of the store.
-    if (!storeAt)
+    if (!storeAt && !firstLooksOnly)
       figures.push(
         ...(await withProgress("forecasting Ashfall", 1, () => forecastFigures(template, SIZES.forecastRuns))),
       );
-    if (!forecastOnly) {
+    if (firstLooksOnly) {
+      await generateBig(engine, template);
+      figures.push(...(await contextFigures(engine.store, "big", SIZES.runs)));
+    } else if (!forecastOnly) {
       await generate(engine, template);
       figures.push(await replayRatio(engine.store));
       figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
@@ -454,12 +465,13 @@ try {
       figures.push(await appendRatio(engine, template, true));
       figures.push(await appendRatio(engine, template, false));
       figures.push(await verifyRatio(engine.store));
+      figures.push(...(await contextFigures(engine.store, "big", SIZES.runs)));
       // An import into a folder of the bench's own: on PostgreSQL it would need a second database.
       if (!storeAt) figures.push(await importRatio(engine.store));
     }
   }
   // The server's figures run servers of their own on LevelDB folders: not a figure of the store.
-  if (!storeAt && !forecastOnly) figures.push(...(await serverFigures(SIZES.servedRuns)));
+  if (!storeAt && !forecastOnly && !firstLooksOnly) figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await baseline.close();
   await engine.close();

@@ -22,6 +22,7 @@ import {
 } from "../src/views/view.js";
 import { viewAudit } from "../src/views/audit.js";
 import { logViewContext } from "../src/views/log.js";
+import { contextNow } from "./context-snapshots.js";
 import { describeEvent } from "../src/words/events.js";
 import { auditCampaign, type AuditOptions, type AuditReport } from "./audit.js";
 import { loadAuditInput } from "./audit-load.js";
@@ -83,7 +84,7 @@ export async function stateContext(
   options: { settled?: boolean } = {},
 ): Promise<ViewContext> {
   let context: ViewContext;
-  if (position === undefined) context = logViewContext((await store.readAll(stream)).map(toCurrent));
+  if (position === undefined) context = await contextNow(store, stream);
   else {
     const replays = new Replays(store);
     const seq = await replays.resolve(stream, position);

@@ -282,10 +282,14 @@ export class SnapshotStore {
     return this.db.get(eventKey(stream, seq));
   }
 
-  /** Throws away every snapshot and mark of a stream (or of every stream): they are rebuilt as replays need them. */
+  /**
+   * Throws away every snapshot and mark of a stream (or of every stream), its context snapshot too
+   * (replays/context-snapshots.ts): they are rebuilt as replays and the server need them.
+   */
   async clear(stream?: string): Promise<void> {
     if (stream === undefined) return this.db.clear();
     await this.db.clear({ gte: `${stream}#`, lte: `${stream}#~` });
     await this.db.clear({ gte: `${stream}${MARK}`, lte: `${stream}${MARK}~` });
+    await this.db.clear({ gte: `${stream}$`, lte: `${stream}$~` });
   }
 }

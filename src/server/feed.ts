@@ -6,6 +6,7 @@ import { eventsAsSeen } from "../../replays/as-seen.js";
 import type { ViewContext } from "../views/secret-field.js";
 import type { EventStore } from "../log/index.js";
 import { seesAll, type Viewer } from "../views/view.js";
+import { ContextSnapshots, type ContextAt } from "../../replays/context-snapshots.js";
 import { GrowingViewContext } from "../views/log.js";
 import { HttpError } from "./errors.js";
 import { logRequest } from "./request-log.js";
@@ -46,7 +47,7 @@ const sse = (view: { seq: number }) => `id: ${view.seq}\nevent: event\ndata: ${J
  */
 class FollowedLine {
   private readonly events: CurrentEvent[];
-  private readonly growing = new GrowingViewContext();
+  private readonly growing: GrowingViewContext;
   private context: ViewContext;
   private readonly followers = new Set<Follower>();
   private readonly subscription: Subscription;
@@ -56,13 +57,19 @@ class FollowedLine {
   constructor(
     store: EventStore,
     stream: string,
+    /** The line's events from `firstSeq` on, as read when it was opened. */
     stored: readonly StoredEvent[],
+    /** The first seq kept: a feed that asks for earlier ones is sent them from the store (Feeds.stream). */
+    readonly firstSeq: number,
+    /** The line's context at a seq (a context snapshot), which the events after it are folded onto. */
+    start: ContextAt | undefined,
     log: FastifyRequest["log"],
     /** Called once the line is followed no more: its last feed ended, or the store's stream failed or completed. */
     private readonly onClosed: () => void,
   ) {
     this.events = stored.map(toCurrent);
-    this.context = this.growing.advance(this.events);
+    this.growing = new GrowingViewContext(start?.context);
+    this.context = this.growing.advance(this.events.filter((event) => event.seq > (start?.seq ?? 0)));
     this.subscription = store.batches$(stream, this.lastSeq() + 1).subscribe({
       next: (batch) => this.deliver(batch),
       error: (error: unknown) => {
@@ -74,7 +81,7 @@ class FollowedLine {
   }
 
   private lastSeq(): number {
-    return this.events[this.events.length - 1]?.seq ?? 0;
+    return this.events[this.events.length - 1]?.seq ?? this.firstSeq - 1;
   }
 
   /** The context a seat's views are judged in: the campaign as it stands now, for a player. */
@@ -86,11 +93,16 @@ class FollowedLine {
    * Starts a feed: sends it every event after `after` so far, then each batch as it comes. Both happen in one turn of
    * the event loop, so that no batch falls between the two.
    */
-  join(follower: Follower, after: number): void {
-    const missed = this.events.filter((event) => event.seq > after);
+  join(follower: Follower, after: number, earlier: readonly StoredEvent[]): void {
+    const missed = [...earlier.map(toCurrent), ...this.events.filter((event) => event.seq > after)];
     follower.write(eventsAsSeen(missed, follower.viewer, this.contextFor(follower.viewer)).map(sse).join(""));
     follower.last = Math.max(after, this.lastSeq());
     this.followers.add(follower);
+  }
+
+  /** The context the line's players' views are judged in now. */
+  contextNow(): ViewContext {
+    return this.context;
   }
 
   /** Sends a message that is no event of the log (it carries no id) to this seat's feeds only. */
@@ -150,16 +162,27 @@ export class Feeds {
   /** `holds(tokenHash)`: whether a token is still valid (SeatStore.holds). */
   constructor(private readonly holds: (tokenHash: string) => boolean) {}
 
-  /** The followed line of a stream: the one its feeds already share, else one read from the store now. */
-  private follow(store: EventStore, stream: string, log: FastifyRequest["log"]): Promise<FollowedLine> {
+  /**
+   * The followed line of a stream: the one its feeds already share, else one opened now. That reads only what its
+   * first feed asks for (the events after `after`) and what the line's context needs (the events after its latest
+   * context snapshot, replays/context-snapshots.ts): a feed resumed a few events back reads a few events.
+   */
+  private follow(store: EventStore, stream: string, log: FastifyRequest["log"], after: number): Promise<FollowedLine> {
     let line = this.lines.get(stream);
     if (!line) {
-      const opened: Promise<FollowedLine> = store.readAll(stream).then(
-        (stored) =>
-          new FollowedLine(store, stream, stored, log, () => {
-            if (this.lines.get(stream) === opened) this.lines.delete(stream);
-          }),
-      );
+      const open = async () => {
+        const snapshots = new ContextSnapshots(store);
+        const head = await store.head(stream);
+        const start = await snapshots.latest(stream, head.seq);
+        const firstSeq = Math.min(after, start?.seq ?? 0, head.seq) + 1;
+        const stored = await store.readAll(stream, firstSeq);
+        const followed = new FollowedLine(store, stream, stored, firstSeq, start, log, () => {
+          if (this.lines.get(stream) === opened) this.lines.delete(stream);
+        });
+        await snapshots.keep(stream, stored, followed.contextNow());
+        return followed;
+      };
+      const opened: Promise<FollowedLine> = open();
       // A line that cannot be read is forgotten, so that the next feed of it tries again.
       opened.catch(() => {
         if (this.lines.get(stream) === opened) this.lines.delete(stream);
@@ -185,9 +208,14 @@ export class Feeds {
     tokenHash: string,
   ): Promise<void> {
     // Read before the answer starts: a line that cannot be read is an error status, not a feed that stops.
-    let line = await this.follow(store, stream, request.log);
-    // The line's last feed may have ended while this one waited for it.
-    while (line.closed) line = await this.follow(store, stream, request.log);
+    let line: FollowedLine;
+    let earlier: StoredEvent[];
+    do {
+      line = await this.follow(store, stream, request.log, after);
+      // Events before those the line keeps (another feed opened it from further on) are read for this feed alone.
+      earlier = after + 1 < line.firstSeq ? await store.readAll(stream, after + 1, line.firstSeq - 1) : [];
+      // The line's last feed may have ended while this one waited for it.
+    } while (line.closed);
     // Nor may the token have been revoked meanwhile: from here on, its revocation ends the feed.
     if (!this.holds(tokenHash)) throw new HttpError("unauthorized", "this token is unknown or has been revoked");
     reply.hijack();
@@ -223,7 +251,7 @@ export class Feeds {
     this.open.set(end, tokenHash);
     // The response closes when the client goes away (or when end() has ended it).
     out.on("close", end);
-    line.join(follower, after);
+    line.join(follower, after, earlier);
   }
 
   /**

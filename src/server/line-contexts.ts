@@ -1,6 +1,7 @@
 import { toCurrent, type StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { EventStore } from "../log/index.js";
+import { ContextSnapshots, type ContextAt } from "../../replays/context-snapshots.js";
 import { GrowingViewContext } from "../views/log.js";
 import type { ViewContext } from "../views/secret-field.js";
 
@@ -19,7 +20,16 @@ export class LineContexts {
   /** Per stream, the context as last advanced; each advance waits for the one before it, so none folds twice. */
   private readonly lines = new Map<string, Promise<Kept>>();
 
-  constructor(private readonly store: EventStore) {}
+  private readonly snapshots: ContextSnapshots;
+
+  constructor(private readonly store: EventStore) {
+    this.snapshots = new ContextSnapshots(store);
+  }
+
+  private start(at: ContextAt | undefined): Kept {
+    const growing = new GrowingViewContext(at?.context);
+    return { growing, seq: at?.seq ?? 0, context: growing.advance([]) };
+  }
 
   /**
    * The context of the stream's line as it stands now. `known`: events of the line the caller holds, in order (those
@@ -27,16 +37,14 @@ export class LineContexts {
    * where the caller has it (the engine's live state): taken as it is instead of folding them a second time.
    */
   now(stream: string, known: readonly StoredEvent[] = [], folded?: CampaignState): Promise<ViewContext> {
-    const fresh = (): Kept => {
-      const growing = new GrowingViewContext();
-      return { growing, seq: 0, context: growing.advance([]) };
-    };
-    // A read that failed leaves nothing half-folded behind: the next request folds the line from its start.
-    const previous = (this.lines.get(stream) ?? Promise.resolve(fresh())).catch(fresh);
-    const next = previous.then(async (kept): Promise<Kept> => {
+    // A read that failed leaves nothing half-folded behind: the next request starts the line again.
+    const previous = this.lines.get(stream)?.catch(() => undefined) ?? Promise.resolve(undefined);
+    const next = previous.then(async (last): Promise<Kept> => {
       // The head is kept in memory: a line that has not moved is not read at all, and one that has is read as a
       // known short range (a lookup of those keys, not an iterator).
       const head = await this.store.head(stream);
+      // A line first asked about starts from its latest context snapshot, and folds only the events after it.
+      const kept = last ?? this.start(await this.snapshots.latest(stream, head.seq));
       if (head.seq <= kept.seq) return kept;
       const events =
         known[0]?.seq === kept.seq + 1 && known.at(-1)!.seq === head.seq
@@ -48,6 +56,7 @@ export class LineContexts {
         events.map(toCurrent),
         folded?.seq === seq && events === known ? folded : undefined,
       );
+      await this.snapshots.keep(stream, events, context);
       return { growing: kept.growing, seq, context };
     });
     this.lines.set(stream, next);

@@ -32,8 +32,14 @@ export function logViewContext(events: Iterable<LoggedEvent>): ViewContext {
  * later event of the same batch changes them in place, which would change the caller's events.
  */
 export class GrowingViewContext {
-  private fold: SettledFold = { state: initialState, settled: noSettledBattles };
-  private readonly killed = new Set<string>();
+  private fold: SettledFold;
+  private readonly killed: Set<string>;
+
+  /** `start`: the context of the log up to some seq (a context snapshot), which the events after it are folded onto. */
+  constructor(start?: ViewContext) {
+    this.fold = { state: start?.state ?? initialState, settled: start?.settled ?? noSettledBattles };
+    this.killed = new Set(start?.killed);
+  }
 
   /**
    * Folds the events after those already folded; the context now. `folded`: the state they fold to, where the caller
