@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Engine } from "../engine/engine.js";
 import { authenticate } from "./auth.js";
 import { Campaigns } from "./campaigns.js";
+import { ServerComputers } from "./computer-seats.js";
 import { clientErrorHandler, errorHandler, HttpError } from "./errors.js";
 import { Feeds } from "./feed.js";
 import { DEFAULT_LIMITS, limitSignIns, serverOptions, type ServerLimits } from "./limits.js";
@@ -148,8 +149,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
   campaigns.followChores(app.log);
   campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
-  app.addHook("onClose", async () => campaigns.close());
-  const context = { engine, seats, campaigns, feeds, lineContexts: new LineContexts(engine.store) };
+  const computers = ServerComputers.inServerData(campaigns, seats.folder);
+  // Likewise the computer's steps, between requests.
+  for (const campaign of campaigns.ids()) computers.schedule(campaign, app.log);
+  app.addHook("onClose", async () => {
+    await computers.close();
+    campaigns.close();
+  });
+  const context = { engine, seats, campaigns, computers, feeds, lineContexts: new LineContexts(engine.store) };
   sessionRoutes(app, context);
   commandRoutes(app, context);
   readRoutes(app, context);

@@ -43,7 +43,10 @@ const SERVER_STEPS = new Set([
  * `POST /campaigns/:id/commands`: a seat's commands, all or nothing, at the seq the client last saw; then the host's
  * chores. The answer holds every event written since that seq, the chores' too, as the seat may see them.
  */
-export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineContexts }: ServerContext): void {
+export function commandRoutes(
+  app: FastifyInstance,
+  { engine, campaigns, computers, lineContexts }: ServerContext,
+): void {
   app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody>; Querystring: Static<typeof LineQuery> }>(
     "/campaigns/:id/commands",
     { schema: { params: CampaignParams, body: CommandsBody, querystring: LineQuery } },
@@ -86,6 +89,8 @@ export function commandRoutes(app: FastifyInstance, { engine, campaigns, lineCon
         }
         return [...outcome.events, ...(await campaigns.takeHostChores(stream, request.log, outcome.state))];
       });
+      // The computer answers after the request, as another player would: its steps wait for none of them.
+      if (stream === id) computers.schedule(id, app.log);
       const seq = written.at(-1)!.seq;
       if (seesAll(seat)) return { seq, events: written };
       // The engine's live state after them (unless the line has moved on since): the context needs no fold of its own.

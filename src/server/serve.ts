@@ -5,6 +5,7 @@ import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine/engine.js";
 import { storeLocation, StoreOpenError, type PostgresOptions } from "../log/index.js";
 import { buildServer } from "./app.js";
+import { computerFolder, computerSeatOf } from "./computer-seats.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
 import { SeatStore } from "./seat-store.js";
@@ -151,10 +152,12 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     // Where the server listens, for the invite links: known once it does.
     let listening = (_url: string) => {};
     const listeningAt = new Promise<string>((resolve) => (listening = resolve));
-    /** One invite line per seat of a campaign with none issued yet. */
+    /** One invite line per seat of a campaign with none issued yet, but the computer's. */
     const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
       if (seats.seated(campaign)) return [];
-      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      const computer = await computerSeatOf(computerFolder(options.serverData), campaign);
+      const people = seatsOf(await engine.state(campaign)).filter((seat) => seat !== computer);
+      const issued = await seats.seatCampaign(campaign, people);
       return Object.entries(issued).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
     };
     app = await buildServer({

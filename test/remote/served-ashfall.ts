@@ -9,8 +9,11 @@ import { SeatStore } from "../../src/server/seat-store.js";
 import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import { tempDir } from "../support/tmp.js";
 
-/** The campaign server on a fresh folder, listening on a port of its own, with Ashfall created by its operator. */
-export async function serveAshfall() {
+/**
+ * The campaign server on a fresh folder, listening on a port of its own, with Ashfall created by its operator;
+ * `creation` adds to POST /campaigns's body (a computer seat, say).
+ */
+export async function serveAshfall(creation: object = {}) {
   const dir = await tempDir("epicwar-served-");
   const folders = [join(dir, "db"), join(dir, "db-secrets"), join(dir, "db-server")];
   const engine = await Engine.open(folders[0]!);
@@ -22,7 +25,7 @@ export async function serveAshfall() {
   const created = await fetch(`${url}/campaigns`, {
     method: "POST",
     headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-    body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
+    body: JSON.stringify({ ...(await loadSetupFile(examplePath("ashfall.setup.json"))), ...creation }),
   });
   expect(created.status).toBe(201);
   const { campaign, invites } = (await created.json()) as { campaign: string; invites: Record<string, string> };
