@@ -62,11 +62,17 @@ export function sessionRoutes(
 
   app.get("/campaigns", async (request) => {
     const caller = callerOf(request);
+    const entry = async (id: string, seat: string | null) => ({
+      id,
+      seat,
+      computer: (await computers.seatOf(id)) ?? null,
+    });
     return {
-      campaigns:
+      campaigns: await Promise.all(
         caller.kind === "operator"
-          ? campaigns.ids().map((id) => ({ id, seat: null }))
-          : [{ id: caller.campaign, seat: caller.seat }],
+          ? campaigns.ids().map((id) => entry(id, null))
+          : [entry(caller.campaign, caller.seat)],
+      ),
     };
   });
 

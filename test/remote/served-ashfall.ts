@@ -11,15 +11,21 @@ import { tempDir } from "../support/tmp.js";
 
 /**
  * The campaign server on a fresh folder, listening on a port of its own, with Ashfall created by its operator;
- * `creation` adds to POST /campaigns's body (a computer seat, say).
+ * `creation` adds to POST /campaigns's body (a computer seat, say); `webPage` is the built page's folder to serve.
  */
-export async function serveAshfall(creation: object = {}) {
+export async function serveAshfall(creation: object = {}, webPage?: string) {
   const dir = await tempDir("epicwar-served-");
   const folders = [join(dir, "db"), join(dir, "db-secrets"), join(dir, "db-server")];
   const engine = await Engine.open(folders[0]!);
   const { seats, operatorToken } = await SeatStore.open(folders[2]!);
   const requestLog: string[] = [];
-  const app = await buildServer({ engine, seats, secrets: folders[1]!, log: (line) => void requestLog.push(line) });
+  const app = await buildServer({
+    engine,
+    seats,
+    secrets: folders[1]!,
+    log: (line) => void requestLog.push(line),
+    ...(webPage ? { webPage } : {}),
+  });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const created = await fetch(`${url}/campaigns`, {
