@@ -34,6 +34,11 @@ export interface ServerOptions {
   hostChores?: boolean;
   /** The key the host's secrets are sealed with in a shared store (docs/scaling.md); in the secrets folder without it. */
   secretsKey?: Buffer;
+  /**
+   * Folders where campaigns made elsewhere keep the computer's settings and secrets (`epicwar new --computer`'s
+   * `<db>-computer/`): the server plays their computer's seat too.
+   */
+  computerFolders?: string[];
   /** Where the request log goes, one JSON line per request (pino); no log when not given. */
   log?: (line: string) => void;
   /** The built web page's folder (builtWebPage), served at `/`; no page when not given. */
@@ -149,7 +154,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
   campaigns.followChores(app.log);
   campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
-  const computers = ServerComputers.inServerData(campaigns, seats.folder);
+  const computers = ServerComputers.inServerData(campaigns, seats.folder, options.computerFolders);
   // Likewise the computer's steps, between requests.
   for (const campaign of campaigns.ids()) computers.schedule(campaign, app.log);
   app.addHook("onClose", async () => {

@@ -34,9 +34,21 @@ export type ComputerField = Static<typeof ComputerField>;
 /** The computer's folder in a server-data folder: its settings and secrets, apart from the host's. */
 export const computerFolder = (serverData: string) => join(serverData, "computer");
 
+/** The computer's settings of a campaign and the folder they are in, from the first of `folders` that has them. */
+async function settingsIn(
+  folders: readonly string[],
+  campaign: string,
+): Promise<{ folder: string; settings: ComputerSettings } | undefined> {
+  for (const folder of folders) {
+    const settings = await readComputerSettings(folder, campaign);
+    if (settings) return { folder, settings };
+  }
+  return undefined;
+}
+
 /** The seat the computer plays in a campaign, or undefined where it plays none. */
-export async function computerSeatOf(folder: string, campaign: string): Promise<string | undefined> {
-  return (await readComputerSettings(folder, campaign))?.seat;
+export async function computerSeatOf(folders: readonly string[], campaign: string): Promise<string | undefined> {
+  return (await settingsIn(folders, campaign))?.settings.seat;
 }
 
 type LocalComputer = ReturnType<typeof localComputerSeat>;
@@ -59,14 +71,20 @@ export class ServerComputers {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
+  private readonly folders: readonly string[];
+
   constructor(
     private readonly campaigns: Campaigns,
-    /** The computer's folder in the server-data folder. */
+    /** The computer's folder in the server-data folder: the campaigns created through the server keep it there. */
     readonly folder: string,
-  ) {}
+    /** Folders of campaigns made elsewhere against the computer (`epicwar new --computer`'s `<db>-computer/`). */
+    madeElsewhere: readonly string[] = [],
+  ) {
+    this.folders = [folder, ...madeElsewhere];
+  }
 
-  static inServerData(campaigns: Campaigns, serverData: string): ServerComputers {
-    return new ServerComputers(campaigns, computerFolder(serverData));
+  static inServerData(campaigns: Campaigns, serverData: string, madeElsewhere?: readonly string[]): ServerComputers {
+    return new ServerComputers(campaigns, computerFolder(serverData), madeElsewhere);
   }
 
   /**
@@ -99,7 +117,7 @@ export class ServerComputers {
   }
 
   seatOf(campaign: string): Promise<string | undefined> {
-    return computerSeatOf(this.folder, campaign);
+    return computerSeatOf(this.folders, campaign);
   }
 
   /** Takes the computer's due steps in a campaign's own line soon, between requests (a branch has no computer). */
@@ -140,9 +158,9 @@ export class ServerComputers {
   private async seatIn(campaign: string): Promise<LocalComputer | undefined> {
     const known = this.seats.get(campaign);
     if (known) return known;
-    const settings = await readComputerSettings(this.folder, campaign);
-    if (!settings) return undefined;
-    const seat = localComputerSeat(this.campaigns.engine, campaign, this.folder, settings);
+    const found = await settingsIn(this.folders, campaign);
+    if (!found) return undefined;
+    const seat = localComputerSeat(this.campaigns.engine, campaign, found.folder, found.settings);
     this.seats.set(campaign, seat);
     return seat;
   }
