@@ -1,10 +1,7 @@
-import { performance } from "node:perf_hooks";
 import type { StoredEvent } from "../../events/index.js";
-import { secretsOfLog } from "../client/secrets.js";
-import { Table } from "../client/table.js";
 import { computerDir, readComputerSettings } from "../computer/settings.js";
-import { MAX_SEARCH_ROUNDS } from "../computer/search.js";
-import { ComputerSeat, seatSees, type ComputerStep } from "../computer/seat.js";
+import { localComputerSeat } from "../computer/local-seat.js";
+import type { ComputerStep } from "../computer/seat.js";
 import type { Engine } from "../engine/engine.js";
 import type { Seat } from "./seat.js";
 
@@ -28,20 +25,7 @@ export async function takeComputerSteps(
   const settings = await readComputerSettings(dir, campaign);
   if (!settings) return [];
   const human = await seat.table(campaign);
-  const secrets = secretsOfLog(dir, campaign, engine.store);
-  const own = new Table(engine, campaign, { parties: new Set([settings.seat]), secrets });
-  const computer = new ComputerSeat(
-    settings.seat,
-    own,
-    secrets,
-    {
-      level: settings.level,
-      battles: "table",
-      budget: { milliseconds: settings.thinkMs, rounds: MAX_SEARCH_ROUNDS, now: () => performance.now() },
-    },
-    () => performance.now(),
-    seatSees(settings.seat),
-  );
+  const computer = localComputerSeat(engine, campaign, dir, settings);
   const taken: ComputerStep[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const before = (await engine.state(campaign)).seq;

@@ -1,6 +1,8 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { advancedRule } from "../../projections/advanced.js";
 import { replaceDurably } from "../client/secrets.js";
+import type { SetupFile } from "../setup/setup-file.js";
 import { COMPUTER_LEVELS, type ComputerLevel } from "./decide.js";
 
 /** Which seat of a campaign the computer plays, at which level, with how long to think per decision. */
@@ -46,6 +48,14 @@ export function parseComputer(
       `--think takes the milliseconds the computer may think per decision: a whole number from 1 to ${MAX_THINK_MS}`,
     );
   return { seat, level: level as ComputerLevel, thinkMs };
+}
+
+/** Refuses a set-up the computer cannot play: one under fog of war (A2). */
+export function checkComputerSetup(setup: Pick<SetupFile, "options">): void {
+  if (advancedRule(setup.options ?? {}, "fogOfWar"))
+    throw new ComputerSettingsError(
+      "the computer plays campaigns without fog of war (A2): it judges the enemy by the strengths and rosters fog hides (docs/computer.md)",
+    );
 }
 
 /**

@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Engine } from "../engine/engine.js";
 import { authenticate } from "./auth.js";
 import { Campaigns } from "./campaigns.js";
+import { ServerComputers } from "./computer-seats.js";
 import { clientErrorHandler, errorHandler, HttpError } from "./errors.js";
 import { Feeds } from "./feed.js";
 import { DEFAULT_LIMITS, limitSignIns, serverOptions, type ServerLimits } from "./limits.js";
@@ -35,6 +36,11 @@ export interface ServerOptions {
   hostChores?: boolean;
   /** The key the host's secrets are sealed with in a shared store (docs/scaling.md); in the secrets folder without it. */
   secretsKey?: Buffer;
+  /**
+   * Folders where campaigns made elsewhere keep the computer's settings and secrets (`epicwar new --computer`'s
+   * `<db>-computer/`): the server plays their computer's seat too.
+   */
+  computerFolders?: string[];
   /** Where the request log goes, one JSON line per request (pino); no log when not given. */
   log?: (line: string) => void;
   /** The built web page's folder (builtWebPage), served at `/`; no page when not given. */
@@ -150,10 +156,25 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const campaign of campaigns.ids()) await campaigns.takeHostChores(campaign, app.log);
   campaigns.followChores(app.log);
   campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
-  app.addHook("onClose", async () => campaigns.close());
+  const computers = ServerComputers.inServerData(campaigns, seats.folder, options.computerFolders);
+  // Likewise the computer's steps, between requests.
+  for (const campaign of campaigns.ids()) computers.schedule(campaign, app.log);
+  app.addHook("onClose", async () => {
+    await computers.close();
+    campaigns.close();
+  });
   const serverKey = await loadServerKey(options.secrets);
   const lineContexts = new LineContexts(engine.store);
-  const context = { engine, seats, campaigns, feeds, lineContexts, serverKey, viewChains: new ViewChains(engine) };
+  const context = {
+    engine,
+    seats,
+    campaigns,
+    computers,
+    feeds,
+    lineContexts,
+    serverKey,
+    viewChains: new ViewChains(engine),
+  };
   serverKeyRoute(app, serverKey);
   sessionRoutes(app, context);
   commandRoutes(app, context);

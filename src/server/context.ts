@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Id } from "../../events/common.js";
 import type { Engine } from "../engine/engine.js";
 import type { Campaigns } from "./campaigns.js";
+import type { ServerComputers } from "./computer-seats.js";
 import type { Feeds } from "./feed.js";
 import type { LineContexts } from "./line-contexts.js";
 import type { SeatStore } from "./seat-store.js";
@@ -16,6 +17,8 @@ export interface ServerContext {
   engine: Engine;
   seats: SeatStore;
   campaigns: Campaigns;
+  /** The computer's seats (docs/computer.md): its steps taken after the appends that leave them due. */
+  computers: ServerComputers;
   feeds: Feeds;
   lineContexts: LineContexts;
   /** The server's own key, which signs every answer to a command (its receipt). */

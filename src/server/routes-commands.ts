@@ -50,7 +50,7 @@ const SERVER_STEPS = new Set([
  */
 export function commandRoutes(
   app: FastifyInstance,
-  { engine, campaigns, lineContexts, viewChains, serverKey }: ServerContext,
+  { engine, campaigns, computers, lineContexts, viewChains, serverKey }: ServerContext,
 ): void {
   app.post<{ Params: CampaignParams; Body: Static<typeof CommandsBody>; Querystring: Static<typeof LineQuery> }>(
     "/campaigns/:id/commands",
@@ -65,6 +65,8 @@ export function commandRoutes(
         signReceipt(serverKey, { campaign: id, line: stream, seat, ...text });
       try {
         const { written, accepted, from, view } = await take(stream, id, seat, expectedSeq, commands, request.log);
+        // The computer answers after the request, as another player would: its steps wait for none of them.
+        if (stream === id) computers.schedule(id, app.log);
         const seq = written.at(-1)!.seq;
         const signed = receipt({ seq, view, from, accepted, refused: null });
         if (seesAll(seat)) return { seq, events: written, receipt: signed };

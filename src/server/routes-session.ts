@@ -7,6 +7,7 @@ import { setupCommands, SetupFile } from "../setup/setup-file.js";
 import { callerOf, requireOrganiser, SESSION_COOKIE } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
 import { CampaignParams, type ServerContext } from "./context.js";
+import { ComputerField } from "./computer-seats.js";
 
 const SessionBody = Type.Object(
   { invite: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -14,6 +15,12 @@ const SessionBody = Type.Object(
 );
 const InviteBody = Type.Object({ seat: Id }, { additionalProperties: false });
 const SeatParams = Type.Object({ id: Id, seat: Id });
+/** A set-up, and the seat the computer plays if it plays one (docs/computer.md). */
+const CreateBody = Type.Object(
+  { ...SetupFile.properties, computer: Type.Optional(ComputerField) },
+  { additionalProperties: false },
+);
+type CreateBody = Static<typeof CreateBody>;
 
 /**
  * The session cookie's attributes: `Secure` whenever the page is served over HTTPS, by this server or by a
@@ -23,7 +30,10 @@ const cookieOptions = (request: FastifyRequest) =>
   ({ httpOnly: true, sameSite: "strict", path: "/", secure: request.protocol === "https" }) as const;
 
 /** Seats and sessions (docs/server.md): redeeming invites, revoking tokens, issuing invites, creating campaigns. */
-export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, feeds }: ServerContext): void {
+export function sessionRoutes(
+  app: FastifyInstance,
+  { engine, seats, campaigns, computers, feeds }: ServerContext,
+): void {
   /** The seats of a campaign the server serves: its host and players. */
   const seatsOfCampaign = async (campaign: string) => {
     campaigns.require(campaign);
@@ -52,11 +62,17 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
 
   app.get("/campaigns", async (request) => {
     const caller = callerOf(request);
+    const entry = async (id: string, seat: string | null) => ({
+      id,
+      seat,
+      computer: (await computers.seatOf(id)) ?? null,
+    });
     return {
-      campaigns:
+      campaigns: await Promise.all(
         caller.kind === "operator"
-          ? campaigns.ids().map((id) => ({ id, seat: null }))
-          : [{ id: caller.campaign, seat: caller.seat }],
+          ? campaigns.ids().map((id) => entry(id, null))
+          : [entry(caller.campaign, caller.seat)],
+      ),
     };
   });
 
@@ -72,6 +88,12 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
         throw new HttpError("invalid", `seat: "${seat}" is not a seat of ${id} (its seats: ${known.join(", ")})`, {
           field: "seat",
         });
+      if ((await computers.seatOf(id)) === seat)
+        throw new HttpError(
+          "refused",
+          `seat: ${seat} is played by the computer in ${id}: no invite is issued for it (invite one of ${known.filter((s) => s !== seat).join(", ")})`,
+          { field: "seat" },
+        );
       return reply.status(201).send({ invite: await seats.invite({ campaign: id, seat }) });
     },
   );
@@ -94,11 +116,12 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
     if (callerOf(request).kind !== "operator")
       throw new HttpError("forbidden", "only the operator token creates campaigns");
   };
-  app.post<{ Body: SetupFile }>(
+  app.post<{ Body: CreateBody }>(
     "/campaigns",
-    { schema: { body: SetupFile }, preValidation: operatorOnly },
+    { schema: { body: CreateBody }, preValidation: operatorOnly },
     async (request, reply) => {
-      const setup = request.body;
+      const { computer: computerField, ...setup } = request.body;
+      const computer = computerField && computers.settingsFor(computerField, setup);
       // The server reads no file a request names: the catalogue comes in the set-up itself.
       if (typeof setup.catalogue === "string")
         throw new HttpError(
@@ -115,11 +138,13 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
             field: "campaign",
             index: 0,
           });
+        // Its settings kept before the campaign is: a campaign made is never one whose computer is forgotten.
+        if (computer) await computers.keep(setup.campaign, computer);
         const created = await engine.create(steps.map((step) => step.command));
         if (created.ok) {
           campaigns.add(setup.campaign, request.log);
           await campaigns.takeHostChores(setup.campaign, request.log);
-        }
+        } else if (computer) await computers.forget(setup.campaign);
         return created;
       });
       if (!outcome.ok) {
@@ -130,8 +155,12 @@ export function sessionRoutes(app: FastifyInstance, { engine, seats, campaigns, 
           source,
         });
       }
-      const invites = await seats.seatCampaign(setup.campaign, seatsOf(outcome.state));
-      return reply.status(201).send({ campaign: setup.campaign, invites });
+      const people = seatsOf(outcome.state).filter((seat) => seat !== computer?.seat);
+      const invites = await seats.seatCampaign(setup.campaign, people);
+      if (computer) computers.schedule(setup.campaign, app.log);
+      return reply
+        .status(201)
+        .send({ campaign: setup.campaign, invites, ...(computer ? { computer: computer.seat } : {}) });
     },
   );
 }

@@ -5,6 +5,8 @@ import { seatsOf } from "../client/seats.js";
 import { Engine, type Clock } from "../engine/engine.js";
 import { storeLocation, StoreOpenError, type PostgresOptions } from "../log/index.js";
 import { buildServer } from "./app.js";
+import { computerFolder, computerSeatOf } from "./computer-seats.js";
+import { computerDir } from "../computer/settings.js";
 import { appendSecretLines, INVITES_FILE } from "./invites-file.js";
 import type { ServerLimits } from "./limits.js";
 import { SeatStore } from "./seat-store.js";
@@ -148,19 +150,24 @@ export async function startServer(options: ServeOptions, print: (line: string) =
       },
     });
     const webPage = builtWebPage();
+    // A campaign made by `epicwar new --computer` in the folder keeps its computer when served.
+    const computerFolders = options.store === undefined ? [computerDir(options.db)] : [];
     // Where the server listens, for the invite links: known once it does.
     let listening = (_url: string) => {};
     const listeningAt = new Promise<string>((resolve) => (listening = resolve));
-    /** One invite line per seat of a campaign with none issued yet. */
+    /** One invite line per seat of a campaign with none issued yet, but the computer's. */
     const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
       if (seats.seated(campaign)) return [];
-      const issued = await seats.seatCampaign(campaign, seatsOf(await engine.state(campaign)));
+      const computer = await computerSeatOf([computerFolder(options.serverData), ...computerFolders], campaign);
+      const people = seatsOf(await engine.state(campaign)).filter((seat) => seat !== computer);
+      const issued = await seats.seatCampaign(campaign, people);
       return Object.entries(issued).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
     };
     app = await buildServer({
       engine,
       seats,
       secrets: options.secrets,
+      computerFolders,
       hostChores: options.hostChores ?? true,
       ...(secretsKey ? { secretsKey } : {}),
       ...(options.log ? { log: options.log } : {}),

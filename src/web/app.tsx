@@ -34,7 +34,7 @@ export function App({ lines }: { lines: Lines }) {
     <div class={`page ${tab}`}>
       <header class="top">
         <ConnectionBar connection={game.connection} />
-        <Scoreboard view={view} seat={game.seat.seat} />
+        <Scoreboard view={view} seat={game.seat.seat} computer={game.seat.computer} />
         {game.branch !== undefined && (
           <p class="line" data-testid="line">
             Playing the branch <strong>{game.branch}</strong>, a what-if: the campaign&#39;s own line is left as it is.{" "}

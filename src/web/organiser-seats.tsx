@@ -60,8 +60,15 @@ export function SeatsPanel({ game }: { game: Game }) {
             <tr key={seat.id} data-seat={seat.id}>
               <th scope="row">{seat.name}</th>
               <td>
-                <button onClick={() => void invite(seat.id, seat.name)}>New invite</button>{" "}
-                <button onClick={() => void revoke(seat.id, seat.name)}>Revoke</button>
+                {seat.id === game.seat.computer ? (
+                  // The server issues no invite for it: its steps are the server's (docs/computer.md).
+                  <span data-testid="computer-seat">played by the computer</span>
+                ) : (
+                  <>
+                    <button onClick={() => void invite(seat.id, seat.name)}>New invite</button>{" "}
+                    <button onClick={() => void revoke(seat.id, seat.name)}>Revoke</button>
+                  </>
+                )}
               </td>
             </tr>
           ))}

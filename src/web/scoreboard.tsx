@@ -5,8 +5,11 @@ import type { CampaignView } from "../views/view.js";
 import { waitingFor } from "../words/waiting.js";
 import { sideWords } from "./map-words.js";
 
-/** E2, S3: each side's CVPs with their parts, the target, the turn and phase, the winner; and what the campaign waits for. */
-export function Scoreboard({ view, seat }: { view: CampaignView; seat: string }) {
+/**
+ * E2, S3: each side's CVPs with their parts, the target, the turn and phase, the winner; and what the campaign waits
+ * for. The side the computer plays, if any, says so.
+ */
+export function Scoreboard({ view, seat, computer }: { view: CampaignView; seat: string; computer?: string | null }) {
   const setup = view.setup!;
   const totals = campaignTotals(view);
   const turn = view.turnState;
@@ -53,7 +56,10 @@ export function Scoreboard({ view, seat }: { view: CampaignView; seat: string })
         <tbody>
           {setup.players.map((p) => (
             <tr key={p.id} data-side={p.id} class={p.id === seat ? "own" : ""}>
-              <td>{p.name}</td>
+              <td>
+                {p.name}
+                {p.id === computer && <small data-testid="computer-side"> (played by the computer)</small>}
+              </td>
               <td data-testid={`cvps-${p.id}`}>{totals[p.id]?.total}</td>
               <td>{totals[p.id]?.battles}</td>
               <td>{totals[p.id]?.objectives}</td>

@@ -4,6 +4,8 @@ import { redeemInvite, refusedAccess, type ServerConnection } from "../client/se
 export interface SeatRef {
   campaign: string;
   seat: string;
+  /** The seat the computer plays in the campaign (docs/computer.md), if it plays one. */
+  computer?: string | null;
 }
 
 /**
@@ -22,7 +24,9 @@ export async function signIn(server: ServerConnection): Promise<SeatRef | undefi
   const answer = await server.send("GET", "/campaigns");
   if (answer.status === 401) return undefined;
   if (answer.status !== 200) throw refusedAccess(server.base, answer);
-  const { campaigns } = answer.body as { campaigns: Array<{ id: string; seat: string | null }> };
+  const { campaigns } = answer.body as {
+    campaigns: Array<{ id: string; seat: string | null; computer?: string | null }>;
+  };
   const mine = campaigns.find((entry) => entry.seat !== null);
-  return mine ? { campaign: mine.id, seat: mine.seat! } : undefined;
+  return mine ? { campaign: mine.id, seat: mine.seat!, computer: mine.computer ?? null } : undefined;
 }

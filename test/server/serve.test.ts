@@ -12,11 +12,11 @@ import { CLI, runInProcess } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 import { CAMPAIGN, PlayerClient, startTestServer } from "./support.js";
 
-/** A folder with Ashfall created by `epicwar new`, and the options a server on it takes. */
-async function ashfallFolder() {
+/** A folder with Ashfall created by `epicwar new` (with `newOptions`), and the options a server on it takes. */
+async function ashfallFolder(newOptions: string[] = []) {
   const dir = await tempDir("epicwar-serve-");
   const db = join(dir, "db");
-  const made = await runInProcess(["new", "--db", db, "--setup", examplePath("ashfall.setup.json")]);
+  const made = await runInProcess(["new", "--db", db, "--setup", examplePath("ashfall.setup.json"), ...newOptions]);
   expect(made.code, made.stderr).toBe(0);
   return { db, host: "127.0.0.1", port: 0, secrets: join(dir, "db-secrets"), serverData: join(dir, "db-server") };
 }
@@ -98,6 +98,26 @@ describe("epicwar serve", () => {
     const secrets = kept.filter((line) => /^(Operator token|ashfall )/.test(line));
     expect(secrets).toHaveLength(4);
     expect(printed).toEqual(expect.arrayContaining(secrets));
+  });
+
+  it("serves a campaign made by new --computer with its computer: no invite for its seat, which GET /campaigns names", async () => {
+    const options = await ashfallFolder(["--computer", "horde"]);
+    const { server } = await start(options);
+    try {
+      const kept = (await readFile(join(options.serverData, "invites.txt"), "utf8")).split("\n");
+      expect(kept.filter((line) => line.startsWith("ashfall ")).map((line) => line.split(" ")[1])).toEqual([
+        "host",
+        "concord",
+      ]);
+      const operator = kept
+        .find((line) => line.startsWith("Operator token"))!
+        .split(": ")
+        .at(-1)!;
+      const listed = await fetch(`${server.url}/campaigns`, { headers: { authorization: `Bearer ${operator}` } });
+      expect(await listed.json()).toEqual({ campaigns: [{ id: "ashfall", seat: null, computer: "horde" }] });
+    } finally {
+      await server.close();
+    }
   });
 
   it("closes cleanly: a command in flight is answered and written, then the folder is closed for the next process", async () => {

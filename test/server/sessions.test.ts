@@ -54,10 +54,10 @@ describe("seats, invites and sessions", () => {
 
   it("lists a token's campaign, and every campaign for the operator, who reads none as a party", async () => {
     expect((await get("/campaigns", auth(server.tokens["concord"]!))).json()).toEqual({
-      campaigns: [{ id: CAMPAIGN, seat: "concord" }],
+      campaigns: [{ id: CAMPAIGN, seat: "concord", computer: null }],
     });
     expect((await get("/campaigns", auth(server.operator))).json()).toEqual({
-      campaigns: [{ id: CAMPAIGN, seat: null }],
+      campaigns: [{ id: CAMPAIGN, seat: null, computer: null }],
     });
     const read = await get(`/campaigns/${CAMPAIGN}/state`, auth(server.operator));
     expect(read.statusCode).toBe(403);

@@ -1,5 +1,4 @@
 import type { Catalogue } from "../../../events/common.js";
-import { advancedRule } from "../../../projections/advanced.js";
 import { describeRefusal } from "../../rules/refusal.js";
 import { setupCommands, type SetupFile } from "../../setup/setup-file.js";
 import type { Engine } from "../../engine/engine.js";
@@ -11,6 +10,7 @@ import { withEngine } from "../session.js";
 import { printEvents } from "./apply.js";
 import type { CliKit, SeatCliOptions } from "./kit.js";
 import {
+  checkComputerSetup,
   computerDir,
   ComputerSettingsError,
   DEFAULT_THINK_MS,
@@ -44,7 +44,7 @@ export async function createCampaign(
 /** The computer's settings from --computer and --think, checked against the set-up's players before anything is written. */
 function computerSettings(
   options: { computer?: string; think?: string },
-  players: string[],
+  setup: SetupFile,
 ): ComputerSettings | undefined {
   if (options.computer === undefined) {
     if (options.think !== undefined)
@@ -52,7 +52,12 @@ function computerSettings(
     return undefined;
   }
   try {
-    return parseComputer(options.computer, players, options.think === undefined ? undefined : Number(options.think));
+    checkComputerSetup(setup);
+    return parseComputer(
+      options.computer,
+      setup.players.map((p) => p.id),
+      options.think === undefined ? undefined : Number(options.think),
+    );
   } catch (error) {
     if (error instanceof ComputerSettingsError) throw new CliError(error.message);
     throw error;
@@ -84,14 +89,7 @@ export function registerNew(program: Command, kit: CliKit): void {
     .action(
       action(async (options: SeatCliOptions & { setup: string; computer?: string; think?: string }) => {
         const setup = await loadSetupFile(options.setup);
-        const computer = computerSettings(
-          options,
-          setup.players.map((p) => p.id),
-        );
-        if (computer && advancedRule(setup.options ?? {}, "fogOfWar"))
-          throw new CliError(
-            "--computer plays campaigns without fog of war (A2): the computer judges the enemy by the strengths and rosters fog hides (docs/computer.md)",
-          );
+        const computer = computerSettings(options, setup);
         await withEngine(options, { clock: io.clock }, async (engine) => {
           const { campaign, lines } = await createCampaign(engine, options.setup, setup);
           lines.forEach(print);

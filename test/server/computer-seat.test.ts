@@ -1,0 +1,59 @@
+/**
+ * A computer seat on the server (docs/computer.md, docs/server.md): POST /campaigns's `computer` field, checked before
+ * anything is written; no invite for the computer's seat, at creation or later.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ashfallSetup, auth, CAMPAIGN, startTestServer, type TestServer } from "./support.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ setup: { ...(await ashfallSetup()), computer: { seat: "horde" } } });
+});
+afterAll(() => server.close());
+
+const inviteFor = (seat: string) =>
+  server.app.inject({
+    method: "POST",
+    url: `/campaigns/${CAMPAIGN}/invites`,
+    headers: auth(server.tokens["host"]!),
+    payload: { seat },
+  });
+const create = async (body: object) =>
+  server.app.inject({ method: "POST", url: "/campaigns", headers: auth(server.operator), payload: body });
+
+describe("a campaign with a computer seat, on the server", () => {
+  it("issues invites to the people's seats only", () => {
+    expect(Object.keys(server.tokens).sort()).toEqual(["concord", "host"]);
+  });
+
+  it("refuses an invite for the computer's seat, naming the seats that take one", async () => {
+    const answer = await inviteFor("horde");
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json()).toMatchObject({ field: "seat" });
+    expect(answer.json<{ message: string }>().message).toBe(
+      `seat: horde is played by the computer in ${CAMPAIGN}: no invite is issued for it (invite one of host, concord)`,
+    );
+    const other = await inviteFor("concord");
+    expect(other.statusCode).toBe(201);
+  });
+
+  it("refuses a computer seat that is no player, an unknown level, a thinking time out of range, or fog of war (A2), creating nothing", async () => {
+    const setup = { ...(await ashfallSetup()), campaign: "solo" } as { options?: object };
+    const cases: [object, number, RegExp][] = [
+      [{ ...setup, computer: { seat: "host" } }, 400, /computer\.seat: .*concord\[:LEVEL\] or horde\[:LEVEL\]/],
+      [{ ...setup, computer: { seat: "horde", level: "clever" } }, 400, /computer\.level/],
+      [{ ...setup, computer: { seat: "horde", thinkMs: 0 } }, 400, /computer\.thinkMs/],
+      [
+        { ...setup, options: { ...setup.options, advanced: { fogOfWar: true } }, computer: { seat: "horde" } },
+        400,
+        /computer\.seat: .*without fog of war \(A2\)/,
+      ],
+    ];
+    for (const [body, status, message] of cases) {
+      const answer = await create(body);
+      expect(answer.statusCode, answer.body).toBe(status);
+      expect(answer.json<{ message: string }>().message).toMatch(message);
+    }
+    expect(await server.engine.listCampaigns()).toEqual([CAMPAIGN]);
+  });
+});
