@@ -1,18 +1,15 @@
 import { useState } from "preact/hooks";
-import type { BattleOutcome, BattleResult, SideResult } from "../../events/common.js";
+import type { BattleOutcome, SideResult } from "../../events/common.js";
 import { battleEngagement } from "../../projections/derived.js";
 import { terrainAt } from "../../projections/grid.js";
 import { sq } from "../rules/refusal.js";
-import { HIDDEN, type CampaignView, type ViewedEntry } from "../views/view.js";
+import { HIDDEN, type CampaignView } from "../views/view.js";
 import { ORDER_NAMES } from "../words/orders.js";
 import { terrainGuide } from "../words/terrain-guide.js";
 import type { Game, Verdict } from "./game.js";
-import { RefusalNote } from "./refusal.js";
-import { rowOfRefusal, type ResultRow } from "./result-rows.js";
+import { ConfirmForm } from "./confirm-form.js";
+import { formationsOf, ResultFields, ROLES, useResultEntry, type Battle, type Role } from "./result-entry.js";
 
-type Battle = ViewedEntry<"battles">;
-type Role = "attacker" | "defender";
-const ROLES: readonly Role[] = ["attacker", "defender"];
 const points = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en") : "?");
 
 /** The Battle phase: each battle of the turn with its sheet, and the result form of the one to fight now. */
@@ -156,148 +153,33 @@ function ReportedResult({ view, battle }: { view: CampaignView; battle: Battle }
   );
 }
 
-/** Per formation and unit type of a side: units lost and units routed, as the form holds them. */
-type Casualties = Record<string, Record<string, { lost: number; routed: number }>>;
-
 /**
- * B4: the result as one player enters it and the other confirms or rejects it. The engine checks it (losses and routs
- * against the rosters, the VPs): its refusal, with the rule ID, is shown beside the row of the formation it names,
- * else under the form.
+ * B4: the result as one player enters it and the other confirms or rejects it against its own count. The engine
+ * checks it (losses and routs against the rosters, the VPs).
  */
 function ResultForm({ game, battle }: { game: Game; battle: Battle }) {
   const view = game.view.value!;
-  const [outcome, setOutcome] = useState<BattleOutcome>("attacker");
-  const [vp, setVp] = useState<Record<Role, number>>({ attacker: 0, defender: 0 });
-  const [casualties, setCasualties] = useState<Record<Role, Casualties>>({ attacker: {}, defender: {} });
+  const entry = useResultEntry();
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const player = game.player;
   if (!player || (battle.attacker.player !== player && battle.defender.player !== player)) return null;
-  const send = async (command: Record<string, unknown>) => setVerdict((await game.submit(command)) ?? null);
-
   if (battle.report) {
     if (battle.report.by === player) return <p>Waiting for your opponent to confirm the result you reported.</p>;
-    return (
-      <div class="result-form">
-        <button onClick={() => send({ type: "ConfirmBattleResult", battle: battle.id })}>Confirm the result</button>
-        <button onClick={() => send({ type: "RejectBattleResult", battle: battle.id })}>Reject it</button>
-        <RefusalNote verdict={verdict} />
-      </div>
-    );
+    return <ConfirmForm game={game} view={view} battle={battle} />;
   }
-  const result = (): BattleResult => {
-    const sideResult = (role: Role) => {
-      const losses: Record<string, Record<string, number>> = {};
-      const routed: Record<string, Record<string, number>> = {};
-      for (const [formation, units] of Object.entries(casualties[role]))
-        for (const [unit, count] of Object.entries(units)) {
-          if (count.lost > 0) (losses[formation] ??= {})[unit] = count.lost;
-          if (count.routed > 0) (routed[formation] ??= {})[unit] = count.routed;
-        }
-      return { vp: vp[role], losses, routed };
-    };
-    return { outcome, attacker: sideResult("attacker"), defender: sideResult("defender") };
-  };
-  const setCount = (role: Role, formation: string, unit: string, part: "lost" | "routed", value: number) =>
-    setCasualties((all) => {
-      const side = { ...all[role] };
-      const units = { ...(side[formation] ?? {}) };
-      units[unit] = { ...(units[unit] ?? { lost: 0, routed: 0 }), [part]: value };
-      side[formation] = units;
-      return { ...all, [role]: side };
-    });
-  const rows: ResultRow[] = ROLES.flatMap((role) =>
-    formationsOf(view, battle, role).flatMap((formation) =>
-      Object.keys(formation.units).map((unit) => ({ role, formation: formation.id, unit })),
-    ),
-  );
-  const refusedRow = rowOfRefusal(verdict, rows);
   return (
     <form
       class="result-form"
       data-testid="result-form"
       onSubmit={(event) => {
         event.preventDefault();
-        void send({ type: "ReportBattleResult", battle: battle.id, result: result() });
+        void game
+          .submit({ type: "ReportBattleResult", battle: battle.id, result: entry.result() })
+          .then((answer) => setVerdict(answer ?? null));
       }}
     >
-      <label>
-        Outcome{" "}
-        <select name="outcome" value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as BattleOutcome)}>
-          <option value="attacker">the attacker won</option>
-          <option value="defender">the defender won</option>
-          <option value="draw">a draw</option>
-        </select>
-      </label>
-      {ROLES.map((role) => {
-        const army = view.armies[battle[role].army];
-        const formations = formationsOf(view, battle, role);
-        return (
-          <fieldset key={role}>
-            <legend>
-              {role === "attacker" ? "Attacker" : "Defender"}: {army?.name ?? battle[role].army}
-            </legend>
-            <label>
-              VPs won{" "}
-              <input
-                type="number"
-                min={0}
-                name={`${role}-vp`}
-                value={vp[role]}
-                onInput={(e) => setVp({ ...vp, [role]: Number(e.currentTarget.value) })}
-              />
-            </label>
-            <table>
-              <thead>
-                <tr>
-                  <th>formation</th>
-                  <th>units</th>
-                  <th>present</th>
-                  <th>lost</th>
-                  <th>routed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {formations.flatMap((formation) =>
-                  Object.entries(formation.units).map(([unit, present]) => [
-                    <tr key={`${formation.id}/${unit}`} data-row={`${role}/${formation.id}/${unit}`}>
-                      <td>{formation.id}</td>
-                      <td>{unit}</td>
-                      <td>{present}</td>
-                      {(["lost", "routed"] as const).map((part) => (
-                        <td key={part}>
-                          <input
-                            type="number"
-                            min={0}
-                            name={`${role}-${part}-${formation.id}-${unit}`}
-                            aria-label={`${unit} of ${formation.id}, ${part}`}
-                            value={casualties[role][formation.id]?.[unit]?.[part] ?? 0}
-                            onInput={(e) => setCount(role, formation.id, unit, part, Number(e.currentTarget.value))}
-                          />
-                        </td>
-                      ))}
-                    </tr>,
-                    refusedRow?.role === role && refusedRow.formation === formation.id && refusedRow.unit === unit && (
-                      <tr key={`${formation.id}/${unit}/refusal`} class="refusal-row">
-                        <td colSpan={5}>
-                          <RefusalNote verdict={verdict} />
-                        </td>
-                      </tr>
-                    ),
-                  ]),
-                )}
-              </tbody>
-            </table>
-          </fieldset>
-        );
-      })}
+      <ResultFields view={view} battle={battle} entry={entry} verdict={verdict} />
       <button type="submit">Report the result</button>
-      {!refusedRow && <RefusalNote verdict={verdict} />}
     </form>
   );
-}
-
-/** A side's formations as the seat's view holds them (none where fog of war hides the roster). */
-function formationsOf(view: CampaignView, battle: Battle, role: Role) {
-  const formations = view.armies[battle[role].army]?.formations;
-  return Array.isArray(formations) ? formations : [];
 }

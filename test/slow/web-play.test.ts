@@ -424,10 +424,26 @@ describe("the campaign in the browser (docs/web.md)", () => {
           await expect(reported.locator("[data-reported='units lost'] td").first().textContent()).resolves.toBe(
             lost.length === 0 ? "none" : lost.join(", "),
           );
+          // Its own count, in the reporter's fields filled in with the figures reported: agreeing, then one figure
+          // changed and named in words with both counts, then put back and confirmed.
+          const hands = handsOf(confirmer);
+          const own = confirmer.page.locator(`[data-battle="${battle.id}"] [data-testid=confirm-form]`);
+          const vp = own.locator('input[name="attacker-vp"]');
+          const reportedVp = battle.report!.result.attacker.vp;
+          await expect(vp.inputValue()).resolves.toBe(String(reportedVp));
+          const differences = confirmer.page.getByTestId(`count-differences-${battle.id}`);
+          await expect(differences.textContent()).resolves.toBe("Your count agrees with the report.");
+          await hands.fill(vp, String(reportedVp + 1));
+          await differences
+            .locator("[data-differs='attacker/vp']")
+            .filter({ hasText: `Attacker's VPs won: reported ${reportedVp}, your count ${reportedVp + 1} (1 more)` })
+            .waitFor(WAIT);
+          await expect(differences.locator("li").count()).resolves.toBe(1);
           await expectSound(confirmer);
-          await handsOf(confirmer).click(
-            confirmer.page.locator(`[data-battle="${battle.id}"]`).getByRole("button", { name: "Confirm the result" }),
-          );
+          await hands.fill(vp, String(reportedVp));
+          await differences.filter({ hasText: "Your count agrees with the report." }).waitFor(WAIT);
+          await expectSound(confirmer);
+          await hands.click(own.getByRole("button", { name: "Confirm the result" }));
           state = await until("the battle resolved", (s) => s.battles[battle.id]!.status === "resolved");
           await seats["host"]!.page.getByTestId(`battle-status-${battle.id}`)
             .filter({ hasText: "Result:" })
