@@ -11,6 +11,7 @@ import { ADVANCED_VERDICTS } from "../replays/audit-advanced.js";
 import { loadAuditInput } from "../replays/audit-load.js";
 import { renderAudit } from "../replays/audit-text.js";
 import { Engine } from "../src/engine/engine.js";
+import { eventOf, Scenario, sideResult } from "./battle-support.js";
 import { cli, expectOneLineError, ok, parseLog, scratchDir } from "./support/campaign-cli.js";
 import { ASHFALL, COMPUTER, HUMAN, humanCommand, humanView, MAX_COMMANDS } from "./support/computer-human.js";
 
@@ -80,6 +81,41 @@ describe("B4 battles resolved by the battle model", () => {
     expect(expectOneLineError(await cli(["new", "--db", db, "--setup", ASHFALL, "--battles", "dice"]))).toContain(
       '--battles: "dice" is not a way to resolve battles (B4): give table',
     );
+  });
+});
+
+describe("B4 the host's ResolveBattleByModel, decided", () => {
+  const draw = sideResult({ outcome: "draw" });
+  const resolve = (actor = "host") => ({
+    type: "ResolveBattleByModel",
+    actor,
+    battle: "t1b1",
+    dice: [3, 7, 1],
+    result: draw,
+  });
+
+  it("B4 resolves a pending battle in a campaign whose battles the model resolves, recording its dice from the turn's next die", () => {
+    const s = new Scenario("battle-ready.json", { options: { battles: "model" } }).startTurn().r1AttacksB1();
+    const firstDie = s.state.turnState!.diceUsed;
+    s.refused(
+      { type: "ReportBattleResult", actor: "red", battle: "t1b1", result: draw },
+      {
+        rule: "B4",
+        message: "resolved by the battle model",
+      },
+    );
+    s.refused(resolve("red"), { field: "actor" });
+    const resolved = eventOf(s.run(resolve()), "BattleResolved");
+    expect(resolved).toMatchObject({ resolvedBy: "model", firstDie, dice: [3, 7, 1], result: draw, winner: null });
+    expect(s.state.turnState!.diceUsed).toBe(firstDie + 3);
+    expect(s.state.battles["t1b1"]!.resolvedBy).toBe("model");
+    // Its only battle resolved, the turn's End phase has begun.
+    expect(s.state.phase).toBe("end");
+  });
+
+  it("B4 refuses the host's modelled result in a campaign whose battles are fought on the table", () => {
+    const s = new Scenario().startTurn().r1AttacksB1();
+    s.refused(resolve(), { rule: "B4", message: "fought on the table" });
   });
 });
 
