@@ -12,6 +12,9 @@ import { defineEvent, type DataOf } from "./define.js";
  * Version 3 added `options.allies` (K4), `options.battleKit` (K2, K3, K5) and a formation's `faction`. A campaign
  * created at version 2 played none of them: it is read with neither option, so no scenario, condition or ally limit
  * appears in its replay or audit.
+ *
+ * `options.battles` (B4: battles resolved by the battle model) came at version 3 with no new version: its absence is
+ * the table, as every campaign before it was played.
  */
 /** Before K4 a formation named no army list. */
 const catalogueBeforeAllies = Type.Object(
@@ -50,6 +53,9 @@ export const CampaignCreated = defineEvent(
     // Version 2 had neither option, and neither one's absence changes how its campaign was played.
     2: (data) => data,
   },
-  { 1: before(["fortifyBuilds", "allies", "battleKit"]), 2: before(["allies", "battleKit"]) },
+  {
+    1: before(["fortifyBuilds", "allies", "battleKit", "battles"]),
+    2: before(["allies", "battleKit", "battles"]),
+  },
 );
 export type CampaignCreated = DataOf<typeof CampaignCreated>;

@@ -229,6 +229,14 @@ export const BattleKitOptions = Type.Object(
 );
 export type BattleKitOptions = Static<typeof BattleKitOptions>;
 
+/** B4 with `options.battles: "model"`: the battle model reads d10s, three to each of its draws. */
+export const MODEL_DIE_SIDES = 10;
+/** The faces of the d10s a modelled battle read (D1). */
+export const ModelDice = Type.Array(Type.Integer({ minimum: 1, maximum: MODEL_DIE_SIDES }), {
+  minItems: 1,
+  maxItems: 5000,
+});
+
 export const Options = Type.Object(
   {
     /** The advanced rules in play (A1-A8); none unless named here. */
@@ -247,6 +255,11 @@ export const Options = Type.Object(
     allies: Type.Optional(Type.Boolean()),
     /** K2, K3, K5: the battle kit; absent: each battle's sheet shows the terrain guide (K1) only. */
     battleKit: Type.Optional(BattleKitOptions),
+    /**
+     * B4: how battles are resolved: fought on the table, a player reporting and the other confirming (`table`, the
+     * default), or by the forecast's battle model from the turn's dice (D1), the host's step (`model`).
+     */
+    battles: Type.Optional(Type.Union([Type.Literal("table"), Type.Literal("model")])),
   },
   { additionalProperties: false },
 );

@@ -327,6 +327,10 @@ const handlers: Handlers = {
     battle.result = data.result;
     battle.winner = data.winner;
     battle.overwhelming = data.overwhelming;
+    if (data.resolvedBy) {
+      battle.resolvedBy = data.resolvedBy;
+      state.turnState!.diceUsed = data.firstDie! + data.dice!.length;
+    }
     for (const [side, result] of [
       [battle.attacker, data.result.attacker],
       [battle.defender, data.result.defender],

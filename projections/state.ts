@@ -102,6 +102,8 @@ export interface BattleState {
   result: BattleResult | null;
   winner: string | null;
   overwhelming: boolean;
+  /** B4: set when the battle model drew the result (`options.battles: "model"`); absent when the players agreed it. */
+  resolvedBy?: "model";
   /** A3: the band of the attacker's scouting of the defender this turn, whose effects the battle sheet shows. */
   scouting?: ScoutingBandName;
   /** K2, K3, K5: the battle kit's record of the battle; absent when the campaign plays no battle kit. */

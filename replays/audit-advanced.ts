@@ -20,6 +20,7 @@ export const ADVANCED_VERDICTS = {
   supportMisused: "support called in that the side could not call in",
   supportRosterMismatch: "artillery roster does not match the battles",
   titanDamageMismatch: "titan damage does not match the battles",
+  modelMismatch: "battle model's result does not recompute",
 } as const;
 
 /** A finding of an advanced check, before the audit files it under the turn it belongs to. */

@@ -1,5 +1,6 @@
 import type { EventData } from "../events/index.js";
 import type { KitDie } from "../events/kit-common.js";
+import { MODEL_DIE_SIDES } from "../events/common.js";
 import { rollDie } from "../src/crypto/dice.js";
 import type { CheckedEvent } from "./audit-advanced.js";
 import { VERDICTS, type KitRollAudit, type TurnSeed, type Verdict } from "./audit-report.js";
@@ -48,6 +49,26 @@ function describe(type: KitRollType, data: EventData<KitRollType>): string {
   }
 }
 
+/** A roll of the turn's dice: a kit roll, or the dice the battle model read for a result (B4), as d10s. */
+function diceRollOf(
+  event: CheckedEvent,
+): { turn: number; battle: string; what: string; firstDie: number; dice: KitDie[] } | null {
+  if (isKitRoll(event.type)) {
+    const data = event.data as EventData<KitRollType>;
+    return { ...data, what: describe(event.type, data) };
+  }
+  if (event.type !== "BattleResolved") return null;
+  const data = event.data as EventData<"BattleResolved">;
+  if (data.resolvedBy !== "model" || data.firstDie === undefined || !data.dice) return null;
+  return {
+    turn: data.turn,
+    battle: data.battle,
+    what: "result by the battle model (B4)",
+    firstDie: data.firstDie,
+    dice: data.dice.map((face) => ({ sides: MODEL_DIE_SIDES, face })),
+  };
+}
+
 interface KitRollWork {
   seq: number;
   battle: string;
@@ -66,22 +87,22 @@ export class KitRollCheck implements BasicCheck {
   constructor(private readonly book: TurnBook) {}
 
   before(event: CheckedEvent): void {
-    if (!isKitRoll(event.type)) return;
-    const data = event.data as EventData<KitRollType>;
+    const data = diceRollOf(event);
+    if (!data) return;
     const turn = this.book.current;
     if (!turn || turn.ended) {
       this.book.report(turn ?? null, {
         verdict: VERDICTS.rollMismatch,
         rule: "D1",
         seqs: [event.seq],
-        detail: `battle ${data.battle}'s ${describe(event.type, data)} was rolled (seq ${event.seq}) outside a turn under way`,
+        detail: `battle ${data.battle}'s ${data.what} was rolled (seq ${event.seq}) outside a turn under way`,
       });
       return;
     }
     const work: KitRollWork = {
       seq: event.seq,
       battle: data.battle,
-      what: describe(event.type, data),
+      what: data.what,
       firstDie: data.firstDie,
       dice: data.dice,
       diceBefore: turn.diceUsed,

@@ -192,8 +192,12 @@ function commandAt(chunk: readonly Entry[], i: number): { command: Command; prim
       return one({ type: "CloseActionPhase", actor });
     case "StallClaimed":
       return one({ type: "ClaimStall", actor });
-    case "BattleResolved":
-      return one({ type: "ConfirmBattleResult", actor, battle: event.data.battle });
+    case "BattleResolved": {
+      const { battle, resolvedBy, dice, result } = event.data;
+      return resolvedBy === "model"
+        ? one({ type: "ResolveBattleByModel", actor, battle, dice: dice ?? [], result })
+        : one({ type: "ConfirmBattleResult", actor, battle });
+    }
     case "DefencesBuilt":
     case "TurnEnded": {
       // E3: the defences built at the end of a turn come before its TurnEnded, in the same decision.

@@ -25,6 +25,7 @@ import { ScoutingAudit } from "./audit-scouting.js";
 import { SupportUseAudit } from "./audit-support.js";
 import { InitiativeCheck } from "./audit-t2-initiative.js";
 import { KitRollCheck } from "./audit-d1-kit-rolls.js";
+import { ModelBattleAudit } from "./audit-model-battles.js";
 import { ActivationCheck } from "./audit-t3-activations.js";
 import { MoveCheck } from "./audit-t4-moves.js";
 import { NeverRevealedCheck } from "./audit-t5-never-revealed.js";
@@ -120,6 +121,7 @@ class Auditor {
     new SupportUseAudit(this.reportAdvanced),
     new TitanDamageAudit(this.reportAdvanced),
     new CommandersAudit(this.reportAdvanced),
+    new ModelBattleAudit(this.reportAdvanced),
     this.derived,
   ];
   /** D2: signatures, envelopes and recorded times (replays/audit-d2-signatures.ts), campaign-wide. */

@@ -1,4 +1,5 @@
 import type { BranchMeta } from "../log/layout.js";
+import { hostBattleModel } from "../forecast/battle-model.js";
 import type { Order } from "../../events/common.js";
 import {
   auditAsSeen,
@@ -113,6 +114,7 @@ export class CampaignFolder {
       secrets,
       ...(options.parties ? { parties: new Set(options.parties) } : {}),
       ...(options.random ? { random: options.random } : {}),
+      battleModel: hostBattleModel,
     });
   }
 

@@ -24,7 +24,7 @@ export function renderBattleSheet(sheet: BattleSheet): string[] {
   lines.push(...assistantLines(sheet));
   if (sheet.result)
     lines.push(
-      `  Result: ${sheet.result.winner ? `${sheet.result.winner} won${sheet.result.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${sheet.result.vp[0]}-${sheet.result.vp[1]}`,
+      `  Result: ${sheet.result.winner ? `${sheet.result.winner} won${sheet.result.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${sheet.result.vp[0]}-${sheet.result.vp[1]}${sheet.result.resolvedBy === "model" ? ", resolved by the battle model" : ""}`,
     );
   else lines.push(`  Result: ${sheet.status === "reported" ? "reported, awaiting confirmation" : "not yet reported"}`);
   return lines;

@@ -1,4 +1,5 @@
 import { seatsOf } from "../client/seats.js";
+import { hostBattleModel } from "../forecast/battle-model.js";
 import { basename, dirname, join } from "node:path";
 import { secretsOfLog, type FileSecrets } from "../client/secrets.js";
 import { Table } from "../client/table.js";
@@ -77,6 +78,7 @@ export class Seat {
       ...(parties ? { parties } : {}),
       secrets: this.secrets(campaign),
       chores: this.options.chores ?? true,
+      battleModel: hostBattleModel,
     });
   }
 }

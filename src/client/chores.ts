@@ -43,6 +43,8 @@ export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Ar
   if (state.phase === "battle" && parties.has(HOST)) {
     const kitRolls = kitRollChores(state);
     if (kitRolls.length > 0) return kitRolls;
+    const modelled = modelledBattleChores(state);
+    if (modelled.length > 0) return modelled;
   }
   if (state.phase === "end" && players.every((p) => turn.endPhaseDone.includes(p)) && parties.has(HOST)) {
     return [{ actor: HOST, type: "EndTurn" }];
@@ -98,4 +100,13 @@ function dueReveals(state: CampaignView, parties: ReadonlySet<string>): Array<Re
   return hidden
     .filter((a) => allActivated || inBattle.has(a.army))
     .map((a) => ({ actor: a.player, type: "RevealOrder", army: a.army }));
+}
+
+/** B4 with `options.battles: "model"`: the host resolves each of the turn's battles still pending by the model. */
+function modelledBattleChores(state: CampaignView): Array<Record<string, unknown>> {
+  if (state.setup?.options.battles !== "model") return [];
+  return Object.values(state.battles)
+    .filter((battle) => battle.turn === state.turn && battle.status === "pending")
+    .sort((a, b) => a.index - b.index)
+    .map((battle) => ({ actor: HOST, type: "ResolveBattleByModel", battle: battle.id }));
 }

@@ -35,6 +35,7 @@ const FIRST_EVENTS: { readonly [T in Command["type"]]: readonly EventType[] } = 
   StateArmySize: ["ArmySizeStated"],
   ReportBattleResult: ["BattleResultReported"],
   ConfirmBattleResult: ["BattleResolved"],
+  ResolveBattleByModel: ["BattleResolved"],
   RejectBattleResult: ["BattleResultRejected"],
   BreakDown: ["FormationsBrokenDown"],
   DisbandArmy: ["ArmyDisbanded"],

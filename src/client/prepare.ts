@@ -1,10 +1,10 @@
 import { seatsOf } from "./seats.js";
 import { reseeding, turnToStart, turnUnderWay } from "../../projections/turns.js";
-import type { Order } from "../../events/common.js";
+import type { BattleResult, Order } from "../../events/common.js";
 import type { CampaignView } from "../views/view.js";
 import { digestHex, orderCommitment, randomHex, seedCommitment } from "../crypto/commitments.js";
 import { nothingToKeep } from "./held-orders.js";
-import { rollInitiative, type DiceSeeds } from "../crypto/dice.js";
+import { rollDie, rollInitiative, type DiceSeeds } from "../crypto/dice.js";
 import { heldOrderFor, heldSalt, keepOrderIfOpen } from "./held-orders.js";
 import { kitRollFaces } from "./battle-kit.js";
 import { prepareAnswerScouting, prepareScoutArmy, scoutingRounds } from "./scouting.js";
@@ -24,6 +24,12 @@ export function sequenceRandomHex(label: string): RandomHex {
       .repeat(Math.ceil(bytes / 32))
       .slice(0, bytes * 2);
 }
+
+/**
+ * B4 with `options.battles: "model"`: the battle model the host's table draws a battle's result with, each die from
+ * `take` (the forecast's, injected by the CLI and the server, which host; a page never does).
+ */
+export type BattleModel = (state: CampaignView, battle: string, take: (sides: number) => number) => BattleResult;
 
 /** A command the player's side could not prepare: a secret is missing or a salt is malformed. */
 export class PrepareError extends Error {
@@ -87,6 +93,7 @@ export async function prepareCommand(
   raw: unknown,
   secrets: SecretKeeper,
   random: RandomHex = randomHex,
+  battleModel?: BattleModel,
 ): Promise<Prepared> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return passThrough(raw);
   const input = raw as Input;
@@ -216,6 +223,22 @@ export async function prepareCommand(
       if (input["dice"] !== undefined || !state.turnState) return passThrough(input);
       const dice = kitRollFaces(state, input, turnSeeds(state, await heldHostSeed(state, secrets)));
       return passThrough(dice ? { ...input, dice } : input);
+    }
+    case "ResolveBattleByModel": {
+      if (input["dice"] !== undefined || !state.turnState) return passThrough(input);
+      if (!battleModel)
+        throw new PrepareError(
+          "B4: this table has no battle model to draw the result with: take the host's steps with the CLI or the server",
+        );
+      const seeds = turnSeeds(state, await heldHostSeed(state, secrets));
+      const dice: number[] = [];
+      const first = state.turnState.diceUsed;
+      const result = battleModel(state, String(input["battle"]), (sides) => {
+        const face = rollDie(seeds, first + dice.length, sides);
+        dice.push(face);
+        return face;
+      });
+      return passThrough({ ...input, dice, result });
     }
     case "EndTurn": {
       if (input["hostSeed"] !== undefined || !state.turnState) return passThrough(input);

@@ -7,7 +7,7 @@ import { dueChores } from "./chores.js";
 import { checkCommand } from "../engine/command-schemas.js";
 import { pruneUncommittedOrders } from "./held-orders.js";
 import { randomHex } from "../crypto/commitments.js";
-import { prepareCommand, type RandomHex } from "./prepare.js";
+import { prepareCommand, type BattleModel, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
 import { foreignKey, keyChores, prepareSeatKey, signCommand } from "./seat-keys.js";
 import { canSign, type SeatKey } from "../crypto/signatures.js";
@@ -30,6 +30,8 @@ export interface TableOptions {
    * it submits to; a RemoteCampaign that plays a branch names the campaign but appends to the branch's stream.
    */
   line?: string;
+  /** B4: the battle model the host draws modelled battles with (`options.battles: "model"`); absent: none here. */
+  battleModel?: BattleModel;
   /** Makes a party's new key; default a fresh one from the platform's generator (the offline demo's are fixed). */
   newKey?: (party: string) => Promise<SeatKey>;
 }
@@ -97,7 +99,7 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
     if (stranger) return { ok: false, index: 0, refusal: stranger } as Refused as O;
     const prepared =
       (this.signing && (await prepareSeatKey(state, input, this.options.secrets, this.options.newKey))) ||
-      (await prepareCommand(state, input, this.options.secrets, this.random));
+      (await prepareCommand(state, input, this.options.secrets, this.random, this.options.battleModel));
     if (checkCommand(prepared.command).ok) {
       if ((prepared.command as { type: string }).type === "EndTurn") await this.pruneUncommittedOrders(state);
       await prepared.keep();

@@ -58,6 +58,8 @@ const RESULT_STEPS = new Set(["ReportBattleResult", "ConfirmBattleResult"]);
 
 /** The Battle phase: answer a result the other side reported; with modelled battles, report those it attacked in. */
 function battleStep(state: CampaignState, seat: string, battles: BattleMode): PlainCommand | undefined {
+  // B4: where the campaign resolves its battles by the model, the host enters every result.
+  if (state.setup?.options.battles === "model") return undefined;
   const open = Object.values(state.battles)
     .filter((b) => b.turn === state.turn && b.status !== "resolved")
     .filter((b) => b.attacker.player === seat || b.defender.player === seat)

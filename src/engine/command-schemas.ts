@@ -9,6 +9,7 @@ import {
   FormationEntry,
   Id,
   IdRecord,
+  ModelDice,
   Nonce,
   Options,
   Order,
@@ -149,6 +150,16 @@ export const ReportBattleResult = command("ReportBattleResult", { battle: Id, re
 
 /** The opponent confirms the reported result: the battle is resolved (B4-B6). */
 export const ConfirmBattleResult = command("ConfirmBattleResult", { battle: Id });
+
+/**
+ * B4 with `options.battles: "model"`: the host enters the result the battle model drew from the turn's dice (D1), the
+ * faces of the d10s it read (the client's prepare draws both).
+ */
+export const ResolveBattleByModel = command("ResolveBattleByModel", {
+  battle: Id,
+  dice: ModelDice,
+  result: BattleResult,
+});
 
 /** The opponent rejects the reported result. */
 export const RejectBattleResult = command("RejectBattleResult", { battle: Id });
@@ -371,6 +382,7 @@ export const COMMAND_SCHEMAS = {
   StateArmySize,
   ReportBattleResult,
   ConfirmBattleResult,
+  ResolveBattleByModel,
   RejectBattleResult,
   BreakDown,
   DisbandArmy,

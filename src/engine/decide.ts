@@ -2,7 +2,12 @@ import type { DomainEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Command } from "./command-schemas.js";
 import { decideActivateArmy } from "../rules/activation.js";
-import { decideConfirmBattleResult, decideRejectBattleResult, decideReportBattleResult } from "../rules/battle.js";
+import {
+  decideConfirmBattleResult,
+  decideRejectBattleResult,
+  decideReportBattleResult,
+  decideResolveBattleByModel,
+} from "../rules/battle.js";
 import { decideAppointCommander } from "../rules/commanders.js";
 import {
   decideBreakDown,
@@ -90,6 +95,7 @@ const deciders: Deciders = {
   StateArmySize: decideStateArmySize,
   ReportBattleResult: decideReportBattleResult,
   ConfirmBattleResult: decideConfirmBattleResult,
+  ResolveBattleByModel: decideResolveBattleByModel,
   RejectBattleResult: decideRejectBattleResult,
   BreakDown: decideBreakDown,
   DisbandArmy: decideDisbandArmy,

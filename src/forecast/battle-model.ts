@@ -1,10 +1,11 @@
-import type { BattleResult, Order } from "../../events/common.js";
+import { MODEL_DIE_SIDES, type BattleResult, type Order } from "../../events/common.js";
 import { engagement, type Engagement } from "../../projections/engagement.js";
 import { terrainAt } from "../../projections/grid.js";
 import { scoutingOf } from "../../projections/scouting.js";
 import type { BattleState, CampaignState } from "../../projections/state.js";
 import { battleExtras } from "../demo/battle-extras.js";
 import { resultOf } from "../demo/results.js";
+import type { BattleModel } from "../client/prepare.js";
 
 /*
  * The forecast's quick model of a battle fought on the table (B-results): not the game, a stand-in for it, with every
@@ -79,3 +80,26 @@ export function modelResult(state: CampaignState, battle: BattleState, random: (
   const outcome = roll < chances.draw ? "draw" : roll < chances.draw + chances.attacker ? "attacker" : "defender";
   return resultOf(state, battle, outcome, strengths, random);
 }
+
+/** How many d10s make one of the model's draws: three, a draw in thousandths. */
+const DICE_PER_DRAW = 3;
+
+/**
+ * B4 with `options.battles: "model"`: the model's result with its draws read from dice (`take` gives the next face of
+ * a die of the sides asked), so that the host draws it from the turn's seeds (D1) and the audit draws it again from
+ * the same faces. Each draw is three d10s read as the digits of a fraction in thousandths.
+ */
+export function modelResultFromDice(state: CampaignState, battle: BattleState, take: (sides: number) => number) {
+  return modelResult(state, battle, () => {
+    let draw = 0;
+    for (let i = 0; i < DICE_PER_DRAW; i++) draw = draw * MODEL_DIE_SIDES + take(MODEL_DIE_SIDES) - 1;
+    return draw / MODEL_DIE_SIDES ** DICE_PER_DRAW;
+  });
+}
+
+/**
+ * The battle model for the host's table (TableOptions.battleModel): the host holds the campaign's truth, which the
+ * model reads as the forecast's runs do.
+ */
+export const hostBattleModel: BattleModel = (state, battle, take) =>
+  modelResultFromDice(state as CampaignState, (state as CampaignState).battles[battle]!, take);

@@ -12,6 +12,8 @@ import { checkSupportUse, supportExpended } from "./support.js";
 import { commandersAfterBattle } from "./commanders.js";
 import { checkTitanDamage, titanDamageCarried } from "./titan-repairs.js";
 import { capturedCity, cityHolder } from "./cities.js";
+import { requireHostActor } from "./action-common.js";
+import { requireDiceSeeded } from "./line-fork.js";
 
 /**
  * The Battle phase (B1-B7, S4): a player of a battle reports its result, the opponent confirms or rejects it; a
@@ -105,6 +107,11 @@ export function decideReportBattleResult(
   command: CommandOf<"ReportBattleResult">,
 ): DomainEvent[] {
   requireSetup(state);
+  if (modelledBattles(state))
+    refuseRule(
+      "B4",
+      `this campaign's battles are resolved by the battle model (options.battles "model"): the host enters each result, no player reports one`,
+    );
   requireBattlePhase(state);
   const battle = requireBattle(state, command.battle);
   requireCombatant(state, battle, command.actor);
@@ -277,12 +284,58 @@ export function decideConfirmBattleResult(
   state: CampaignState,
   command: CommandOf<"ConfirmBattleResult">,
 ): DomainEvent[] {
-  const setup = requireSetup(state);
+  requireSetup(state);
   const { battle, result } = requireReportFor(state, command);
+  return resolveBattle(state, battle, result, {});
+}
+
+/** B4 ruling: whether the campaign's battles are resolved by the battle model rather than reported by the players. */
+export function modelledBattles(state: CampaignState): boolean {
+  return state.setup?.options.battles === "model";
+}
+
+/**
+ * B4 with `options.battles: "model"`: the host enters the result the forecast's battle model drew from the turn's
+ * dice. The engine cannot draw it (the host's seed is secret until the turn ends, D1); it checks the result as it
+ * checks a reported one, and the audit draws it again from the dice once the seed is out.
+ */
+export function decideResolveBattleByModel(
+  state: CampaignState,
+  command: CommandOf<"ResolveBattleByModel">,
+): DomainEvent[] {
+  requireHostActor(command.actor);
+  requireSetup(state);
+  requireBattlePhase(state);
+  const battle = requireBattle(state, command.battle);
+  if (!modelledBattles(state))
+    refuseRule(
+      "B4",
+      `this campaign's battles are fought on the table: a player of battle "${battle.id}" reports its result (options.battles "model" lets the battle model resolve them)`,
+    );
+  if (battle.status !== "pending") refuseRule("B4", `battle "${battle.id}" is already ${battle.status}`);
+  requireDiceSeeded(state);
+  return resolveBattle(state, battle, command.result, {
+    resolvedBy: "model",
+    firstDie: state.turnState!.diceUsed,
+    dice: command.dice,
+  });
+}
+
+/** A result agreed or modelled: the battle resolved with its CVPs and consequences, then the End phase if it was the last. */
+function resolveBattle(
+  state: CampaignState,
+  battle: BattleState,
+  result: BattleResult,
+  modelled: { resolvedBy?: "model"; firstDie?: number; dice?: number[] },
+): DomainEvent[] {
+  const setup = requireSetup(state);
   checkResult(state, battle, result);
   const { winner, overwhelming, cvps } = battleCvps(setup.awards, battle, result);
   const events: DomainEvent[] = [
-    { type: "BattleResolved", data: { turn: state.turn, battle: battle.id, result, winner, overwhelming, cvps } },
+    {
+      type: "BattleResolved",
+      data: { turn: state.turn, battle: battle.id, result, winner, overwhelming, cvps, ...modelled },
+    },
   ];
   events.push(...supportExpended(state, battle, result));
   events.push(...titanDamageCarried(state, battle, result));

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { hostBattleModel } from "../forecast/battle-model.js";
 import { lineStream } from "../../replays/branches.js";
 import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
@@ -338,7 +339,11 @@ export class Campaigns {
   private hostTable(stream: string): Table {
     let table = this.hostTables.get(stream);
     if (!table) {
-      table = new Table(this.engine, stream, { parties: HOST_PARTY, secrets: this.hostSecrets(stream) });
+      table = new Table(this.engine, stream, {
+        parties: HOST_PARTY,
+        secrets: this.hostSecrets(stream),
+        battleModel: hostBattleModel,
+      });
       this.hostTables.set(stream, table);
     }
     return table;

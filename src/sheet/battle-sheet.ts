@@ -100,7 +100,13 @@ export interface BattleSheet {
   volleys: SheetVolley[];
   barrages: SheetBarrage[];
   /** B4: the result once resolved. */
-  result: { winner: string | null; overwhelming: boolean; vp: [number, number] } | null;
+  result: {
+    winner: string | null;
+    overwhelming: boolean;
+    vp: [number, number];
+    /** B4: "model" when the battle model drew the result (`options.battles: "model"`), "players" when they agreed it. */
+    resolvedBy: "model" | "players";
+  } | null;
 }
 
 export function battleSheet(view: CampaignView, id: string): BattleSheet | null {
@@ -148,6 +154,7 @@ export function battleSheet(view: CampaignView, id: string): BattleSheet | null 
             winner: battle.winner,
             overwhelming: battle.overwhelming,
             vp: [battle.result.attacker.vp, battle.result.defender.vp],
+            resolvedBy: battle.resolvedBy ?? "players",
           }
         : null,
   };

@@ -117,7 +117,7 @@ const describers: Describers = {
       d.cvps,
     )
       .map(([p, c]) => `${p} +${c}`)
-      .join(", ")}`,
+      .join(", ")}${d.resolvedBy === "model" ? "; resolved by the battle model" : ""}`,
   ArmyRouted: (d) => `${d.army} is routed: ${units(d.units)} go In Transit`,
   ArmyWithdrew: (d) => `${d.army} falls back to ${sq(d.to)}`,
   ArmyOccupied: (d) => `${d.army} occupies ${sq(d.at)}`,

@@ -57,3 +57,26 @@ describe("a campaign with a computer seat, on the server", () => {
     expect(await server.engine.listCampaigns()).toEqual([CAMPAIGN]);
   });
 });
+
+describe("a campaign whose battles the model resolves, on the server", () => {
+  it("takes options.battles in POST /campaigns's set-up, recorded in CampaignCreated; refuses a value that is no way of resolving them", async () => {
+    const setup = (await ashfallSetup()) as { options?: object };
+    const refused = await create({
+      ...setup,
+      campaign: "modelled-bad",
+      options: { ...setup.options, battles: "dice" },
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json<{ message: string }>().message).toMatch(/battles/);
+    const made = await create({
+      ...setup,
+      campaign: "modelled",
+      options: { ...setup.options, battles: "model" },
+      computer: { seat: "horde" },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const state = await server.engine.state("modelled");
+    expect(state.setup!.options.battles).toBe("model");
+    expect(await server.engine.listCampaigns()).not.toContain("modelled-bad");
+  });
+});

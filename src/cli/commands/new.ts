@@ -64,6 +64,16 @@ function computerSettings(
   }
 }
 
+/** B4: the set-up with --battles's choice of how battles are resolved (the set-up's `options.battles` otherwise). */
+function withBattles<S extends SetupFile>(setup: S, battles: string | undefined): S {
+  if (battles === undefined) return setup;
+  if (battles !== "table" && battles !== "model")
+    throw new CliError(
+      `--battles: "${battles}" is not a way to resolve battles (B4): give table (the players report) or model (the battle model)`,
+    );
+  return { ...setup, options: { ...setup.options, battles } };
+}
+
 /** Registers `new`: creates a campaign from a set-up file and takes the first chores. */
 export function registerNew(program: Command, kit: CliKit): void {
   const { action, print, io } = kit;
@@ -83,29 +93,35 @@ export function registerNew(program: Command, kit: CliKit): void {
       "the computer plays this player, at a level: scripted (the default) or searching (docs/computer.md)",
     )
     .option(
+      "--battles <how>",
+      "how battles are resolved (B4): table (the players report and confirm, the default) or model (the host draws each by the battle model from the turn's dice)",
+    )
+    .option(
       "--think <ms>",
       `with --computer: the searching level's thinking time per decision, in milliseconds (default ${DEFAULT_THINK_MS})`,
     )
     .action(
-      action(async (options: SeatCliOptions & { setup: string; computer?: string; think?: string }) => {
-        const setup = await loadSetupFile(options.setup);
-        const computer = computerSettings(options, setup);
-        await withEngine(options, { clock: io.clock }, async (engine) => {
-          const { campaign, lines } = await createCampaign(engine, options.setup, setup);
-          lines.forEach(print);
-          if (computer) {
-            await writeComputerSettings(computerDir(options.db), campaign, computer);
-            print(
-              `The computer plays ${computer.seat} (${computer.level}); its secrets are kept in ${computerDir(options.db)}.`,
-            );
-          }
-          const seat = new Seat(engine, options);
-          const table = await seat.table(campaign);
-          await table.takeChores(printEvents(print, options.as, await engine.state(campaign)));
-          if (computer) await computerAfterCommand(seat, options.db, campaign, print);
-          const head = await engine.store.head(campaign);
-          print(`The log holds ${head.seq} events; head ${head.hash.slice(0, 16)}.`);
-        });
-      }),
+      action(
+        async (options: SeatCliOptions & { setup: string; computer?: string; think?: string; battles?: string }) => {
+          const setup = withBattles(await loadSetupFile(options.setup), options.battles);
+          const computer = computerSettings(options, setup);
+          await withEngine(options, { clock: io.clock }, async (engine) => {
+            const { campaign, lines } = await createCampaign(engine, options.setup, setup);
+            lines.forEach(print);
+            if (computer) {
+              await writeComputerSettings(computerDir(options.db), campaign, computer);
+              print(
+                `The computer plays ${computer.seat} (${computer.level}); its secrets are kept in ${computerDir(options.db)}.`,
+              );
+            }
+            const seat = new Seat(engine, options);
+            const table = await seat.table(campaign);
+            await table.takeChores(printEvents(print, options.as, await engine.state(campaign)));
+            if (computer) await computerAfterCommand(seat, options.db, campaign, print);
+            const head = await engine.store.head(campaign);
+            print(`The log holds ${head.seq} events; head ${head.hash.slice(0, 16)}.`);
+          });
+        },
+      ),
     );
 }
