@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export { Table, ChoreRefusedError, takeChoresInTurn, type TableOptions, type WrittenEvents } from "../client/table.js";
+export type { BattleModel } from "../client/prepare.js";
 export type { RandomHex } from "../client/prepare.js";
 export { dueChores } from "../client/chores.js";
 export {
