@@ -27,7 +27,7 @@ export {
   type NewEvent,
   type StoredEvent,
 } from "../../events/index.js";
-export { HOST, type Order, type Square, type TitanDamage } from "../../events/common.js";
+export { HOST, type BattleResult, type Order, type Square, type TitanDamage } from "../../events/common.js";
 export type { OwedItem } from "../../events/StallClaimed.js";
 export { NewEventSchema, StoredEventSchema } from "../../events/envelope.js";
 export type { DataOf, EventDefinition, Upcaster } from "../../events/define.js";
