@@ -753,11 +753,12 @@ describe("the campaign in the browser (docs/web.md)", () => {
     state = await scoutUntil("the scouting rolled", (s) => s.turnState!.scouting!.scoutings[id!]!.band !== null);
     const truth = state.armies["h5"]!.points as number;
     const size = horde.getByTestId(`state-size-${id}`);
+    // Sent with Enter from the field, as a person may: on the phone a feed's update can move the button under a click.
     await size.locator("input[name=points]").fill(String(truth + 5000));
-    await size.getByRole("button", { name: "State the size" }).click();
+    await size.locator("input[name=points]").press("Enter");
     await expect(size.locator(".refusal[data-rule=A3]").textContent(WAIT)).resolves.toContain(String(truth + 5000));
     await size.locator("input[name=points]").fill(String(truth));
-    await size.getByRole("button", { name: "State the size" }).click();
+    await size.locator("input[name=points]").press("Enter");
     await scoutUntil("the size stated", (s) => s.turnState!.scouting!.scoutings[id!]!.statedPoints === truth);
     await concord
       .locator(`[data-scouting="${id}"]`)
