@@ -19,39 +19,20 @@ export async function clickSquare(seat: SeatTab, [x, y]: Square): Promise<void> 
   await seat.page.getByTestId("map").first().locator(`[data-cell="${x},${y}"]`).click();
 }
 
-/**
- * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
- * by an attack), then an attack if the highlighted squares hold one, else the square nearest an enemy; confirmed.
- * Resolves once the page no longer offers the army; a refusal the page shows instead fails with its words.
- */
-export async function activate(
-  seat: SeatTab,
-  state: CampaignView,
-  army: ArmyState,
-  wait: { timeout: number },
-): Promise<void> {
+/** The square an activation goes to: an attack if the order reaches one, else the square nearest an enemy. */
+export function targetOf(state: CampaignView, army: ArmyState): string | undefined {
+  const reach = reachable(state, army, "charge");
+  const enemies = Object.values(state.armies).filter((a) => a.player !== army.player && a.at && a.status === "active");
+  const nearest = (key: string) => {
+    const square = key.split(",").map(Number) as Square;
+    return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
+  };
+  return [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
+}
+
+/** Waits for the army's activation to be taken by the page (it no longer offers the army), or fails with the refusal it shows. */
+export async function activated(seat: SeatTab, army: ArmyState, wait: { timeout: number }): Promise<void> {
   const { page } = seat;
-  await page.locator(`button[data-army="${army.id}"]`).click(wait);
-  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
-  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check(wait);
-  if (!pinned) {
-    const reach = reachable(state, army, "charge");
-    const enemies = Object.values(state.armies).filter(
-      (a) => a.player !== army.player && a.at && a.status === "active",
-    );
-    const nearest = (key: string) => {
-      const square = key.split(",").map(Number) as Square;
-      return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
-    };
-    const target = [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
-    if (target !== undefined) {
-      await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached", ...wait });
-      await clickSquare(seat, target.split(",").map(Number) as Square);
-      const steps = reach.paths.get(target)!.length;
-      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached", ...wait });
-    }
-  }
-  await page.getByTestId("confirm-order").click(wait);
   const done = page.locator(`button[data-army="${army.id}"]`).waitFor({ state: "detached", ...wait });
   const refused = page
     .locator(".refusal")
@@ -65,6 +46,37 @@ export async function activate(
   done.catch(() => {});
   refused.catch(() => {});
   await Promise.race([done, refused]);
+}
+
+/**
+ * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
+ * by an attack), then the square `targetOf` picks; confirmed. With `shot`, a picture of the page before the
+ * confirmation, from the map's top (its zoom, the square's words, the map panned to the square chosen).
+ */
+export async function activate(
+  seat: SeatTab,
+  state: CampaignView,
+  army: ArmyState,
+  wait: { timeout: number },
+  shot?: string,
+): Promise<void> {
+  const { page } = seat;
+  await page.locator(`button[data-army="${army.id}"]`).click(wait);
+  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
+  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check(wait);
+  const target = pinned ? undefined : targetOf(state, army);
+  if (target !== undefined) {
+    await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached", ...wait });
+    await clickSquare(seat, target.split(",").map(Number) as Square);
+    const steps = reachable(state, army, "charge").paths.get(target)!.length;
+    await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached", ...wait });
+  }
+  if (shot) {
+    await page.getByTestId("map-view").evaluate((map) => map.scrollIntoView());
+    await page.screenshot({ path: shot });
+  }
+  await page.getByTestId("confirm-order").click(wait);
+  await activated(seat, army, wait);
 }
 
 /** Presses Tab until the element focused matches the selector (at most 300 presses), backwards with `back`. */

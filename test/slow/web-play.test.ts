@@ -31,7 +31,18 @@ import {
   type SeatPage,
 } from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
-import { arrowTo, chooseOnMap, clickSquare, keyboard, pointer, tabTo, type Hands } from "./page-actions.js";
+import {
+  activate,
+  activated,
+  arrowTo,
+  chooseOnMap,
+  clickSquare,
+  keyboard,
+  pointer,
+  tabTo,
+  targetOf,
+  type Hands,
+} from "./page-actions.js";
 import { scoutingSetup } from "./scouting-setup.js";
 import { epicwar, keptLine, ROOT, type CliProcess } from "./cli-process.js";
 
@@ -83,8 +94,6 @@ const handsOf = (seat: SeatPage): Hands =>
 /** A side's name, as the pages say it. */
 const sideName = (state: CampaignView, player: string) => state.setup!.players.find((p) => p.id === player)!.name;
 
-const distance = (a: Square, b: Square) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
-
 /**
  * One activation given entirely by keyboard: the army chosen on the map (Enter again on a stack for its next army),
  * the order chosen among the radios with the arrows, the square moved to chosen on the map, the order confirmed.
@@ -121,61 +130,7 @@ async function activateByKeyboard(seat: SeatPage, state: CampaignView, army: Arm
   if (shot) await page.screenshot({ path: shot });
   await tabTo(seat, "[data-testid=confirm-order]");
   await page.keyboard.press("Enter");
-  await activated(seat, army);
-}
-
-/** The square an activation goes to: an attack if the order reaches one, else the square nearest an enemy. */
-function targetOf(state: CampaignView, army: ArmyState): string | undefined {
-  const reach = reachable(state, army, "charge");
-  const enemies = Object.values(state.armies).filter((a) => a.player !== army.player && a.at && a.status === "active");
-  const nearest = (key: string) => {
-    const square = key.split(",").map(Number) as Square;
-    return Math.min(...enemies.map((enemy) => distance(square, enemy.at!)));
-  };
-  return [...reach.attacks][0] ?? [...reach.paths.keys()].sort((a, b) => nearest(a) - nearest(b))[0];
-}
-
-/** Waits for the army's activation to be taken by the page, or fails with the refusal it shows. */
-async function activated(seat: SeatPage, army: ArmyState): Promise<void> {
-  const { page } = seat;
-  await Promise.race([
-    page.locator(`button[data-army="${army.id}"]`).waitFor({ state: "detached", ...WAIT }),
-    page
-      .locator(".refusal")
-      .waitFor(WAIT)
-      .then(async () => {
-        throw new Error(
-          `${seat.seat}'s activation of ${army.id} was refused: ${await page.locator(".refusal").textContent()}`,
-        );
-      }),
-  ]);
-}
-
-/**
- * One activation as the player gives it on the page: the army clicked, Charge chosen (Fortify for a defender pinned
- * by an attack), then an attack if the highlighted squares hold one, else the square nearest an enemy; confirmed.
- */
-async function activate(seat: SeatPage, state: CampaignView, army: ArmyState, shot?: string): Promise<void> {
-  const { page } = seat;
-  await page.locator(`button[data-army="${army.id}"]`).click(WAIT);
-  const pinned = pendingDefenders(state as never).some((battle) => battle.defender.army === army.id);
-  await page.locator(`input[name=order][value=${pinned ? "fortify" : "charge"}]`).check();
-  if (!pinned) {
-    const target = targetOf(state, army);
-    if (target !== undefined) {
-      await page.locator(`[data-square="${target}"]`).waitFor({ state: "attached" });
-      await clickSquare(seat, target.split(",").map(Number) as Square);
-      const steps = reachable(state, army, "charge").paths.get(target)!.length;
-      await page.locator(`[data-path-step="${steps - 1}"]`).waitFor({ state: "attached" });
-    }
-  }
-  if (shot) {
-    // The picture begins at the map's top: its zoom, the square's words, the map panned to the square chosen.
-    await page.getByTestId("map-view").evaluate((map) => map.scrollIntoView());
-    await page.screenshot({ path: shot });
-  }
-  await page.getByTestId("confirm-order").click();
-  await activated(seat, army);
+  await activated(seat, army, WAIT);
 }
 
 /**
@@ -340,7 +295,7 @@ describe("the campaign in the browser (docs/web.md)", () => {
           await seats[player]!.page.waitForFunction(() => document.title.startsWith("(Your move) "), undefined, WAIT);
           await expect(seats[player]!.page.title()).resolves.toContain("activate an army");
           if (player === "concord") await activateByKeyboard(seats[player]!, state, army, shot);
-          else await activate(seats[player]!, state, army, shot);
+          else await activate(seats[player]!, state, army, WAIT, shot);
           await expectSound(seats[player]!);
           state = await until("the activation written", (s) => s.seq > seq);
           // T5: each hidden order of one side is in no byte of the other side's page while it is hidden: what the
