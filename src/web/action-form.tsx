@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { Game, Verdict } from "./game.js";
 import { FieldError, type Values } from "./fields.js";
 import { RefusalNote, concerns } from "./refusal.js";
@@ -51,6 +51,9 @@ interface Props {
  */
 export function ActionForm({ game, title, type, fields, build }: Props) {
   const [values, setValues] = useState<Values>({});
+  // What the fields hold now, for a command that ends after the player began the next one: its end leaves them alone.
+  const valuesNow = useRef(values);
+  valuesNow.current = values;
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [done, setDone] = useState(false);
   const submit = async (event: Event) => {
@@ -65,6 +68,8 @@ export function ActionForm({ game, title, type, fields, build }: Props) {
     }
     setDone(false);
     const refusal = await game.submit({ type, ...command });
+    // Typed on meanwhile: a refusal is among the notices, and what is typed stays.
+    if (valuesNow.current !== values) return;
     setVerdict(refusal ?? null);
     if (!refusal) {
       setValues({});

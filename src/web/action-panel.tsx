@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { Order, Square } from "../../events/common.js";
 import { squareKey } from "../../projections/grid.js";
 import type { ArmyState } from "../../projections/state.js";
@@ -23,6 +23,9 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
   const view = game.view.value!;
   const player = game.player;
   const [chosen, setChosen] = useState<string | null>(null);
+  // The army chosen now, for a command that ends after the player chose another: its end leaves that choice alone.
+  const chosenNow = useRef(chosen);
+  chosenNow.current = chosen;
   const [order, setOrder] = useState<Order | null>(null);
   const [path, setPath] = useState<Square[]>([]);
   const [verdict, setVerdict] = useState<Verdict | null>(null);
@@ -66,6 +69,8 @@ export function ActionPanel({ game, children }: { game: Game; children?: Compone
     setSending(true);
     const refusal = await game.submit({ type: "ActivateArmy", army: army.id, order, path });
     setSending(false);
+    // Chosen another army meanwhile: a refusal is among the notices, and the choice stays.
+    if (chosenNow.current !== army.id) return;
     setVerdict(refusal ?? null);
     if (!refusal) choose(null);
   };

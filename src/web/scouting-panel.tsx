@@ -51,34 +51,46 @@ export function ScoutingPanel({ game, armies }: { game: Game; armies: readonly A
   );
 }
 
-/** The scouted player's part of a scouting: its answer (First Fire revealed or not), then the size it states. */
+/**
+ * The scouted player's part of a scouting: its answer (First Fire revealed or not), then the size it states. Each has
+ * its own field and refusal: the answer's command may still be finishing (its refresh, the seat's chores) when the
+ * size's field shows, and its end must not touch what the player is typing there.
+ */
 function ScoutedPart({ game, view, scouting }: { game: Game; view: CampaignView; scouting: ScoutingState }) {
+  if (scouting.scoutedBonus === null) return <ScoutingAnswer game={game} scouting={scouting} />;
+  if (scouting.band === null || scouting.statedPoints !== null) return null;
+  return <StatedSize game={game} view={view} scouting={scouting} />;
+}
+
+function ScoutingAnswer({ game, scouting }: { game: Game; scouting: ScoutingState }) {
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const answer = async (firstFire: boolean) =>
+    setVerdict((await game.submit({ scouting: scouting.id, type: "AnswerScouting", firstFire })) ?? null);
+  return (
+    <span class="scouted" data-testid={`answer-${scouting.id}`}>
+      {" "}
+      Your answer: <button onClick={() => void answer(true)}>Reveal First Fire (+2; binds the army to it)</button>{" "}
+      <button onClick={() => void answer(false)}>Reveal nothing</button>
+      <RefusalNote verdict={verdict} />
+    </span>
+  );
+}
+
+function StatedSize({ game, view, scouting }: { game: Game; view: CampaignView; scouting: ScoutingState }) {
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [points, setPoints] = useState("");
-  const send = async (command: Record<string, unknown>) => {
-    const refusal = await game.submit({ scouting: scouting.id, ...command });
+  const own = view.armies[scouting.target]?.points;
+  // Shown only once the band is rolled (ScoutedPart).
+  const margin = BLUFF_MARGIN[scouting.band!];
+  const send = async (stated: number) => {
+    const refusal = await game.submit({ scouting: scouting.id, type: "StateArmySize", points: stated });
     setVerdict(refusal ?? null);
     if (!refusal) setPoints("");
   };
-  if (scouting.scoutedBonus === null)
-    return (
-      <span class="scouted" data-testid={`answer-${scouting.id}`}>
-        {" "}
-        Your answer:{" "}
-        <button onClick={() => send({ type: "AnswerScouting", firstFire: true })}>
-          Reveal First Fire (+2; binds the army to it)
-        </button>{" "}
-        <button onClick={() => send({ type: "AnswerScouting", firstFire: false })}>Reveal nothing</button>
-        <RefusalNote verdict={verdict} />
-      </span>
-    );
-  if (scouting.band === null || scouting.statedPoints !== null) return null;
-  const own = view.armies[scouting.target]?.points;
-  const margin = BLUFF_MARGIN[scouting.band];
   const state = (event: Event) => {
     event.preventDefault();
     try {
-      void send({ type: "StateArmySize", points: asNumber({ points }, "points") });
+      void send(asNumber({ points }, "points"));
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       setVerdict({ kind: "field", field: error.field, message: error.message });
