@@ -37,14 +37,16 @@ export const PLAYERS = ["concord", "horde"] as const;
 const MAIN = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
 
 /**
- * Starts `epicwar serve --port 0` on the folder: its address and operator token, read from its first lines. Its
- * request log (one line per request, on stderr) goes to a file beside the folder, as a server's log goes to a file or
- * the journal in use: read by this process instead, it took the measuring process's time in the middle of commands.
+ * Starts `epicwar serve --port 0` on the folder (its log in the PostgreSQL database `store` if given): its address,
+ * operator token (read from its first lines) and process id. Its request log (one line per request, on stderr) goes
+ * to a file beside the folder, as a server's log goes to a file or the journal in use: read by this process instead,
+ * it took the measuring process's time in the middle of commands.
  */
-export async function startServe(db: string) {
+export async function startServe(db: string, store?: string) {
   const log = openSync(`${db}.log`, "a");
   // Every player and viewer signs in from this one address: the sign-in limit is for addresses of many people.
   const args = ["serve", "--db", db, "--port", "0", "--sign-ins-per-minute", "1000000"];
+  if (store !== undefined) args.push("--store", store);
   const child = spawn(process.execPath, [MAIN, ...args], {
     stdio: ["ignore", "pipe", log],
   });
@@ -63,6 +65,7 @@ export async function startServe(db: string) {
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return {
     address: { url, operator } satisfies ServerAddress,
+    pid: child.pid!,
     stop: async () => {
       child.kill("SIGTERM");
       return exited;

@@ -4,6 +4,12 @@ import { APPENDS_CHANNEL } from "./postgres-schema.js";
 /** How long to wait before connecting again after the listening connection was lost. */
 const RECONNECT_MS = 1_000;
 
+/** The stream and new head seq a notification names: `<stream> <seq>` (a stream id holds no space), or the stream alone. */
+function appendOf(payload: string): [string, number | undefined] {
+  const space = payload.lastIndexOf(" ");
+  return space < 0 ? [payload, undefined] : [payload.slice(0, space), Number(payload.slice(space + 1))];
+}
+
 /**
  * One connection that LISTENs for the appends of every process on the database and tells this process's followers
  * of the streams they name. A notification is only a hint to read: followers read by seq from where they are, so a
@@ -17,15 +23,18 @@ export class AppendListener {
 
   constructor(
     private readonly connection: pg.ClientConfig,
-    /** Called with the stream an append was made to; with undefined when any stream may have moved. */
-    private readonly heard: (stream: string | undefined) => void,
+    /**
+     * Called with the stream an append was made to and the seq of its new head (undefined from a notification that
+     * names none); with no stream when any stream may have moved.
+     */
+    private readonly heard: (stream: string | undefined, seq?: number) => void,
   ) {}
 
   async start(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client(this.connection);
     client.on("notification", (message) => {
-      if (message.channel === APPENDS_CHANNEL && message.payload) this.heard(message.payload);
+      if (message.channel === APPENDS_CHANNEL && message.payload) this.heard(...appendOf(message.payload));
     });
     client.on("error", () => this.lost(client));
     client.on("end", () => this.lost(client));

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { NEVER, Observable } from "rxjs";
 import { catalogue as defaultCatalogue, GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
-import { checkAppend, sealChecked } from "./append-check.js";
+import { checkAppend, sealChecked, type CheckedEvent } from "./append-check.js";
 import { checkStreamName, planBranch, refuseStreamInUse } from "./branch-plan.js";
 import {
   AppendConflictError,
@@ -70,6 +70,31 @@ const branchOfRow = (row: BranchRow): BranchMeta => ({
   created: row.created,
 });
 
+/** A stream's followers in this process: how to wake each, and the highest seq any of them has been given. */
+interface Followed {
+  wake: Set<(appended?: StoredEvent[]) => void>;
+  seen: number;
+}
+
+/** A batch of checked events sealed onto a head: the events, their columns as written, and the new head. */
+function sealBatch(stream: string, head: Head, checked: readonly CheckedEvent[]) {
+  let prev = head.hash;
+  const stored: StoredEvent[] = [];
+  const seqs: number[] = [];
+  const hashes: string[] = [];
+  const bodies: string[] = [];
+  for (const [index, event] of checked.entries()) {
+    const seq = head.seq + index + 1;
+    const sealed = sealChecked(stream, seq, prev, event);
+    seqs.push(seq);
+    hashes.push(sealed.stored.hash);
+    bodies.push(sealed.value.slice(HASH_LENGTH));
+    stored.push(sealed.stored);
+    prev = sealed.stored.hash;
+  }
+  return { stored, seqs, hashes, bodies, head: { seq: head.seq + stored.length, hash: prev } };
+}
+
 /** The pool's size and timeouts when the options do not say (docs/scaling.md, "Connections and timeouts"). */
 export const POSTGRES_DEFAULTS: PostgresOptions = { poolSize: 8, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 };
 
@@ -106,8 +131,13 @@ function shownLocation(location: string): string {
 export class PostgresEventStore extends LineStore {
   private readonly queue = new SerialQueue();
   /** Per followed stream, its followers' wake-ups and the highest seq any of them has been given. */
-  private readonly followed = new Map<string, { wake: Set<() => void>; seen: number }>();
+  private readonly followed = new Map<string, Followed>();
   private listener: AppendListener | undefined;
+  /**
+   * Each stream's head as this process last read or wrote it. Only an append's first guess of the hash its events
+   * chain onto: its statement writes them only if the stored head is still that one (appendOnHead).
+   */
+  private readonly lastHeads = new Map<string, Head>();
   readonly snapshots: SnapshotCache;
   readonly sealedTexts: SealedTexts;
   readonly seatRows: SeatRows;
@@ -187,12 +217,15 @@ export class PostgresEventStore extends LineStore {
   }
 
   async storedHead(stream: string, readPoint?: ReadPoint): Promise<Head> {
-    const { rows } = await this.on(readPoint).query<{ seq: string; hash: string }>(
-      "SELECT seq, hash FROM heads WHERE stream = $1",
-      [stream],
-    );
+    const { rows } = await this.on(readPoint).query<{ seq: string; hash: string }>({
+      name: "epicwar-head",
+      text: "SELECT seq, hash FROM heads WHERE stream = $1",
+      values: [stream],
+    });
     const row = rows[0];
-    return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
+    const head = row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
+    if (!readPoint) this.lastHeads.set(stream, head);
+    return head;
   }
 
   async streams(): Promise<string[]> {
@@ -304,52 +337,110 @@ export class PostgresEventStore extends LineStore {
     // Checked and copied in the caller's turn, as LevelDB's store does; queued in call order.
     const checked = checkAppend(stream, events, this.options.catalogue);
     return this.queue.run(async () => {
+      let stored: StoredEvent[] | undefined;
       try {
-        return await this.transaction(options.sync, async (client) => {
-          // Nothing to write: the expected seq is checked, and no head row is made for a stream that has none.
-          const head = checked.length === 0 ? await this.storedHead(stream) : await this.lockHead(client, stream);
-          if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
-          if (checked.length === 0) return [];
-          const taken = await this.firstStoredFrom(stream, head.seq + 1, {
-            client,
-            close: async () => {},
-          } as PgReadPoint);
-          if (taken !== undefined) throw new EventExistsError(stream, taken, head.seq);
-          let prev = head.hash;
-          const stored: StoredEvent[] = [];
-          const seqs: number[] = [];
-          const hashes: string[] = [];
-          const bodies: string[] = [];
-          for (const [index, event] of checked.entries()) {
-            const seq = head.seq + index + 1;
-            const sealed = sealChecked(stream, seq, prev, event);
-            seqs.push(seq);
-            hashes.push(sealed.stored.hash);
-            bodies.push(sealed.value.slice(HASH_LENGTH));
-            stored.push(sealed.stored);
-            prev = sealed.stored.hash;
-          }
-          await client.query(
-            `WITH written AS (
-               INSERT INTO events (stream, seq, hash, body)
-               SELECT $1, seq, hash, body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS batch(seq, hash, body)
-             ), moved AS (
-               INSERT INTO heads (stream, seq, hash) VALUES ($1, $5, $6)
-               ON CONFLICT (stream) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash
-             )
-             SELECT pg_notify('${APPENDS_CHANNEL}', $1)`,
-            [stream, seqs, hashes, bodies, head.seq + stored.length, prev],
-          );
-          return stored;
-        });
-      } catch (error) {
-        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-        // Another writer's first append of the stream took these seqs between this one's head read and its insert.
-        throw new AppendConflictError(stream, expectedSeq, (await this.storedHead(stream)).seq);
+        const known = this.lastHeads.get(stream);
+        // The usual append (a durable one, on the head last read here: the engine reads it to decide) is one
+        // statement; any other, or one that finds the head moved, is the transaction that tells why.
+        if (checked.length > 0 && (options.sync ?? this.options.sync) && known?.seq === expectedSeq)
+          stored = await this.appendOnHead(stream, known, checked);
+        stored ??= await this.appendInTransaction(stream, expectedSeq, checked, options.sync);
+        const last = stored.at(-1);
+        if (last) this.lastHeads.set(stream, { seq: last.seq, hash: last.hash });
+        return stored;
       } finally {
-        this.wakeFollowers(stream);
+        // Followers get the data as a replay reads it back (parsed from the stored canonical JSON), in objects of
+        // their own, as LevelDB's store gives them; after a failed append they read on from the database.
+        this.wakeFollowers(
+          stream,
+          stored?.length
+            ? stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown }))
+            : undefined,
+        );
       }
     });
+  }
+
+  /**
+   * The events written in one statement if the stream's head is still `head` (its seq and hash: the compare of a
+   * compare-and-set, made on the head's row under its lock) and nothing is stored after it; undefined, with nothing
+   * written, when it is not, or when a seq is taken.
+   */
+  private async appendOnHead(
+    stream: string,
+    head: Head,
+    checked: readonly CheckedEvent[],
+  ): Promise<StoredEvent[] | undefined> {
+    const batch = sealBatch(stream, head, checked);
+    try {
+      const { rows } = await this.pool.query({
+        name: "epicwar-append",
+        // A head row is made for a stream that has none only at seq 0; one another first append makes meanwhile is
+        // waited for by ON CONFLICT, then compared. The events are written only with the head's move.
+        text: `WITH moved AS (
+                 INSERT INTO heads (stream, seq, hash)
+                 SELECT $1, $5, $6
+                 WHERE ($7 = 0 OR EXISTS (SELECT 1 FROM heads WHERE stream = $1))
+                   AND NOT EXISTS (SELECT 1 FROM events WHERE stream = $1 AND seq > $7)
+                 ON CONFLICT (stream) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash
+                 WHERE heads.seq = $7 AND heads.hash = $8
+                 RETURNING seq
+               ), written AS (
+                 INSERT INTO events (stream, seq, hash, body)
+                 SELECT $1, batch.seq, batch.hash, batch.body
+                 FROM moved, unnest($2::bigint[], $3::text[], $4::text[]) AS batch(seq, hash, body)
+               )
+               SELECT pg_notify('${APPENDS_CHANNEL}', $1 || ' ' || moved.seq) FROM moved`,
+        values: [stream, batch.seqs, batch.hashes, batch.bodies, batch.head.seq, batch.head.hash, head.seq, head.hash],
+      });
+      return rows.length === 1 ? batch.stored : undefined;
+    } catch (error) {
+      // A seq taken meanwhile: the transaction tells whose.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The append as one transaction: the head's row locked (lockHead), the expected seq compared, any event stored
+   * after the head refused (EventExistsError), then the events, the head and the notification written.
+   */
+  private async appendInTransaction(
+    stream: string,
+    expectedSeq: number,
+    checked: readonly CheckedEvent[],
+    sync: boolean | undefined,
+  ): Promise<StoredEvent[]> {
+    try {
+      return await this.transaction(sync, async (client) => {
+        // Nothing to write: the expected seq is checked, and no head row is made for a stream that has none.
+        const head = checked.length === 0 ? await this.storedHead(stream) : await this.lockHead(client, stream);
+        if (head.seq !== expectedSeq) throw new AppendConflictError(stream, expectedSeq, head.seq);
+        if (checked.length === 0) return [];
+        const taken = await this.firstStoredFrom(stream, head.seq + 1, {
+          client,
+          close: async () => {},
+        } as PgReadPoint);
+        if (taken !== undefined) throw new EventExistsError(stream, taken, head.seq);
+        const batch = sealBatch(stream, head, checked);
+        await client.query(
+          `WITH written AS (
+             INSERT INTO events (stream, seq, hash, body)
+             SELECT $1, seq, hash, body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS batch(seq, hash, body)
+           ), moved AS (
+             INSERT INTO heads (stream, seq, hash) VALUES ($1, $5, $6)
+             ON CONFLICT (stream) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash
+           )
+           SELECT pg_notify('${APPENDS_CHANNEL}', $1 || ' ' || $5)`,
+          [stream, batch.seqs, batch.hashes, batch.bodies, batch.head.seq, batch.head.hash],
+        );
+        return batch.stored;
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      // Another writer's first append of the stream took these seqs between this one's head read and its insert.
+      throw new AppendConflictError(stream, expectedSeq, (await this.storedHead(stream)).seq);
+    }
   }
 
   private async insertBranch(client: pg.PoolClient, meta: BranchMeta): Promise<void> {
@@ -531,7 +622,14 @@ export class PostgresEventStore extends LineStore {
         retry = setTimeout(tryAgain, AWAY_RETRY_MS);
         retry.unref();
       };
-      const wake = () => {
+      const wake = (appended?: StoredEvent[]) => {
+        // An append of this process that follows what this follower has is given as it is, without a read.
+        if (appended && !reading && appended[0]!.seq === last + 1) {
+          last = appended.at(-1)!.seq;
+          followed.seen = Math.max(followed.seen, last);
+          subscriber.next(appended);
+          return;
+        }
         if (reading) {
           again = true;
           return;
@@ -570,11 +668,12 @@ export class PostgresEventStore extends LineStore {
   }
 
   /** The stream's followers here, and the listener that wakes them on other processes' appends (started once). */
-  private follow(stream: string): { wake: Set<() => void>; seen: number } {
+  private follow(stream: string): Followed {
     if (!this.listener) {
-      this.listener = new AppendListener(this.connection, (heard) => {
+      this.listener = new AppendListener(this.connection, (heard, seq) => {
         if (heard === undefined) for (const name of this.followed.keys()) this.wakeFollowers(name);
-        else this.wakeFollowers(heard);
+        // An append every follower here was given already (this process's own) needs no read.
+        else if (seq === undefined || seq > (this.followed.get(heard)?.seen ?? Infinity)) this.wakeFollowers(heard);
       });
       void this.listener.start();
     }
@@ -583,8 +682,9 @@ export class PostgresEventStore extends LineStore {
     return followed;
   }
 
-  private wakeFollowers(stream: string): void {
-    for (const wake of this.followed.get(stream)?.wake ?? []) wake();
+  /** Wakes the stream's followers here: with the events this process has just appended, or to read on. */
+  private wakeFollowers(stream: string, appended?: StoredEvent[]): void {
+    for (const wake of this.followed.get(stream)?.wake ?? []) wake(appended);
   }
 }
 

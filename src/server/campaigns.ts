@@ -48,6 +48,11 @@ export class Campaigns {
   private readonly choreRetries = new Retries(...CHORE_DELAYS);
   /** Lines whose host's steps failed because the log took no writes: taken again once it is reopened. */
   private readonly afterReopen = new Set<string>();
+  /**
+   * Per line, a seq at which no host's chore was left due (the state a command left had none, or this server took
+   * them up to there): the follower's batches that end there or before need no look, as its own appends' do not.
+   */
+  private readonly choresDoneAt = new Map<string, number>();
   /** The look for campaigns made elsewhere, every DISCOVERY_MS (discoverCampaigns), and whether one is under way. */
   private discovery: NodeJS.Timeout | undefined;
   private discovering = false;
@@ -152,9 +157,12 @@ export class Campaigns {
     // From the head on: what is already stored had its chores taken when the server started, or by the command.
     const appended = from(store.head(campaign)).pipe(switchMap((head) => store.batches$(campaign, head.seq + 1)));
     const subscription = appended.subscribe({
-      next: () => {
+      next: (batch) => {
         this.followRetries.reset(campaign);
-        void this.serialize(campaign, () => this.takeHostChores(campaign, log));
+        const seq = batch.at(-1)!.seq;
+        void this.serialize(campaign, async () => {
+          if (seq > (this.choresDoneAt.get(campaign) ?? 0)) await this.takeHostChores(campaign, log);
+        });
       },
       error: (error: unknown) => {
         this.followed.delete(campaign);
@@ -266,7 +274,11 @@ export class Campaigns {
    */
   async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
-    if (!this.takesHostSteps || (after && dueChores(after, HOST_PARTY).length === 0)) return written;
+    if (!this.takesHostSteps) return written;
+    if (after && dueChores(after, HOST_PARTY).length === 0) {
+      this.choresDone(stream, after.seq);
+      return written;
+    }
     if (this.engine.store.failure) {
       // The state may lack the write that failed, which the disk may yet hold: a chore decided on it could keep a
       // seed over the one that write commits to. The chores wait for the reopen, which reads the disk.
@@ -276,6 +288,8 @@ export class Campaigns {
     try {
       await this.hostTable(stream).takeChores((events) => written.push(...events));
       this.choreRetries.reset(stream);
+      // The Table takes chores until none is due: none is, from its last event on.
+      if (written.length > 0) this.choresDone(stream, written.at(-1)!.seq);
     } catch (error) {
       // Another instance's command appended between this step's read and its append: normal play on a shared
       // database, tried again at once, so no alert's business.
@@ -289,6 +303,10 @@ export class Campaigns {
       this.onHostSteps("taken", written.length);
     }
     return written;
+  }
+
+  private choresDone(stream: string, seq: number): void {
+    this.choresDoneAt.set(stream, Math.max(seq, this.choresDoneAt.get(stream) ?? 0));
   }
 
   /** A line's host's chores failed: taken again once the log is reopened, when that is why, else after a delay. */
