@@ -55,19 +55,12 @@ import {
   type BenchKeys,
   type Template,
 } from "./campaign.js";
-import { fmt, median, type Figure } from "./figure.js";
+import { cpuMsSince, fmt, median, type Figure } from "./figure.js";
 import { contextFigures } from "./context-figures.js";
 import { forecastFigures } from "./forecast.js";
 import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
-import {
-  cpuMsSince,
-  rawBaseline,
-  rawHashAndVerifyTime,
-  rawHashTime,
-  signatureSample,
-  type WorkTime,
-} from "./raw-baselines.js";
+import { rawBaseline, rawHashAndVerifyTime, rawHashTime, signatureSample, type WorkTime } from "./raw-baselines.js";
 import { serverFigures } from "./server-figures.js";
 
 const argv = process.argv.slice(2);

@@ -6,6 +6,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import pg from "pg";
 import { sha256Hex, type EventStore, type LevelEventStore } from "../src/log/index.js";
+import { cpuMsSince } from "./figure.js";
 import { eventKey, HASH_LENGTH } from "../src/log/layout.js";
 import { eventRange } from "../src/log/read-ahead.js";
 
@@ -102,12 +103,6 @@ export interface WorkTime {
   ms: number;
   cpuMs: number;
 }
-
-/** The CPU time of every thread of this process since `start` (process.cpuUsage()), in ms. */
-export const cpuMsSince = (start: NodeJS.CpuUsage) => {
-  const { user, system } = process.cpuUsage(start);
-  return (user + system) / 1000;
-};
 
 /** `each` over every stored body of a stream, timed over `each` only: the bodies are read in chunks first. */
 async function timedOverBodies(store: EventStore, stream: string, each: (body: string) => void): Promise<WorkTime> {

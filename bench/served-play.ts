@@ -63,11 +63,28 @@ export async function startServe(db: string) {
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return {
     address: { url, operator } satisfies ServerAddress,
+    /** The server process's CPU time so far (user and system, every thread), in ms; undefined off Linux. */
+    cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       child.kill("SIGTERM");
       return exited;
     },
   };
+}
+
+/** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on every Linux platform Node runs on). */
+const USER_HZ = 100;
+
+/** A process's CPU time (utime + stime, fields 14 and 15 of /proc/<pid>/stat) in ms; undefined where unreadable. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the command name, which is in parentheses and may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) / USER_HZ) * 1000;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A server to play on: its address and the operator token that creates campaigns. */
