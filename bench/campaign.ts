@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NewEvent, StoredEvent } from "../events/index.js";
 import { MemorySecrets } from "../src/client/secrets.js";
+import { canonicalJson } from "../src/crypto/commitments.js";
+import { nodeSigner } from "../src/crypto/sign-node.js";
+import { seatKeyFromSeed, type SeatKey } from "../src/crypto/signatures.js";
 import { Table } from "../src/client/table.js";
 import { playCampaign } from "../src/demo/play.js";
 import { Engine } from "../src/engine/engine.js";
@@ -17,7 +20,7 @@ import { loadSetupFile } from "../src/setup/setup-loader.js";
 import { examplePath } from "../src/setup/package-files.js";
 
 export interface Template {
-  /** CampaignCreated up to and including CampaignStarted. */
+  /** CampaignCreated up to and including CampaignStarted, then the parties' keys registered before the first turn. */
   setup: NewEvent[];
   /** Each played turn, TurnStarted to TurnEnded. */
   turns: NewEvent[][];
@@ -32,7 +35,14 @@ function demoRandom(campaign: string): (bytes: number) => string {
       .slice(0, bytes * 2);
 }
 
-const asNew = ({ type, version, at, actor, data }: StoredEvent): NewEvent => ({ type, version, at, actor, data });
+const asNew = ({ type, version, at, actor, data, command }: StoredEvent): NewEvent => ({
+  type,
+  version,
+  at,
+  actor,
+  data,
+  ...(command ? { command } : {}),
+});
 
 /** Plays Ashfall to its end with the demo's commanders in a throw-away folder and cuts its log into set-up and turns. */
 export async function playTemplate(): Promise<Template> {
@@ -57,6 +67,8 @@ export async function playTemplate(): Promise<Template> {
 
 export function cutTemplate(events: readonly StoredEvent[]): Template {
   const started = events.findIndex((e) => e.type === "CampaignStarted");
+  const firstTurn = events.findIndex((e) => e.type === "TurnStarted");
+  const keys = events.slice(started + 1, firstTurn).filter((e) => e.type === "SeatKeyRegistered");
   const turns: NewEvent[][] = [];
   let current: NewEvent[] | undefined;
   for (const event of events.slice(started + 1)) {
@@ -66,7 +78,7 @@ export function cutTemplate(events: readonly StoredEvent[]): Template {
   }
   // A turn still open when the play stopped is left out: every template turn runs from TurnStarted to TurnEnded.
   if (current) turns.pop();
-  return { setup: events.slice(0, started + 1).map(asNew), turns };
+  return { setup: [...events.slice(0, started + 1), ...keys].map(asNew), turns };
 }
 
 /** Events that only make sense where the battles that cause them happened, left out of battle-free turns. */
@@ -140,11 +152,52 @@ export function* syntheticCampaign(
   for (let turn = 1; turn <= turns; turn++) yield syntheticTurn(template, turn, options);
 }
 
-/** Appends a synthetic campaign to a stream in big unsynced batches; stops once `maxEvents` are written (if given). */
+/** The bench's own key of each party, from a fixed seed, and the campaign id its commands are signed for. */
+export interface BenchKeys {
+  campaign: string;
+  parties: Map<string, { key: SeatKey; sign: (text: string) => string }>;
+}
+
+/** A key for each party whose key the template registers. */
+export async function benchKeys(template: Template): Promise<BenchKeys> {
+  const parties: BenchKeys["parties"] = new Map();
+  for (const { type, actor } of template.setup) {
+    if (type !== "SeatKeyRegistered") continue;
+    const key = await seatKeyFromSeed(sha256Hex(`bench-key-${actor}`));
+    parties.set(actor, { key, sign: nodeSigner(key) });
+  }
+  const campaign = (template.setup[0]!.data as { campaign: string }).campaign;
+  return { campaign, parties };
+}
+
+/**
+ * The event as its party would have signed it where it is written: a registered key is the bench's key of its party,
+ * and a signed command's text is bound to the stream and the seq before the event, then signed by the bench's key
+ * (docs/signatures.md), so that the log verifies as a played one does.
+ */
+function signedAt(event: NewEvent, stream: string, seq: number, keys: BenchKeys): NewEvent {
+  const key = keys.parties.get(event.actor);
+  if (!key) return event;
+  const data =
+    event.type === "SeatKeyRegistered" ? { ...(event.data as object), publicKey: key.key.publicKey } : event.data;
+  if (!event.command) return { ...event, data };
+  const text = JSON.parse(event.command.signed) as { line: string; seq: number; command: Record<string, unknown> };
+  text.line = stream;
+  text.seq = seq - 1;
+  if (text.command["type"] === "RegisterSeatKey") text.command["publicKey"] = key.key.publicKey;
+  const signed = canonicalJson(text);
+  return { ...event, data, command: { signed, signature: key.sign(signed) } };
+}
+
+/**
+ * Appends a synthetic campaign to a stream in big unsynced batches, its commands signed again by `keys` for where they
+ * are written; stops once `maxEvents` are written (if given).
+ */
 export async function writeCampaign(
   engine: Engine,
   stream: string,
   batches: Iterable<NewEvent[]>,
+  keys: BenchKeys,
   options: { maxEvents?: number; batchSize?: number; onProgress?: (written: number) => void } = {},
 ): Promise<number> {
   const max = options.maxEvents ?? Infinity;
@@ -160,7 +213,7 @@ export async function writeCampaign(
   for (const batch of batches) {
     for (const event of batch) {
       if (seq + pending.length >= max) break;
-      pending.push(event);
+      pending.push(signedAt(event, stream, seq + pending.length + 1, keys));
     }
     if (pending.length >= batchSize) await flush();
     if (seq + pending.length >= max) break;

@@ -16,3 +16,9 @@ export const median = (values: number[]) => {
 
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The CPU time of every thread of this process since `start` (process.cpuUsage()), in ms. */
+export const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};

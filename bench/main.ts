@@ -12,6 +12,8 @@
  *   appendRatio         engine append events/s / raw batch puts (LevelDB) or INSERTs (PostgreSQL) of the same values,
  *                       same sync setting
  *   verifyRatio         chain verify events/s / raw SHA-256 over the same bytes
+ *   verifySignaturesRatio  verify of the chain and every signature (as `epicwar verify`) of the 1,000-turn campaign,
+ *                       events per CPU-second / SHA-256 of each body plus one Ed25519 verification per event alone
  *   importRatio         `epicwar import` of the big log's export, events/s / raw LevelDB puts of the same values
  *                       (LevelDB only)
  *   httpCommandRatio    commands/s through `epicwar serve` / commands/s to an in-process Engine (bench/server-figures.ts)
@@ -42,17 +44,23 @@ import { Replays } from "../replays/replayer.js";
 import { MemorySecrets } from "../src/client/secrets.js";
 import { seededRandom } from "../src/demo/rng.js";
 import { Engine } from "../src/engine/engine.js";
-import { isDatabaseUrl, sha256Hex, verifyStream, type EventStore } from "../src/log/index.js";
-import { HASH_LENGTH } from "../src/log/layout.js";
+import { isDatabaseUrl, verifyStream, type EventStore } from "../src/log/index.js";
 import { exportLines } from "../src/log/export-file.js";
 import { readExportFile } from "../src/cli/commands/import.js";
-import { playTemplate, syntheticCampaign, writeCampaign, type Template } from "./campaign.js";
-import { fmt, median, type Figure } from "./figure.js";
+import {
+  benchKeys,
+  playTemplate,
+  syntheticCampaign,
+  writeCampaign,
+  type BenchKeys,
+  type Template,
+} from "./campaign.js";
+import { cpuMsSince, fmt, median, type Figure } from "./figure.js";
 import { contextFigures } from "./context-figures.js";
 import { forecastFigures } from "./forecast.js";
 import { timeMapRender } from "./map.js";
 import { withProgress } from "./progress.js";
-import { rawBaseline } from "./raw-baselines.js";
+import { rawBaseline, rawHashAndVerifyTime, rawHashTime, signatureSample, type WorkTime } from "./raw-baselines.js";
 import { serverFigures } from "./server-figures.js";
 
 const argv = process.argv.slice(2);
@@ -122,50 +130,40 @@ function mapRenderMs(): Figure {
 // ---------------------------------------------------------------------------------------------------------------
 // Baselines
 
-/** SHA-256 of every stored body of a stream, timed over the hashing only (the bodies are read in chunks first). */
-async function rawHashMs(store: EventStore, stream: string): Promise<number> {
-  let total = 0;
-  let chunk: string[] = [];
-  const hashChunk = () => {
-    const start = performance.now();
-    for (const body of chunk) sha256Hex(body);
-    total += performance.now() - start;
-    chunk = [];
-  };
-  for await (const batch of store.rawBatches(stream)) {
-    for (const [, value] of batch) chunk.push(value.slice(HASH_LENGTH));
-    if (chunk.length >= 100_000) hashChunk();
-  }
-  hashChunk();
-  return total;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Steps
 
-async function generateBig(engine: Engine, template: Template): Promise<void> {
+async function generateBig(engine: Engine, template: Template, keys: BenchKeys): Promise<void> {
   await withProgress(`writing a ${fmt(SIZES.bigEvents)}-event log (battle-free turns)`, SIZES.bigEvents, (tick) =>
-    writeCampaign(engine, "big", syntheticCampaign(template, Math.ceil(SIZES.bigEvents / 15), { battles: false }), {
-      maxEvents: SIZES.bigEvents,
-      onProgress: tick,
-    }),
+    writeCampaign(
+      engine,
+      "big",
+      syntheticCampaign(template, Math.ceil(SIZES.bigEvents / 15), { battles: false }),
+      keys,
+      {
+        maxEvents: SIZES.bigEvents,
+        onProgress: tick,
+      },
+    ),
   );
 }
 
-async function generate(engine: Engine, template: Template): Promise<void> {
+async function generate(engine: Engine, template: Template, keys: BenchKeys): Promise<void> {
   const manyTurns = Math.ceil(SIZES.bigEvents / 15);
-  await generateBig(engine, template);
-  await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), {
+  await generateBig(engine, template, keys);
+  await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), keys, {
     maxEvents: SIZES.smallEvents,
   });
   await withProgress(`writing a ${fmt(SIZES.turns)}-turn campaign (battle-free turns)`, SIZES.turns * 35, (tick) =>
-    writeCampaign(engine, "long", syntheticCampaign(template, SIZES.turns, { battles: false }), { onProgress: tick }),
+    writeCampaign(engine, "long", syntheticCampaign(template, SIZES.turns, { battles: false }), keys, {
+      onProgress: tick,
+    }),
   );
   await withProgress(
     `writing a ${fmt(SIZES.battleTurns)}-turn campaign (turns with their battles)`,
     SIZES.battleTurns * 50,
     (tick) =>
-      writeCampaign(engine, "war", syntheticCampaign(template, SIZES.battleTurns, { battles: true }), {
+      writeCampaign(engine, "war", syntheticCampaign(template, SIZES.battleTurns, { battles: true }), keys, {
         onProgress: tick,
       }),
   );
@@ -276,23 +274,27 @@ async function stateAtTurn(
   ];
 }
 
-async function branchCreateRatio(engine: Engine): Promise<Figure> {
+async function branchCreateRatio(engine: Engine, keys: BenchKeys): Promise<Figure> {
   const store = engine.store;
   const replays = new Replays(store);
   const bigHead = (await store.head("big")).seq;
   const smallHead = (await store.head("small")).seq;
   const big: number[] = [];
   const small: number[] = [];
-  const make = (parent: string, seq: number, name: string) =>
-    ms(() =>
+  // The parties' keys held for the parent, as a player's folder holds its own: the host signs a fork's ForkLine (D2).
+  const make = async (parent: string, seq: number, name: string) => {
+    const held = new MemorySecrets();
+    for (const [party, { key }] of keys.parties) await held.keepSeatKey(party, key);
+    return ms(() =>
       createBranch(engine, replays, {
         campaign: parent,
         parent,
         from: { seq },
         name,
-        secrets: { parent: new MemorySecrets(), branch: new MemorySecrets() },
+        secrets: { parent: held, branch: new MemorySecrets() },
       }),
     );
+  };
   for (let i = 0; i < SIZES.branches; i++) {
     big.push(await make("big", Math.floor(bigHead / 2) + i, `b${i}`));
     small.push(await make("small", Math.floor(smallHead / 2) + i, `b${i}`));
@@ -360,7 +362,7 @@ async function verifyRatio(store: EventStore): Promise<Figure> {
     }),
   );
   if (!result?.ok) throw new Error("the generated log does not verify");
-  const hashMs = await rawHashMs(store, "big");
+  const hashMs = (await rawHashTime(store, "big")).ms;
   const value = rate(events, verifyMs) / rate(events, hashMs);
   return {
     name: "verifyRatio",
@@ -369,6 +371,49 @@ async function verifyRatio(store: EventStore): Promise<Figure> {
     goal: ">= 0.5",
     met: value >= 0.5,
     detail: `verify ${fmt(rate(events, verifyMs))} ev/s vs SHA-256 alone ${fmt(rate(events, hashMs))} ev/s over the same ${fmt(events)} bodies`,
+  };
+}
+
+/**
+ * Verify as `epicwar verify` runs it, the chain and every signed command against its party's key in force, against
+ * SHA-256 of each event and one Ed25519 verification per event alone; alternating, SIZES.runs each, on the 1,000-turn
+ * campaign (a signature costs some 40 times a hash: the million-event log would take minutes a run). The figure is the
+ * ratio of CPU time (every thread's), which a loaded machine disturbs least; the wall-clock ratio is in its detail.
+ */
+async function verifySignaturesRatio(store: EventStore, stream: string): Promise<Figure> {
+  const events = (await store.head(stream)).seq;
+  const sample = await signatureSample(store, stream);
+  if (!sample) throw new Error("the generated log registers no key");
+  const verified: WorkTime[] = [];
+  const raw: WorkTime[] = [];
+  let signed = 0;
+  await withProgress(
+    `verifying the chain and signatures of ${fmt(events)} events, and SHA-256 + Ed25519 of each, ${SIZES.runs} runs`,
+    SIZES.runs * 2,
+    async (tick) => {
+      for (let run = 0; run < SIZES.runs; run++) {
+        const cpu = process.cpuUsage();
+        const start = performance.now();
+        const result = await verifyStream(store, stream, { signatures: true });
+        verified.push({ ms: performance.now() - start, cpuMs: cpuMsSince(cpu) });
+        if (!result.ok || !result.signatures) throw new Error("the generated log does not verify with its signatures");
+        signed = result.signatures.signed;
+        tick(run * 2 + 1);
+        raw.push(await rawHashAndVerifyTime(store, stream, sample));
+        tick(run * 2 + 2);
+      }
+    },
+  );
+  const of = (times: WorkTime[], which: keyof WorkTime) => median(times.map((time) => time[which]));
+  const value = of(raw, "cpuMs") / of(verified, "cpuMs");
+  const wall = of(raw, "ms") / of(verified, "ms");
+  return {
+    name: "verifySignaturesRatio",
+    value,
+    unit: "",
+    goal: ">= 0.5",
+    met: value >= 0.5,
+    detail: `verify --signatures ${fmt(rate(events, of(verified, "cpuMs")))} ev per CPU-s vs SHA-256 + one Ed25519 verification per event alone ${fmt(rate(events, of(raw, "cpuMs")))}; wall-clock ratio ${fmt(wall, 2)} (${fmt(rate(events, of(verified, "ms")))} vs ${fmt(rate(events, of(raw, "ms")))} ev/s); ${fmt(events)} events, ${fmt(signed)} signed commands (median of ${SIZES.runs})`,
   };
 }
 
@@ -452,19 +497,21 @@ try {
         ...(await withProgress("forecasting Ashfall", 1, () => forecastFigures(template, SIZES.forecastRuns))),
       );
     if (firstLooksOnly) {
-      await generateBig(engine, template);
+      await generateBig(engine, template, await benchKeys(template));
       figures.push(...(await contextFigures(engine.store, "big", SIZES.runs)));
     } else if (!forecastOnly) {
-      await generate(engine, template);
+      const keys = await benchKeys(template);
+      await generate(engine, template, keys);
       figures.push(await replayRatio(engine.store));
       figures.push(...(await stateAtTurn(engine.store, "long", SIZES.turns, "", "battle-free turns")));
       figures.push(
         ...(await stateAtTurn(engine.store, "war", SIZES.battleTurns, "Battles", "turns with their battles")),
       );
-      figures.push(await branchCreateRatio(engine));
+      figures.push(await branchCreateRatio(engine, keys));
       figures.push(await appendRatio(engine, template, true));
       figures.push(await appendRatio(engine, template, false));
       figures.push(await verifyRatio(engine.store));
+      figures.push(await verifySignaturesRatio(engine.store, "long"));
       figures.push(...(await contextFigures(engine.store, "big", SIZES.runs)));
       // An import into a folder of the bench's own: on PostgreSQL it would need a second database.
       if (!storeAt) figures.push(await importRatio(engine.store));

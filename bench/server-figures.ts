@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOST } from "../events/common.js";
 import { Engine } from "../src/engine/engine.js";
-import { fmt, median, type Figure } from "./figure.js";
+import { cpuMsSince, fmt, median, type Figure } from "./figure.js";
 import {
   engineSide,
   createServedCampaign,
@@ -75,6 +75,9 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
   const inProcess = newTally();
   const single: number[] = [];
   const each: number[] = [];
+  // CPU time of whole plays (the commanders' reads and decisions too), per command given, for the detail.
+  const served = { client: 0, server: 0 };
+  let inProcessCpuMs = 0;
   try {
     await withProgress(
       `Ashfall through epicwar serve and in-process, then with 1 and ${FANOUT_VIEWERS} feed viewers, ${runs} runs`,
@@ -86,9 +89,14 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
         await playCampaign(await engineSide(engine, "warmup", newTally(), hostSecrets));
         for (let run = 0; run < runs; run++) {
           const tokens = await createServedCampaign(server.address, `http${run}`);
+          const [clientStart, serverStart] = [process.cpuUsage(), server.cpuMs()];
           await playCampaign(servedSide(server.address, `http${run}`, tokens, http));
+          served.client += cpuMsSince(clientStart);
+          served.server += (server.cpuMs() ?? NaN) - (serverStart ?? NaN);
           tick(run * 4 + 1);
+          const engineStart = process.cpuUsage();
           await playCampaign(await engineSide(engine, `engine${run}`, inProcess, hostSecrets));
+          inProcessCpuMs += cpuMsSince(engineStart);
           tick(run * 4 + 2);
           single.push(...(await watchedPlay(server.address, viewers, `one${run}`, [PLAYERS[0]])));
           tick(run * 4 + 3);
@@ -105,6 +113,10 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
     await rm(dir, { recursive: true, force: true });
   }
   const httpRatio = commandRate(http) / commandRate(inProcess);
+  const perCommand = (ms: number, tally: PlayTally) => fmt(ms / tally.commands, 2);
+  const cpu = Number.isNaN(served.server)
+    ? ""
+    : `; CPU a command, the whole play: served ${perCommand(served.client + served.server, http)} ms (players and commanders ${perCommand(served.client, http)}, server ${perCommand(served.server, http)}) vs in-process ${perCommand(inProcessCpuMs, inProcess)} ms`;
   const fanout = median(each) / median(single);
   return [
     {
@@ -113,7 +125,7 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
       unit: "",
       goal: ">= 0.5",
       met: httpRatio >= 0.5,
-      detail: `through epicwar serve ${fmt(commandRate(http))} commands/s vs in-process Engine ${fmt(commandRate(inProcess))} commands/s (${http.commands} and ${inProcess.commands} commands of ${runs} Ashfall campaigns each, sync true)`,
+      detail: `through epicwar serve ${fmt(commandRate(http))} commands/s vs in-process Engine ${fmt(commandRate(inProcess))} commands/s (${http.commands} and ${inProcess.commands} commands of ${runs} Ashfall campaigns each, sync true)${cpu}`,
     },
     {
       name: "feedFanoutRatio",

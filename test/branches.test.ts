@@ -563,10 +563,14 @@ describe("the CLI", () => {
     expect(derived).toMatchObject({ cvps: { concord: { total: expect.any(Number) } } });
     expect(lines(timeline!.stdout).at(-1)).toMatch(/^Turn 3 Action: initiative: /);
 
+    // Each line's chain, then its signatures, indented.
     expect(lines(verified!.stdout).map((line) => line.split(":")[0])).toEqual([
       "ashfall",
+      "  signatures",
       "ashfall.deeper",
+      "  signatures",
       "ashfall.what-if",
+      "  signatures",
     ]);
     expect(one!.stdout).toMatch(/^ashfall\.what-if: intact, \d+ events/);
 

@@ -321,6 +321,7 @@ describe("a campaign created from ready.json", () => {
     expect(verified.stderr).toBe("");
     expect(nonEmptyLines(verified.stdout)).toEqual([
       expect.stringMatching(new RegExp(`^golden: intact, ${total} events, head [0-9a-f]{16}$`)),
+      expect.stringMatching(/^ {2}signatures: \d+ signed commands verified against the keys in force, /),
     ]);
   });
 
@@ -353,7 +354,9 @@ describe("a campaign created from ready.json", () => {
     expect(verify.code, show(verify)).toBe(0);
     expect(nonEmptyLines(verify.stdout)).toEqual([
       expect.stringMatching(new RegExp(`^golden: intact, ${total} events`)),
+      expect.stringMatching(/^ {2}signatures: /),
       expect.stringMatching(new RegExp(`^golden2: intact, ${total} events`)),
+      expect.stringMatching(/^ {2}signatures: /),
     ]);
 
     const unknown = expectOneLineError(await cli(["state", "--db", db, "--campaign", "nope"]));

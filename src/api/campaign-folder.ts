@@ -170,9 +170,12 @@ export class CampaignFolder {
     return (await auditAsSeen(this.engine.store, stream, options.as, which)).report;
   }
 
-  /** The hash chain of a line checked from its first event: intact, or the first seq that is not. */
+  /**
+   * The hash chain of a line checked from its first event, and every signed command against its party's key in force
+   * (as `epicwar verify`): intact, with its signature counts, or the first seq that is not.
+   */
   async verify(campaign: string, options: { branch?: string } = {}): Promise<VerifyResult> {
-    return verifyStream(this.engine.store, await this.line(campaign, options.branch));
+    return verifyStream(this.engine.store, await this.line(campaign, options.branch), { signatures: true });
   }
 
   /**

@@ -90,7 +90,7 @@ export type { LineDiff, Lines, StateAsSeen } from "../../replays/as-seen.js";
 export type { BranchInfo } from "../../replays/branches.js";
 export type { ArmySummary, Difference, LineSummary } from "../../replays/diff.js";
 export type { BranchMeta, Head } from "../log/layout.js";
-export type { ChainProblem, VerifyResult } from "../log/index.js";
+export type { ChainProblem, SignatureCounts, VerifyResult } from "../log/index.js";
 export { AppendConflictError, BranchError, CorruptEventError } from "../log/index.js";
 export { EXPORT_VERSION, type ExportHeader } from "../log/export-file.js";
 export { ImportError } from "../log/import-file.js";

@@ -27,6 +27,7 @@ export {
   storeFailure,
 } from "./errors.js";
 export { blameBrokenLog, verifyStream, type VerifyResult, type ChainProblem } from "./verify.js";
+export type { SignatureCounts } from "./signature-check.js";
 export { sha256Hex } from "./hash.js";
 export { canonicalJson } from "../crypto/commitments.js";
 export type { BranchMeta, Head, Segment } from "./layout.js";

@@ -5,11 +5,21 @@ import { HASH_LENGTH, type BranchMeta, type Segment } from "./layout.js";
 import { splitLine, type Range } from "./line-ranges.js";
 import type { EventStore, ReadPoint } from "./event-store.js";
 import { chainHolds, defaultCheckerCount } from "./verify-parallel.js";
+import { checkSignatures, type SignatureCounts } from "./signature-check.js";
 
-export type ChainProblem = "missing" | "unreadable" | "hash" | "order" | "link" | "truncated" | "head" | "fork";
+/** What is wrong at the first bad seq: the chain's problems, or "signature" (D2, with the signatures option). */
+export type ChainProblem =
+  "missing" | "unreadable" | "hash" | "order" | "link" | "truncated" | "head" | "fork" | "signature";
 
 export type VerifyResult =
-  | { ok: true; stream: string; events: number; headHash: string }
+  | {
+      ok: true;
+      stream: string;
+      events: number;
+      headHash: string;
+      /** With the signatures option: what the signature check counted (docs/signatures.md). */
+      signatures?: SignatureCounts;
+    }
   | {
       ok: false;
       stream: string;
@@ -35,6 +45,11 @@ export interface VerifyOptions {
   thisThread?: boolean;
   /** Events per range of the quick check (default QUICK_RANGE_EVENTS). */
   quickRangeEvents?: number;
+  /**
+   * Whether every signed command is also checked against the key it must verify with, once the chain holds (default
+   * false: the engine checked each as it was written; `epicwar verify` asks for it). See checkSignatures.
+   */
+  signatures?: boolean;
 }
 
 /**
@@ -103,7 +118,12 @@ export async function verifyStream(
   // no append changes.
   const readPoint = await store.readPoint();
   try {
-    return await verifyAt(store, stream, options, readPoint);
+    const chain = await verifyAt(store, stream, options, readPoint);
+    if (!chain.ok || !options.signatures) return chain;
+    const signatures = await checkSignatures(store, await store.line(stream), chain.events, readPoint);
+    if (signatures.ok) return { ...chain, signatures: signatures.counts };
+    const { seq, inStream, message } = signatures.failure;
+    return { ok: false, stream, seq, problem: "signature", message, ...(inStream !== stream ? { inStream } : {}) };
   } finally {
     await readPoint.close();
   }
