@@ -177,7 +177,7 @@ export class SignatureAudit implements AdvancedCheck {
     if (!this.verify(key, signed, signature))
       return fail(`the signature is not by ${signer}'s key ${key.slice(0, 12)} over its signed command`);
     if (keyPartyOf(command) === ORGANISER)
-      this.summary.organiser.push({ seq: event.seq, type: command.type, signedBy: signer === HOST ? HOST : ORGANISER });
+      this.summary.organiser.push({ seq: event.seq, type: event.type, signedBy: signer === HOST ? HOST : ORGANISER });
     // A fork's declaration of what it voids is a branch's first event only (docs/replays.md).
     if (command.type === "ForkLine" && !opensStream)
       return fail("its ForkLine is not the first event of a branch: only a fork voids what was open at it");

@@ -610,7 +610,7 @@ class Signatures:
         if not ed25519.verify(bytes.fromhex(key), signed["signed"].encode("utf-8"), signature):
             return self.fail(seq, f"the signature is not by {signer}'s key in force ({key[:12]}) over its signed command")
         if party == ORGANISER:
-            self.organiser.append((seq, command.get("type"), signer))
+            self.organiser.append((seq, event["type"], signer))
         data = event["data"] if isinstance(event["data"], dict) else {}
         # What the command says in so many words (a text, a number, a yes or no) its first event must say alike.
         for member, value in command.items():
