@@ -29,6 +29,7 @@ import { setupCommands } from "../../src/setup/setup-file.js";
 import type { CampaignView } from "../../src/views/view.js";
 import type { EventStore } from "../../src/log/event-store.js";
 import { tempDir } from "../support/tmp.js";
+import { runInProcess, show } from "../support/cli.js";
 import { auth, CAMPAIGN, startTestServer, type TestServer } from "../server/support.js";
 
 const VERIFIER = fileURLToPath(new URL("../../tools/verify_log.py", import.meta.url));
@@ -191,6 +192,31 @@ describe("the organiser's key on a server (D2)", () => {
       /organiser's key in force .* is not the one this machine holds/,
     );
     expect(!warned.ok && warned.refusal.message).toContain('"role":"organiser"');
+  });
+});
+
+describe("the organiser's CLI on a server (D2)", () => {
+  it("apply --server with the host's token makes the organiser's key in its secrets folder and signs the pause with it", async () => {
+    const server = await startTestServer();
+    try {
+      await server.app.listen({ host: "127.0.0.1", port: 0 });
+      const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+      const dir = await tempDir("epicwar-organiser-cli-");
+      const pause = JSON.stringify({ actor: "host", type: "PauseCampaign", reason: "from the CLI" });
+      const run = await runInProcess(["--server", url, "apply", "-", "--secrets", dir], pause, {
+        env: { EPICWAR_TOKEN: server.tokens["host"]! },
+      });
+      expect(run.code, show(run)).toBe(0);
+      const kept = JSON.parse(await readFile(join(dir, CAMPAIGN, "organiser.json"), "utf8")) as { seatKey: SeatKey };
+      const state = await server.engine.state(CAMPAIGN);
+      expect(state.paused?.reason).toBe("from the CLI");
+      expect(state.seatKeys!["organiser"]!.publicKey).toBe(kept.seatKey.publicKey);
+      const stored = await server.engine.store.readAll(CAMPAIGN);
+      const paused = stored.find((e) => e.seq === state.paused!.seq)!;
+      expect(verifySignature(kept.seatKey.publicKey, paused.command!.signed, paused.command!.signature)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
 
