@@ -16,6 +16,11 @@ export const IdRecord = <T extends TSchema>(value: T) => Type.Record(Id, value, 
 export const Actor = Type.String({ pattern: ID_PATTERN });
 export type Actor = Static<typeof Actor>;
 export const HOST = "host";
+/**
+ * D2: the name of the organiser's own key. The organiser acts as the host, but its commands (O1, O2, the T5 close)
+ * are signed by a key made on its own device, apart from the host's key that signs the dice keeper's steps.
+ */
+export const ORGANISER = "organiser";
 
 /** A map square as [x, y]: x counts columns from the west edge, y rows from the north edge, both from 0. */
 export const Square = Type.Tuple([

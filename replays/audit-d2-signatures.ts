@@ -5,7 +5,8 @@ import { canonicalJson } from "../src/crypto/commitments.js";
 import { COMMAND_DOMAIN } from "../src/crypto/signatures.js";
 import { decide } from "../src/engine/decide.js";
 import { describeRefusal } from "../src/rules/refusal.js";
-import type { SignatureCheck } from "../src/rules/seat-keys.js";
+import { keyPartyOf, requiredKey, type SignatureCheck } from "../src/rules/seat-keys.js";
+import { HOST, ORGANISER } from "../events/common.js";
 import type { AdvancedCheck, CheckedEvent } from "./audit-advanced.js";
 import type { Finding, SignatureSummary } from "./audit-report.js";
 import { SIGNATURE_VERDICTS } from "./audit-report.js";
@@ -19,6 +20,18 @@ import { SIGNATURE_VERDICTS } from "./audit-report.js";
  */
 
 const V = SIGNATURE_VERDICTS;
+
+/**
+ * The first events of the organiser's commands (ORGANISER_COMMANDS) when the host writes them: an unsigned one is the
+ * organiser's, judged against the organiser's key, not the host's.
+ */
+const ORGANISER_EVENTS: ReadonlySet<string> = new Set([
+  "CampaignPaused",
+  "CampaignResumed",
+  "ActionDeadlineSet",
+  "ActionDeadlineEnforced",
+  "ActionPhaseEnded",
+]);
 
 /** The members an event's envelope may have (docs/storage.md, The raw log), `hash` as a stored event carries it. */
 const ENVELOPE = new Set([...ENVELOPE_MEMBERS, "hash"]);
@@ -42,7 +55,9 @@ export class SignatureAudit implements AdvancedCheck {
   private lastAt: { seq: number; at: string; time: number } | null = null;
   /** The first seq of the run of events recorded at the current event's time: a batch is decided at one time. */
   private runStart = 1;
-  readonly summary: SignatureSummary = { signed: 0, derived: 0, unsigned: {}, replacements: [] };
+  readonly summary: SignatureSummary = { signed: 0, derived: 0, unsigned: {}, replacements: [], organiser: [] };
+  /** The batch of an unsigned command of the organiser's: what follows it in the batch is the organiser's too. */
+  private unsignedOrganiser: { actor: string; at: string } | null = null;
 
   /** The stream of the event before, on a line that crosses a fork. */
   private lastStream: string | undefined;
@@ -68,16 +83,31 @@ export class SignatureAudit implements AdvancedCheck {
     // Written in the batch of a signed command whose events were already found wrong: one finding is enough.
     if (this.batch?.actor === event.actor && this.batch.at === event.at) return;
     this.batch = null;
-    if (this.keys.has(event.actor)) {
+    const party = this.unsignedParty(event);
+    if (this.keys.has(party)) {
       this.report({
         verdict: V.unsigned,
-        player: event.actor,
+        player: party,
         seqs: [event.seq],
-        detail: `${event.type} (seq ${event.seq}) is ${event.actor}'s, who had a key in force, but no signed command of ${event.actor}'s gives it: someone else wrote it`,
+        detail: `${event.type} (seq ${event.seq}) is ${party}'s, who had a key in force, but no signed command of ${party}'s gives it: someone else wrote it`,
       });
     } else {
-      this.summary.unsigned[event.actor] = (this.summary.unsigned[event.actor] ?? 0) + 1;
+      this.summary.unsigned[party] = (this.summary.unsigned[party] ?? 0) + 1;
     }
+  }
+
+  /**
+   * Whose key an unsigned event should have been signed by: the organiser's for the first event of an organiser's
+   * command and those after it in its batch, else its actor's.
+   */
+  private unsignedParty(event: SignedEvent): string {
+    const { actor, at } = event;
+    if (this.unsignedOrganiser?.actor === actor && this.unsignedOrganiser.at === at) return ORGANISER;
+    this.unsignedOrganiser = null;
+    if (actor !== HOST || !ORGANISER_EVENTS.has(event.type)) return actor;
+    this.unsignedOrganiser = { actor, at };
+    this.summary.organiser.push({ seq: event.seq, type: event.type, signedBy: null });
+    return ORGANISER;
   }
 
   after(event: SignedEvent): void {
@@ -142,10 +172,12 @@ export class SignatureAudit implements AdvancedCheck {
     if (!checked.ok) return fail(`its signed command is not a command (${checked.field}: ${checked.message})`);
     const command = checked.command;
     if (command.actor !== event.actor) return fail(`its command is ${command.actor}'s, not ${event.actor}'s`);
-    const key = command.type === "RegisterSeatKey" ? command.publicKey : this.keys.get(command.actor);
-    if (key === undefined) return fail(`${command.actor} had no key in force to sign with`);
+    const { signer, key } = requiredKey((party) => this.keys.get(party), command);
+    if (key === undefined) return fail(`${signer} had no key in force to sign with`);
     if (!this.verify(key, signed, signature))
-      return fail(`the signature is not by ${command.actor}'s key ${key.slice(0, 12)} over its signed command`);
+      return fail(`the signature is not by ${signer}'s key ${key.slice(0, 12)} over its signed command`);
+    if (keyPartyOf(command) === ORGANISER)
+      this.summary.organiser.push({ seq: event.seq, type: event.type, signedBy: signer === HOST ? HOST : ORGANISER });
     // A fork's declaration of what it voids is a branch's first event only (docs/replays.md).
     if (command.type === "ForkLine" && !opensStream)
       return fail("its ForkLine is not the first event of a branch: only a fork voids what was open at it");

@@ -41,6 +41,11 @@ export interface SignatureSummary {
   unsigned: Record<string, number>;
   /** Every replacement of a party's key: a warning to every seat, naming whose and when. */
   replacements: Array<{ party: string; seq: number; at: string }>;
+  /**
+   * Who signed each of the organiser's commands (O1, O2, the T5 close, its key's registration), by its first event:
+   * the organiser's own key, the host's (a server signed them before the organiser had a key of its own), or none.
+   */
+  organiser: Array<{ seq: number; type: string; signedBy: "organiser" | "host" | null }>;
 }
 
 /** What the audit can say about an army, a roll or the log. Everything but `ok` and the pending ones is a failure. */

@@ -109,6 +109,10 @@ export function signatureLines(signatures: SignatureSummary): string[] {
     `signatures: ${plural(signatures.signed, "signed command")} checked against the keys in force, ${plural(signatures.derived, "event")} decided again from them` +
       (unsigned.length > 0 ? `; unsigned (no key in force yet): ${unsigned.join(", ")}` : ""),
     ...signatures.replacements.map(keyReplacedWarning),
+    ...signatures.organiser.map(
+      ({ seq, type, signedBy }) =>
+        `  the organiser's ${type} (seq ${seq}): ${signedBy === null ? "unsigned (no organiser's key in force yet)" : signedBy === "organiser" ? "signed by the organiser's key" : "signed by the host's key (before the organiser had a key of its own)"}`,
+    ),
   ];
 }
 

@@ -411,7 +411,9 @@ describe("hidden orders (T5)", () => {
     expect(armyOf(open, 1, "r1")).toMatchObject({ status: "pending", verdicts: ["pending: order not yet revealed"] });
     expect(open.pending).toBeGreaterThanOrEqual(2);
 
-    const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    // The organiser's first command registers the organiser's key before it, in its batch (D2).
+    const [registered, ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    expect(registered).toMatchObject({ type: "SeatKeyRegistered", data: { party: "organiser" } });
     expect(ended).toMatchObject({ type: "ActionPhaseEnded", data: { withheld: ["r1", "r2"] } });
     const report = await game.audit();
     for (const army of ["r1", "r2"]) {
@@ -1036,7 +1038,9 @@ describe("T5 stall ruling: a player who never gives or reveals an order cannot h
       message: expect.stringContaining("no stall was claimed"),
     });
     await game.must({ actor: "red", type: "ClaimStall" });
-    const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    // The organiser's first command registers the organiser's key before it, in its batch (D2).
+    const [registered, ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    expect(registered).toMatchObject({ type: "SeatKeyRegistered", data: { party: "organiser" } });
     expect(ended!.data).toEqual({ turn: 1, withheld: ["b1"], notActivated: ["r2", "r3", "b2", "b3"] });
     expect((await game.state()).violations.map((v) => [v.army, v.player, v.detail])).toEqual([
       ["b1", "blue", "order never given"],
@@ -1066,7 +1070,9 @@ describe("T5 stall ruling: a player who never gives or reveals an order cannot h
       message: expect.stringContaining("blue owes the reveal of b1"),
     });
     await game.must({ actor: "red", type: "ClaimStall" });
-    const [ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    // The organiser's first command registers the organiser's key before it, in its batch (D2).
+    const [registered, ended] = await game.must({ actor: HOST, type: "CloseActionPhase" });
+    expect(registered).toMatchObject({ type: "SeatKeyRegistered", data: { party: "organiser" } });
     expect(ended!.data).toEqual({ turn: 1, withheld: ["b1"], notActivated: ["r2", "r3", "b2", "b3"] });
 
     const report = await game.audit();

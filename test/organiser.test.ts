@@ -103,7 +103,14 @@ describe("O1 pause and resume", () => {
     await withGiven(async (g) => {
       // When the host pauses with a reason
       const paused = await accepted(g.table.submit({ actor: "host", type: "PauseCampaign", reason: "server move" }));
-      expect(paused.map((e) => [e.type, e.data])).toEqual([["CampaignPaused", { reason: "server move" }]]);
+      // The organiser's first command registers its own key in the same batch (D2)
+      expect(paused.map((e) => [e.type, e.data])).toEqual([
+        [
+          "SeatKeyRegistered",
+          { party: "organiser", publicKey: expect.stringMatching(/^[0-9a-f]{64}$/), replaces: null },
+        ],
+        ["CampaignPaused", { reason: "server move" }],
+      ]);
       expect(waitingFor(await g.table.state())).toMatch(
         /^the host to resume the campaign, paused at seq \d+ \(server move\)/,
       );
@@ -144,6 +151,7 @@ describe("O2 the Action phase's deadline", () => {
       await refused(g, { ...later, at: "tomorrow" }, { field: "at", message: "must match pattern" });
       const set = await accepted(g.table.submit(later));
       expect(set.map((e) => [e.type, e.data])).toEqual([
+        ["SeatKeyRegistered", expect.objectContaining({ party: "organiser", replaces: null })],
         ["ActionDeadlineSet", { turn: 1, deadline: "2026-03-02T17:00:00.000Z" }],
       ]);
       await accepted(g.table.submit({ ...later, at: "2026-03-03T09:00:00Z" }));

@@ -512,6 +512,21 @@ class Contents:
                 self.fail(roll_seq, f"{'scouting' if scouting else 'initiative'} roll of turn {data['turn']} does not recompute from the seeds")
 
 
+HOST, ORGANISER = "host", "organiser"
+# The host's commands that are the organiser's own (O1, O2, the T5 close), signed by the organiser's key once it has one
+# (before that, by the host's key or not at all); and the first events they write (docs/signatures.md).
+ORGANISER_COMMANDS = {"PauseCampaign", "ResumeCampaign", "SetActionDeadline", "CloseActionPhase"}
+ORGANISER_EVENTS = {"CampaignPaused", "CampaignResumed", "ActionDeadlineSet", "ActionDeadlineEnforced", "ActionPhaseEnded"}
+
+
+def key_party(actor, command_type, role=None):
+    """Whose key signs a command: the organiser's for its commands and its key's registration, else its actor's."""
+    if actor != HOST:
+        return actor
+    organiser = role == ORGANISER if command_type == "RegisterSeatKey" else command_type in ORGANISER_COMMANDS
+    return ORGANISER if organiser else HOST
+
+
 class Signatures:
     """D2: each signed command against its party's key in force; the events of a party with a key in force either
     signed or written by the engine in the same batch after one of its signed commands; recorded times never going back."""
@@ -520,7 +535,7 @@ class Signatures:
         self.failures, self.keys, self.campaign, self.batch = [], {}, "", None
         self.last, self.run_start = None, 1
         self.counts = {"signed": 0, "derived": 0, "unsigned": 0}
-        self.replacements = []
+        self.replacements, self.organiser, self.unsigned_organiser = [], [], None
 
     def fail(self, seq, what):
         self.failures.append((seq, what))
@@ -543,18 +558,33 @@ class Signatures:
             self.signed(event)
         elif self.batch == (actor, event["at"]):
             self.counts["derived"] += 1
-        elif actor in self.keys:
-            self.fail(seq, f"{event['type']} is {actor}'s, who has a key in force, but is neither signed nor written in the batch of a signed command of {actor}'s")
         else:
-            self.counts["unsigned"] += 1
-            self.batch = None
+            party = self.unsigned_party(event)
+            if party in self.keys:
+                self.fail(seq, f"{event['type']} is {party}'s, who has a key in force, but is neither signed nor written in the batch of a signed command of {party}'s")
+            else:
+                self.counts["unsigned"] += 1
+                self.batch = None
         if event["type"] == "SeatKeyRegistered":
             data = event["data"]
-            if data["party"] != actor or data["replaces"] != self.keys.get(actor):
+            if data["party"] != key_party(actor, "RegisterSeatKey", data["party"]) or data["replaces"] != self.keys.get(data["party"]):
                 self.fail(seq, f"a key of {data['party']} registered by {actor}, or replacing another key than the one in force")
             self.keys[data["party"]] = data["publicKey"]
             if data["replaces"] is not None:
                 self.replacements.append((data["party"], seq, event["at"]))
+
+    def unsigned_party(self, event):
+        """Whose key an unsigned event should have been signed by: the organiser's for the first event of an organiser's
+        command and those after it in its batch, else its actor's."""
+        actor, at = event["actor"], event["at"]
+        if self.unsigned_organiser == (actor, at):
+            return ORGANISER
+        self.unsigned_organiser = None
+        if actor != HOST or event["type"] not in ORGANISER_EVENTS:
+            return actor
+        self.unsigned_organiser = (actor, at)
+        self.organiser.append((event["seq"], event["type"], None))
+        return ORGANISER
 
     def signed(self, event):
         seq, actor, signed = event["seq"], event["actor"], event["command"]
@@ -572,11 +602,15 @@ class Signatures:
             return self.fail(seq, f"its command is signed at seq {text['seq']}, not at the seq its batch was decided on ({self.run_start - 1})")
         if not isinstance(command, dict) or command.get("actor") != actor:
             return self.fail(seq, f"its signed command is not {actor}'s")
-        key = command.get("publicKey") if command.get("type") == "RegisterSeatKey" else self.keys.get(actor)
+        party = key_party(actor, command.get("type"), command.get("role"))
+        signer = HOST if party == ORGANISER and ORGANISER not in self.keys else party
+        key = command.get("publicKey") if command.get("type") == "RegisterSeatKey" else self.keys.get(signer)
         if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{64}", key):
-            return self.fail(seq, f"{actor} has no key in force to sign with")
+            return self.fail(seq, f"{signer} has no key in force to sign with")
         if not ed25519.verify(bytes.fromhex(key), signed["signed"].encode("utf-8"), signature):
-            return self.fail(seq, f"the signature is not by {actor}'s key in force ({key[:12]}) over its signed command")
+            return self.fail(seq, f"the signature is not by {signer}'s key in force ({key[:12]}) over its signed command")
+        if party == ORGANISER:
+            self.organiser.append((seq, event["type"], signer))
         data = event["data"] if isinstance(event["data"], dict) else {}
         # What the command says in so many words (a text, a number, a yes or no) its first event must say alike.
         for member, value in command.items():
@@ -698,6 +732,8 @@ def main(argv):
     print(f"signatures: {signed['signed']} signed commands verified against the keys in force, {signed['derived']} events written after them in their batch, {signed['unsigned']} events unsigned (their party had no key in force)")
     for party, seq, at in signatures.replacements:
         print(f"WARNING: {party}'s key was replaced at seq {seq} ({at}): from then on whoever holds {party}'s seat signs for {party}")
+    for seq, kind, signer in signatures.organiser:
+        print(f"  the organiser's {kind} (seq {seq}): " + ("unsigned (no organiser's key in force yet)" if signer is None else "signed by the organiser's key" if signer == ORGANISER else "signed by the host's key (before the organiser had a key of its own)"))
     if failures:
         seq, what = min(failures, key=lambda failure: failure[0])
         print(f"FAIL seq {seq}: {what}" + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

@@ -238,10 +238,9 @@ export class RemoteSeat {
     return new Table(this.handler, this.campaign, {
       parties: this.acting,
       secrets: this.secrets(),
-      // The server keeps the host's dice seeds and takes the host's steps itself: the organiser's client has none.
+      // The server keeps the host's dice seeds and takes the host's steps itself: the organiser's client has none;
+      // it signs the organiser's commands with the organiser's own key, made here (D2).
       chores: this.chores && this.seat !== HOST,
-      // ... and signs the organiser's commands with the host's key, which it holds with those seeds (D2).
-      signing: this.seat !== HOST,
     });
   }
 }

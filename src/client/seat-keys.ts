@@ -1,4 +1,6 @@
 import { seatsOf } from "./seats.js";
+import { HOST, ORGANISER } from "../../events/common.js";
+import { keyPartyOf } from "../rules/seat-keys.js";
 import type { CampaignView } from "../views/view.js";
 import { newSeatKey, seatKeyFromSeed, signedText, signText, type SeatKey } from "../crypto/signatures.js";
 import { digestHex } from "../crypto/commitments.js";
@@ -48,13 +50,52 @@ export async function prepareSeatKey(
   const actor = input["actor"];
   if (typeof actor !== "string" || !seatsOf(state).includes(actor) || input["publicKey"] !== undefined)
     return undefined;
-  const held = await secrets.seatKey(actor);
-  const fresh = !held || held.publicKey === state.seatKeys?.[actor]?.publicKey;
-  const key = fresh ? await newKey(actor) : held;
+  const party = keyPartyOf({ actor, type: "RegisterSeatKey", role: input["role"] as string | undefined });
+  const held = await secrets.seatKey(party);
+  const fresh = !held || held.publicKey === state.seatKeys?.[party]?.publicKey;
+  const key = fresh ? await newKey(party) : held;
   return {
     command: { ...input, publicKey: key.publicKey },
-    keep: fresh ? () => secrets.keepSeatKey(actor, key) : nothingToKeep,
+    keep: fresh ? () => secrets.keepSeatKey(party, key) : nothingToKeep,
   };
+}
+
+/**
+ * The registration of the organiser's own key, due before the organiser's first command (O1, O2, the T5 close) where
+ * it has none in force: the organiser's key is made on its own machine when it first acts. Undefined otherwise.
+ */
+export function organiserKeyDue(state: CampaignView, command: unknown): Input | undefined {
+  const input = command as Input | null;
+  if (state.campaign === null || typeof input !== "object" || input === null) return undefined;
+  const { actor, type } = input;
+  if (typeof actor !== "string" || typeof type !== "string" || type === "RegisterSeatKey") return undefined;
+  if (keyPartyOf({ actor, type }) !== ORGANISER || state.seatKeys?.[ORGANISER] !== undefined) return undefined;
+  return { actor: HOST, type: "RegisterSeatKey", role: ORGANISER };
+}
+
+/**
+ * The commands a party's command is sent as, each signed by the key it must be: the command alone, or, where `key` is
+ * the registration of the organiser's own key that is due before it, the registration and then the command, signed
+ * by the key it registers, in one batch: a command refused registers nothing either.
+ */
+export async function signedBatch(
+  state: CampaignView,
+  line: string,
+  command: unknown,
+  secrets: SecretKeeper,
+  key?: Input,
+): Promise<unknown[]> {
+  if (!key || state.seatKeys?.[ORGANISER] !== undefined) return [await signCommand(state, line, command, secrets)];
+  const inForce = { publicKey: key["publicKey"] as string, seq: state.seq + 1, replacements: [] };
+  const registered = { ...state, seatKeys: { ...state.seatKeys, [ORGANISER]: inForce } };
+  return [await signCommand(state, line, key, secrets), await signCommand(registered, line, command, secrets)];
+}
+
+/** The party whose key signs a command as a party writes it: undefined for what is not a seat's command. */
+function signerOf(state: CampaignView, input: Input): string | undefined {
+  const { actor, type, role } = input;
+  if (typeof actor !== "string" || typeof type !== "string" || !seatsOf(state).includes(actor)) return undefined;
+  return keyPartyOf({ actor, type, role: role as string | undefined });
 }
 
 /**
@@ -69,10 +110,11 @@ export async function signCommand(
 ): Promise<unknown> {
   const input = command as Input | null;
   if (state.campaign === null || typeof input !== "object" || input === null) return command;
+  const party = signerOf(state, input);
+  if (party === undefined) return command;
   const { actor, signature: _replaced, ...submitted } = input;
-  if (typeof actor !== "string" || !seatsOf(state).includes(actor)) return command;
-  const needed = input["type"] === "RegisterSeatKey" ? input["publicKey"] : state.seatKeys?.[actor]?.publicKey;
-  const held = await secrets.seatKey(actor);
+  const needed = input["type"] === "RegisterSeatKey" ? input["publicKey"] : state.seatKeys?.[party]?.publicKey;
+  const held = await secrets.seatKey(party);
   if (!held || needed === undefined || held.publicKey !== needed) return command;
   const point = { campaign: state.campaign, line, seq: state.seq, view: null };
   const value = await signText(held, signedText(point, { actor, ...submitted }));
@@ -91,8 +133,8 @@ export async function foreignKey(
 ): Promise<Refusal | undefined> {
   const input = command as Input | null;
   if (typeof input !== "object" || input === null || input["type"] === "RegisterSeatKey") return undefined;
-  const actor = input["actor"];
-  const inForce = typeof actor === "string" ? state.seatKeys?.[actor] : undefined;
-  if (!inForce || (await secrets.seatKey(actor as string))?.publicKey === inForce.publicKey) return undefined;
-  return { kind: "rule", rule: "D2", message: foreignKeyWarning(actor as string, inForce.seq) };
+  const party = signerOf(state, input);
+  const inForce = party === undefined ? undefined : state.seatKeys?.[party];
+  if (!inForce || (await secrets.seatKey(party!))?.publicKey === inForce.publicKey) return undefined;
+  return { kind: "rule", rule: "D2", message: foreignKeyWarning(party!, inForce.seq) };
 }

@@ -9,7 +9,7 @@ import { pruneUncommittedOrders } from "./held-orders.js";
 import { randomHex } from "../crypto/commitments.js";
 import { prepareCommand, type BattleModel, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
-import { foreignKey, keyChores, prepareSeatKey, signCommand } from "./seat-keys.js";
+import { foreignKey, keyChores, organiserKeyDue, prepareSeatKey, signedBatch } from "./seat-keys.js";
 import { canSign, type SeatKey } from "../crypto/signatures.js";
 
 export interface TableOptions {
@@ -21,8 +21,9 @@ export interface TableOptions {
   chores?: boolean;
   /**
    * D2: register a key for each party this machine acts for that has none in force, and sign every command with it
-   * (default true, where the platform can sign: not a page served over plain HTTP from another machine). Off for the
-   * organiser's seat on a server, whose key the server holds with the host's seeds.
+   * (default true, where the platform can sign: not a page served over plain HTTP from another machine). A machine
+   * that acts for the host signs the organiser's commands with the organiser's own key, registered with its first
+   * one, and the host's steps with the host's key (on a server, the server's, kept with the host's seeds).
    */
   signing?: boolean;
   /**
@@ -91,7 +92,8 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
   /**
    * The secret a command commits to is made durable before the command is decided: if the process dies between the
    * two, the log holds no commitment without its secret (a secret with no commitment is harmless, and pruned when
-   * its turn ends). A command that fails its schema check commits to nothing, so nothing is kept for it.
+   * its turn ends). A command that fails its schema check commits to nothing, so nothing is kept for it. The organiser's
+   * first command registers the organiser's own key (D2), made and kept here, in the same batch.
    */
   private async prepareAndExecute(input: unknown): Promise<O> {
     let state = await this.state();
@@ -106,19 +108,36 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
     }
     const foreign = this.signing ? await foreignKey(state, prepared.command, this.options.secrets) : undefined;
     if (foreign) return { ok: false, index: 0, refusal: foreign } as Refused as O;
+    const key = this.signing ? await this.organiserKey(state, input) : undefined;
     for (let attempt = 1; ; attempt++) {
-      const command = this.signing
-        ? await signCommand(state, this.options.line ?? this.campaign, prepared.command, this.options.secrets)
-        : prepared.command;
-      const outcome = await this.engine.execute(this.campaign, [command]);
+      const { line = this.campaign, secrets } = this.options;
+      const commands = this.signing
+        ? await signedBatch(state, line, prepared.command, secrets, key)
+        : [prepared.command];
+      const outcome = await this.engine.execute(this.campaign, commands);
       const answer: Answer<unknown> = outcome;
-      if (answer.ok || answer.refusal.kind !== "conflict" || command === prepared.command || attempt >= RESIGN_ATTEMPTS)
+      if (!answer.ok && commands.length > 1) answer.index = Math.max(0, answer.index - 1);
+      if (
+        answer.ok ||
+        answer.refusal.kind !== "conflict" ||
+        commands.at(-1) === prepared.command ||
+        attempt >= RESIGN_ATTEMPTS
+      )
         return outcome;
       // Signed again at the line's new seq while the turn it was prepared in goes on, as a stale seq is retried.
       const preparedIn = state.turn;
       state = await this.state();
       if (state.turn !== preparedIn) return outcome;
     }
+  }
+
+  /** The registration of the organiser's own key, its key made and kept, where the command is its first (D2). */
+  private async organiserKey(state: S, input: unknown): Promise<Record<string, unknown> | undefined> {
+    const due = organiserKeyDue(state, input);
+    if (!due) return undefined;
+    const registration = (await prepareSeatKey(state, due, this.options.secrets, this.options.newKey))!;
+    await registration.keep();
+    return registration.command as Record<string, unknown>;
   }
 
   /** Off where asked, and where the platform cannot sign (a page over plain HTTP): its commands go unsigned. */

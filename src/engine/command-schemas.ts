@@ -13,6 +13,7 @@ import {
   Nonce,
   Options,
   Order,
+  ORGANISER,
   Sha256,
   Square,
   SupportKind,
@@ -345,8 +346,14 @@ export const RollBarrage = command("RollBarrage", { battle: Id, barrage: Id, dic
 /** The host sets or moves this turn's Action phase deadline, after which it may close the phase (O2, T5 stall). */
 export const SetActionDeadline = command("SetActionDeadline", { at: DateTime });
 
-/** D2: a party puts its public key in force (its first, or one replacing a key lost), signed by that key. */
-export const RegisterSeatKey = command("RegisterSeatKey", { publicKey: PublicKey });
+/**
+ * D2: a party puts its public key in force (its first, or one replacing a key lost), signed by that key. The host
+ * registers the organiser's own key with `role: "organiser"`, and the dice keeper's (the host's steps) without.
+ */
+export const RegisterSeatKey = command("RegisterSeatKey", {
+  publicKey: PublicKey,
+  role: Type.Optional(Type.Literal(ORGANISER)),
+});
 
 /**
  * D1, T5: the host declares, as a branch's first event, what the fork leaves void on it (LineForked): the commitments

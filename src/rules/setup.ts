@@ -1,5 +1,5 @@
 import type { Square } from "../../events/common.js";
-import { HOST } from "../../events/common.js";
+import { HOST, ORGANISER } from "../../events/common.js";
 import type { DomainEvent } from "../../events/index.js";
 import {
   chebyshev,
@@ -55,7 +55,8 @@ export function decideCreateCampaign(state: CampaignState, command: CommandOf<"C
   const [first, second] = players as [PlayerState, PlayerState];
   if (first.id === second.id) refuseField("players[1].id", `both players are called "${first.id}"`);
   players.forEach((player, i) => {
-    if (player.id === HOST) refuseField(`players[${i}].id`, `"${HOST}" is reserved for the organiser`);
+    if (player.id === HOST || player.id === ORGANISER)
+      refuseField(`players[${i}].id`, `"${player.id}" is reserved for the organiser`);
   });
   if (OPPOSITE_EDGE[first.baseLine] !== second.baseLine) {
     refuseRule("S1", `base lines must be opposite edges of the map, not ${first.baseLine} and ${second.baseLine}`);

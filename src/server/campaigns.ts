@@ -7,7 +7,6 @@ import type { SecretKeeper } from "../client/party-secrets.js";
 import { secretsOfLog } from "../client/secrets.js";
 import { ChoreRefusedError, Table } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
-import { signCommand } from "../client/seat-keys.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Engine } from "../engine/engine.js";
 import { BranchError, DatabaseAwayError, storeFailure, type Lease } from "../log/index.js";
@@ -325,22 +324,6 @@ export class Campaigns {
       log.error({ stream, err: error }, `the host's chores in ${stream} wait: ${(error as Error).message}`);
       this.retryHostChores(stream, error, log);
     }
-  }
-
-  /**
-   * The organiser's commands signed with the host's key, which this server holds with the host's dice seeds (D2):
-   * the organiser's page and CLI sign nothing of their own. A command signed already is left as it is.
-   */
-  async signForHost(stream: string, commands: readonly unknown[]): Promise<unknown[]> {
-    const state = await this.engine.state(stream);
-    const secrets = this.hostSecrets(stream);
-    return Promise.all(
-      commands.map((command) =>
-        (command as { signature?: unknown }).signature === undefined
-          ? signCommand(state, stream, command, secrets)
-          : command,
-      ),
-    );
   }
 
   /**

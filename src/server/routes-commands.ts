@@ -5,7 +5,7 @@ import type { ReceiptText } from "../crypto/receipts.js";
 import { signReceipt } from "./server-key.js";
 import { eventsAsSeen } from "../../replays/as-seen.js";
 import { seesAll } from "../views/view.js";
-import { HOST } from "../../events/common.js";
+import { HOST, ORGANISER } from "../../events/common.js";
 import { checkCommand } from "../engine/command-schemas.js";
 import { seatIn } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
@@ -114,6 +114,12 @@ export function commandRoutes(
           field: `commands[${index}].actor`,
           index,
         });
+      if (seat === HOST && type === "RegisterSeatKey" && checked.command.role === undefined)
+        throw new HttpError(
+          "forbidden",
+          `commands[${index}].role: the host's key is the server's, kept with the host's dice seeds; the organiser registers its own with role "${ORGANISER}" (D2)`,
+          { field: `commands[${index}].role`, index },
+        );
       if (SERVER_STEPS.has(type))
         throw new HttpError(
           "forbidden",
@@ -124,11 +130,10 @@ export function commandRoutes(
     // Every event written from expectedSeq on, in hand: the commands' and then the host's chores'.
     return campaigns.serialize(id, async () => {
       // Decided on the seq the client saw and appended only while the line is still there, on every instance.
-      const signed = seat === HOST ? await campaigns.signForHost(stream, commands) : commands;
       // The seat's view where the commands were decided: the receipt chains the answer's events from it.
       const before = (await engine.store.head(stream)).seq;
       const from = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
-      const outcome = await engine.execute(stream, signed, { expectedSeq });
+      const outcome = await engine.execute(stream, commands, { expectedSeq });
       if (!outcome.ok) {
         if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
         throw new HttpError("refused", outcome.refusal.message, {

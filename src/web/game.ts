@@ -78,14 +78,11 @@ export class Game {
   ) {
     this.remote = new RemoteCampaign(server, branch, true);
     const parties = new Set(seat.seat === HOST ? [] : [seat.seat]);
-    const signing = {
-      // The server signs the organiser's commands with the host's key, which it holds with the host's seeds (D2).
-      signing: seat.seat !== HOST,
-      // A branch's stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures name.
-      ...(branch === undefined ? {} : { line: `${seat.campaign}.${branch}` }),
-    };
-    this.commands = new Table(this.remote, seat.campaign, { parties, secrets, chores: false, ...signing });
-    this.chores = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST, ...signing });
+    // Every seat's page signs its commands with a key made in this browser, the organiser's too (D2). A branch's
+    // stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures name.
+    const line = branch === undefined ? {} : { line: `${seat.campaign}.${branch}` };
+    this.commands = new Table(this.remote, seat.campaign, { parties, secrets, chores: false, ...line });
+    this.chores = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST, ...line });
     this.lock = new SeatLock(`epicwar ${seat.campaign}${branch === undefined ? "" : `~${branch}`}/${seat.seat}`);
   }
 

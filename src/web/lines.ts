@@ -1,4 +1,5 @@
 import { signal } from "@preact/signals";
+import { ORGANISER } from "../../events/common.js";
 import type { ServerConnection } from "../client/server.js";
 import type { CampaignView } from "../views/view.js";
 import type { Connection } from "./connection.js";
@@ -31,18 +32,18 @@ export class Lines {
     const secrets =
       branch === undefined ? await this.main : await BrowserSecrets.open(`${this.seat.campaign}~${branch}`);
     const game = new Game(this.server, this.seat, secrets, this.connection, branch);
-    const player = game.player;
-    if (branch !== undefined && player) {
+    if (branch !== undefined) {
       const view = await game.remote.state(this.seat.campaign);
-      await carrySeatKey(view, player, await this.main, secrets);
+      // The key this seat signs with: its player's, or on the organiser's page the organiser's own.
+      await carrySeatKey(view, game.player ?? ORGANISER, await this.main, secrets);
     }
     await game.refresh();
     this.game.value = game;
   }
 }
 
-/** D2: a branch's line inherits the main line's keys in force, so the player signs there with the key it holds. */
-async function carrySeatKey(view: CampaignView, player: string, from: BrowserSecrets, to: BrowserSecrets) {
-  const key = await from.seatKey(player);
-  if (key && key.publicKey === view.seatKeys?.[player]?.publicKey) await to.keepSeatKey(player, key);
+/** D2: a branch's line inherits the main line's keys in force, so the seat signs there with the key it holds. */
+async function carrySeatKey(view: CampaignView, party: string, from: BrowserSecrets, to: BrowserSecrets) {
+  const key = await from.seatKey(party);
+  if (key && key.publicKey === view.seatKeys?.[party]?.publicKey) await to.keepSeatKey(party, key);
 }

@@ -1,3 +1,4 @@
+import { registration } from "../rules/seat-keys.js";
 import type { CampaignView } from "../views/view.js";
 
 /** D2: the warning every surface shows for a party's key replaced, naming whose and when. */
@@ -16,4 +17,4 @@ export function keyWarnings(state: Pick<CampaignView, "seatKeys">): string[] {
 
 /** D2: what a party's own machine says when the key in force for it is not the one it holds. */
 export const foreignKeyWarning = (party: string, seq: number): string =>
-  `WARNING: ${party}'s key in force (registered at seq ${seq}) is not the one this machine holds: someone else registered it, and its commands are refused until ${party} registers its own ({"actor":"${party}","type":"RegisterSeatKey"}), which every seat is warned of`;
+  `WARNING: ${party}'s key in force (registered at seq ${seq}) is not the one this machine holds: someone else registered it, and its commands are refused until ${party} registers its own (${registration(party)}), which every seat is warned of`;

@@ -13,6 +13,8 @@ import { join } from "node:path";
 import type { Browser, Locator, Page, Request, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Square } from "../../events/common.js";
+import type { StoredEvent } from "../../events/index.js";
+import { verifySignature } from "../../src/crypto/verify-node.js";
 import type { ArmyState, BattleState } from "../../projections/state.js";
 import type { AuditReport } from "../../replays/audit-report.js";
 import { pendingDefenders } from "../../src/rules/action-common.js";
@@ -305,7 +307,20 @@ describe("the campaign in the browser (docs/web.md)", () => {
     const pause = host.locator("form[data-action=PauseCampaign]");
     await pause.locator("input[name=reason]").fill("a break for tea");
     await pause.getByRole("button").click();
-    await until("the pause", (s) => s.paused?.reason === "a break for tea");
+    const paused = await until("the pause", (s) => s.paused?.reason === "a break for tea");
+    // D2: signed in the organiser's browser by the organiser's own key, registered with the pause: not the server's.
+    const keys = paused.seatKeys!;
+    expect(keys["organiser"]!.publicKey).not.toBe(keys["host"]!.publicKey);
+    const { events } = await read<{ events: StoredEvent[] }>(`/campaigns/${CAMPAIGN}/log`);
+    const pauseEvent = events.find((e) => e.seq === paused.paused!.seq)!;
+    expect(pauseEvent.type).toBe("CampaignPaused");
+    const { signed, signature } = pauseEvent.command!;
+    expect(verifySignature(keys["organiser"]!.publicKey, signed, signature)).toBe(true);
+    expect(events.find((e) => e.seq === keys["organiser"]!.seq)).toMatchObject({
+      type: "SeatKeyRegistered",
+      actor: "host",
+      data: { party: "organiser", replaces: null },
+    });
     await notice.filter({ hasText: "host: to resume the campaign (ResumeCampaign)" }).waitFor(WAIT);
     // O1: a player's command while paused is refused, and the page says so with the rule's ID.
     const winner = seats[start.turnState!.initiativeWinner!]!.page;
