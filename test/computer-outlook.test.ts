@@ -2,44 +2,26 @@
  * The searching level's judgement of the end of an Action phase (src/computer/outlook.ts): its battles weighed by the
  * battle model's odds, none drawn, and the race to the CVP target (S3, E2) judged from there.
  */
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BattleState, CampaignState } from "../projections/state.js";
-import { sequenceRandomHex } from "../src/client/prepare.js";
-import { MemorySecrets } from "../src/client/secrets.js";
-import { Table } from "../src/client/table.js";
 import { DRAW_WORTH, outlook } from "../src/computer/outlook.js";
 import { scoredCandidates } from "../src/computer/search.js";
 import { nextDecision } from "../src/demo/play.js";
-import { MemoryEngine } from "../src/engine/memory-engine.js";
 import { battleOdds } from "../src/forecast/battle-model.js";
-import { setupCommands } from "../src/setup/setup-file.js";
-import { loadSetupFile } from "../src/setup/setup-loader.js";
 import { viewState } from "../src/views/view.js";
+import { ashfallTable } from "./support/ashfall-table.js";
 
-const ASHFALL = fileURLToPath(new URL("../examples/ashfall.setup.json", import.meta.url));
-
-/** Ashfall played by the scripted commanders to its first Battle phase with a battle to fight. */
-async function firstBattlePhase(): Promise<CampaignState> {
-  const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
-  const setup = await loadSetupFile(ASHFALL);
-  const created = await engine.execute(
-    setup.campaign,
-    setupCommands(setup).map((step) => step.command),
-  );
-  if (!created.ok) throw new Error(JSON.stringify(created.refusal));
-  const table = new Table(engine, setup.campaign, {
-    secrets: new MemorySecrets(),
-    random: sequenceRandomHex("computer-outlook"),
-  });
+/** Ashfall played by the scripted commanders to the first moment `wanted` holds. */
+async function playedUntil(wanted: (state: CampaignState) => boolean): Promise<CampaignState> {
+  const table = await ashfallTable("computer-outlook");
   await table.takeChores();
   for (let step = 0; step < 2000; step++) {
     const state = await table.state();
-    if (state.phase === "battle" && pending(state).length > 0) return state;
+    if (wanted(state)) return state;
     const outcome = await table.submit(nextDecision(state));
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.refusal));
   }
-  throw new Error("Ashfall came to no battle");
+  throw new Error("Ashfall never came to the moment wanted");
 }
 
 const pending = (state: CampaignState): BattleState[] =>
@@ -73,7 +55,8 @@ describe("the searching level's outlook", () => {
   let attacker: string;
   let defender: string;
   beforeAll(async () => {
-    state = await firstBattlePhase();
+    // The first Battle phase with a battle to fight.
+    state = await playedUntil((now) => now.phase === "battle" && pending(now).length > 0);
     const battle = pending(state)[0]!;
     [attacker, defender] = [battle.attacker.player, battle.defender.player];
   }, 60_000);
@@ -121,7 +104,10 @@ describe("the searching level's outlook", () => {
   });
 
   it("a budget in rounds gives the same scores however long each round takes", async () => {
-    const mid = await waitingOnActivation();
+    // The first activation of turn 2, where armies are in reach of one another.
+    const mid = await playedUntil(
+      (now) => now.turn === 2 && now.phase === "action" && nextDecision(now)?.type === "ActivateArmy",
+    );
     const seat = nextDecision(mid)!.actor;
     const view = viewState(mid, seat);
     let clock = 0;
@@ -132,27 +118,3 @@ describe("the searching level's outlook", () => {
     expect(await scoredCandidates(view, seat, {}, frozen)).toEqual(scores);
   }, 60_000);
 });
-
-/** Ashfall at the first activation of turn 2, where armies are in reach of one another. */
-async function waitingOnActivation(): Promise<CampaignState> {
-  const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
-  const setup = await loadSetupFile(ASHFALL);
-  const created = await engine.execute(
-    setup.campaign,
-    setupCommands(setup).map((step) => step.command),
-  );
-  if (!created.ok) throw new Error(JSON.stringify(created.refusal));
-  const table = new Table(engine, setup.campaign, {
-    secrets: new MemorySecrets(),
-    random: sequenceRandomHex("computer-outlook-budget"),
-  });
-  await table.takeChores();
-  for (let step = 0; step < 2000; step++) {
-    const state = await table.state();
-    const decision = nextDecision(state);
-    if (state.turn === 2 && state.phase === "action" && decision?.type === "ActivateArmy") return state;
-    const outcome = await table.submit(decision);
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.refusal));
-  }
-  throw new Error("Ashfall came to no activation in turn 2");
-}
