@@ -97,8 +97,8 @@ describe("epicwar duel", () => {
       "scripted,searching",
       "--campaigns",
       "2",
-      "--think",
-      "5",
+      "--rounds",
+      "1",
       "--json",
     ]);
     const report = JSON.parse(run) as {
@@ -127,9 +127,12 @@ describe("epicwar duel", () => {
     }
   }, 120_000);
 
-  it("refuses levels it does not know, naming those it does", async () => {
+  it("refuses levels it does not know, naming those it does, and rounds out of range", async () => {
     expect(
       expectOneLineError(await cli(["duel", "--setup", ASHFALL, "--levels", "scripted,clever", "--campaigns", "1"])),
     ).toContain("scripted, searching");
+    expect(expectOneLineError(await cli(["duel", "--setup", ASHFALL, "--rounds", "0", "--campaigns", "1"]))).toContain(
+      "--rounds takes a whole number from 1 to",
+    );
   });
 });

@@ -4,27 +4,21 @@
  * commitments, its commanders, the dice seeds not yet revealed), since it reads only the seat's view and its own
  * secrets. The secrets each try holds the enemy's orders as drawn, where a computer that peeked would find them.
  */
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Commander } from "../events/common.js";
 import type { ActivationState, CampaignState } from "../projections/state.js";
 import { orderCommitment } from "../src/crypto/commitments.js";
 import { ordersForMove } from "../src/forecast/start.js";
-import { sequenceRandomHex } from "../src/client/prepare.js";
 import { MemorySecrets } from "../src/client/secrets.js";
-import { Table } from "../src/client/table.js";
 import { COMPUTER_LEVELS, computerDecision, type ComputerChoices } from "../src/computer/decide.js";
 import { scoredCandidates } from "../src/computer/search.js";
 import { nextDecision, playCampaign } from "../src/demo/play.js";
 import { reach } from "../src/demo/pathing.js";
 import { orderAllowance } from "../src/rules/terrain-costs.js";
-import { MemoryEngine } from "../src/engine/memory-engine.js";
-import { setupCommands } from "../src/setup/setup-file.js";
-import { loadSetupFile } from "../src/setup/setup-loader.js";
 import { ownHeldOrders, viewState } from "../src/views/view.js";
+import { ashfallTable } from "./support/ashfall-table.js";
 
-const ASHFALL = fileURLToPath(new URL("../examples/ashfall.setup.json", import.meta.url));
 const SEAT = "concord";
 const ENEMY = "horde";
 
@@ -33,15 +27,8 @@ const ENEMY = "horde";
  * that could attack an enemy army whose order is not yet revealed and may be one of several: where it counts most.
  */
 async function waitingOnSeat(): Promise<{ state: CampaignState; secrets: MemorySecrets }> {
-  const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
-  const setup = await loadSetupFile(ASHFALL);
-  const created = await engine.execute(
-    setup.campaign,
-    setupCommands(setup).map((step) => step.command),
-  );
-  if (!created.ok) throw new Error(JSON.stringify(created.refusal));
   const secrets = new MemorySecrets();
-  const table = new Table(engine, setup.campaign, { secrets, random: sequenceRandomHex("computer-fairness") });
+  const table = await ashfallTable("computer-fairness", secrets);
   await playCampaign(table, () => {}, 1);
   for (let step = 0; step < 2000 && (await table.state()).status === "active"; step++) {
     const state = await table.state();

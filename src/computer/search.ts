@@ -1,5 +1,4 @@
 import type { Order, Square } from "../../events/common.js";
-import { campaignTotals } from "../../projections/derived.js";
 import { sameSquare, squareKey } from "../../projections/grid.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import type { MemorySecrets } from "../client/secrets.js";
@@ -8,6 +7,7 @@ import type { PlainCommand } from "../demo/plain-command.js";
 import { seededRandom } from "../demo/rng.js";
 import { seatDecision } from "../demo/seat.js";
 import { playOn } from "../forecast/simulate.js";
+import { outlook } from "./outlook.js";
 import { scriptedPolicy, type Policy } from "../forecast/policies.js";
 import { ordersForMove, sampledStart, type ForecastStart } from "../forecast/start.js";
 import { workingCopy } from "../../projections/working-copy.js";
@@ -27,16 +27,10 @@ export interface SearchBudget {
 
 /** Rounds of forecasts a decision plays at most, however long its budget: beyond some hundreds the choice is settled. */
 export const MAX_SEARCH_ROUNDS = 200;
-/** Turns each forecast plays: the one under way, to its End phase's CVPs; half the cost of two, so twice the rounds. */
-const HORIZON_TURNS = 1;
+/** A duel's rounds per decision unless told: by count, not time, so that a duel comes out the same on any machine. */
+export const DUEL_SEARCH_ROUNDS = 2;
 /** Marches kept as candidates: the ones that end nearest a target. */
 const MARCHES = 3;
-/** What a campaign won is worth against CVPs, so that no lead in CVPs outweighs it. */
-const WIN_SCORE = 10_000;
-/** A campaign drawn: better than lost, but far worse than a lead that may still win it. */
-const DRAW_SCORE = -WIN_SCORE / 2;
-/** What an army point standing on the map is worth in CVPs: a tie-breaker between lines with the same CVPs. */
-const POINT_SCORE = 0.01;
 
 /**
  * The searching level's choice where the scripted commanders would make one for `seat`: the scripted choice and its
@@ -107,7 +101,9 @@ async function scoreOf(
   const { state } = await playOn(workingCopy(sampled.state), sampled.secrets, {
     run: 0,
     random: seededRandom(seed),
-    lastTurn: sampled.state.turn + HORIZON_TURNS - 1,
+    lastTurn: sampled.state.turn,
+    // The Action phase played out; its battles are judged by their odds (outlook), none drawn.
+    until: (state) => state.phase !== "action",
     policy,
     // A candidate the rules refuse (S7: an army stacked on its home base must leave it, say) is no choice at all.
     fallback: (state) => {
@@ -115,19 +111,7 @@ async function scoreOf(
       return scriptedPolicy(state, () => 0);
     },
   });
-  return refused ? Number.NEGATIVE_INFINITY : scoreFor(state, seat);
-}
-
-/** A line's worth to the seat: won or lost outright, else its lead in CVPs and, a little, in points on the map. */
-function scoreFor(state: CampaignState, seat: string): number {
-  if (state.result)
-    return state.result.winner === null ? DRAW_SCORE : state.result.winner === seat ? WIN_SCORE : -WIN_SCORE;
-  let score = 0;
-  for (const [player, totals] of Object.entries(campaignTotals(state)))
-    score += (player === seat ? 1 : -1) * totals.total;
-  for (const army of Object.values(state.armies))
-    if (army.status === "active") score += (army.player === seat ? 1 : -1) * POINT_SCORE * army.points;
-  return score;
+  return refused ? Number.NEGATIVE_INFINITY : outlook(state, seat);
 }
 
 /** The scripted choice first, then its alternatives the rules may take; none where the choice has none. */

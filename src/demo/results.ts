@@ -53,6 +53,23 @@ export function scriptedResult(state: CampaignState, battle: BattleState): Battl
   return resultOf(state, battle, outcome, { attacker: attackerScore, defender: defenderScore }, random, extras);
 }
 
+/** B3: the winner's VPs: the battle's VP target and up to 7 more, by a draw `u` in [0, 1). */
+export function winnerVp(target: number, u: number): number {
+  return target + Math.floor(u * 8);
+}
+
+/** The loser's VPs: a tenth of the VP target, and more the closer the two sides' scores were. */
+export function loserVp(target: number, scores: { attacker: number; defender: number }): number {
+  return Math.floor(
+    target * (0.1 + (0.55 * Math.min(scores.attacker, scores.defender)) / Math.max(scores.attacker, scores.defender)),
+  );
+}
+
+/** Each side's VPs in a draw: half to four fifths of the VP target, by a draw `u` in [0, 1). */
+export function drawVp(target: number, u: number): number {
+  return Math.floor(target * (0.5 + u * 0.3));
+}
+
 /**
  * A battle's result once its outcome is known, from the two sides' scores (the weaker's share of the stronger's sets
  * the loser's VPs): the winner takes the VP target (B3) and up to 7 more, a draw half to four fifths of it each; each
@@ -69,13 +86,10 @@ export function resultOf(
   const attacker = state.armies[battle.attacker.army]!;
   const defender = state.armies[battle.defender.army]!;
   const target = battle.vpTarget;
-  const strongVp = target + Math.floor(random() * 8);
-  const weakVp = Math.floor(
-    target * (0.1 + (0.55 * Math.min(scores.attacker, scores.defender)) / Math.max(scores.attacker, scores.defender)),
-  );
+  const strongVp = winnerVp(target, random());
+  const weakVp = loserVp(target, scores);
   const side = (army: ArmyState, won: boolean | null): SideResult => {
-    if (won === null)
-      return { vp: Math.floor(target * (0.5 + random() * 0.3)), ...casualties(army, random, [0.2, 0.4], 0.1, 0.1) };
+    if (won === null) return { vp: drawVp(target, random()), ...casualties(army, random, [0.2, 0.4], 0.1, 0.1) };
     return won
       ? { vp: strongVp, ...casualties(army, random, [0.1, 0.3], 0.15, 0) }
       : { vp: weakVp, ...casualties(army, random, [0.4, 0.8], 0.3, 0.5) };

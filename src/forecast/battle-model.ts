@@ -4,7 +4,8 @@ import { terrainAt } from "../../projections/grid.js";
 import { scoutingOf } from "../../projections/scouting.js";
 import type { BattleState, CampaignState } from "../../projections/state.js";
 import { battleExtras } from "../demo/battle-extras.js";
-import { resultOf } from "../demo/results.js";
+import { drawVp, loserVp, resultOf, winnerVp } from "../demo/results.js";
+import { battleCvps } from "../rules/battle.js";
 import type { BattleModel } from "../client/prepare.js";
 
 /*
@@ -79,6 +80,41 @@ export function modelResult(state: CampaignState, battle: BattleState, random: (
   const roll = random();
   const outcome = roll < chances.draw ? "draw" : roll < chances.draw + chances.attacker ? "attacker" : "defender";
   return resultOf(state, battle, outcome, strengths, random);
+}
+
+/** One outcome of a battle by the model: its chance, and the CVPs each player gains from it on average (S4). */
+export interface OutcomeOdds {
+  outcome: BattleResult["outcome"];
+  chance: number;
+  cvps: Record<string, number>;
+}
+
+/** The mean of a VP formula over its draw `u`, taken at eight evenly spaced points (exact for the winner's VPs). */
+function meanVp(vp: (u: number) => number): number {
+  let sum = 0;
+  for (let i = 0; i < 8; i++) sum += vp((i + 0.5) / 8);
+  return sum / 8;
+}
+
+/**
+ * A battle's three outcomes by the model, without drawing one: each with its chance (outcomeChances) and the CVPs
+ * each side would gain from it, its VPs the mean of resultOf's and its award as the rules give it (battleCvps).
+ */
+export function battleOdds(state: CampaignState, battle: BattleState): OutcomeOdds[] {
+  const strengths = battleStrengths(state, battle);
+  const chances = outcomeChances(strengths);
+  const target = battle.vpTarget;
+  const [strong, weak, even] = [
+    meanVp((u) => winnerVp(target, u)),
+    loserVp(target, strengths),
+    meanVp((u) => drawVp(target, u)),
+  ];
+  const odds = (outcome: BattleResult["outcome"], attackerVp: number, defenderVp: number): OutcomeOdds => {
+    const side = (vp: number) => ({ vp, losses: {}, routed: {} });
+    const result: BattleResult = { outcome, attacker: side(attackerVp), defender: side(defenderVp) };
+    return { outcome, chance: chances[outcome], cvps: battleCvps(state.setup!.awards, battle, result).cvps };
+  };
+  return [odds("attacker", strong, weak), odds("defender", weak, strong), odds("draw", even, even)];
 }
 
 /** How many d10s make one of the model's draws: three, a draw in thousandths. */

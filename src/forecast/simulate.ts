@@ -127,6 +127,8 @@ export interface PlayOnOptions {
   /** Where the policy's choice is refused, the choice made instead. */
   fallback?: (state: CampaignState) => PlainCommand | undefined;
   keeping?: StateKeeping;
+  /** Where the run stops before `lastTurn` is over: once this holds of its state. */
+  until?: (state: CampaignState) => boolean;
 }
 
 /**
@@ -159,7 +161,7 @@ export async function playOn(
     for (const event of decided.events) observe(record, event);
   };
 
-  while (state.status === "active" && state.turn <= options.lastTurn) {
+  while (state.status === "active" && state.turn <= options.lastTurn && !options.until?.(state)) {
     const chores = dueChores(state, parties);
     if (chores.length > 0) {
       for (const chore of chores) await step(chore as PlainCommand);

@@ -2,8 +2,8 @@ import { performance } from "node:perf_hooks";
 import type { Command } from "commander";
 import { COMPUTER_LEVELS, type ComputerLevel } from "../../computer/decide.js";
 import { duel, type DuelReport } from "../../computer/duel.js";
-import { DEFAULT_THINK_MS, MAX_THINK_MS } from "../../computer/settings.js";
-import { MAX_SEARCH_ROUNDS } from "../../computer/search.js";
+import { MAX_THINK_MS } from "../../computer/settings.js";
+import { DUEL_SEARCH_ROUNDS, MAX_SEARCH_ROUNDS, type SearchBudget } from "../../computer/search.js";
 import { MAX_FORECAST_TURNS } from "../../forecast/forecast.js";
 import { loadSetupFile } from "../../setup/setup-loader.js";
 import { CliError } from "../errors.js";
@@ -28,9 +28,13 @@ function wholeNumber(text: string, option: string, low: number, high: number): n
 }
 
 /** The duel's report in words: each level's wins with its interval, the draws, and the time each took to decide. */
-export function renderDuel(report: DuelReport, setupName: string, thinkMs: number): string[] {
+export function renderDuel(report: DuelReport, setupName: string, budget: SearchBudget): string[] {
+  const thinking =
+    budget.milliseconds === Number.POSITIVE_INFINITY
+      ? `${budget.rounds} rounds`
+      : `at most ${budget.rounds} rounds or ${budget.milliseconds} ms`;
   const lines = [
-    `Duel on ${setupName}: ${report.campaigns} campaigns, sides swapped every other one; battles by the forecast's battle model; searching thinks ${thinkMs} ms a decision; 95% Wilson score intervals.`,
+    `Duel on ${setupName}: ${report.campaigns} campaigns, sides swapped every other one; battles by the forecast's battle model; searching thinks ${thinking} a decision; 95% Wilson score intervals.`,
     "",
   ];
   for (const level of report.levels)
@@ -57,10 +61,11 @@ export function registerDuel(program: Command, kit: CliKit): void {
     .option("--campaigns <n>", "how many campaigns", "20")
     .option("--first <n>", "the first campaign's number (a duel run in parts numbers each part on)", "0")
     .option(
-      "--think <ms>",
-      "the searching level's thinking time per decision, in milliseconds",
-      String(DEFAULT_THINK_MS),
+      "--rounds <n>",
+      "the searching level's rounds of forecasts per decision (the same rounds give the same duel)",
+      String(DUEL_SEARCH_ROUNDS),
     )
+    .option("--think <ms>", "the searching level's thinking time per decision at most, in milliseconds")
     .option("--turns <n>", "turns a campaign plays at most before it counts as undecided", String(MAX_FORECAST_TURNS))
     .option("--json", "print the report as JSON")
     .action(
@@ -70,14 +75,23 @@ export function registerDuel(program: Command, kit: CliKit): void {
           levels: string;
           campaigns: string;
           first: string;
-          think: string;
+          rounds: string;
+          think?: string;
           turns: string;
           json?: boolean;
         }) => {
           const levels = levelsOf(options.levels);
           const campaigns = wholeNumber(options.campaigns, "--campaigns", 1, 100_000);
           const first = wholeNumber(options.first, "--first", 0, 1_000_000);
-          const thinkMs = wholeNumber(options.think, "--think", 1, MAX_THINK_MS);
+          const rounds = wholeNumber(options.rounds, "--rounds", 1, MAX_SEARCH_ROUNDS);
+          const budget: SearchBudget = {
+            rounds,
+            milliseconds:
+              options.think === undefined
+                ? Number.POSITIVE_INFINITY
+                : wholeNumber(options.think, "--think", 1, MAX_THINK_MS),
+            now: () => performance.now(),
+          };
           const maxTurns = wholeNumber(options.turns, "--turns", 1, 1000);
           const setup = await loadSetupFile(options.setup);
           const report = await duel({
@@ -86,12 +100,12 @@ export function registerDuel(program: Command, kit: CliKit): void {
             campaigns,
             first,
             maxTurns,
-            budget: { milliseconds: thinkMs, rounds: MAX_SEARCH_ROUNDS, now: () => performance.now() },
+            budget,
             onCampaign: (record) =>
               io.stderr(`campaign ${record.number}: ${record.outcome ?? "undecided"} (turn ${record.turn})\n`),
           });
           if (options.json) print(JSON.stringify(report));
-          else renderDuel(report, setup.name, thinkMs).forEach(print);
+          else renderDuel(report, setup.name, budget).forEach(print);
         },
       ),
     );

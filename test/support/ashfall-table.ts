@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url";
+import { sequenceRandomHex } from "../../src/client/prepare.js";
+import { MemorySecrets } from "../../src/client/secrets.js";
+import { Table } from "../../src/client/table.js";
+import { MemoryEngine } from "../../src/engine/memory-engine.js";
+import { setupCommands } from "../../src/setup/setup-file.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
+
+const ASHFALL = fileURLToPath(new URL("../../examples/ashfall.setup.json", import.meta.url));
+
+/** Ashfall made on an engine in memory, with a Table for every party, its secrets in `secrets`, its draws from `seed`. */
+export async function ashfallTable(seed: string, secrets: MemorySecrets = new MemorySecrets()): Promise<Table> {
+  const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
+  const setup = await loadSetupFile(ASHFALL);
+  const created = await engine.execute(
+    setup.campaign,
+    setupCommands(setup).map((step) => step.command),
+  );
+  if (!created.ok) throw new Error(JSON.stringify(created.refusal));
+  return new Table(engine, setup.campaign, { secrets, random: sequenceRandomHex(seed) });
+}
