@@ -20,6 +20,7 @@ import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
 import { loadServerKey, serverKeyRoute } from "./server-key.js";
 import { ViewChains } from "./view-chains.js";
+import { setupRoutes } from "./routes-setups.js";
 import { faviconRoute, webPageRoutes } from "./web-page.js";
 import { webhookRoutes } from "./routes-webhooks.js";
 
@@ -177,6 +178,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   };
   serverKeyRoute(app, serverKey);
   sessionRoutes(app, context);
+  setupRoutes(app);
   commandRoutes(app, context);
   readRoutes(app, context);
   branchRoutes(app, context);
