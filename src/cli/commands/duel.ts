@@ -8,6 +8,7 @@ import { MAX_FORECAST_TURNS } from "../../forecast/forecast.js";
 import { loadSetupFile } from "../../setup/setup-loader.js";
 import { CliError } from "../errors.js";
 import type { CliKit } from "./kit.js";
+import { withBattles } from "./new.js";
 
 const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
 
@@ -28,9 +29,9 @@ function wholeNumber(text: string, option: string, low: number, high: number): n
 }
 
 /** The duel's report in words: each level's wins with its interval, the draws, and the time each took to decide. */
-export function renderDuel(report: DuelReport, setupName: string, thinkMs: number): string[] {
+export function renderDuel(report: DuelReport, setupName: string, thinkMs: number, modelled: boolean): string[] {
   const lines = [
-    `Duel on ${setupName}: ${report.campaigns} campaigns, sides swapped every other one; battles by the forecast's battle model; searching thinks ${thinkMs} ms a decision; 95% Wilson score intervals.`,
+    `Duel on ${setupName}: ${report.campaigns} campaigns, sides swapped every other one; battles by the forecast's battle model (${modelled ? "the host resolving each" : "the attacker reporting each"}); searching thinks ${thinkMs} ms a decision; 95% Wilson score intervals.`,
     "",
   ];
   for (const level of report.levels)
@@ -62,6 +63,10 @@ export function registerDuel(program: Command, kit: CliKit): void {
       String(DEFAULT_THINK_MS),
     )
     .option("--turns <n>", "turns a campaign plays at most before it counts as undecided", String(MAX_FORECAST_TURNS))
+    .option(
+      "--battles <how>",
+      "how battles are resolved (B4): table (the attacker reports the battle model's result, the defender confirms it; the set-up's own, by default) or model (the host resolves each by the battle model, no side reporting)",
+    )
     .option("--json", "print the report as JSON")
     .action(
       action(
@@ -72,6 +77,7 @@ export function registerDuel(program: Command, kit: CliKit): void {
           first: string;
           think: string;
           turns: string;
+          battles?: string;
           json?: boolean;
         }) => {
           const levels = levelsOf(options.levels);
@@ -79,7 +85,7 @@ export function registerDuel(program: Command, kit: CliKit): void {
           const first = wholeNumber(options.first, "--first", 0, 1_000_000);
           const thinkMs = wholeNumber(options.think, "--think", 1, MAX_THINK_MS);
           const maxTurns = wholeNumber(options.turns, "--turns", 1, 1000);
-          const setup = await loadSetupFile(options.setup);
+          const setup = withBattles(await loadSetupFile(options.setup), options.battles);
           const report = await duel({
             setup,
             levels,
@@ -91,7 +97,7 @@ export function registerDuel(program: Command, kit: CliKit): void {
               io.stderr(`campaign ${record.number}: ${record.outcome ?? "undecided"} (turn ${record.turn})\n`),
           });
           if (options.json) print(JSON.stringify(report));
-          else renderDuel(report, setup.name, thinkMs).forEach(print);
+          else renderDuel(report, setup.name, thinkMs, setup.options?.battles === "model").forEach(print);
         },
       ),
     );
