@@ -18,6 +18,7 @@ import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import type { CampaignView } from "../../src/views/view.js";
 import { owedByHand } from "../../src/words/owed.js";
 import { runInProcess, show } from "../support/cli.js";
+import { ROOT } from "../support/campaign-cli.js";
 import { tempDir } from "../support/tmp.js";
 import { serveFresh } from "../remote/served-ashfall.js";
 import { accessibilityViolations, launchChromium, openSeat, type SeatPage } from "./browser.js";
@@ -26,6 +27,8 @@ import { activate } from "./page-actions.js";
 import { scoutingSetup } from "./scouting-setup.js";
 
 const WAIT = { timeout: 60_000 };
+/** Where docs/web.md's picture of the start screen goes when SCREENSHOTS=docs. */
+const SHOTS = process.env["SCREENSHOTS"] === "docs" ? join(ROOT, "docs") : undefined;
 const HUMAN = "concord";
 const COMPUTER = "horde";
 /** Steps the human takes at most on the page: far more than a skirmish takes. */
@@ -184,6 +187,8 @@ describe("play against the computer from the page (docs/web.md)", () => {
         await form.locator(`input[name=level][value=${level}]`).check();
         await form.locator("input[name=thinkMs]").fill("20");
         await form.locator(`input[name=battles][value=${battles}]`).check();
+        // docs/web.md's picture of the start screen, from the first campaign.
+        if (SHOTS && level === "scripted") await page.screenshot({ path: join(SHOTS, "web-new-campaign.png") });
         expect(await accessibilityViolations(page)).toEqual([]);
         await form.getByRole("button", { name: "Create the campaign" }).click();
         const created = page.getByTestId("created");
