@@ -21,7 +21,7 @@ import { runInProcess, show } from "../support/cli.js";
 import { ROOT } from "../support/campaign-cli.js";
 import { tempDir } from "../support/tmp.js";
 import { serveFresh } from "../remote/served-ashfall.js";
-import { accessibilityViolations, launchChromium, openSeat, type SeatPage } from "./browser.js";
+import { accessibilityViolations, launchChromium, openSeat, sidewaysOverflow, type SeatPage } from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
 import { activate } from "./page-actions.js";
 import { scoutingSetup } from "./scouting-setup.js";
@@ -146,6 +146,9 @@ async function playToTheEnd(
           .locator("[data-reported='VPs won']")
           .filter({ hasText: String(battle.result!.attacker.vp) })
           .waitFor(WAIT);
+        // The sheet with the model's figures read by a screen reader, and no wider than the window.
+        expect(await accessibilityViolations(page)).toEqual([]);
+        expect(await sidewaysOverflow(page)).toEqual([]);
         modelled++;
       }
       await page.getByTestId("finish-end-phase").click(WAIT);
