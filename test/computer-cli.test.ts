@@ -127,6 +127,37 @@ describe("epicwar duel", () => {
     }
   }, 120_000);
 
+  it("B4 with --battles model, the host resolves every battle by the model and no side reports one; without it, the attacker reports the model's result", async () => {
+    const battlesOf = async (extra: string[]) => {
+      const run = await ok([
+        "duel",
+        "--setup",
+        ASHFALL,
+        "--levels",
+        "scripted,scripted",
+        "--campaigns",
+        "2",
+        ...extra,
+        "--json",
+      ]);
+      return (
+        JSON.parse(run) as { records: Array<{ battles: { resolvedByModel: number; reported: number } }> }
+      ).records.map((r) => r.battles);
+    };
+    const modelled = await battlesOf(["--battles", "model"]);
+    for (const battles of modelled) {
+      expect(battles.reported).toBe(0);
+      expect(battles.resolvedByModel).toBeGreaterThan(0);
+    }
+    for (const battles of await battlesOf([])) {
+      expect(battles.resolvedByModel).toBe(0);
+      expect(battles.reported).toBeGreaterThan(0);
+    }
+    expect(
+      expectOneLineError(await cli(["duel", "--setup", ASHFALL, "--battles", "dice", "--campaigns", "1"])),
+    ).toContain("give table (the players report) or model (the battle model)");
+  }, 120_000);
+
   it("refuses levels it does not know, naming those it does, and rounds out of range", async () => {
     expect(
       expectOneLineError(await cli(["duel", "--setup", ASHFALL, "--levels", "scripted,clever", "--campaigns", "1"])),

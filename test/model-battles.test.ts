@@ -75,6 +75,16 @@ describe("B4 battles resolved by the battle model", () => {
     }
   });
 
+  it("B4 the forecast (and so the searching level's search) plays on a campaign whose battles the model resolves, the host's step drawing each", async () => {
+    const dir = await scratchDir("epicwar-model-forecast-");
+    const db = join(dir, "war");
+    await ok(["new", "--db", db, "--setup", ASHFALL, "--battles", "model"]);
+    const report = JSON.parse(
+      await ok(["forecast", "--db", db, "--runs", "4", "--turns", "3", "--seed", "model", "--json"]),
+    ) as { runs: number; endings: unknown[] };
+    expect(report.runs).toBe(4);
+  });
+
   it("refuses --battles naming no way of resolving battles, creating nothing", async () => {
     const dir = await scratchDir("epicwar-model-battles-");
     const db = join(dir, "war");

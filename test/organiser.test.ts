@@ -265,6 +265,22 @@ describe("waitingOn through set-up, battles and the End phase", () => {
     });
   });
 
+  it("B4 waitingOn in the Battle phase of a campaign whose battles the model resolves names the host's ResolveBattleByModel for each battle, and no player", () => {
+    const fought = structuredClone(turnOneBattles().state);
+    fought.setup!.options.battles = "model";
+    expect(waitingOn(fought).parties).toEqual({
+      host: [
+        { what: "modelledBattle", command: "ResolveBattleByModel", battle: "t1b1" },
+        { what: "modelledBattle", command: "ResolveBattleByModel", battle: "t1b2" },
+      ],
+      red: [],
+      blue: [],
+    });
+    expect(describeWaitingOn(waitingOn(fought), new Date(START))[0]).toBe(
+      "host: to resolve battle t1b1 by the battle model (ResolveBattleByModel); to resolve battle t1b2 by the battle model (ResolveBattleByModel)",
+    );
+  });
+
   it("waitingOn in the Battle phase names both sides of a battle unreported, then the side that must confirm; in the End phase each player, then the host", () => {
     const s = turnOneBattles();
     expect(waitingOn(s.state).parties["red"]).toEqual([

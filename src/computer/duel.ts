@@ -3,8 +3,9 @@ import { HOST } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import { sequenceRandomHex } from "../client/prepare.js";
 import { MemorySecrets } from "../client/secrets.js";
-import { Table } from "../client/table.js";
+import { Table, type TableOptions } from "../client/table.js";
 import { nextDecision } from "../demo/play.js";
+import { hostBattleModel } from "../forecast/battle-model.js";
 import { wilson, type Share } from "../forecast/report.js";
 import { MemoryEngine } from "../engine/memory-engine.js";
 import { describeRefusal } from "../rules/refusal.js";
@@ -34,6 +35,11 @@ export interface DuelCampaign {
   /** The level that won, "draw", or null when undecided by maxTurns. */
   outcome: ComputerLevel | "draw" | null;
   turn: number;
+  /**
+   * Its battles resolved (B4): by the host's step with the battle model (a set-up whose `options.battles` is
+   * "model"), or reported by the attacker, the model's result, and confirmed by the defender.
+   */
+  battles: { resolvedByModel: number; reported: number };
 }
 
 export interface LevelFigures {
@@ -108,13 +114,15 @@ async function duelCampaign(
   const players = setup.players.map((p) => p.id);
   const [a, b] = number % 2 === 0 ? options.levels : [options.levels[1], options.levels[0]];
   const sides: Record<string, ComputerLevel> = { [players[0]!]: a, [players[1]!]: b };
-  const tableFor = (party: string, secrets: MemorySecrets) =>
+  const tableFor = (party: string, secrets: MemorySecrets, extra: Partial<TableOptions> = {}) =>
     new Table(engine, setup.campaign, {
       parties: new Set([party]),
       secrets,
       random: sequenceRandomHex(`duel/${number}/${party}`),
+      ...extra,
     });
-  const host = tableFor(HOST, new MemorySecrets());
+  // B4: where the set-up's battles are the model's, the host's step resolves each, as a server's host does.
+  const host = tableFor(HOST, new MemorySecrets(), { battleModel: hostBattleModel });
   const computers = players.map((player) => {
     const secrets = new MemorySecrets();
     return new ComputerSeat(
@@ -146,10 +154,13 @@ async function duelCampaign(
       );
   }
   const winner = state.result?.winner;
+  const resolved = Object.values(state.battles).filter((battle) => battle.status === "resolved");
+  const resolvedByModel = resolved.filter((battle) => battle.resolvedBy === "model").length;
   return {
     number,
     sides,
     outcome: state.status !== "finished" ? null : winner ? sides[winner]! : "draw",
     turn: state.turn,
+    battles: { resolvedByModel, reported: resolved.length - resolvedByModel },
   };
 }

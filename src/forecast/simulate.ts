@@ -12,7 +12,7 @@ import { nextDecision } from "../demo/play.js";
 import { workingCopy } from "../../projections/working-copy.js";
 import { foldDecided } from "../rules/phases.js";
 import { describeRefusal } from "../rules/refusal.js";
-import { modelResult } from "./battle-model.js";
+import { hostBattleModel, modelResult } from "./battle-model.js";
 import { POLICIES, type Policy, type PolicyName } from "./policies.js";
 import { randomHexFrom, sampledStart, type ForecastStart } from "./start.js";
 
@@ -150,7 +150,8 @@ export async function playOn(
   const firstTurn = state.turn;
 
   const step = async (written: PlainCommand, fallback?: () => PlainCommand | undefined): Promise<void> => {
-    const prepared = await prepareCommand(state, written, secrets, hex);
+    // B4: where the campaign resolves its battles by the model, the host's step draws each as the real host's does.
+    const prepared = await prepareCommand(state, written, secrets, hex, hostBattleModel);
     await prepared.keep();
     const decided = applyCommand(state, prepared.command as Command, keeping);
     const instead = !decided.ok && fallback?.();

@@ -31,6 +31,7 @@ export interface WaitItem {
     | "armySize"
     | "actionPhaseClose"
     | "battleResult"
+    | "modelledBattle"
     | "resultConfirmation"
     | "endPhase"
     | "turnEnd";
@@ -83,7 +84,10 @@ export function waitingOn(state: CampaignState): WaitingOn {
   else if (state.status === "active" && state.phase === "battle") {
     for (const battle of Object.values(state.battles).filter((b) => b.turn === state.turn && b.status !== "resolved")) {
       const sides = [battle.attacker.player, battle.defender.player];
-      if (battle.report === null)
+      // B4: where the model resolves the campaign's battles, the host's step does, and no player reports one.
+      if (setup.options.battles === "model")
+        owe(HOST, { what: "modelledBattle", command: "ResolveBattleByModel", battle: battle.id });
+      else if (battle.report === null)
         for (const player of sides)
           owe(player, { what: "battleResult", command: "ReportBattleResult", battle: battle.id });
       else

@@ -21,6 +21,7 @@ import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
 import { loadServerKey, loadSharedServerKey, serverKeyRoute } from "./server-key.js";
 import { ViewChains } from "./view-chains.js";
+import { setupRoutes } from "./routes-setups.js";
 import { faviconRoute, webPageRoutes } from "./web-page.js";
 import { webhookRoutes } from "./routes-webhooks.js";
 
@@ -200,6 +201,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   };
   serverKeyRoute(app, serverKey);
   sessionRoutes(app, context);
+  setupRoutes(app);
   commandRoutes(app, context);
   readRoutes(app, context);
   branchRoutes(app, context);

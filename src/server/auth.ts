@@ -54,6 +54,12 @@ export function seatIn(request: FastifyRequest, campaign: string): SeatRef {
   return caller;
 }
 
+/** Creating campaigns, and reading what they are made of: the operator token's alone (docs/server.md). */
+export async function requireOperator(request: FastifyRequest): Promise<void> {
+  if (callerOf(request).kind !== "operator")
+    throw new HttpError("forbidden", "only the operator token creates campaigns");
+}
+
 /** Seat management of a campaign (invites, revocations): its organiser (the host seat) or the operator. */
 export function requireOrganiser(request: FastifyRequest, campaign: string): void {
   const caller = callerOf(request);

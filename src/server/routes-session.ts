@@ -4,7 +4,7 @@ import { Catalogue, Id } from "../../events/common.js";
 import { seatsOf } from "../client/seats.js";
 import { describeRefusal } from "../rules/refusal.js";
 import { setupCommands, SetupFile } from "../setup/setup-file.js";
-import { callerOf, requireOrganiser, SESSION_COOKIE } from "./auth.js";
+import { callerOf, requireOperator, requireOrganiser, SESSION_COOKIE } from "./auth.js";
 import { HttpError, refusalDetails } from "./errors.js";
 import { CampaignParams, type ServerContext } from "./context.js";
 import { ComputerField } from "./computer-seats.js";
@@ -112,13 +112,9 @@ export function sessionRoutes(
     },
   );
 
-  const operatorOnly = async (request: FastifyRequest) => {
-    if (callerOf(request).kind !== "operator")
-      throw new HttpError("forbidden", "only the operator token creates campaigns");
-  };
   app.post<{ Body: CreateBody }>(
     "/campaigns",
-    { schema: { body: CreateBody }, preValidation: operatorOnly },
+    { schema: { body: CreateBody }, preValidation: requireOperator },
     async (request, reply) => {
       const { computer: computerField, ...setup } = request.body;
       const computer = computerField && computers.settingsFor(computerField, setup);

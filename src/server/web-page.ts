@@ -18,8 +18,8 @@ export function builtWebPage(): string | undefined {
 }
 
 /**
- * Serves the page's files at `/`, and `/join` (where an invite link points: the invite is in the fragment, which the
- * browser keeps to itself) with the same page. These routes are public: the page holds nothing of any campaign, and
+ * Serves the page's files at `/`, and with the same page `/join` (where an invite link points: the invite is in the
+ * fragment, which the browser keeps to itself) and `/new` (the start screen, where the operator creates a campaign). These routes are public: the page holds nothing of any campaign, and
  * everything it shows it reads with the session cookie. Only the files the build made are served (no wildcard).
  */
 export async function webPageRoutes(app: FastifyInstance, root: string): Promise<void> {
@@ -45,7 +45,7 @@ export async function webPageRoutes(app: FastifyInstance, root: string): Promise
           /[\\/]assets[\\/]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache",
         ),
     });
-    for (const path of ["/", "/join"]) scope.get(path, (_request, reply) => reply.sendFile("index.html"));
+    for (const path of ["/", "/join", "/new"]) scope.get(path, (_request, reply) => reply.sendFile("index.html"));
   });
 }
 

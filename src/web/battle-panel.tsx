@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { BattleOutcome, SideResult } from "../../events/common.js";
+import type { BattleOutcome, BattleResult, SideResult } from "../../events/common.js";
 import { battleEngagement } from "../../projections/derived.js";
 import { terrainAt } from "../../projections/grid.js";
 import { sq } from "../rules/refusal.js";
@@ -72,12 +72,22 @@ export function BattleSheet({ view, battle }: { view: CampaignView; battle: Batt
       <p>Engagement (B2): {effects ? effects.effect : "known once both orders are revealed"}</p>
       <p data-testid={`battle-status-${battle.id}`}>
         {battle.status === "resolved"
-          ? `Result: ${battle.winner ? `${sideName(view, battle.winner)} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}`
+          ? `Result: ${battle.winner ? `${sideName(view, battle.winner)} won${battle.overwhelming ? " overwhelmingly" : ""}` : "a draw"}, VPs ${battle.result!.attacker.vp}-${battle.result!.defender.vp}${battle.resolvedBy === "model" ? "; resolved by the battle model" : ""}`
           : battle.report
             ? `Reported by ${sideName(view, battle.report.by)}: ${outcomeWords(view, battle, battle.report.result.outcome)}; awaiting confirmation`
             : "To be fought."}
       </p>
-      {battle.status !== "resolved" && battle.report && <ReportedResult view={view} battle={battle} />}
+      {battle.status !== "resolved" && battle.report && (
+        <ResultTable view={view} battle={battle} result={battle.report.result} caption="The result reported" />
+      )}
+      {battle.status === "resolved" && battle.resolvedBy === "model" && (
+        <ResultTable
+          view={view}
+          battle={battle}
+          result={battle.result!}
+          caption="The battle model's result (B4), drawn by the host from the turn's dice (D1)"
+        />
+      )}
     </>
   );
 }
@@ -116,9 +126,21 @@ function titanWords(damage: SideResult["titanDamage"]): string {
   return parts.length === 0 ? "none" : parts.join("; ");
 }
 
-/** B4: every figure of a result reported, side by side, for the opponent to check before confirming it. */
-function ReportedResult({ view, battle }: { view: CampaignView; battle: Battle }) {
-  const result = battle.report!.result;
+/**
+ * B4: every figure of a result, side by side: one reported, for the opponent to check before confirming it; or the
+ * battle model's, for both players to fight the battle's consequences by.
+ */
+function ResultTable({
+  view,
+  battle,
+  result,
+  caption,
+}: {
+  view: CampaignView;
+  battle: Battle;
+  result: BattleResult;
+  caption: string;
+}) {
   const armyName = (role: Role) => view.armies[battle[role].army]?.name ?? battle[role].army;
   const rows: Array<[string, (side: SideResult, role: Role) => string]> = [
     ["VPs won", (side) => String(side.vp)],
@@ -127,8 +149,8 @@ function ReportedResult({ view, battle }: { view: CampaignView; battle: Battle }
     ["titan damage", (side) => titanWords(side.titanDamage)],
   ];
   return (
-    <table class="reported" data-testid={`reported-${battle.id}`}>
-      <caption>The result reported</caption>
+    <table class="reported" data-testid={`${battle.status === "resolved" ? "modelled" : "reported"}-${battle.id}`}>
+      <caption>{caption}</caption>
       <thead>
         <tr>
           <td />

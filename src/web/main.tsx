@@ -3,6 +3,7 @@ import { ServerConnection } from "../client/server.js";
 import { App } from "./app.js";
 import { Connection } from "./connection.js";
 import { Lines } from "./lines.js";
+import { NewCampaign } from "./new-campaign.js";
 import { signIn } from "./session.js";
 import "./style.css";
 
@@ -16,7 +17,8 @@ async function start(root: HTMLElement): Promise<void> {
       render(
         <p class="problem">
           This browser is not signed in to a campaign: open your invite link (it looks like …/join#…). The organiser can
-          issue a new one if yours was used.
+          issue a new one if yours was used. With the server&#39;s operator token,{" "}
+          <a href="/new">start a campaign against the computer</a>.
         </p>,
         root,
       );
@@ -33,5 +35,8 @@ async function start(root: HTMLElement): Promise<void> {
 const root = document.getElementById("app")!;
 // The static "Signing in…" is replaced by Preact's own: Preact renders beside what it did not make.
 root.replaceChildren();
-render(<p>Signing in…</p>, root);
-void start(root);
+if (location.pathname === "/new") render(<NewCampaign />, root);
+else {
+  render(<p>Signing in…</p>, root);
+  void start(root);
+}

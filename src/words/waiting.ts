@@ -77,6 +77,7 @@ function describeAwaited(item: WaitItem): string {
     armySize: `the size of its army scouted by ${item.scouting}`,
     actionPhaseClose: "to close the Action phase",
     battleResult: `the result of battle ${item.battle}`,
+    modelledBattle: `to resolve battle ${item.battle} by the battle model`,
     resultConfirmation: `to confirm or reject the reported result of battle ${item.battle}`,
     endPhase: "to finish the End phase",
     turnEnd: "to end the turn",

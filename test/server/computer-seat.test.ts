@@ -22,6 +22,26 @@ const create = async (body: object) =>
   server.app.inject({ method: "POST", url: "/campaigns", headers: auth(server.operator), payload: body });
 
 describe("a campaign with a computer seat, on the server", () => {
+  it("offers the operator alone the set-ups, the computer's levels and its thinking time's bounds for a new campaign (GET /setups)", async () => {
+    const offer = await server.app.inject({ method: "GET", url: "/setups", headers: auth(server.operator) });
+    expect(offer.statusCode).toBe(200);
+    const body = offer.json<{
+      setups: Array<{ file: string; setup: { campaign: string; catalogue: unknown } }>;
+      computer: unknown;
+    }>();
+    expect(body.setups.map((s) => [s.file, s.setup.campaign])).toEqual([
+      ["ashfall.setup.json", "ashfall"],
+      ["emberfall.setup.json", "emberfall"],
+    ]);
+    // As POST /campaigns takes it: the catalogue in the set-up, not a file's name.
+    expect(typeof body.setups[0]!.setup.catalogue).toBe("object");
+    expect(body.computer).toEqual({ levels: ["scripted", "searching"], thinkMs: { default: 250, max: 60_000 } });
+    const seat = await server.app.inject({ method: "GET", url: "/setups", headers: auth(server.tokens["host"]!) });
+    expect(seat.statusCode).toBe(403);
+    expect(seat.json()).toMatchObject({ error: "forbidden", message: "only the operator token creates campaigns" });
+    expect((await server.app.inject({ method: "GET", url: "/setups" })).statusCode).toBe(401);
+  });
+
   it("issues invites to the people's seats only", () => {
     expect(Object.keys(server.tokens).sort()).toEqual(["concord", "host"]);
   });

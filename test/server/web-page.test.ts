@@ -26,8 +26,8 @@ describe("the web page and branches on the server (docs/web.md)", () => {
     await rm(page, { recursive: true, force: true });
   });
 
-  it("serves the page's files at / and /join without a session, and nothing else", async () => {
-    for (const url of ["/", "/join"]) {
+  it("serves the page's files at /, /join and /new (the start screen) without a session, and nothing else", async () => {
+    for (const url of ["/", "/join", "/new"]) {
       const answer = await server.app.inject({ method: "GET", url });
       expect(answer.statusCode, url).toBe(200);
       expect(answer.body).toBe(PAGE);

@@ -1,7 +1,7 @@
 /**
  * The page in a campaign against the computer (docs/computer.md, docs/web.md): the player's scoreboard says which side
- * the computer plays, and the organiser's seats offer no invite for it. The page makes no campaigns (the operator's
- * POST /campaigns does), so it offers no computer of its own.
+ * the computer plays, and the organiser's seats offer no invite for it. The start screen that makes such a campaign is
+ * test/slow/web-new-campaign.test.ts's.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -8,6 +8,7 @@ import { MAX_FORECAST_TURNS } from "../../forecast/forecast.js";
 import { loadSetupFile } from "../../setup/setup-loader.js";
 import { CliError } from "../errors.js";
 import type { CliKit } from "./kit.js";
+import { withBattles } from "./new.js";
 
 const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
 
@@ -28,13 +29,13 @@ function wholeNumber(text: string, option: string, low: number, high: number): n
 }
 
 /** The duel's report in words: each level's wins with its interval, the draws, and the time each took to decide. */
-export function renderDuel(report: DuelReport, setupName: string, budget: SearchBudget): string[] {
+export function renderDuel(report: DuelReport, setupName: string, budget: SearchBudget, modelled: boolean): string[] {
   const thinking =
     budget.milliseconds === Number.POSITIVE_INFINITY
       ? `${budget.rounds} rounds`
       : `at most ${budget.rounds} rounds or ${budget.milliseconds} ms`;
   const lines = [
-    `Duel on ${setupName}: ${report.campaigns} campaigns, sides swapped every other one; battles by the forecast's battle model; searching thinks ${thinking} a decision; 95% Wilson score intervals.`,
+    `Duel on ${setupName}: ${report.campaigns} campaigns, sides swapped every other one; battles by the forecast's battle model (${modelled ? "the host resolving each" : "the attacker reporting each"}); searching thinks ${thinking} a decision; 95% Wilson score intervals.`,
     "",
   ];
   for (const level of report.levels)
@@ -67,6 +68,10 @@ export function registerDuel(program: Command, kit: CliKit): void {
     )
     .option("--think <ms>", "the searching level's thinking time per decision at most, in milliseconds")
     .option("--turns <n>", "turns a campaign plays at most before it counts as undecided", String(MAX_FORECAST_TURNS))
+    .option(
+      "--battles <how>",
+      "how battles are resolved (B4): table (the attacker reports the battle model's result, the defender confirms it; the set-up's own, by default) or model (the host resolves each by the battle model, no side reporting)",
+    )
     .option("--json", "print the report as JSON")
     .action(
       action(
@@ -78,6 +83,7 @@ export function registerDuel(program: Command, kit: CliKit): void {
           rounds: string;
           think?: string;
           turns: string;
+          battles?: string;
           json?: boolean;
         }) => {
           const levels = levelsOf(options.levels);
@@ -93,7 +99,7 @@ export function registerDuel(program: Command, kit: CliKit): void {
             now: () => performance.now(),
           };
           const maxTurns = wholeNumber(options.turns, "--turns", 1, 1000);
-          const setup = await loadSetupFile(options.setup);
+          const setup = withBattles(await loadSetupFile(options.setup), options.battles);
           const report = await duel({
             setup,
             levels,
@@ -105,7 +111,7 @@ export function registerDuel(program: Command, kit: CliKit): void {
               io.stderr(`campaign ${record.number}: ${record.outcome ?? "undecided"} (turn ${record.turn})\n`),
           });
           if (options.json) print(JSON.stringify(report));
-          else renderDuel(report, setup.name, budget).forEach(print);
+          else renderDuel(report, setup.name, budget, setup.options?.battles === "model").forEach(print);
         },
       ),
     );

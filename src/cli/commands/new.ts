@@ -65,7 +65,7 @@ function computerSettings(
 }
 
 /** B4: the set-up with --battles's choice of how battles are resolved (the set-up's `options.battles` otherwise). */
-function withBattles<S extends SetupFile>(setup: S, battles: string | undefined): S {
+export function withBattles<S extends SetupFile>(setup: S, battles: string | undefined): S {
   if (battles === undefined) return setup;
   if (battles !== "table" && battles !== "model")
     throw new CliError(
