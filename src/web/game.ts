@@ -7,6 +7,7 @@ import { PrepareError } from "../client/prepare.js";
 import { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
 import type { ServerConnection } from "../client/server.js";
 import { Table } from "../client/table.js";
+import { newDeviceKey } from "../crypto/signatures.js";
 import type { Refusal } from "../rules/refusal.js";
 import type { WaitingOn } from "../rules/waiting-on.js";
 import { ownHeldOrders, type CampaignView } from "../views/view.js";
@@ -81,6 +82,8 @@ export class Game {
     const signing = {
       // The server signs the organiser's commands with the host's key, which it holds with the host's seeds (D2).
       signing: seat.seat !== HOST,
+      // The page's key is made non-extractable: it never leaves this browser (docs/web.md).
+      newKey: () => newDeviceKey(),
       // A branch's stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures name.
       ...(branch === undefined ? {} : { line: `${seat.campaign}.${branch}` }),
     };
