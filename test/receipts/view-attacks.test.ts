@@ -15,12 +15,14 @@ import { FileReceiptBook } from "../../src/client/receipt-file.js";
 import type { ReceiptBook } from "../../src/client/receipts.js";
 import { RemoteCampaign } from "../../src/client/remote.js";
 import { ServerConnection } from "../../src/client/server.js";
+import { receiptTextOf, type KeptReceipts } from "../../src/client/receipts.js";
 import { auditView, type ViewProof } from "../../src/client/view-audit.js";
+import { canonicalJson } from "../../src/crypto/commitments.js";
 import { signedText, signText, newSeatKey } from "../../src/crypto/signatures.js";
 import { receiptsPath } from "../../src/cli/remote.js";
 import { sealEvent } from "../../src/log/index.js";
 import { viewEvent } from "../../src/views/view.js";
-import { sealedContext } from "../../src/views/chain.js";
+import { sealedContext, ViewChain } from "../../src/views/chain.js";
 import { logViewContext } from "../../src/views/log.js";
 import { runInProcess } from "../support/cli.js";
 import { CAMPAIGN, listenOnLoopback, startTestServer, type TestServer } from "../server/support.js";
@@ -75,15 +77,15 @@ const rawText = (events: readonly StoredEvent[]) =>
     .concat(JSON.stringify({ kind: "head", stream: CAMPAIGN, seq: events.length, hash: events.at(-1)!.hash }))
     .join("\n");
 
-/** The seat's audit of a log as the server would serve it to concord. */
-async function auditAsServed(events: readonly StoredEvent[]) {
+/** The seat's audit of a log as the server would serve it to concord, against its receipts (those it kept unless given). */
+async function auditAsServed(events: readonly StoredEvent[], kept?: KeptReceipts) {
   const context = logViewContext(events.map(toCurrent));
   return auditView({
     campaign: CAMPAIGN,
     line: CAMPAIGN,
     seat: "concord",
     sealed: sealedContext(context.state),
-    kept: await book.read(),
+    kept: kept ?? (await book.read()),
     served: events.map((event) => viewEvent(event, "concord", context)),
   });
 }
@@ -168,6 +170,29 @@ describe("a consistent rewrite after a receipt is flagged by the seat's audit an
       code: 1,
       stdout: expect.stringContaining("is not signed by the server key it names"),
     });
+  });
+});
+
+describe("several receipts", () => {
+  it("an event rewritten under the first receipt is named, not the range a later receipt's head alone shows", async () => {
+    const honest = await server.engine.store.readAll(CAMPAIGN);
+    const kept = await book.read();
+    const first = receiptTextOf(kept.receipts[0]!.receipt);
+    // A later checkpoint at the head, as the answer to a later command would give it (its signature is not audited
+    // here: the receipt was checked when it came).
+    const context = logViewContext(honest.map(toCurrent));
+    const chain = new ViewChain("concord", sealedContext(context.state), first.seq, first.view);
+    const entries = chain.advance(honest.map((event) => viewEvent(event, "concord", context)));
+    expect(entries.length).toBeGreaterThan(0);
+    const later = { ...first, from: { seq: first.seq, view: first.view }, seq: chain.seq, view: chain.head };
+    const receipts = [...kept.receipts, { receipt: { signed: canonicalJson(later), signature: "" }, entries }];
+    expect(await auditAsServed(honest, { ...kept, receipts })).toMatchObject({ receipts: 2, differs: undefined });
+    const events = rewritten(honest, (event) =>
+      event.seq === concordSeq ? { ...event, at: "2099-01-01T00:00:00.000Z" } : event,
+    );
+    const audit = await auditAsServed(events, { ...kept, receipts });
+    expect(audit.differs).toEqual({ seq: concordSeq, what: expect.stringMatching(/as served has at "2099-01-01/) });
+    expect(audit.proof?.receipt).toEqual(kept.receipts[0]!.receipt);
   });
 });
 

@@ -10,7 +10,7 @@ import { refuseLocalOnly } from "./remote.js";
 import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
 import type { CliIo } from "../io.js";
 import { writeFile } from "node:fs/promises";
-import { auditView } from "../../client/view-audit.js";
+import { auditView, proofFileName, proofFileText } from "../../client/view-audit.js";
 import { sealedContext } from "../../views/chain.js";
 import { renderViewAudit, viewSummary } from "../render-view-audit.js";
 
@@ -99,8 +99,8 @@ async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined) {
     served: events,
   });
   if (!audit.proof) return { audit, proofPath: undefined };
-  const path = proofPath ?? `${seat.campaign}-${seat.seat}-proof.json`;
-  await writeFile(path, `${JSON.stringify(audit.proof, null, 2)}\n`);
+  const path = proofPath ?? proofFileName(seat.campaign, seat.seat);
+  await writeFile(path, proofFileText(audit.proof));
   return { audit, proofPath: path };
 }
 
