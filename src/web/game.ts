@@ -13,6 +13,8 @@ import type { WaitingOn } from "../rules/waiting-on.js";
 import { ownHeldOrders, type CampaignView } from "../views/view.js";
 import { feedLine } from "../words/events.js";
 import { problemWords, type Connection } from "./connection.js";
+import { lineRecords } from "./idb.js";
+import { BrowserReceiptBook } from "./idb-receipts.js";
 import type { BrowserSecrets } from "./idb-secrets.js";
 import { SeatLock } from "./seat-lock.js";
 import type { SeatRef } from "./session.js";
@@ -58,6 +60,8 @@ export class Game {
   /** Bumped after every refresh: panels that read the server themselves (history) follow it. */
   readonly version = signal(0);
   readonly remote: RemoteCampaign;
+  /** The stream this page's commands are appended to. */
+  readonly line: string;
   readonly lock: SeatLock;
   private readonly commands: Table<CampaignView, RemoteOutcome>;
   private readonly chores: Table<CampaignView, RemoteOutcome>;
@@ -77,15 +81,19 @@ export class Game {
     /** A branch of the campaign this page plays on instead of its own line (a what-if). */
     readonly branch?: string,
   ) {
-    this.remote = new RemoteCampaign(server, branch, true);
+    // A branch's stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures and
+    // receipts name.
+    this.line = branch === undefined ? seat.campaign : `${seat.campaign}.${branch}`;
+    // The seat's receipts are kept in this browser, per line, and outlast a reload (docs/signatures.md).
+    const receipts = new BrowserReceiptBook(lineRecords(seat.campaign, branch), seat.seat);
+    this.remote = new RemoteCampaign(server, branch, true, receipts);
     const parties = new Set(seat.seat === HOST ? [] : [seat.seat]);
     const signing = {
       // The server signs the organiser's commands with the host's key, which it holds with the host's seeds (D2).
       signing: seat.seat !== HOST,
       // The page's key is made non-extractable: it never leaves this browser (docs/web.md).
       newKey: () => newDeviceKey(),
-      // A branch's stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures name.
-      ...(branch === undefined ? {} : { line: `${seat.campaign}.${branch}` }),
+      line: this.line,
     };
     this.commands = new Table(this.remote, seat.campaign, { parties, secrets, chores: false, ...signing });
     this.chores = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST, ...signing });

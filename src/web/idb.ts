@@ -11,6 +11,10 @@ const VERSION = 2;
 export const STORES = { secrets: "secrets", seatKeys: "seatKeys", receipts: "receipts" } as const;
 export type StoreName = (typeof STORES)[keyof typeof STORES];
 
+/** The name a line's records are kept under: the campaign's id, or "<campaign>~<branch>" for a branch. */
+export const lineRecords = (campaign: string, branch: string | undefined): string =>
+  branch === undefined ? campaign : `${campaign}~${branch}`;
+
 let opened: Promise<IDBDatabase> | undefined;
 
 /** The page's database, opened once, its stores made where a page of an earlier version left them out. */
