@@ -5,7 +5,7 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCurrent, type StoredEvent } from "../../events/index.js";
 import { nodeHttpTransport } from "../../src/client/http-transport.js";
@@ -21,9 +21,10 @@ import { receiptsPath } from "../../src/cli/remote.js";
 import { viewEvent } from "../../src/views/view.js";
 import { sealedContext, ViewChain } from "../../src/views/chain.js";
 import { logViewContext } from "../../src/views/log.js";
+import { copyOf } from "../replays-support.js";
 import { runInProcess } from "../support/cli.js";
 import { runVerifier } from "../support/verifier.js";
-import { rawText as rawLog, rewritten } from "../support/rewrite-log.js";
+import { rawText as rawLog, rewritten, storeRewritten } from "../support/rewrite-log.js";
 import { CAMPAIGN, listenOnLoopback, startTestServer, type TestServer } from "../server/support.js";
 
 let server: TestServer;
@@ -162,6 +163,46 @@ describe("several receipts", () => {
     const audit = await auditAsServed(events, { ...kept, receipts });
     expect(audit.differs).toEqual({ seq: concordSeq, what: expect.stringMatching(/as served has at "2099-01-01/) });
     expect(audit.proof?.receipt).toEqual(kept.receipts[0]!.receipt);
+  });
+});
+
+describe("`audit --as SEAT --db DIR`: a campaign in a local store against the seat's receipts file", () => {
+  /** A copy of the server's database, its log rewritten by `edit` (the chain sealed again) unless none is given. */
+  async function localCopy(edit?: (event: StoredEvent) => StoredEvent): Promise<string> {
+    const db = await copyOf(join(server.dir, "db"));
+    if (!edit) return db;
+    await storeRewritten(db, CAMPAIGN, rewritten(await server.engine.store.readAll(CAMPAIGN), edit));
+    return db;
+  }
+
+  it("the log as stored: every receipt checked, exit 0", async () => {
+    const db = await localCopy();
+    const run = await runInProcess(["audit", "--db", db, "--as", "concord", "--secrets", dir]);
+    expect(run.stdout).toContain("view of concord: 1 receipts checked (1 events they showed), latest checkpoint seq");
+    expect(run.code).toBe(0);
+    await rm(dirname(db), { recursive: true, force: true });
+  });
+
+  it("a recorded time rewritten: the event named, its proof written, and the verifier fails it there", async () => {
+    const db = await localCopy((event) =>
+      event.seq === concordSeq ? { ...event, at: "2099-01-01T00:00:00.000Z" } : event,
+    );
+    const proofPath = join(dir, "local-proof.json");
+    const run = await runInProcess(["audit", "--db", db, "--as", "concord", "--secrets", dir, "--proof", proofPath]);
+    expect(run.stdout).toContain(
+      `FAIL view at seq ${concordSeq}: event ${concordSeq} (PlayerSeedCommitted) as served has at`,
+    );
+    expect(run.stdout).toContain(`proof written to ${proofPath}`);
+    expect(run.code).toBe(2);
+    expect(await runVerifier(["--proof", proofPath])).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining(`FAIL seq ${concordSeq}`),
+    });
+    // A seat that kept no receipt has nothing to prove with.
+    const none = await runInProcess(["audit", "--db", db, "--as", "horde", "--secrets", dir, "--proof", proofPath]);
+    expect(none.stderr).toContain(`--proof: ${join(dir, CAMPAIGN, "horde.receipts.json")} holds no receipt of horde's`);
+    expect(none.code).not.toBe(0);
+    await rm(dirname(db), { recursive: true, force: true });
   });
 });
 

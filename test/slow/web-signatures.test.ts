@@ -14,7 +14,13 @@ import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PartySecrets } from "../../src/client/party-secrets.js";
-import { signedText, type DeviceKey, type HeldKey, type SeatKey, type SignedPoint } from "../../src/crypto/signatures.js";
+import {
+  signedText,
+  type DeviceKey,
+  type HeldKey,
+  type SeatKey,
+  type SignedPoint,
+} from "../../src/crypto/signatures.js";
 import type { BrowserSecrets } from "../../src/web/idb-secrets.js";
 import { verifySignature } from "../../src/crypto/verify-node.js";
 import { browserBundle } from "../support/browser-bundle.js";

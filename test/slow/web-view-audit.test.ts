@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/index.js";
 import type { KeptReceipts, SentCommands } from "../../src/client/receipts.js";
 import type { ViewProof } from "../../src/client/view-audit.js";
-import { openRaw, rawKey } from "../replays-support.js";
+import { rawStream } from "../replays-support.js";
 import { runVerifier } from "../support/verifier.js";
-import { rawText, rewritten } from "../support/rewrite-log.js";
+import { rawText, rewritten, storeRewritten } from "../support/rewrite-log.js";
 import { launchChromium, openSeat, type SeatPage } from "./browser.js";
 import { campaignReads, seatToken } from "./campaign-reads.js";
 import { epicwar, keptLine, type CliProcess } from "./cli-process.js";
@@ -178,31 +178,16 @@ describe("the page's receipts and its audit of what it was shown (D2)", () => {
     const port = new URL(url).port;
     await server.stop();
     const db = join(dir, "war");
-    const raw = await openRaw(db);
-    let events: StoredEvent[];
-    let seq: number;
-    try {
-      const stored = await raw.events.iterator({ gte: `${CAMPAIGN}#`, lte: `${CAMPAIGN}#~` }).all();
-      const honest = stored.map(([, value]) => ({
-        ...(JSON.parse(value.slice(64)) as StoredEvent),
-        hash: value.slice(0, 64),
-      }));
-      seq = honest.find((e) => e.type === "PlayerSeedCommitted" && e.actor === "concord")!.seq;
-      // The event's time moved an hour on, and every later one with it, so that no recorded time goes back.
-      const later = (at: string) => new Date(Date.parse(at) + 3_600_000).toISOString();
-      events = rewritten(honest, (event) => (event.seq >= seq ? { ...event, at: later(event.at) } : event));
-      await raw.events.batch(
-        events.map(({ hash, ...body }) => ({
-          type: "put",
-          key: rawKey(CAMPAIGN, body.seq),
-          value: hash + JSON.stringify(body),
-        })),
-      );
-      await raw.heads.put(CAMPAIGN, JSON.stringify({ seq: events.at(-1)!.seq, hash: events.at(-1)!.hash }));
-      await raw.snapshots.clear();
-    } finally {
-      await raw.level.close();
-    }
+    const stored = await rawStream(db, CAMPAIGN);
+    const honest = stored.events.map(([, value]) => ({
+      ...(JSON.parse(value.slice(64)) as StoredEvent),
+      hash: value.slice(0, 64),
+    }));
+    const seq = honest.find((e) => e.type === "PlayerSeedCommitted" && e.actor === "concord")!.seq;
+    // The event's time moved an hour on, and every later one with it, so that no recorded time goes back.
+    const later = (at: string) => new Date(Date.parse(at) + 3_600_000).toISOString();
+    const events = rewritten(honest, (event) => (event.seq >= seq ? { ...event, at: later(event.at) } : event));
+    await storeRewritten(db, CAMPAIGN, events);
     server = serve(port);
     await server.line(/^Serving .* at /);
     await concord.page.locator("[data-testid=connection][data-state=back]").waitFor(WAIT);
