@@ -21,7 +21,7 @@ export {
   type SecretKeeper,
 } from "../client/secrets.js";
 export { orderCommitment, seedCommitment, canonicalJson, randomHex, type OrderSecret } from "../crypto/commitments.js";
-export type { SeatKey } from "../crypto/signatures.js";
+export { newDeviceKey, type DeviceKey, type HeldKey, type SeatKey } from "../crypto/signatures.js";
 export { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
 export {
   MemoryReceiptBook,

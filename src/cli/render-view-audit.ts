@@ -1,4 +1,4 @@
-import type { ViewAudit } from "../client/view-audit.js";
+import { describeSent, type ViewAudit } from "../client/view-audit.js";
 
 /** The lines `audit` prints of a seat's view chain checked against its receipts. */
 export function renderViewAudit(audit: ViewAudit, seat: string, proofPath?: string): string[] {
@@ -19,12 +19,4 @@ export function renderViewAudit(audit: ViewAudit, seat: string, proofPath?: stri
 export function viewSummary(audit: ViewAudit, proofPath?: string) {
   const { proof: _written, ...summary } = audit;
   return { ...summary, ...(proofPath ? { proofPath } : {}) };
-}
-
-function describeSent(sent: ViewAudit["withheld"][number]): string {
-  const commands = sent.commands.map((command) => {
-    const { type, signature } = command as { type?: unknown; signature?: { value?: unknown } };
-    return `${String(type)} signed ${typeof signature?.value === "string" ? signature.value : "(unsigned)"}`;
-  });
-  return `${commands.join(", ")} sent at ${sent.sentAt} on seq ${sent.expectedSeq}`;
 }

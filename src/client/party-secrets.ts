@@ -3,7 +3,7 @@
  * (secrets.ts), IndexedDB for the web page. Nothing here imports a Node module, so the browser takes it whole.
  */
 import type { Order } from "../../events/common.js";
-import type { SeatKey } from "../crypto/signatures.js";
+import type { HeldKey, SeatKey } from "../crypto/signatures.js";
 
 /** A player's hidden order for one army in one turn, as only that player holds it until the reveal (T5). */
 export interface HeldOrder {
@@ -35,8 +35,8 @@ export interface SecretKeeper {
   /** Keeps a player's seed for a turn; a seed kept for it already is never replaced (SeedKeptError). */
   keepPlayerSeed(player: string, turn: number, seed: string): Promise<void>;
   /** D2: the party's signing key, made on this device and kept before its registration is submitted. */
-  seatKey(party: string): Promise<SeatKey | undefined>;
-  keepSeatKey(party: string, key: SeatKey): Promise<void>;
+  seatKey(party: string): Promise<HeldKey | undefined>;
+  keepSeatKey(party: string, key: HeldKey): Promise<void>;
 }
 
 export interface PartySecrets {
@@ -153,12 +153,15 @@ export abstract class PartyKeeper implements SecretKeeper {
     return this.update(player, (secrets) => keepSeedOnce((secrets.playerSeeds ??= {}), player, turn, seed));
   }
 
-  async seatKey(party: string) {
+  async seatKey(party: string): Promise<HeldKey | undefined> {
     return (await this.read(party)).seatKey;
   }
 
-  keepSeatKey(party: string, key: SeatKey) {
-    return this.update(party, (secrets) => void (secrets.seatKey = { ...key }));
+  keepSeatKey(party: string, key: HeldKey) {
+    if (typeof key.privateKey !== "string")
+      return Promise.reject(new Error(`${party}'s key is held by the platform, not as text: it cannot be kept here`));
+    const seed: SeatKey = { publicKey: key.publicKey, privateKey: key.privateKey };
+    return this.update(party, (secrets) => void (secrets.seatKey = seed));
   }
 }
 

@@ -2,7 +2,7 @@ import { seatsOf } from "./seats.js";
 import { HOST, ORGANISER } from "../../events/common.js";
 import { keyPartyOf } from "../rules/seat-keys.js";
 import type { CampaignView } from "../views/view.js";
-import { newSeatKey, seatKeyFromSeed, signedText, signText, type SeatKey } from "../crypto/signatures.js";
+import { newSeatKey, seatKeyFromSeed, signedText, signText, type HeldKey, type SeatKey } from "../crypto/signatures.js";
 import { digestHex } from "../crypto/commitments.js";
 import type { SecretKeeper } from "./party-secrets.js";
 import { nothingToKeep } from "./held-orders.js";
@@ -43,7 +43,7 @@ export async function prepareSeatKey(
   state: CampaignView,
   raw: unknown,
   secrets: SecretKeeper,
-  newKey: (party: string) => Promise<SeatKey> = () => newSeatKey(),
+  newKey: (party: string) => Promise<HeldKey> = () => newSeatKey(),
 ): Promise<Prepared | undefined> {
   const input = raw as Input | null;
   if (typeof input !== "object" || input === null || input["type"] !== "RegisterSeatKey") return undefined;

@@ -10,7 +10,7 @@ import { randomHex } from "../crypto/commitments.js";
 import { prepareCommand, type BattleModel, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
 import { foreignKey, keyChores, organiserKeyDue, prepareSeatKey, signedBatch } from "./seat-keys.js";
-import { canSign, type SeatKey } from "../crypto/signatures.js";
+import { canSign, type HeldKey } from "../crypto/signatures.js";
 
 export interface TableOptions {
   /** The parties this machine acts for: player ids and/or "host"; default every party of the campaign. */
@@ -34,7 +34,7 @@ export interface TableOptions {
   /** B4: the battle model the host draws modelled battles with (`options.battles: "model"`); absent: none here. */
   battleModel?: BattleModel;
   /** Makes a party's new key; default a fresh one from the platform's generator (the offline demo's are fixed). */
-  newKey?: (party: string) => Promise<SeatKey>;
+  newKey?: (party: string) => Promise<HeldKey>;
 }
 
 /** How many times a command is signed again when the line moved on while it was sent (D2 binds it to a seq). */

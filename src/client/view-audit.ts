@@ -87,7 +87,9 @@ export function auditView({ campaign, line, seat, sealed, kept, served }: ViewAu
       if (!differs && (!now || canonicalJson(now) !== canonicalJson(entry)))
         differs = { seq: entry.seq, what: describeDifference(entry, now, text.seq) };
     }
-    if (!differs && heads.get(text.seq) !== text.view)
+    if (!differs && heads.get(text.seq) !== text.view) {
+      // Only a head differs: an event among agreed+1..seq, and the one an earlier receipt named is among them.
+      if (audit.differs) continue;
       differs = {
         seq: agreed + 1,
         what:
@@ -95,6 +97,7 @@ export function auditView({ campaign, line, seat, sealed, kept, served }: ViewAu
             ? `the log as served ends at seq ${chain.seq}, before seq ${text.seq}, which the server's receipt signed as shown to ${seat}`
             : `the view head at seq ${text.seq} is not the one the server signed: an event among seqs ${agreed + 1}-${text.seq} differs from what ${seat} was shown`,
       };
+    }
     if (!differs) {
       agreed = text.seq;
       continue;
@@ -119,6 +122,21 @@ export function auditView({ campaign, line, seat, sealed, kept, served }: ViewAu
     (landed(sent.commands, after) ? audit.landedUnreceipted : audit.withheld).push(sent);
   }
   return audit;
+}
+
+/** The proof file's name where none is given: `CAMPAIGN-SEAT-proof.json`. */
+export const proofFileName = (campaign: string, seat: string): string => `${campaign}-${seat}-proof.json`;
+
+/** The proof file's text, as `epicwar audit --proof` writes it and the page downloads it. */
+export const proofFileText = (proof: ViewProof): string => `${JSON.stringify(proof, null, 2)}\n`;
+
+/** Commands sent as a seat lists them: each type with its signature, when and on which seq they were sent. */
+export function describeSent(sent: SentCommands): string {
+  const commands = sent.commands.map((command) => {
+    const { type, signature } = command as { type?: unknown; signature?: { value?: unknown } };
+    return `${String(type)} signed ${typeof signature?.value === "string" ? signature.value : "(unsigned)"}`;
+  });
+  return `${commands.join(", ")} sent at ${sent.sentAt} on seq ${sent.expectedSeq}`;
 }
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);

@@ -11,6 +11,18 @@ export interface SeatKey {
   privateKey: string;
 }
 
+/**
+ * A key pair whose private half is a CryptoKey made non-extractable (the web page's, docs/web.md): the platform signs
+ * with it, and no script, the page's own included, can read it. Kept by structured clone (IndexedDB), never as text.
+ */
+export interface DeviceKey {
+  publicKey: string;
+  privateKey: CryptoKey;
+}
+
+/** A key a party signs with: as its secrets file keeps it, or held by the platform alone. */
+export type HeldKey = SeatKey | DeviceKey;
+
 /** What a signature binds a command to: the campaign, the line (stream) and the point it was decided on. */
 export interface SignedPoint {
   campaign: string;
@@ -58,6 +70,18 @@ export async function newSeatKey(): Promise<SeatKey> {
   return keyOf(pair.privateKey);
 }
 
+/** A fresh key pair whose private key cannot leave the platform (not extractable), from the platform's generator. */
+export async function newDeviceKey(): Promise<DeviceKey> {
+  const pair = (await subtle().generateKey(ED25519, false, ["sign", "verify"])) as CryptoKeyPair;
+  const publicKey = bytesToHex(new Uint8Array(await subtle().exportKey("raw", pair.publicKey)));
+  return { publicKey, privateKey: pair.privateKey };
+}
+
+/** A key pair kept as its seed, imported as a non-extractable key: the seed can then be forgotten. */
+export async function deviceKeyOf(key: SeatKey): Promise<DeviceKey> {
+  return { publicKey: key.publicKey, privateKey: await importSigningKey(key) };
+}
+
 /** The DER of a PKCS #8 Ed25519 private key up to its 32-byte seed (RFC 8410). */
 const PKCS8_PREFIX = "302e020100300506032b657004220420";
 
@@ -75,11 +99,20 @@ async function keyOf(privateKey: CryptoKey): Promise<SeatKey> {
 /** Each key pair this process has signed with, imported once (by its public key): a party signs many commands. */
 const signingKeys = new Map<string, { privateKey: string; imported: Promise<CryptoKey> }>();
 
-function signingKey(key: SeatKey): Promise<CryptoKey> {
+const importSigningKey = (key: SeatKey): Promise<CryptoKey> =>
+  subtle().importKey(
+    "jwk",
+    { kty: "OKP", crv: "Ed25519", x: base64url(key.publicKey), d: base64url(key.privateKey) },
+    ED25519,
+    false,
+    ["sign"],
+  );
+
+function signingKey(key: HeldKey): Promise<CryptoKey> {
+  if (typeof key.privateKey !== "string") return Promise.resolve(key.privateKey);
   const known = signingKeys.get(key.publicKey);
   if (known?.privateKey === key.privateKey) return known.imported;
-  const jwk = { kty: "OKP", crv: "Ed25519", x: base64url(key.publicKey), d: base64url(key.privateKey) };
-  const imported = subtle().importKey("jwk", jwk, ED25519, false, ["sign"]);
+  const imported = importSigningKey(key as SeatKey);
   const entry = { privateKey: key.privateKey, imported };
   signingKeys.set(key.publicKey, entry);
   // A key that fails to import is not kept: the next command tries again and fails as this one does.
@@ -88,7 +121,7 @@ function signingKey(key: SeatKey): Promise<CryptoKey> {
 }
 
 /** The signature (64 bytes as hex) of `key` over a text's UTF-8 bytes. */
-export async function signText(key: SeatKey, text: string): Promise<string> {
+export async function signText(key: HeldKey, text: string): Promise<string> {
   return bytesToHex(new Uint8Array(await subtle().sign(ED25519, await signingKey(key), utf8ToBytes(text))));
 }
 

@@ -7,11 +7,14 @@ import { PrepareError } from "../client/prepare.js";
 import { RemoteCampaign, type RemoteOutcome, type SeatEvent } from "../client/remote.js";
 import type { ServerConnection } from "../client/server.js";
 import { Table } from "../client/table.js";
+import { newDeviceKey } from "../crypto/signatures.js";
 import type { Refusal } from "../rules/refusal.js";
 import type { WaitingOn } from "../rules/waiting-on.js";
 import { ownHeldOrders, type CampaignView } from "../views/view.js";
 import { feedLine } from "../words/events.js";
 import { problemWords, type Connection } from "./connection.js";
+import { lineRecords } from "./idb.js";
+import { BrowserReceiptBook } from "./idb-receipts.js";
 import type { BrowserSecrets } from "./idb-secrets.js";
 import { SeatLock } from "./seat-lock.js";
 import type { SeatRef } from "./session.js";
@@ -57,6 +60,8 @@ export class Game {
   /** Bumped after every refresh: panels that read the server themselves (history) follow it. */
   readonly version = signal(0);
   readonly remote: RemoteCampaign;
+  /** The stream this page's commands are appended to. */
+  readonly line: string;
   readonly lock: SeatLock;
   private readonly commands: Table<CampaignView, RemoteOutcome>;
   private readonly chores: Table<CampaignView, RemoteOutcome>;
@@ -76,13 +81,18 @@ export class Game {
     /** A branch of the campaign this page plays on instead of its own line (a what-if). */
     readonly branch?: string,
   ) {
-    this.remote = new RemoteCampaign(server, branch, true);
+    // A branch's stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures and
+    // receipts name.
+    this.line = branch === undefined ? seat.campaign : `${seat.campaign}.${branch}`;
+    // The seat's receipts are kept in this browser, per line, and outlast a reload (docs/signatures.md).
+    const receipts = new BrowserReceiptBook(lineRecords(seat.campaign, branch), seat.seat);
+    this.remote = new RemoteCampaign(server, branch, true, receipts);
     const parties = new Set(seat.seat === HOST ? [] : [seat.seat]);
-    // Every seat's page signs its commands with a key made in this browser, the organiser's too (D2). A branch's
-    // stream is the campaign's id, a dot and the branch's name (docs/storage.md): what signatures name.
-    const line = branch === undefined ? {} : { line: `${seat.campaign}.${branch}` };
-    this.commands = new Table(this.remote, seat.campaign, { parties, secrets, chores: false, ...line });
-    this.chores = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST, ...line });
+    // Every seat's page signs its commands with a key made in this browser, the organiser's too (D2), and made
+    // non-extractable: it never leaves this browser (docs/web.md).
+    const signing = { newKey: () => newDeviceKey(), line: this.line };
+    this.commands = new Table(this.remote, seat.campaign, { parties, secrets, chores: false, ...signing });
+    this.chores = new Table(this.remote, seat.campaign, { parties, secrets, chores: seat.seat !== HOST, ...signing });
     this.lock = new SeatLock(`epicwar ${seat.campaign}${branch === undefined ? "" : `~${branch}`}/${seat.seat}`);
   }
 

@@ -5,6 +5,7 @@ import type { CampaignView } from "../views/view.js";
 import { BranchesPanel } from "./branches-panel.js";
 import type { Game } from "./game.js";
 import { MapPanel } from "./map-panel.js";
+import { ViewAuditPanel } from "./view-audit-panel.js";
 
 /** The entry a step of the given size leads to from `index`: the next (or previous) event, phase or turn. */
 function stepFrom(entries: readonly TimelineEntry[], index: number, by: "event" | "phase" | "turn", way: 1 | -1) {
@@ -29,7 +30,8 @@ function stepFrom(entries: readonly TimelineEntry[], index: number, by: "event" 
 /**
  * The campaign's history as the seat may see it: the timeline, stepped by event, phase or turn or with the slider,
  * the map at the moment chosen (read from the server's state-at endpoint: the page recomputes nothing hidden), the
- * audit with links from each finding to its event, and the branches.
+ * audit with links from each finding to its event, the seat's check of what it was shown against its receipts, and
+ * the branches.
  */
 export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: string) => void }) {
   const [entries, setEntries] = useState<TimelineEntry[]>([]);
@@ -123,6 +125,7 @@ export function HistoryPanel({ game, onPlay }: { game: Game; onPlay: (branch: st
             ))}
           </ol>
           {audit && <AuditView report={audit} turn={entry?.turn} onSeq={goToSeq} />}
+          <ViewAuditPanel game={game} onSeq={goToSeq} />
         </div>
       </div>
       <BranchesPanel game={game} seq={entry?.seq} onPlay={onPlay} />

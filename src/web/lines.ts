@@ -4,6 +4,7 @@ import type { ServerConnection } from "../client/server.js";
 import type { CampaignView } from "../views/view.js";
 import type { Connection } from "./connection.js";
 import { Game } from "./game.js";
+import { lineRecords } from "./idb.js";
 import { BrowserSecrets } from "./idb-secrets.js";
 import type { SeatRef } from "./session.js";
 
@@ -30,7 +31,7 @@ export class Lines {
   /** Plays the campaign's own line (no branch), or the branch named. */
   async play(branch?: string): Promise<void> {
     const secrets =
-      branch === undefined ? await this.main : await BrowserSecrets.open(`${this.seat.campaign}~${branch}`);
+      branch === undefined ? await this.main : await BrowserSecrets.open(lineRecords(this.seat.campaign, branch));
     const game = new Game(this.server, this.seat, secrets, this.connection, branch);
     if (branch !== undefined) {
       const view = await game.remote.state(this.seat.campaign);

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { downloadFile } from "./download.js";
 import type { Game } from "./game.js";
 import { parseSecretsFile } from "./secrets-file.js";
 
@@ -11,12 +12,7 @@ export function SecretsPanel({ game }: { game: Game }) {
   const player = game.player;
   if (!player) return null;
   const download = async () => {
-    const text = await game.secrets.exportFile(player);
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    link.download = `${player}.json`;
-    link.click();
-    URL.revokeObjectURL(link.href);
+    downloadFile(`${player}.json`, await game.secrets.exportFile(player));
   };
   const upload = async (file: File | undefined) => {
     if (!file) return;

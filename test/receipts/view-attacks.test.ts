@@ -3,11 +3,9 @@
  * gave its receipt (a player's event, a recorded time) is flagged by the seat's audit and by the reference verifier
  * through the receipt it kept; a command sent that got no receipt and is not in the log is listed with its signature.
  */
-import { execFile, type ExecFileException } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toCurrent, type StoredEvent } from "../../events/index.js";
 import { nodeHttpTransport } from "../../src/client/http-transport.js";
@@ -15,17 +13,19 @@ import { FileReceiptBook } from "../../src/client/receipt-file.js";
 import type { ReceiptBook } from "../../src/client/receipts.js";
 import { RemoteCampaign } from "../../src/client/remote.js";
 import { ServerConnection } from "../../src/client/server.js";
+import { receiptTextOf, type KeptReceipts } from "../../src/client/receipts.js";
 import { auditView, type ViewProof } from "../../src/client/view-audit.js";
+import { canonicalJson } from "../../src/crypto/commitments.js";
 import { signedText, signText, newSeatKey } from "../../src/crypto/signatures.js";
 import { receiptsPath } from "../../src/cli/remote.js";
-import { sealEvent } from "../../src/log/index.js";
 import { viewEvent } from "../../src/views/view.js";
-import { sealedContext } from "../../src/views/chain.js";
+import { sealedContext, ViewChain } from "../../src/views/chain.js";
 import { logViewContext } from "../../src/views/log.js";
+import { copyOf } from "../replays-support.js";
 import { runInProcess } from "../support/cli.js";
+import { runVerifier } from "../support/verifier.js";
+import { rawText as rawLog, rewritten, storeRewritten } from "../support/rewrite-log.js";
 import { CAMPAIGN, listenOnLoopback, startTestServer, type TestServer } from "../server/support.js";
-
-const VERIFIER = fileURLToPath(new URL("../../tools/verify_log.py", import.meta.url));
 
 let server: TestServer;
 let url: string;
@@ -55,47 +55,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The log as whoever holds the database could rewrite it: edited, then every event sealed again, a new head. */
-function rewritten(events: readonly StoredEvent[], edit: (event: StoredEvent) => StoredEvent): StoredEvent[] {
-  let prev = "0".repeat(64);
-  return events.map((original) => {
-    const { hash: _old, prev: _prev, ...body } = edit(structuredClone(original));
-    const { value } = sealEvent(body.stream, body.seq, prev, body);
-    const event = { ...(JSON.parse(value.slice(64)) as StoredEvent), hash: value.slice(0, 64) };
-    prev = event.hash;
-    return event;
-  });
-}
+const rawText = (events: readonly StoredEvent[]) => rawLog(CAMPAIGN, events);
 
-const rawText = (events: readonly StoredEvent[]) =>
-  events
-    .map(({ hash, ...body }) =>
-      JSON.stringify({ kind: "event", stream: body.stream, seq: body.seq, hash, body: JSON.stringify(body) }),
-    )
-    .concat(JSON.stringify({ kind: "head", stream: CAMPAIGN, seq: events.length, hash: events.at(-1)!.hash }))
-    .join("\n");
-
-/** The seat's audit of a log as the server would serve it to concord. */
-async function auditAsServed(events: readonly StoredEvent[]) {
+/** The seat's audit of a log as the server would serve it to concord, against its receipts (those it kept unless given). */
+async function auditAsServed(events: readonly StoredEvent[], kept?: KeptReceipts) {
   const context = logViewContext(events.map(toCurrent));
   return auditView({
     campaign: CAMPAIGN,
     line: CAMPAIGN,
     seat: "concord",
     sealed: sealedContext(context.state),
-    kept: await book.read(),
+    kept: kept ?? (await book.read()),
     served: events.map((event) => viewEvent(event, "concord", context)),
   });
-}
-
-function verify(args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve, reject) =>
-    execFile("python3", [VERIFIER, ...args], { encoding: "utf8", timeout: 30_000 }, (error, stdout) => {
-      const code = (error as ExecFileException | null)?.code ?? 0;
-      if (typeof code === "number") resolve({ code, stdout });
-      else reject(error);
-    }),
-  );
 }
 
 async function proofAndRaw(name: string, proof: ViewProof | undefined, events: readonly StoredEvent[]) {
@@ -112,7 +84,7 @@ describe("a consistent rewrite after a receipt is flagged by the seat's audit an
     const audit = await auditAsServed(events);
     expect(audit).toMatchObject({ receipts: 1, entries: 1, differs: undefined, withheld: [] });
     // The reference verifier takes the whole log as it is.
-    expect((await verify([(await proofAndRaw("honest", undefined, events))[1]!])).code).toBe(0);
+    expect((await runVerifier([(await proofAndRaw("honest", undefined, events))[1]!])).code).toBe(0);
   });
 
   it("a player's event rewritten (its data), the chain sealed again", async () => {
@@ -128,15 +100,15 @@ describe("a consistent rewrite after a receipt is flagged by the seat's audit an
     });
     const [proof, raw] = await proofAndRaw("data", audit.proof, events);
     // The log alone passes the verifier (the rewrite is consistent); the seat's proof does not.
-    expect((await verify([raw!])).code).toBe(0);
-    const checked = await verify(["--proof", proof!, raw!]);
+    expect((await runVerifier([raw!])).code).toBe(0);
+    const checked = await runVerifier(["--proof", proof!, raw!]);
     expect(checked.stdout).toContain(
       `FAIL seq ${concordSeq}: the log differs in data from what the server showed concord`,
     );
     expect(checked.code).toBe(1);
     // Against the log as it was, the same proof holds: a proof cannot accuse an honest log.
     const [, honest] = await proofAndRaw("honest", undefined, await server.engine.store.readAll(CAMPAIGN));
-    expect(await verify(["--proof", proof!, honest!])).toMatchObject({ code: 0 });
+    expect(await runVerifier(["--proof", proof!, honest!])).toMatchObject({ code: 0 });
   });
 
   it("a recorded time moved (every time from it on, so that none goes back), the chain sealed again", async () => {
@@ -148,8 +120,8 @@ describe("a consistent rewrite after a receipt is flagged by the seat's audit an
     expect(audit.differs?.seq).toBe(concordSeq);
     expect(audit.differs?.what).toMatch(/as served has at /);
     const [proof, raw] = await proofAndRaw("time", audit.proof, events);
-    expect((await verify([raw!])).code).toBe(0);
-    expect(await verify(["--proof", proof!, raw!])).toMatchObject({
+    expect((await runVerifier([raw!])).code).toBe(0);
+    expect(await runVerifier(["--proof", proof!, raw!])).toMatchObject({
       code: 1,
       stdout: expect.stringContaining(
         `FAIL seq ${concordSeq}: the log differs in at from what the server showed concord`,
@@ -164,10 +136,73 @@ describe("a consistent rewrite after a receipt is flagged by the seat's audit an
     const { proof } = await auditAsServed(events);
     const forged = { ...proof!, serverKey: (await newSeatKey()).publicKey };
     const [path, raw] = await proofAndRaw("forged", forged, events);
-    expect(await verify(["--proof", path!, raw!])).toMatchObject({
+    expect(await runVerifier(["--proof", path!, raw!])).toMatchObject({
       code: 1,
       stdout: expect.stringContaining("is not signed by the server key it names"),
     });
+  });
+});
+
+describe("several receipts", () => {
+  it("an event rewritten under the first receipt is named, not the range a later receipt's head alone shows", async () => {
+    const honest = await server.engine.store.readAll(CAMPAIGN);
+    const kept = await book.read();
+    const first = receiptTextOf(kept.receipts[0]!.receipt);
+    // A later checkpoint at the head, as the answer to a later command would give it (its signature is not audited
+    // here: the receipt was checked when it came).
+    const context = logViewContext(honest.map(toCurrent));
+    const chain = new ViewChain("concord", sealedContext(context.state), first.seq, first.view);
+    const entries = chain.advance(honest.map((event) => viewEvent(event, "concord", context)));
+    expect(entries.length).toBeGreaterThan(0);
+    const later = { ...first, from: { seq: first.seq, view: first.view }, seq: chain.seq, view: chain.head };
+    const receipts = [...kept.receipts, { receipt: { signed: canonicalJson(later), signature: "" }, entries }];
+    expect(await auditAsServed(honest, { ...kept, receipts })).toMatchObject({ receipts: 2, differs: undefined });
+    const events = rewritten(honest, (event) =>
+      event.seq === concordSeq ? { ...event, at: "2099-01-01T00:00:00.000Z" } : event,
+    );
+    const audit = await auditAsServed(events, { ...kept, receipts });
+    expect(audit.differs).toEqual({ seq: concordSeq, what: expect.stringMatching(/as served has at "2099-01-01/) });
+    expect(audit.proof?.receipt).toEqual(kept.receipts[0]!.receipt);
+  });
+});
+
+describe("`audit --as SEAT --db DIR`: a campaign in a local store against the seat's receipts file", () => {
+  /** A copy of the server's database, its log rewritten by `edit` (the chain sealed again) unless none is given. */
+  async function localCopy(edit?: (event: StoredEvent) => StoredEvent): Promise<string> {
+    const db = await copyOf(join(server.dir, "db"));
+    if (!edit) return db;
+    await storeRewritten(db, CAMPAIGN, rewritten(await server.engine.store.readAll(CAMPAIGN), edit));
+    return db;
+  }
+
+  it("the log as stored: every receipt checked, exit 0", async () => {
+    const db = await localCopy();
+    const run = await runInProcess(["audit", "--db", db, "--as", "concord", "--secrets", dir]);
+    expect(run.stdout).toContain("view of concord: 1 receipts checked (1 events they showed), latest checkpoint seq");
+    expect(run.code).toBe(0);
+    await rm(dirname(db), { recursive: true, force: true });
+  });
+
+  it("a recorded time rewritten: the event named, its proof written, and the verifier fails it there", async () => {
+    const db = await localCopy((event) =>
+      event.seq === concordSeq ? { ...event, at: "2099-01-01T00:00:00.000Z" } : event,
+    );
+    const proofPath = join(dir, "local-proof.json");
+    const run = await runInProcess(["audit", "--db", db, "--as", "concord", "--secrets", dir, "--proof", proofPath]);
+    expect(run.stdout).toContain(
+      `FAIL view at seq ${concordSeq}: event ${concordSeq} (PlayerSeedCommitted) as served has at`,
+    );
+    expect(run.stdout).toContain(`proof written to ${proofPath}`);
+    expect(run.code).toBe(2);
+    expect(await runVerifier(["--proof", proofPath])).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining(`FAIL seq ${concordSeq}`),
+    });
+    // A seat that kept no receipt has nothing to prove with.
+    const none = await runInProcess(["audit", "--db", db, "--as", "horde", "--secrets", dir, "--proof", proofPath]);
+    expect(none.stderr).toContain(`--proof: ${join(dir, CAMPAIGN, "horde.receipts.json")} holds no receipt of horde's`);
+    expect(none.code).not.toBe(0);
+    await rm(dirname(db), { recursive: true, force: true });
   });
 });
 

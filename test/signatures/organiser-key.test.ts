@@ -19,7 +19,7 @@ import { ServerConnection } from "../../src/client/server.js";
 import { Table } from "../../src/client/table.js";
 import { renderState } from "../../src/cli/render.js";
 import { showRawLog } from "../../src/cli/commands/show.js";
-import { signedText, signText, type SeatKey } from "../../src/crypto/signatures.js";
+import { signedText, signText, type HeldKey, type SeatKey } from "../../src/crypto/signatures.js";
 import { verifySignature } from "../../src/crypto/verify-node.js";
 import { Engine } from "../../src/engine/engine.js";
 import { checkCommand } from "../../src/engine/command-schemas.js";
@@ -36,7 +36,7 @@ const VERIFIER = fileURLToPath(new URL("../../tools/verify_log.py", import.meta.
 const FIXTURE = fileURLToPath(new URL("../golden/fixtures/action-close.json", import.meta.url));
 
 /** A command signed by `key` at the line's seq, as a client signs it (docs/signatures.md). */
-async function signedBy(key: SeatKey, state: CampaignView, line: string, command: Record<string, unknown>) {
+async function signedBy(key: HeldKey, state: CampaignView, line: string, command: Record<string, unknown>) {
   const point = { campaign: state.campaign!, line, seq: state.seq, view: null };
   return {
     ...command,

@@ -7,10 +7,23 @@ import { pickCampaign, withEngine } from "../session.js";
 import type { CliKit } from "./kit.js";
 import { viewAsOption } from "./viewer.js";
 import { refuseLocalOnly } from "./remote.js";
-import { RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
+import { receiptsPath, RemoteSeat, type RemoteSeatOptions, type ServerRequest } from "../remote.js";
 import type { CliIo } from "../io.js";
 import { writeFile } from "node:fs/promises";
-import { auditView } from "../../client/view-audit.js";
+import {
+  auditView,
+  proofFileName,
+  proofFileText,
+  type ViewAudit,
+  type ViewAuditInput,
+} from "../../client/view-audit.js";
+import { FileReceiptBook } from "../../client/receipt-file.js";
+import type { AuditReport } from "../../../replays/audit-report.js";
+import { eventsAsSeen } from "../../../replays/as-seen.js";
+import { toCurrent } from "../../../events/index.js";
+import { logViewContext } from "../../views/log.js";
+import type { EventStore } from "../../log/index.js";
+import { defaultSecretsDir } from "../seat.js";
 import { sealedContext } from "../../views/chain.js";
 import { renderViewAudit, viewSummary } from "../render-view-audit.js";
 
@@ -23,8 +36,10 @@ export interface AuditCliOptions {
   head?: string[];
   /** Whose view to print (docs/views.md): a player's audit hides the other side's secrets and the log's hashes. */
   as?: string;
-  /** Where a remote seat's audit writes its proof, when the log as served differs from a receipt. */
+  /** Where a seat's audit (`--as`) writes its proof, when the log differs from a receipt it kept. */
   proof?: string;
+  /** The secrets folder whose receipts file a local `--as` audit checks the log against. */
+  secrets?: string;
 }
 
 /**
@@ -45,10 +60,48 @@ export async function runAudit(options: AuditCliOptions, print: (line: string) =
         `turn ${turn} of ${campaign} has not started${started.length ? ` (turns ${started[0]}-${started[started.length - 1]} have)` : " (no turn has)"}`,
       );
     }
-    if (options.json) print(JSON.stringify(report));
-    else renderAudit(report).forEach(print);
-    if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
+    const seat = options.as;
+    const view = seat === undefined ? undefined : await localSeatView(engine.store, campaign, seat, options);
+    printAudit(report, view, options, print);
   });
+}
+
+/**
+ * A seat's view chain in a local store checked against the receipts kept in its receipts file (`--secrets`, default
+ * beside the database): undefined where the seat kept none, unless a proof is asked for.
+ */
+async function localSeatView(store: EventStore, campaign: string, seat: string, options: AuditCliOptions) {
+  const path = receiptsPath(options.secrets ?? defaultSecretsDir(options.db), campaign, seat);
+  const kept = await new FileReceiptBook(path).read();
+  if (kept.serverKey === undefined && kept.receipts.length === 0 && kept.unreceipted.length === 0) {
+    if (options.proof === undefined) return undefined;
+    throw new CliError(
+      `--proof: ${path} holds no receipt of ${seat}'s (a seat keeps them when it plays on a server: give --secrets the folder it played with)`,
+    );
+  }
+  const events = (await store.readAll(campaign)).map(toCurrent);
+  const context = logViewContext(events);
+  const served = eventsAsSeen(events, seat, context);
+  return checkSeatView({ campaign, seat, sealed: sealedContext(context.state), kept, served }, options.proof);
+}
+
+/** The audit's report, and the seat's view check when made; exit 2 naming the first finding when either fails. */
+function printAudit(
+  report: AuditReport,
+  view: SeatViewCheck | undefined,
+  options: AuditCliOptions,
+  print: (line: string) => void,
+): void {
+  if (options.json) print(JSON.stringify(view ? { ...report, view: viewSummary(view.audit, view.proofPath) } : report));
+  else [...renderAudit(report), ...(view ? renderViewAudit(view.audit, view.seat, view.proofPath) : [])].forEach(print);
+  if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
+  if (view && (view.audit.differs || view.audit.withheld.length > 0))
+    throw new CliError(
+      view.audit.differs
+        ? `seq ${view.audit.differs.seq}: ${view.audit.differs.what}`
+        : `${view.audit.withheld.length} command(s) sent with no receipt are not in the log`,
+      EXIT.broken,
+    );
 }
 
 /**
@@ -69,39 +122,37 @@ async function remoteAudit(
   const report = await seat.handler.audit(seat.campaign, turn);
   if (turn !== undefined && report.turns.length === 0)
     throw new CliError(`turn ${turn} of ${seat.campaign} has not started`);
-  const view = await auditSeatView(seat, options.proof);
-  if (options.json) print(JSON.stringify({ ...report, view: viewSummary(view.audit, view.proofPath) }));
-  else [...renderAudit(report), ...renderViewAudit(view.audit, seat.seat, view.proofPath)].forEach(print);
-  if (!report.ok) throw new CliError(auditSummary(report), EXIT.broken);
-  if (view.audit.differs || view.audit.withheld.length > 0)
-    throw new CliError(
-      view.audit.differs
-        ? `seq ${view.audit.differs.seq}: ${view.audit.differs.what}`
-        : `${view.audit.withheld.length} command(s) sent with no receipt are not in the log`,
-      EXIT.broken,
-    );
+  printAudit(report, await auditSeatView(seat, options.proof), options, print);
 }
 
-/**
- * The seat's view chain recomputed from the log as served and compared with the receipts it kept
- * (src/client/view-audit.ts); a proof written where the log differs from one.
- */
-async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined) {
+/** The seat's view chain recomputed from the log as served and compared with the receipts it kept. */
+async function auditSeatView(seat: RemoteSeat, proofPath: string | undefined): Promise<SeatViewCheck> {
   const kept = await seat.handler.receipts.read();
   const { events } = await seat.handler.log(seat.campaign);
   const state = await seat.handler.state(seat.campaign);
-  const audit = auditView({
-    campaign: seat.campaign,
-    line: seat.campaign,
-    seat: seat.seat,
-    sealed: sealedContext(state),
-    kept,
-    served: events,
-  });
-  if (!audit.proof) return { audit, proofPath: undefined };
-  const path = proofPath ?? `${seat.campaign}-${seat.seat}-proof.json`;
-  await writeFile(path, `${JSON.stringify(audit.proof, null, 2)}\n`);
-  return { audit, proofPath: path };
+  const sealed = sealedContext(state);
+  return checkSeatView({ campaign: seat.campaign, seat: seat.seat, sealed, kept, served: events }, proofPath);
+}
+
+interface SeatViewCheck {
+  seat: string;
+  audit: ViewAudit;
+  proofPath: string | undefined;
+}
+
+/**
+ * A seat's view chain of the campaign's own line checked against its receipts (src/client/view-audit.ts); the proof
+ * written where the log differs from one.
+ */
+async function checkSeatView(
+  input: Omit<ViewAuditInput, "line">,
+  proofPath: string | undefined,
+): Promise<SeatViewCheck> {
+  const audit = auditView({ ...input, line: input.campaign });
+  if (!audit.proof) return { seat: input.seat, audit, proofPath: undefined };
+  const path = proofPath ?? proofFileName(input.campaign, input.seat);
+  await writeFile(path, proofFileText(audit.proof));
+  return { seat: input.seat, audit, proofPath: path };
 }
 
 function parseTurn(text: string): number {
@@ -139,7 +190,7 @@ export function registerAudit(
     )
     .option(
       "--proof <file>",
-      "against a server: where to write the proof when the log differs from a receipt (default CAMPAIGN-SEAT-proof.json)",
+      "with --as (or against a server): where to write the proof when the log differs from a receipt the seat kept (default CAMPAIGN-SEAT-proof.json)",
     )
     .addOption(viewAsOption())
     .addOption(branchOption())
@@ -149,7 +200,7 @@ export function registerAudit(
       "\nWhat is checked and why the dice are fair: docs/fair-dice.md. Orders not yet revealed and rolls whose host seed is still secret are pending, not failures.",
     )
     .action(
-      action((options: AuditCliOptions & { secrets?: string }, command: Command) => {
+      action((options: AuditCliOptions, command: Command) => {
         const remote = server(command);
         return remote ? remoteAudit(remote, options, io, print) : runAudit(options, print);
       }),
