@@ -1,4 +1,7 @@
+import { HOST, ORGANISER } from "../../events/common.js";
 import type { SignedCommand } from "../../events/index.js";
+import type { Command } from "../engine/command-schemas.js";
+import { requiredKey } from "../rules/seat-keys.js";
 import { COMMAND_DOMAIN } from "../crypto/signatures.js";
 import { verifySignature } from "../crypto/verify-node.js";
 import type { EventStore, ReadPoint } from "./event-store.js";
@@ -40,7 +43,7 @@ interface SignedText {
   domain?: unknown;
   campaign?: unknown;
   line?: unknown;
-  command?: { actor?: unknown; type?: unknown; publicKey?: unknown };
+  command?: { actor?: unknown; type?: unknown; publicKey?: unknown; role?: unknown };
 }
 
 /**
@@ -80,7 +83,9 @@ export async function checkSignatures(
         else counts.unsigned[event.actor] = (counts.unsigned[event.actor] ?? 0) + 1;
         if (event.type === "SeatKeyRegistered") {
           const { party, publicKey, replaces } = event.data as { party: string; publicKey: string; replaces: unknown };
-          if (party !== event.actor || replaces !== (keys.get(party) ?? null))
+          // The host's seat registers the organiser's key as well as its own (D2).
+          const own = party === event.actor || (event.actor === HOST && party === ORGANISER);
+          if (!own || replaces !== (keys.get(party) ?? null))
             return fail(
               `a key of ${party} registered by ${event.actor}, or replacing another key than the one in force`,
             );
@@ -111,9 +116,10 @@ function signedProblem(
   const command = text.command;
   if (typeof command !== "object" || command === null || command.actor !== event.actor)
     return `its signed command is not ${event.actor}'s`;
-  const key = command.type === "RegisterSeatKey" ? command.publicKey : keys.get(event.actor);
-  if (typeof key !== "string") return `${event.actor} had no key in force to sign with`;
+  // Whose key signs it: the organiser's for its own commands (before it has one, the host's), else its actor's.
+  const { signer, key } = requiredKey((party) => keys.get(party), command as Command);
+  if (typeof key !== "string") return `${signer} had no key in force to sign with`;
   if (!verifySignature(key, signed, signature))
-    return `the signature is not by ${event.actor}'s key in force (${key.slice(0, 12)}) over its signed command`;
+    return `the signature is not by ${signer}'s key in force (${key.slice(0, 12)}) over its signed command`;
   return undefined;
 }
