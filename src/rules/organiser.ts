@@ -1,4 +1,5 @@
 import type { DomainEvent } from "../../events/index.js";
+import { ORGANISER } from "../../events/common.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Command, CommandOf } from "../engine/command-schemas.js";
 import { requireActionPhase, requireHostActor } from "./action-common.js";
@@ -11,9 +12,13 @@ import { refuseField, refuseRule, type Refusal } from "./refusal.js";
  * clock the command handler stamps its events with: never the clock of the machine deciding.
  */
 
-/** O1: what a paused campaign says to every command but ResumeCampaign; undefined while it is not paused. */
+/**
+ * O1: what a paused campaign says to every command but ResumeCampaign and the organiser's registration of its own key
+ * (D2), which comes with the organiser's first command, its resume included; undefined while it is not paused.
+ */
 export function pausedRefusal(state: CampaignState, command: Command): Refusal | undefined {
   if (!state.paused || command.type === "ResumeCampaign") return undefined;
+  if (command.type === "RegisterSeatKey" && command.role === ORGANISER) return undefined;
   const why = state.paused.reason === undefined ? "" : ` (${state.paused.reason})`;
   return {
     kind: "rule",

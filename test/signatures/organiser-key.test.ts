@@ -272,6 +272,31 @@ describe("the organiser's commands in a log from before its key (D2)", () => {
       expect(check).toMatchObject({ ok: false, refusal: { rule: "D2", field: "signature" } });
       expect(!check.ok && check.refusal.message).toMatch(/not by host's key in force/);
 
+      // The organiser's key is never the host's, and only the host registers one.
+      const hostAsOrganiser = {
+        actor: "host",
+        type: "RegisterSeatKey",
+        role: "organiser",
+        publicKey: hostKey.publicKey,
+      };
+      expect(await engine.execute(campaign, [await signedBy(hostKey, state, campaign, hostAsOrganiser)])).toMatchObject(
+        {
+          ok: false,
+          refusal: {
+            kind: "rule",
+            rule: "D2",
+            field: "publicKey",
+            message: expect.stringMatching(/host's key in force/),
+          },
+        },
+      );
+      const playerAsOrganiser = { ...hostAsOrganiser, actor: "red", publicKey: organiserKey.publicKey };
+      expect(await engine.execute(campaign, [playerAsOrganiser])).toMatchObject({
+        ok: false,
+        refusal: { kind: "field", field: "role" },
+      });
+      expect((await engine.state(campaign)).seq).toBe(state.seq);
+
       const report = await auditStream(engine.store, campaign);
       expect(report.findings).toEqual([]);
       expect(report.signatures.organiser.slice(0, 2)).toEqual([
@@ -290,6 +315,23 @@ describe("the organiser's commands in a log from before its key (D2)", () => {
       expect(verified.status, verified.stdout).toBe(0);
       expect(verified.stdout).toContain(`the organiser's CampaignPaused (seq ${paused}): signed by the host's key`);
       expect(verified.stdout).toContain(`the organiser's CampaignResumed (seq ${resumed}): unsigned`);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("resumes a campaign paused before the organiser had a key: its key is registered with the resume (O1 lets it)", async () => {
+    const engine = await Engine.open(join(await tempDir("epicwar-organiser-resume-"), "db"));
+    try {
+      const setup = await loadSetupFile(FIXTURE);
+      expect((await engine.create(setupCommands(setup).map((step) => step.command))).ok).toBe(true);
+      const table = new Table(engine, setup.campaign, { secrets: new MemorySecrets() });
+      await table.takeChores();
+      expect((await engine.execute(setup.campaign, [{ actor: "host", type: "PauseCampaign" }])).ok).toBe(true);
+      const resumed = await table.submit({ actor: "host", type: "ResumeCampaign" });
+      expect(resumed.ok, JSON.stringify(resumed)).toBe(true);
+      expect(resumed.ok && resumed.events.map((e) => e.type)).toEqual(["SeatKeyRegistered", "CampaignResumed"]);
+      expect((await engine.state(setup.campaign)).paused).toBeUndefined();
     } finally {
       await engine.close();
     }
