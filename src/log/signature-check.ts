@@ -23,10 +23,14 @@ export interface SignatureCounts {
   unsignedWithKey: number;
 }
 
-/** The first event whose signature does not hold: its seq in the line, the stream that stores it, and why. */
+/**
+ * The first event whose signature does not hold (or, on a line the quick check passed, whose body is not JSON): its
+ * seq in the line, the stream that stores it, and why.
+ */
 export interface SignatureFailure {
   seq: number;
   inStream: string;
+  problem: "signature" | "unreadable";
   message: string;
 }
 
@@ -69,12 +73,17 @@ export async function checkSignatures(
     if (segment.from > to) continue;
     for await (const batch of store.rawBatches(segment.stream, segment.from, to, readPoint)) {
       for (const [seq, value] of batch) {
-        const event = JSON.parse(value.slice(HASH_LENGTH)) as Envelope;
-        if (seq === 1 && event.type === "CampaignCreated") campaign = (event.data as { campaign?: unknown }).campaign;
-        const fail = (message: string) => ({
+        const fail = (message: string, problem: SignatureFailure["problem"] = "signature") => ({
           ok: false as const,
-          failure: { seq, inStream: segment.stream, message: `event ${seq}: ${message}` },
+          failure: { seq, inStream: segment.stream, problem, message: `event ${seq}: ${message}` },
         });
+        let event: Envelope;
+        try {
+          event = JSON.parse(value.slice(HASH_LENGTH)) as Envelope;
+        } catch {
+          return fail("it is not readable JSON", "unreadable");
+        }
+        if (seq === 1 && event.type === "CampaignCreated") campaign = (event.data as { campaign?: unknown }).campaign;
         if (event.command) {
           const problem = signedProblem(event, event.command, campaign, segment.stream, keys);
           if (problem) return fail(problem);

@@ -122,8 +122,8 @@ export async function verifyStream(
     if (!chain.ok || !options.signatures) return chain;
     const signatures = await checkSignatures(store, await store.line(stream), chain.events, readPoint);
     if (signatures.ok) return { ...chain, signatures: signatures.counts };
-    const { seq, inStream, message } = signatures.failure;
-    return { ok: false, stream, seq, problem: "signature", message, ...(inStream !== stream ? { inStream } : {}) };
+    const { seq, inStream, problem, message } = signatures.failure;
+    return { ok: false, stream, seq, problem, message, ...(inStream !== stream ? { inStream } : {}) };
   } finally {
     await readPoint.close();
   }

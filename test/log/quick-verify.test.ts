@@ -266,6 +266,12 @@ describe("what verify proves, and what it leaves to the audit", () => {
         seq: 4,
         problem: "unreadable",
       });
+      // The signature check (epicwar verify) parses every body: it names the same event, as the exact walk does.
+      expect(await verifyStream(reopened, STREAM, { signatures: true })).toMatchObject({
+        ok: false,
+        seq: 4,
+        problem: "unreadable",
+      });
       const report = await auditStream(reopened, STREAM);
       expect(report.findings.map((finding) => finding.verdict)).toContain("event cannot be read");
     } finally {
