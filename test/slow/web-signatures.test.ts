@@ -4,7 +4,8 @@
  * signature there, and a command signed there with a fresh key of the browser's own verifies in Node (the engine's and
  * the audit's check, src/crypto/verify-node.ts) and in Python (tools/ed25519.py, the reference verifier's), and is
  * refused by both once one character of the text it signs is changed. The page's own key (src/web/idb-secrets.ts) is
- * a non-extractable CryptoKey in IndexedDB, and a key an earlier page kept as its seed is made one, its seed forgotten.
+ * a non-extractable CryptoKey in IndexedDB, and a key an earlier page kept as its seed is made one, its seed forgotten;
+ * two tabs of a seat keeping commands sent in its receipts (src/web/idb-receipts.ts) at once lose none of each other's.
  */
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -22,6 +23,7 @@ import {
   type SignedPoint,
 } from "../../src/crypto/signatures.js";
 import type { BrowserSecrets } from "../../src/web/idb-secrets.js";
+import type { BrowserReceiptBook } from "../../src/web/idb-receipts.js";
 import { verifySignature } from "../../src/crypto/verify-node.js";
 import { browserBundle } from "../support/browser-bundle.js";
 import { RFC_8032_TEXT_VECTORS as VECTORS } from "../support/rfc8032-vectors.js";
@@ -36,6 +38,7 @@ interface PageSigning {
   verifyText(publicKey: string, text: string, signature: string): Promise<boolean>;
   newDeviceKey(): Promise<DeviceKey>;
   BrowserSecrets: typeof BrowserSecrets;
+  BrowserReceiptBook: typeof BrowserReceiptBook;
 }
 
 let browser: Browser;
@@ -55,6 +58,7 @@ beforeAll(async () => {
   const { text } = await browserBundle(
     join(ROOT, "src", "crypto", "signatures.ts"),
     join(ROOT, "src", "web", "idb-secrets.ts"),
+    join(ROOT, "src", "web", "idb-receipts.ts"),
   );
   const module = text.replace(/export\s*\{([^}]*)\};?\s*$/, "window.signing = {$1};");
   // A page served on loopback: a secure context, as the campaign server's page is there, so Web Crypto is given.
@@ -246,5 +250,39 @@ describe("the page's key in IndexedDB (D2, docs/web.md)", () => {
     expect(stored.signature).toBe(vector.signature);
     expect(stored.secrets).toEqual({ playerSeeds: { "1": "ab".repeat(32) } });
     await earlier.context().close();
+  });
+});
+
+describe("the page's receipts in IndexedDB (docs/signatures.md)", () => {
+  it("two tabs of one seat keeping commands sent at once lose none of each other's, and a reload reads them all", async () => {
+    const second = await page.context().newPage();
+    await second.goto(address);
+    await second.waitForFunction(() => "signing" in window, undefined, { timeout: 60_000 });
+    const keep = (tab: Page, name: string) =>
+      inPage(
+        async (signing, who) => {
+          const book = new signing.BrowserReceiptBook("ashfall", "horde");
+          const sends = Array.from({ length: 20 }, (_, i) =>
+            book.update((kept) => {
+              kept.unreceipted.push({ line: "ashfall", expectedSeq: i, commands: [], sentAt: `${who} ${i}` });
+            }),
+          );
+          await Promise.all(sends);
+        },
+        name,
+        tab,
+      );
+    await Promise.all([keep(page, "first"), keep(second, "second")]);
+    await second.reload();
+    await second.waitForFunction(() => "signing" in window, undefined, { timeout: 60_000 });
+    const kept = await inPage(
+      async (signing) =>
+        (await new signing.BrowserReceiptBook("ashfall", "horde").read()).unreceipted.map((s) => s.sentAt),
+      undefined,
+      second,
+    );
+    const expected = ["first", "second"].flatMap((who) => Array.from({ length: 20 }, (_, i) => `${who} ${i}`));
+    expect([...kept].sort()).toEqual(expected.sort());
+    await second.close();
   });
 });
