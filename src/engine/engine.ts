@@ -37,8 +37,9 @@ export interface EngineOptions extends StoreOptions {
  * stamps the resulting events with actor and time, and appends them in one batch at the seq it decided on.
  *
  * A campaign or a branch is one stream to it: the state of a branch is folded from its line (the parent's events up
- * to the fork, then its own), and a command on a branch appends to the branch's stream only. The live state is always
- * folded from the events themselves, never from a snapshot, which the chain does not cover.
+ * to the fork, then its own), and a command on a branch appends to the branch's stream only. The live state starts
+ * from the line's context snapshot where the chain bears it out (its seq's hash the line's), and folds the events
+ * after it (live.ts).
  */
 export class Engine implements CommandHandler {
   private readonly campaigns = new Map<string, LiveCampaign>();

@@ -1,12 +1,24 @@
-import { BehaviorSubject, filter, firstValueFrom, type Subscription } from "rxjs";
+import { BehaviorSubject, filter, firstValueFrom, from, switchMap, type Subscription } from "rxjs";
 import { toCurrent } from "../../events/index.js";
 import { evolveAll } from "../../projections/campaign.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
 import { blameBrokenLog, type EventStore } from "../log/index.js";
+import { ContextSnapshots } from "../../replays/context-snapshots.js";
+
+/**
+ * Where a line's live state starts: the state of its latest context snapshot (replays/context-snapshots.ts, used only
+ * where the line's chain bears it out), so that the first command after a start folds only the events after it; the
+ * line's first event where there is none.
+ */
+async function startOf(store: EventStore, stream: string): Promise<CampaignState | undefined> {
+  const head = await store.head(stream);
+  return (await new ContextSnapshots(store).latest(stream, head.seq))?.context.state;
+}
 
 /**
  * A campaign's (or branch's) state kept live from the log's Observable: one immer transaction per batch of events.
- * The store reads a branch as its whole line, so a branch's state starts from its parent's prefix.
+ * The store reads a branch as its whole line, so a branch's state starts from its parent's prefix. It starts from the
+ * line's context snapshot where there is one, and reads only the events after it.
  *
  * A log broken outside the engine fails the state: a read that finds an event missing or out of place (the store's
  * CorruptEventError), or a fold that throws on what was read while the log fails verification (blameBrokenLog). Every
@@ -21,7 +33,13 @@ export class LiveCampaign {
     private readonly store: EventStore,
     readonly stream: string,
   ) {
-    this.subscription = store.batches$(stream).subscribe({
+    const batches = from(startOf(store, stream)).pipe(
+      switchMap((start) => {
+        if (start) this.state$.next(start);
+        return store.batches$(stream, (start?.seq ?? 0) + 1);
+      }),
+    );
+    this.subscription = batches.subscribe({
       next: (batch) => {
         try {
           this.state$.next(evolveAll(this.state$.value, batch.map(toCurrent)));

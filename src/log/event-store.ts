@@ -170,6 +170,8 @@ export interface EventStore {
   lease?(name: string, changed: (held: boolean) => void): Lease;
   /** On a shared log: texts kept per line and party beside it (the host's secrets, sealed by their owner). */
   readonly sealedTexts?: SealedTexts;
+  /** On a shared log: the servers' seats, tokens and invites, kept beside it for every server. */
+  readonly seatRows?: SeatRows;
 }
 
 /** A lease on a job among the processes sharing a log (postgres-lease.ts). */
@@ -187,4 +189,49 @@ export interface SealedTexts {
   read(stream: string, party: string): Promise<string | undefined>;
   /** Replaces the text with what `change` makes of it (undefined: none yet), in one transaction. */
   update(stream: string, party: string, change: (text: string | undefined) => string): Promise<void>;
+}
+
+/** A seat a token or invite is for: one party of one campaign. */
+export interface SeatRow {
+  campaign: string;
+  seat: string;
+}
+
+/** The server's seats as one file holds them (seats.json): token hash -> the operator or a seat; invite hash -> a seat. */
+export interface SeatRecords {
+  tokens: Record<string, { operator: true } | SeatRow>;
+  invites: Record<string, SeatRow>;
+  seated: string[];
+}
+
+/**
+ * On a shared log: the servers' seats beside it (docs/server.md, "Seats"), so that a token issued or an invite redeemed
+ * at one server holds at every server at once. Only SHA-256 hashes of tokens and invites are kept; each change is one
+ * transaction, so that an invite redeemed at two servers at once gives one token.
+ */
+export interface SeatRows {
+  /** Who a token hash acts for, or undefined for one never issued or revoked since. */
+  token(hash: string): Promise<"operator" | SeatRow | undefined>;
+  /** Of these token hashes, the ones still valid. */
+  held(hashes: readonly string[]): Promise<Set<string>>;
+  /**
+   * Adds an operator token where the log has none yet: `keep` is called first (under a lock, so that two servers
+   * starting at once make one), and the hash stored only once it has kept the token. Whether this call added one.
+   */
+  addFirstOperator(hash: string, keep: () => Promise<void>): Promise<boolean>;
+  /** Marks a campaign's seats as issued; false if they were already (another server issued them). */
+  claimCampaign(campaign: string): Promise<boolean>;
+  /** Unmarks a campaign whose creation was refused, and forgets its invites. */
+  releaseCampaign(campaign: string): Promise<void>;
+  seated(campaign: string): Promise<boolean>;
+  addInvites(invites: ReadonlyArray<{ hash: string } & SeatRow>): Promise<void>;
+  /** Spends an invite for a new token of its seat; undefined for an invite unknown or spent. */
+  redeem(inviteHash: string, tokenHash: string): Promise<SeatRow | undefined>;
+  revokeToken(hash: string): Promise<void>;
+  /** Revokes every token and invite of a seat: how many tokens. */
+  revokeSeat(seat: SeatRow): Promise<number>;
+  /** Adds what a server's seats file holds (its tokens, invites and seated campaigns), keeping what is there. */
+  importRecords(records: SeatRecords): Promise<void>;
+  /** Everything, for a backup. */
+  exportRecords(): Promise<SeatRecords>;
 }

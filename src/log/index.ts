@@ -8,6 +8,9 @@ export type {
   PostgresOptions,
   ReadPoint,
   SealedTexts,
+  SeatRecords,
+  SeatRow,
+  SeatRows,
   SnapshotCache,
   StoreOptions,
 } from "./event-store.js";

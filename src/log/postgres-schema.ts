@@ -52,6 +52,20 @@ const MIGRATIONS: readonly string[] = [
      sealed text NOT NULL,
      PRIMARY KEY (stream, party)
    );`,
+  // 3: the servers' seats (hashes of tokens and invites), so that every instance admits every player.
+  `CREATE TABLE IF NOT EXISTS seat_tokens (
+     hash text COLLATE "C" PRIMARY KEY,
+     campaign text COLLATE "C",
+     seat text COLLATE "C",
+     CHECK ((campaign IS NULL) = (seat IS NULL))
+   );
+   CREATE INDEX IF NOT EXISTS seat_tokens_by_seat ON seat_tokens (campaign, seat);
+   CREATE TABLE IF NOT EXISTS seat_invites (
+     hash text COLLATE "C" PRIMARY KEY,
+     campaign text COLLATE "C" NOT NULL,
+     seat text COLLATE "C" NOT NULL
+   );
+   CREATE TABLE IF NOT EXISTS seated_campaigns (campaign text COLLATE "C" PRIMARY KEY);`,
 ];
 
 /** The version of the schema this epicwar reads and writes. */

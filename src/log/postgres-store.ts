@@ -17,14 +17,17 @@ import type {
   PostgresOptions,
   ReadPoint,
   SealedTexts,
+  SeatRows,
   SnapshotCache,
   StoreOptions,
 } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { HASH_LENGTH, seqDigits, streamKeyPrefix, type BranchMeta, type Head } from "./layout.js";
+import { checkOut, inTransaction } from "./postgres-checkout.js";
 import { databaseAway } from "./postgres-errors.js";
 import { AdvisoryLease } from "./postgres-lease.js";
 import { AppendListener } from "./postgres-listener.js";
+import { postgresSeatRows } from "./postgres-seats.js";
 import { APPENDS_CHANNEL, hasSchema, migrateSchema } from "./postgres-schema.js";
 import { SerialQueue } from "./queue.js";
 import { READ_BATCH } from "./read-ahead.js";
@@ -67,30 +70,6 @@ const branchOfRow = (row: BranchRow): BranchMeta => ({
   created: row.created,
 });
 
-/**
- * A connection of the pool, out for one transaction. A connection lost while it is out (the server restarting, its
- * backend ended) rejects the query in flight, which reports it: the client's own error event must not end the
- * process. `release` gives it back to the pool once (the first call counts), to be closed if it failed: an error
- * given, or one the client reported.
- */
-async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown) => void }> {
-  const client = await pool.connect();
-  let lost: unknown;
-  const onError = (error: Error) => void (lost ??= error);
-  client.on("error", onError);
-  let released = false;
-  return {
-    client,
-    release: (failure?: unknown) => {
-      lost ??= failure;
-      if (released) return;
-      released = true;
-      client.off("error", onError);
-      client.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
-    },
-  };
-}
-
 /** The pool's size and timeouts when the options do not say (docs/scaling.md, "Connections and timeouts"). */
 export const POSTGRES_DEFAULTS: PostgresOptions = { poolSize: 8, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 };
 
@@ -131,6 +110,7 @@ export class PostgresEventStore extends LineStore {
   private listener: AppendListener | undefined;
   readonly snapshots: SnapshotCache;
   readonly sealedTexts: SealedTexts;
+  readonly seatRows: SeatRows;
   /** Several processes (servers, CLI commands) may append to one database at once. */
   readonly shared = true;
   /** A transaction that fails leaves nothing of this process to distrust: every head is read from the database. */
@@ -147,6 +127,7 @@ export class PostgresEventStore extends LineStore {
     super();
     this.snapshots = postgresSnapshotCache(pool);
     this.sealedTexts = postgresSealedTexts(pool);
+    this.seatRows = postgresSeatRows(pool);
   }
 
   /** A session-level advisory lock on a connection of the lease's own (postgres-lease.ts). */
@@ -664,10 +645,8 @@ function postgresSealedTexts(pool: pg.Pool): SealedTexts {
           party,
         ])
       ).rows[0]?.sealed,
-    update: async (stream, party, change) => {
-      const { client, release } = await checkOut(pool);
-      try {
-        await client.query("BEGIN");
+    update: (stream, party, change) =>
+      inTransaction(pool, async (client) => {
         await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`epicwar sealed ${stream} ${party}`]);
         const { rows } = await client.query<{ sealed: string }>(
           "SELECT sealed FROM sealed_texts WHERE stream = $1 AND party = $2",
@@ -678,13 +657,6 @@ function postgresSealedTexts(pool: pg.Pool): SealedTexts {
            ON CONFLICT (stream, party) DO UPDATE SET sealed = EXCLUDED.sealed`,
           [stream, party, change(rows[0]?.sealed)],
         );
-        await client.query("COMMIT");
-        release();
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        release(error);
-        throw error;
-      }
-    },
+      }),
   };
 }

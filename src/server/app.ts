@@ -1,7 +1,8 @@
 import cookie from "@fastify/cookie";
 import { Type } from "@sinclair/typebox";
 import { Ajv } from "ajv";
-import Fastify, { LogController, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { DatabaseAwayError, storeFailure } from "../log/index.js";
 import type { Engine } from "../engine/engine.js";
 import { authenticate } from "./auth.js";
 import { Campaigns } from "./campaigns.js";
@@ -18,7 +19,7 @@ import { readRoutes } from "./routes-reads.js";
 import { forecastRoutes } from "./routes-forecast.js";
 import { sessionRoutes } from "./routes-session.js";
 import type { SeatStore } from "./seat-store.js";
-import { loadServerKey, serverKeyRoute } from "./server-key.js";
+import { loadServerKey, loadSharedServerKey, serverKeyRoute } from "./server-key.js";
 import { ViewChains } from "./view-chains.js";
 import { faviconRoute, webPageRoutes } from "./web-page.js";
 import { webhookRoutes } from "./routes-webhooks.js";
@@ -77,6 +78,19 @@ const queryAjv = new Ajv({ strict: true, coerceTypes: true });
 /** The stream whose head /readyz reads: any name will do, a stream with no events is read all the same. */
 const READINESS_PROBE = "readyz";
 
+/** How often a server on a shared store looks for its open feeds' tokens revoked by another server, in milliseconds. */
+const REVOCATION_MS = 1_000;
+
+/** Ends the feeds whose tokens were revoked; a database away is looked at again the next time. */
+async function endRevokedFeeds(feeds: Feeds, log: FastifyBaseLogger): Promise<void> {
+  try {
+    await feeds.endRevoked();
+  } catch (error) {
+    if (!(storeFailure(error) instanceof DatabaseAwayError))
+      log.error({ err: error }, `looking for revoked tokens failed: ${(error as Error).message}`);
+  }
+}
+
 /**
  * The campaign server (docs/server.md) over an open engine: seats and sessions, commands, reads and the live feed,
  * every one as its seat may see it. `app.inject` drives it in tests; `epicwar serve` listens with it.
@@ -127,7 +141,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (!request.routeOptions.config.public) await authenticate(seats)(request, reply);
   });
   app.addHook("onResponse", async (request, reply) => logRequest(request, reply, { status: reply.statusCode }));
-  const feeds = new Feeds((tokenHash) => seats.holds(tokenHash));
+  const feeds = new Feeds((tokenHashes) => seats.held(tokenHashes));
   const metrics = new ServerMetrics(() => feeds.size);
   metrics.register(app);
   healthRoutes(app, async () => {
@@ -159,11 +173,20 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const computers = ServerComputers.inServerData(campaigns, seats.folder, options.computerFolders);
   // Likewise the computer's steps, between requests.
   for (const campaign of campaigns.ids()) computers.schedule(campaign, app.log);
+  // Another server on the same database may revoke a token: its feeds here end within a second.
+  const revocations = engine.store.shared
+    ? setInterval(() => void endRevokedFeeds(feeds, app.log), REVOCATION_MS)
+    : undefined;
   app.addHook("onClose", async () => {
+    clearInterval(revocations);
     await computers.close();
     campaigns.close();
   });
-  const serverKey = await loadServerKey(options.secrets);
+  const { sealedTexts } = engine.store;
+  const serverKey =
+    options.secretsKey && sealedTexts
+      ? await loadSharedServerKey(sealedTexts, options.secretsKey, options.secrets)
+      : await loadServerKey(options.secrets);
   const lineContexts = new LineContexts(engine.store);
   const context = {
     engine,

@@ -30,7 +30,7 @@ export function authenticate(seats: SeatStore) {
         "unauthorized",
         `no token: send "Authorization: Bearer <token>" or the ${SESSION_COOKIE} cookie (POST /session exchanges an invite for one)`,
       );
-    const caller = seats.caller(token);
+    const caller = await seats.caller(token);
     if (!caller) throw new HttpError("unauthorized", "this token is unknown or has been revoked");
     request.caller = caller;
   };

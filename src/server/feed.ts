@@ -159,8 +159,8 @@ export class Feeds {
   private readonly open = new Map<() => void, string>();
   private readonly lines = new Map<string, Promise<FollowedLine>>();
 
-  /** `holds(tokenHash)`: whether a token is still valid (SeatStore.holds). */
-  constructor(private readonly holds: (tokenHash: string) => boolean) {}
+  /** `held(tokenHashes)`: which of these tokens are still valid (SeatStore.held). */
+  constructor(private readonly held: (tokenHashes: readonly string[]) => Promise<Set<string>>) {}
 
   /**
    * The followed line of a stream: the one its feeds already share, else one opened now. That reads only what its
@@ -217,7 +217,8 @@ export class Feeds {
       // The line's last feed may have ended while this one waited for it.
     } while (line.closed);
     // Nor may the token have been revoked meanwhile: from here on, its revocation ends the feed.
-    if (!this.holds(tokenHash)) throw new HttpError("unauthorized", "this token is unknown or has been revoked");
+    if (!(await this.held([tokenHash])).has(tokenHash))
+      throw new HttpError("unauthorized", "this token is unknown or has been revoked");
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, {
@@ -277,8 +278,14 @@ export class Feeds {
     for (const end of [...this.open.keys()]) end();
   }
 
-  /** Ends at once every open feed whose token has been revoked: a revoked token is sent nothing more. */
-  endRevoked(): void {
-    for (const [end, tokenHash] of [...this.open]) if (!this.holds(tokenHash)) end();
+  /**
+   * Ends every open feed whose token has been revoked: a revoked token is sent nothing more. Called after a revocation
+   * here, and every second where other servers may revoke tokens (a shared store).
+   */
+  async endRevoked(): Promise<void> {
+    if (this.open.size === 0) return;
+    const open = [...this.open];
+    const held = await this.held([...new Set(open.map(([, tokenHash]) => tokenHash))]);
+    for (const [end, tokenHash] of open) if (!held.has(tokenHash)) end();
   }
 }

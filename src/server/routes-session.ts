@@ -55,7 +55,7 @@ export function sessionRoutes(
   app.delete("/session", async (request, reply) => {
     await seats.revokeToken(callerOf(request).tokenHash);
     // A revoked token is sent nothing more: its open feeds end with its revocation.
-    feeds.endRevoked();
+    await feeds.endRevoked();
     reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
     return reply.status(204).send();
   });
@@ -107,7 +107,7 @@ export function sessionRoutes(
       if (!(await seatsOfCampaign(id)).includes(seat))
         throw new HttpError("not-found", `"${seat}" is not a seat of ${id}`);
       const revoked = await seats.revokeSeat({ campaign: id, seat });
-      feeds.endRevoked();
+      await feeds.endRevoked();
       return { revoked };
     },
   );
@@ -140,11 +140,16 @@ export function sessionRoutes(
           });
         // Its settings kept before the campaign is: a campaign made is never one whose computer is forgotten.
         if (computer) await computers.keep(setup.campaign, computer);
+        // Its seats claimed before it is made: a server that finds it made issues no invites of its own for it.
+        const claimed = await seats.claim(setup.campaign);
         const created = await engine.create(steps.map((step) => step.command));
         if (created.ok) {
           campaigns.add(setup.campaign, request.log);
           await campaigns.takeHostChores(setup.campaign, request.log);
-        } else if (computer) await computers.forget(setup.campaign);
+        } else {
+          if (computer) await computers.forget(setup.campaign);
+          if (claimed) await seats.release(setup.campaign);
+        }
         return created;
       });
       if (!outcome.ok) {
@@ -156,7 +161,7 @@ export function sessionRoutes(
         });
       }
       const people = seatsOf(outcome.state).filter((seat) => seat !== computer?.seat);
-      const invites = await seats.seatCampaign(setup.campaign, people);
+      const invites = await seats.issueInvites(setup.campaign, people);
       if (computer) computers.schedule(setup.campaign, app.log);
       return reply
         .status(201)

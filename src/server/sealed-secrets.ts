@@ -64,30 +64,38 @@ export class SealedSecrets extends PartyKeeper {
   }
 
   private seal(party: string, secrets: PartySecrets): string {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv(ALGORITHM, this.key, iv);
-    cipher.setAAD(this.boundTo(party));
-    const body = Buffer.concat([cipher.update(JSON.stringify(secrets), "utf8"), cipher.final()]);
-    return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+    return sealText(this.key, [this.stream, party], JSON.stringify(secrets));
   }
 
   private open(party: string, sealed: string): PartySecrets {
-    const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), "base64url");
-    try {
-      if (!sealed.startsWith(SEALED_PREFIX) || bytes.length < IV_BYTES + TAG_BYTES) throw new Error("not sealed");
-      const decipher = createDecipheriv(ALGORITHM, this.key, bytes.subarray(0, IV_BYTES));
-      decipher.setAAD(this.boundTo(party));
-      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-      return JSON.parse(text.toString("utf8")) as PartySecrets;
-    } catch {
+    const text = openText(this.key, [this.stream, party], sealed);
+    if (text === undefined)
       throw new SealedSecretsError(
         `${party}'s secrets of ${this.stream} in the database do not open with this secrets key: every instance must be given the same key (docs/scaling.md)`,
       );
-    }
+    return JSON.parse(text) as PartySecrets;
   }
+}
 
-  private boundTo(party: string): Buffer {
-    return Buffer.from(JSON.stringify([this.stream, party]), "utf8");
+/** A text sealed under the key for what `boundTo` names (the cipher's additional data): no other name opens it. */
+export function sealText(key: Buffer, boundTo: readonly string[], text: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv(ALGORITHM, key, iv);
+  cipher.setAAD(Buffer.from(JSON.stringify(boundTo), "utf8"));
+  const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+}
+
+/** The text sealed for `boundTo` under the key, or undefined where it does not open (another key, another name). */
+export function openText(key: Buffer, boundTo: readonly string[], sealed: string): string | undefined {
+  const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), "base64url");
+  if (!sealed.startsWith(SEALED_PREFIX) || bytes.length < IV_BYTES + TAG_BYTES) return undefined;
+  try {
+    const decipher = createDecipheriv(ALGORITHM, key, bytes.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(JSON.stringify(boundTo), "utf8"));
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
   }
 }

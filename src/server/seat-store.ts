@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { rename } from "node:fs/promises";
 import { join } from "node:path";
-import { Type, type Static } from "@sinclair/typebox";
-import { Ajv } from "ajv";
-import { Id, Sha256 } from "../../events/common.js";
-import { describeAjvError } from "../../events/index.js";
-import { replaceDurably } from "../client/secrets.js";
-import { errorReason } from "../log/errors.js";
-import { SerialQueue } from "../log/queue.js";
+import type { SeatRows } from "../log/index.js";
+import { FileSeatRows, readSeatsFile, SEATS_FILE, SeatStoreError } from "./seat-file.js";
+
+export { SeatStoreError } from "./seat-file.js";
 
 /*
- * The server's own record of who may do what (docs/server.md): `seats.json` in the server-data folder, outside the
- * shared log. It holds only SHA-256 hashes of tokens and invites, so a copy of it gives nobody a way in.
+ * The server's own record of who may do what (docs/server.md, "Seats"): `seats.json` in the server-data folder where
+ * the server has its log to itself; in the database beside the log where several servers share it (PostgreSQL), so
+ * that every instance admits every player. Either holds only SHA-256 hashes of tokens and invites.
  */
 
 /** A seat: one party of one campaign, a player id or "host" (the organiser). */
@@ -23,185 +21,150 @@ export interface SeatRef {
 /** Who a token belongs to: the operator (creates campaigns, issues invites, acts as no party), or one seat. */
 export type Caller = { kind: "operator"; tokenHash: string } | ({ kind: "seat"; tokenHash: string } & SeatRef);
 
-const SeatRefSchema = Type.Object({ campaign: Id, seat: Id }, { additionalProperties: false });
-const SeatsFile = Type.Object(
-  {
-    version: Type.Literal(1),
-    /** Token hash -> the seat it acts for, or the operator. */
-    tokens: Type.Record(Sha256, Type.Union([Type.Object({ operator: Type.Literal(true) }), SeatRefSchema])),
-    /** Invite hash -> the seat it is for; removed when redeemed. */
-    invites: Type.Record(Sha256, SeatRefSchema),
-    /** The campaigns whose seats have been issued: the server issues no more invites for them by itself. */
-    seated: Type.Array(Id),
-  },
-  { additionalProperties: false },
-);
-type SeatsFile = Static<typeof SeatsFile>;
-
-const checkSeatsFile = new Ajv({ strict: true }).compile(SeatsFile);
-
-/** The server-data folder cannot be read or written: the server does not start, or the change is not made. */
-export class SeatStoreError extends Error {
-  override readonly name = "SeatStoreError";
-  constructor(
-    message: string,
-    /** What the system said, where a read or write failed. */
-    readonly reason = message,
-  ) {
-    super(message);
-  }
-}
-
 export const TOKEN_PREFIX = "ewt_";
 const RANDOM_BYTES = 32;
 const hashOf = (secret: string) => createHash("sha256").update(secret, "utf8").digest("hex");
 const randomSecret = () => randomBytes(RANDOM_BYTES).toString("base64url");
 
 /**
- * Seats, invites and tokens. Every change is written whole to `seats.json` (a temporary file flushed and renamed, the
- * folder flushed) before it takes effect, one change at a time, so that an invite redeemed twice at once gives one
- * token and a crash never leaves half a file.
+ * How long a token found in the database is taken as valid without asking again, in milliseconds: a token revoked at
+ * another instance is refused here within this time (at once at the instance that revoked it).
  */
+const SHARED_TOKEN_MS = 1_000;
+/** Tokens remembered at most; past this the memory starts afresh. */
+const SHARED_TOKENS_KEPT = 10_000;
+
+/** The name a seats file imported into the database is given, so that it is imported once. */
+export const IMPORTED_SEATS_FILE = `${SEATS_FILE}.imported`;
+
+/** Seats, invites and tokens over their rows (a seats file, or the shared database's tables). */
 export class SeatStore {
-  private readonly queue = new SerialQueue();
+  /** Tokens recently found in shared rows, and when: asked again after SHARED_TOKEN_MS. */
+  private readonly recent = new Map<string, { caller: Caller; at: number }>();
 
   private constructor(
+    /** The server's own folder (its webhooks, the computer's settings). */
     readonly folder: string,
-    private data: SeatsFile,
+    private readonly rows: SeatRows,
+    /** Whether other servers change the rows too (then a token found is asked again after SHARED_TOKEN_MS). */
+    private readonly shared: boolean,
   ) {}
 
   /**
-   * Opens the seats of a server-data folder, creating it on first start with an operator token: that token is returned
-   * once (only its hash is kept), for the operator to be told.
-   */
-  /**
-   * The seats of a server-data folder; on its first opening, a new operator token too, given to `keepOperatorToken`
-   * (which keeps it for the operator) before its hash is stored: a token that could not be kept never comes into force,
-   * and the next opening makes another.
+   * The seats of a server-data folder, or the shared rows of a database when given: where there are none yet, a new
+   * operator token too, given to `keepOperatorToken` (which keeps it for the operator) before its hash is stored, so
+   * that a token that could not be kept never comes into force (the next opening makes another). A seats file left in
+   * the folder of a server that now keeps its seats in the database is added to them once, and renamed
+   * `seats.json.imported`.
    */
   static async open(
     folder: string,
-    options: { keepOperatorToken?: (token: string) => Promise<void> } = {},
+    options: { keepOperatorToken?: (token: string) => Promise<void>; shared?: SeatRows } = {},
   ): Promise<{ seats: SeatStore; operatorToken?: string }> {
-    const path = join(folder, "seats.json");
-    let text: string | undefined;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-        throw new SeatStoreError(`cannot read ${path}: ${(error as Error).message}`);
-    }
-    if (text !== undefined) {
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw new SeatStoreError(`${path} is not valid JSON (${(error as Error).message}); restore it from a copy`);
-      }
-      if (!checkSeatsFile(data)) {
-        const { field, message } = describeAjvError(checkSeatsFile.errors, "");
-        throw new SeatStoreError(`${path}: ${field} ${message}; restore it from a copy`);
-      }
-      return { seats: new SeatStore(folder, data) };
-    }
+    const rows = options.shared ?? (await FileSeatRows.open(folder));
+    if (options.shared) await importSeatsFile(folder, options.shared);
+    const seats = new SeatStore(folder, rows, options.shared !== undefined);
     const operatorToken = TOKEN_PREFIX + randomSecret();
-    const seats = new SeatStore(folder, {
-      version: 1,
-      tokens: { [hashOf(operatorToken)]: { operator: true } },
-      invites: {},
-      seated: [],
-    });
-    await options.keepOperatorToken?.(operatorToken);
-    await seats.change(() => {});
-    return { seats, operatorToken };
+    const added = await rows.addFirstOperator(hashOf(operatorToken), async () =>
+      options.keepOperatorToken?.(operatorToken),
+    );
+    return added ? { seats, operatorToken } : { seats };
   }
 
   /** Who a token is, or undefined for a token never issued or revoked since. */
-  caller(token: string): Caller | undefined {
+  async caller(token: string): Promise<Caller | undefined> {
     const tokenHash = hashOf(token);
-    const entry = this.data.tokens[tokenHash];
-    if (!entry) return undefined;
-    return "operator" in entry ? { kind: "operator", tokenHash } : { kind: "seat", tokenHash, ...entry };
+    const recent = this.recent.get(tokenHash);
+    if (recent && Date.now() - recent.at < SHARED_TOKEN_MS) return recent.caller;
+    const entry = await this.rows.token(tokenHash);
+    if (!entry) {
+      this.recent.delete(tokenHash);
+      return undefined;
+    }
+    const caller: Caller =
+      entry === "operator" ? { kind: "operator", tokenHash } : { kind: "seat", tokenHash, ...entry };
+    if (this.shared) {
+      if (this.recent.size >= SHARED_TOKENS_KEPT) this.recent.clear();
+      this.recent.set(tokenHash, { caller, at: Date.now() });
+    }
+    return caller;
   }
 
-  /** Whether a token (by its hash) is valid: issued and not revoked since. */
-  holds(tokenHash: string): boolean {
-    return Object.hasOwn(this.data.tokens, tokenHash);
+  /** Of these token hashes, the ones still valid: issued and not revoked since. */
+  held(tokenHashes: readonly string[]): Promise<Set<string>> {
+    return this.rows.held(tokenHashes);
   }
 
-  /** Whether the seats of a campaign have been issued (by the server at start, or with the campaign). */
-  seated(campaign: string): boolean {
-    return this.data.seated.includes(campaign);
+  /** Whether the seats of a campaign have been issued (by a server at its start, or with the campaign). */
+  seated(campaign: string): Promise<boolean> {
+    return this.rows.seated(campaign);
   }
 
-  /** One invite for each seat, the campaign then counting as seated. Returns seat -> invite. */
-  async seatCampaign(campaign: string, seats: readonly string[]): Promise<Record<string, string>> {
+  /**
+   * Marks a campaign's seats as issued before it is created, so that no other server issues invites for it when it
+   * finds it: false where they were marked already. `release` undoes it when the creation is refused.
+   */
+  claim(campaign: string): Promise<boolean> {
+    return this.rows.claimCampaign(campaign);
+  }
+
+  release(campaign: string): Promise<void> {
+    return this.rows.releaseCampaign(campaign);
+  }
+
+  /** One invite for each seat of a claimed campaign. Returns seat -> invite. */
+  async issueInvites(campaign: string, seats: readonly string[]): Promise<Record<string, string>> {
     const invites = Object.fromEntries(seats.map((seat) => [seat, randomSecret()]));
-    await this.change((data) => {
-      for (const [seat, invite] of Object.entries(invites)) data.invites[hashOf(invite)] = { campaign, seat };
-      if (!data.seated.includes(campaign)) data.seated.push(campaign);
-    });
+    await this.rows.addInvites(
+      Object.entries(invites).map(([seat, invite]) => ({ hash: hashOf(invite), campaign, seat })),
+    );
     return invites;
+  }
+
+  /**
+   * One invite for each seat, the campaign then counting as seated; undefined where its seats were issued already (by
+   * another server, which found it first).
+   */
+  async seatCampaign(campaign: string, seats: readonly string[]): Promise<Record<string, string> | undefined> {
+    if (!(await this.claim(campaign))) return undefined;
+    return this.issueInvites(campaign, seats);
   }
 
   /** A new single-use invite for a seat. */
   async invite(ref: SeatRef): Promise<string> {
-    const invite = randomSecret();
-    await this.change((data) => void (data.invites[hashOf(invite)] = { campaign: ref.campaign, seat: ref.seat }));
-    return invite;
+    return (await this.issueInvites(ref.campaign, [ref.seat]))[ref.seat]!;
   }
 
   /** Exchanges an invite for a token of its seat; the invite is spent. Undefined for an unknown or spent invite. */
-  redeem(invite: string): Promise<({ token: string } & SeatRef) | undefined> {
-    const inviteHash = hashOf(invite);
-    return this.queue.run(async () => {
-      const ref = this.data.invites[inviteHash];
-      if (!ref) return undefined;
-      const token = TOKEN_PREFIX + randomSecret();
-      await this.changeNow((data) => {
-        delete data.invites[inviteHash];
-        data.tokens[hashOf(token)] = ref;
-      });
-      return { token, ...ref };
-    });
+  async redeem(invite: string): Promise<({ token: string } & SeatRef) | undefined> {
+    const token = TOKEN_PREFIX + randomSecret();
+    const ref = await this.rows.redeem(hashOf(invite), hashOf(token));
+    return ref && { token, campaign: ref.campaign, seat: ref.seat };
   }
 
   /** Revokes one token (a session's own). */
-  revokeToken(tokenHash: string): Promise<void> {
-    return this.change((data) => void delete data.tokens[tokenHash]);
+  async revokeToken(tokenHash: string): Promise<void> {
+    await this.rows.revokeToken(tokenHash);
+    this.recent.delete(tokenHash);
   }
 
   /** Revokes every token of a seat, and its invites not yet redeemed. Returns how many tokens were revoked. */
   async revokeSeat(ref: SeatRef): Promise<number> {
-    let revoked = 0;
-    const isSeat = (entry: object) =>
-      "campaign" in entry && entry.campaign === ref.campaign && "seat" in entry && entry.seat === ref.seat;
-    await this.change((data) => {
-      for (const [hash, entry] of Object.entries(data.tokens))
-        if (isSeat(entry)) {
-          delete data.tokens[hash];
-          revoked++;
-        }
-      for (const [hash, entry] of Object.entries(data.invites)) if (isSeat(entry)) delete data.invites[hash];
-    });
+    const revoked = await this.rows.revokeSeat(ref);
+    for (const [hash, { caller }] of this.recent)
+      if (caller.kind === "seat" && caller.campaign === ref.campaign && caller.seat === ref.seat)
+        this.recent.delete(hash);
     return revoked;
   }
+}
 
-  private change(edit: (data: SeatsFile) => void): Promise<void> {
-    return this.queue.run(() => this.changeNow(edit));
-  }
-
-  /** Writes the changed seats durably, then uses them: a change that fails to be written is not made. */
-  private async changeNow(edit: (data: SeatsFile) => void): Promise<void> {
-    const next = structuredClone(this.data);
-    edit(next);
-    try {
-      await mkdir(this.folder, { recursive: true, mode: 0o700 });
-      await replaceDurably(this.folder, join(this.folder, "seats.json"), `${JSON.stringify(next, null, 2)}\n`);
-    } catch (error) {
-      const reason = errorReason(error);
-      throw new SeatStoreError(`cannot write ${join(this.folder, "seats.json")}: ${reason}`, reason);
-    }
-    this.data = next;
-  }
+/** Adds a server-data folder's seats file to the shared rows, once: the file is then renamed. */
+async function importSeatsFile(folder: string, rows: SeatRows): Promise<void> {
+  const records = await readSeatsFile(folder);
+  if (!records) return;
+  await rows.importRecords(records);
+  const path = join(folder, SEATS_FILE);
+  await rename(path, join(folder, IMPORTED_SEATS_FILE)).catch((error: Error) => {
+    throw new SeatStoreError(`cannot rename ${path} once imported into the database: ${error.message}`);
+  });
 }

@@ -144,10 +144,12 @@ export async function startServer(options: ServeOptions, print: (line: string) =
   }
   let app: FastifyInstance | undefined;
   try {
+    // On a database several servers share, the seats are kept in it, so that every server admits every player.
     const { seats, operatorToken } = await SeatStore.open(options.serverData, {
       keepOperatorToken: async (token) => {
         await keepSecretLines(options, [`# ${now(options).toISOString()}`, operatorTokenLine(options, token)]);
       },
+      ...(engine.store.seatRows ? { shared: engine.store.seatRows } : {}),
     });
     const webPage = builtWebPage();
     // A campaign made by `epicwar new --computer` in the folder keeps its computer when served.
@@ -157,11 +159,12 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     const listeningAt = new Promise<string>((resolve) => (listening = resolve));
     /** One invite line per seat of a campaign with none issued yet, but the computer's. */
     const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
-      if (seats.seated(campaign)) return [];
+      if (await seats.seated(campaign)) return [];
       const computer = await computerSeatOf([computerFolder(options.serverData), ...computerFolders], campaign);
       const people = seatsOf(await engine.state(campaign)).filter((seat) => seat !== computer);
+      // Another server on the same database may have seated it meanwhile: then it issued the invites.
       const issued = await seats.seatCampaign(campaign, people);
-      return Object.entries(issued).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
+      return Object.entries(issued ?? {}).map(([seat, invite]) => `${campaign} ${seat} ${url}/join#${invite}`);
     };
     app = await buildServer({
       engine,

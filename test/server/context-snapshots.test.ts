@@ -8,6 +8,7 @@ import { stateAsSeen, stateContext } from "../../replays/as-seen.js";
 import { ContextSnapshots } from "../../replays/context-snapshots.js";
 import { SnapshotStore } from "../../replays/snapshots.js";
 import { nextDecision } from "../../src/demo/play.js";
+import { LiveCampaign } from "../../src/engine/live.js";
 import type { EventStore } from "../../src/log/index.js";
 import { LineContexts } from "../../src/server/line-contexts.js";
 import { logViewContext } from "../../src/views/log.js";
@@ -87,6 +88,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The state at `head` of a live state made now, as a restarted server's engine makes it on its first command. */
+async function liveState(head: number) {
+  const live = new LiveCampaign(store, CAMPAIGN);
+  try {
+    return await live.at(head);
+  } finally {
+    live.close();
+  }
+}
+
 /** The feeds the server has open (its metrics, read with the operator's token). */
 async function openFeeds(): Promise<number> {
   const answer = await server.app.inject({ method: "GET", url: "/metrics", headers: auth(server.operator) });
@@ -150,6 +161,22 @@ describe("a line's context snapshot", () => {
       expect(read).toBe(head - snapshotSeq);
       expect(stateAsSeen(result, seat, {})).toEqual(stateAsSeen(await wholeContext(), seat, {}));
     }
+  });
+
+  it("starts the engine's live state from it, so that the first command after a restart folds only the events after it", async () => {
+    const head = await headSeq(server);
+    await onlySnapshot();
+    const whole = await server.engine.state(CAMPAIGN);
+    const { result, read, from } = await eventsRead(() => liveState(head));
+    expect(from).toEqual([snapshotSeq + 1]);
+    expect(read).toBe(head - snapshotSeq);
+    expect(result).toEqual(whole);
+
+    // Without it, the whole line is read and folded, to the same state.
+    await new SnapshotStore(store).clear(CAMPAIGN);
+    const folded = await eventsRead(() => liveState(head));
+    expect(folded.read).toBe(head);
+    expect(folded.result).toEqual(whole);
   });
 
   it("is not used, and is deleted and kept again, when it is stale, its body edited, or its hash not the line's", async () => {

@@ -125,7 +125,7 @@ export async function servedAt(serve: CliProcess): Promise<string> {
 
 /**
  * Ashfall made on a PostgreSQL database (`epicwar new --as host` on A's machine) and two instances serving it: A holds
- * the host's secrets and takes its chores; B serves the same database with seats of its own (`--no-host-chores`).
+ * the host's secrets and takes its chores; B serves the same database (`--no-host-chores`), and the seats in it.
  */
 export async function twoInstances(
   store: string,
@@ -142,6 +142,35 @@ export async function twoInstances(
     epicwar(["serve", "--store", store, "--db", "war", "--port", "0"], serverA),
     epicwar(["serve", "--store", store, "--db", "war", "--port", "0", "--no-host-chores"], serverB),
   ];
+}
+
+/**
+ * The operator token of the servers sharing a database: kept in the invites file of the one that started first (its
+ * server-data folder `war-server` in its folder), the others making none.
+ */
+export async function operatorTokenOf(serverCwds: readonly string[]): Promise<string> {
+  for (const cwd of serverCwds) {
+    const kept = await readFile(resolve(cwd, "war-server", "invites.txt"), "utf8").catch(() => "");
+    const token = /^Operator token .*: (ewt_\S+)$/m.exec(kept)?.[1];
+    if (token) return token;
+  }
+  throw new Error(`no operator token in the invites file of any of ${serverCwds.join(", ")}`);
+}
+
+/** A new invite link of a seat, issued by the operator through the server at `url` (good at every server). */
+export async function inviteLinkAt(
+  url: string,
+  operatorToken: string,
+  campaign: string,
+  seat: string,
+): Promise<string> {
+  const issued = await fetch(`${url}/campaigns/${campaign}/invites`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ seat }),
+  });
+  expect(issued.status, await issued.clone().text()).toBe(201);
+  return `${url}/join#${((await issued.json()) as { invite: string }).invite}`;
 }
 
 export { BIN, ROOT };

@@ -18,7 +18,8 @@ import {
   epicwar,
   epicwarDone,
   finishedCampaign,
-  keptLine,
+  inviteLinkAt,
+  operatorTokenOf,
   servedAt,
   twoInstances,
   type CliProcess,
@@ -111,24 +112,18 @@ async function playThrough(
     const [serveA, serveB] = await twoInstances(store, at("serverA"), at("serverB"));
     running.push(serveA, serveB);
     const urls = [await servedAt(serveA), await servedAt(serveB)];
-    const link = async (serve: CliProcess, server: string, seat: string) =>
-      (await keptLine(serve, at(server).cwd, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
-    for (const [serve, server, seat] of [
-      [serveA, "serverA", "concord"],
-      [serveB, "serverB", "horde"],
+    const operator = await operatorTokenOf([at("serverA").cwd, at("serverB").cwd]);
+    for (const [url, seat] of [
+      [urls[0]!, "concord"],
+      [urls[1]!, "horde"],
     ] as const) {
-      const joined = await epicwarDone(["join", await link(serve, server, seat)], at(seat));
+      const joined = await epicwarDone(["join", await inviteLinkAt(url, operator, CAMPAIGN, seat)], at(seat));
       expect(joined.code, joined.stderr).toBe(0);
     }
     const hostTokens: string[] = [];
-    for (const [index, [serve, server]] of (
-      [
-        [serveA, "serverA"],
-        [serveB, "serverB"],
-      ] as const
-    ).entries()) {
-      const invite = (await link(serve, server, "host")).split("#")[1]!;
-      const session = await fetch(`${urls[index]}/session`, {
+    for (const url of urls) {
+      const invite = (await inviteLinkAt(url, operator, CAMPAIGN, "host")).split("#")[1]!;
+      const session = await fetch(`${url}/session`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ invite }),

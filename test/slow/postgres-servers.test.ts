@@ -14,7 +14,15 @@ import type { CampaignView } from "../../src/views/view.js";
 import { startCluster, startReplica } from "../support/postgres-cluster.js";
 import { freshDatabase } from "../support/postgres.js";
 import { tempDir } from "../support/tmp.js";
-import { epicwar, epicwarDone, keptLine, servedAt, twoInstances, type CliProcess } from "./cli-process.js";
+import {
+  epicwar,
+  epicwarDone,
+  inviteLinkAt,
+  operatorTokenOf,
+  servedAt,
+  twoInstances,
+  type CliProcess,
+} from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
 
@@ -25,15 +33,9 @@ async function machines<M extends string>(names: readonly M[]): Promise<(machine
   return (machine) => ({ cwd: join(dir, machine), home: join(dir, machine) });
 }
 
-/** Joins a seat through a server's invite line (in its invites file, under the server's folder), in a home. */
-async function joinAt(
-  serve: CliProcess,
-  serverCwd: string,
-  seat: string,
-  at: { cwd: string; home: string },
-): Promise<void> {
-  const link = (await keptLine(serve, serverCwd, `${CAMPAIGN} ${seat} `)).split(" ")[2]!;
-  const joined = await epicwarDone(["join", link], at);
+/** Joins a seat through a server (an invite the operator issues there), in a home. */
+async function joinAt(url: string, operator: string, seat: string, at: { cwd: string; home: string }): Promise<void> {
+  const joined = await epicwarDone(["join", await inviteLinkAt(url, operator, CAMPAIGN, seat)], at);
   expect(joined.code, joined.stderr).toBe(0);
 }
 
@@ -45,10 +47,11 @@ describe("several servers on one PostgreSQL database", () => {
     const running: CliProcess[] = [serveA, serveB];
     try {
       const [urlA, urlB] = [await servedAt(serveA), await servedAt(serveB)];
-      await joinAt(serveA, at("serverA").cwd, "concord", at("concord"));
-      await joinAt(serveB, at("serverB").cwd, "horde", at("horde"));
-      await joinAt(serveA, at("serverA").cwd, "host", at("hostA"));
-      await joinAt(serveB, at("serverB").cwd, "host", at("hostB"));
+      const operator = await operatorTokenOf([at("serverA").cwd, at("serverB").cwd]);
+      await joinAt(urlA, operator, "concord", at("concord"));
+      await joinAt(urlB, operator, "horde", at("horde"));
+      await joinAt(urlA, operator, "host", at("hostA"));
+      await joinAt(urlB, operator, "host", at("hostB"));
       const watchA = epicwar(["--server", urlA, "watch", "--from-seq", "0"], at("hostA"));
       const watchB = epicwar(["--server", urlB, "watch", "--from-seq", "0"], at("hostB"));
       const players = [
