@@ -197,23 +197,24 @@ describe("scale-out soak: three instances on one PostgreSQL database, killed, th
           );
 
       // The races' campaigns are brought to turn 1's Action phase (the players' seeds, then the lease's holder's
-      // initiative), where they wait on the players' first activation for good.
+      // initiative), where they wait on the players' first activation for good; then raced on, while the chaos goes.
       const hostOf = (campaign: string) => tokens.get(campaign)!["host"]!;
-      for (const campaign of RACE_CAMPAIGNS) {
-        const tables = await Promise.all(PLAYERS.map(async (player) => (await seatAt(campaign, player, 0)).table));
-        await within(60, `${campaign} in turn 1's Action phase`, async () => {
-          for (const table of tables) await table.takeChores();
-          const { events } = await jsonThroughOutages<{ events: Array<{ type: string }> }>(
-            urls[0]!,
-            `/campaigns/${campaign}/log`,
-            { token: hostOf(campaign) },
-          );
-          return events.some((event) => event.type === "InitiativeRolled");
-        });
-      }
       const races: Race[] = [];
-      for (const [index, campaign] of RACE_CAMPAIGNS.entries())
-        stops.push(raceOn(campaign, urls, hostOf(campaign), answers, races, Date.UTC(2100 + index, 0, 1)));
+      const racing = Promise.all(
+        RACE_CAMPAIGNS.map(async (campaign, index) => {
+          const tables = await Promise.all(PLAYERS.map(async (player) => (await seatAt(campaign, player, 0)).table));
+          await within(120, `${campaign} in turn 1's Action phase`, async () => {
+            for (const table of tables) await table.takeChores();
+            const { events } = await jsonThroughOutages<{ events: Array<{ type: string }> }>(
+              urls[index % INSTANCES]!,
+              `/campaigns/${campaign}/log`,
+              { token: hostOf(campaign) },
+            );
+            return events.some((event) => event.type === "InitiativeRolled");
+          });
+          stops.push(raceOn(campaign, urls, hostOf(campaign), answers, races, Date.UTC(2100 + index, 0, 1)));
+        }),
+      ).catch((error: Error) => error);
 
       // The chaos: kills (the lease's holder among them) and, between them, the database restarted, then failed over.
       const blows: Array<"kill" | "restart" | "promote"> = [];
@@ -277,6 +278,8 @@ describe("scale-out soak: three instances on one PostgreSQL database, killed, th
           await Promise.race([outcome, sleep(Math.max(0, finishing - Date.now()), "still playing" as const)]),
         );
       stopping.abort();
+      const raceSetUp = await racing;
+      if (raceSetUp instanceof Error) throw raceSetUp;
       for (let waited = 0; races.filter(decided).length < RACES && waited < 120_000; waited += 200) await sleep(200);
       const racesOver = Date.now();
       for (const stop of stops) await stop();
