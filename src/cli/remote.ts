@@ -190,6 +190,15 @@ export class RemoteSeat {
       campaign = kept[0]!.campaign;
     }
     const server = new ServerConnection(request.server, token, nodeHttpTransport, { reconnect: request.reconnect });
+    return RemoteSeat.seated(server, secretsDir, { ...options, ...(campaign === undefined ? {} : { campaign }) });
+  }
+
+  /**
+   * The token's seat at the campaign (GET /campaigns) on a connection already made, its secrets and receipts kept in
+   * `secretsDir`.
+   */
+  static async seated(server: ServerConnection, secretsDir: string, options: RemoteSeatOptions): Promise<RemoteSeat> {
+    const campaign = options.campaign;
     const { campaigns } = await server.read<{ campaigns: Array<{ id: string; seat: string | null }> }>("/campaigns");
     if (campaigns.some((c) => c.seat === null))
       throw new CliError(

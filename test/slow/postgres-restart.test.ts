@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startCluster, startReplica, type Cluster } from "../support/postgres-cluster.js";
+import { clusterWith, startReplica, type Cluster } from "../support/postgres-cluster.js";
 import { startTcpProxy } from "../support/tcp-proxy.js";
 import { tempDir } from "../support/tmp.js";
 import {
@@ -183,21 +183,11 @@ async function playThrough(
   }
 }
 
-/** A cluster of the test's own (it is stopped), with the database `war` made in it. */
-async function clusterWithWar(): Promise<Cluster> {
-  const cluster = await startCluster();
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query("CREATE DATABASE war");
-  await admin.end();
-  return cluster;
-}
-
 const AWAY = { status: 503, error: "unavailable", reason: "string" };
 
 describe("the database going away under two server instances", () => {
   it(`${RESTARTS} shutdowns and starts of PostgreSQL: 503 while it is down, then play goes on, nothing acknowledged lost`, async () => {
-    const cluster = await clusterWithWar();
+    const cluster = await clusterWith("war");
     try {
       const downWhile: Array<{ status: number; error: unknown; reason: unknown }> = [];
       await playThrough(
@@ -221,7 +211,7 @@ describe("the database going away under two server instances", () => {
   }, 400_000);
 
   it("a failover to a promoted streaming replica behind the database's address: 503 meanwhile, then play goes on there", async () => {
-    const primary = await clusterWithWar();
+    const primary = await clusterWith("war");
     let replica: Cluster | undefined;
     // The database's address, as a virtual IP or a DNS name is: moved to the replica once it is promoted.
     const address = await startTcpProxy(primary.port);

@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 
 const run = promisify(execFile);
 
@@ -166,4 +167,14 @@ export async function startReplica(primary: Cluster): Promise<Cluster> {
     "fast",
   ]);
   return start(dataDir, await freePort());
+}
+
+/** A cluster of a test's own (one it stops or fails over), with the database `database` made in it. */
+export async function clusterWith(database: string): Promise<Cluster> {
+  const cluster = await startCluster();
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  return cluster;
 }

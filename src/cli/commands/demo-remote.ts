@@ -78,24 +78,38 @@ export async function playDemoOnServer(
   print(
     `The demo's scripted commanders play ${seat.seat} in ${seat.campaign} on ${seat.server.base}, from ${seat.seat}'s view; its orders and seeds are kept in ${seat.secretsDir}.`,
   );
-  let state = await playWhileWaitedOn(table, seat.seat);
-  // The feed brings every event from the start on, the seat's own included: each is told once, in order, and each
-  // arrival is a moment the campaign may have come to wait on this seat.
-  if (state.status !== "finished") {
-    // After a drop the feed yields an empty batch once connected again: what the campaign waits on is read again.
-    let told = start.seq;
-    const feed = followFeed(seat.server, seat.campaign, { after: start.seq, signal });
-    for await (const events of feed) {
-      printAccount(events, print);
-      told = events.at(-1)?.seq ?? told;
-      state = await playWhileWaitedOn(table, seat.seat);
-      if (state.status === "finished" && told >= state.seq) break;
-    }
-  }
+  const state = await commandSeat(table, seat, start, signal, (events) => printAccount(events, print));
   if (state.status !== "finished") {
     print(`Stopped in turn ${state.turn}; epicwar demo --server again plays on from there.`);
     return;
   }
   print("");
   print(campaignResult(state));
+}
+
+/**
+ * The demo's scripted commanders at a seat, from the state `start` until the campaign ends or `signal` stops them: the
+ * state then. Every event the feed brings is told once, in order (`tell`), the seat's own included.
+ */
+export async function commandSeat(
+  table: SeatTable,
+  seat: Pick<RemoteSeat, "server" | "campaign" | "seat">,
+  start: CampaignView,
+  signal: AbortSignal,
+  tell: (events: SeatEvent[]) => void,
+): Promise<CampaignView> {
+  let state = await playWhileWaitedOn(table, seat.seat);
+  // Each arrival on the feed is a moment the campaign may have come to wait on this seat.
+  if (state.status !== "finished") {
+    // After a drop the feed yields an empty batch once connected again: what the campaign waits on is read again.
+    let told = start.seq;
+    const feed = followFeed(seat.server, seat.campaign, { after: start.seq, signal });
+    for await (const events of feed) {
+      tell(events);
+      told = events.at(-1)?.seq ?? told;
+      state = await playWhileWaitedOn(table, seat.seat);
+      if (state.status === "finished" && told >= state.seq) break;
+    }
+  }
+  return state;
 }
