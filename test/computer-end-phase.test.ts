@@ -2,7 +2,9 @@
  * The searching level's End phase (src/computer/end-phase.ts): its purchases and replacements chosen by short
  * forecasts from its own view, judged by the outlook at the end of the next turn's Action phase.
  */
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Commander } from "../events/common.js";
 import type { CampaignState } from "../projections/state.js";
 import { scoredCandidates, searchedDecision, type SearchBudget } from "../src/computer/search.js";
 import { ownFormations } from "../src/demo/catalogue.js";
@@ -60,6 +62,40 @@ describe("the searching level's End phase", () => {
     expect(chosen!.type).toBe("RaiseArmy");
     expect(allowed(rich, chosen!)).toBe(true);
     expect(scored.find((c) => JSON.stringify(c.command) === JSON.stringify(chosen))!.score).toBe(best);
+  }, 120_000);
+
+  it("D1, S8: its End phase choice and every candidate's score are the same whatever the values hidden from its seat", async () => {
+    const rich = withFullReserves(state, seat);
+    const decisionOn = async (truth: CampaignState) => {
+      const view = viewState(truth, seat);
+      return {
+        scores: await scoredCandidates(view, seat, {}, rounds(1)),
+        chosen: await searchedDecision(view, seat, {}, rounds(1)),
+      };
+    };
+    const baseline = await decisionOn(rich);
+    const enemyArmies = Object.values(rich.armies).filter((a) => a.player !== seat && a.status === "active");
+    const commanders = fc.tuple(
+      ...enemyArmies.map((army) =>
+        fc.constantFrom<Commander>(
+          ...army.formations.flatMap((f) => Object.keys(f.units).map((unitType) => ({ formation: f.id, unitType }))),
+        ),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(commanders, fc.stringMatching(/^[0-9a-f]{64}$/), async (chosen, seed) => {
+        const varied: CampaignState = {
+          ...rich,
+          armies: {
+            ...rich.armies,
+            ...Object.fromEntries(enemyArmies.map((army, i) => [army.id, { ...army, commander: chosen[i]! }])),
+          },
+          seedCommitments: Object.fromEntries(Object.keys(rich.seedCommitments).map((p) => [p, seed])),
+        };
+        expect(await decisionOn(varied)).toEqual(baseline);
+      }),
+      { numRuns: 3 },
+    );
   }, 120_000);
 
   it("the same budget in rounds gives the same scores and the same choice", async () => {
