@@ -38,8 +38,8 @@ const MARCHES = 3;
  * The searching level's choice where the scripted commanders would make one for `seat`: the scripted choice and its
  * alternatives (each order the move allows for the same army, its other attacks, its best marches, holding its
  * square; the other side as first to move) are each played on by short forecasts from the seat's view, every round on
- * the same draw of what is hidden, and the one with the best mean score is taken. Anything else (End phase choices,
- * the battle kit's steps) is the scripted commanders'.
+ * the same draw of what is hidden, and the one with the best mean score is taken. End phase choices weigh their own
+ * alternatives (endPhaseCandidates); the battle kit's steps are the scripted commanders'.
  */
 export async function searchedDecision(
   view: CampaignView,
