@@ -9,20 +9,10 @@ import { scoredCandidates } from "../src/computer/search.js";
 import { nextDecision } from "../src/demo/play.js";
 import { battleOdds } from "../src/forecast/battle-model.js";
 import { viewState } from "../src/views/view.js";
-import { ashfallTable } from "./support/ashfall-table.js";
+import { ashfallPlayedUntil } from "./support/ashfall-table.js";
 
 /** Ashfall played by the scripted commanders to the first moment `wanted` holds. */
-async function playedUntil(wanted: (state: CampaignState) => boolean): Promise<CampaignState> {
-  const table = await ashfallTable("computer-outlook");
-  await table.takeChores();
-  for (let step = 0; step < 2000; step++) {
-    const state = await table.state();
-    if (wanted(state)) return state;
-    const outcome = await table.submit(nextDecision(state));
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.refusal));
-  }
-  throw new Error("Ashfall never came to the moment wanted");
-}
+const playedUntil = (wanted: (state: CampaignState) => boolean) => ashfallPlayedUntil("computer-outlook", wanted);
 
 const pending = (state: CampaignState): BattleState[] =>
   Object.values(state.battles).filter((b) => b.turn === state.turn && b.status !== "resolved");

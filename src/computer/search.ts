@@ -2,12 +2,14 @@ import type { Order, Square } from "../../events/common.js";
 import { sameSquare, squareKey } from "../../projections/grid.js";
 import type { ArmyState, CampaignState } from "../../projections/state.js";
 import type { MemorySecrets } from "../client/secrets.js";
-import { distance, reach } from "../demo/pathing.js";
+import { reach } from "../demo/pathing.js";
 import type { PlainCommand } from "../demo/plain-command.js";
 import { seededRandom } from "../demo/rng.js";
 import { seatDecision } from "../demo/seat.js";
 import { playOn } from "../forecast/simulate.js";
+import { endPhaseCandidates } from "./end-phase.js";
 import { outlook } from "./outlook.js";
+import { distanceToWanted, wantedSquares } from "./wanted-squares.js";
 import { scriptedPolicy, type Policy } from "../forecast/policies.js";
 import { ordersForMove, sampledStart, type ForecastStart } from "../forecast/start.js";
 import { workingCopy } from "../../projections/working-copy.js";
@@ -36,8 +38,8 @@ const MARCHES = 3;
  * The searching level's choice where the scripted commanders would make one for `seat`: the scripted choice and its
  * alternatives (each order the move allows for the same army, its other attacks, its best marches, holding its
  * square; the other side as first to move) are each played on by short forecasts from the seat's view, every round on
- * the same draw of what is hidden, and the one with the best mean score is taken. Anything else (End phase choices,
- * the battle kit's steps) is the scripted commanders'.
+ * the same draw of what is hidden, and the one with the best mean score is taken. End phase choices weigh their own
+ * alternatives (endPhaseCandidates); the battle kit's steps are the scripted commanders'.
  */
 export async function searchedDecision(
   view: CampaignView,
@@ -98,12 +100,16 @@ async function scoreOf(
     played = true;
     return candidate;
   };
+  const turn = sampled.state.turn;
+  // An End phase choice is judged where the next turn's Action phase leaves it: a new army's square, an army brought
+  // back to strength, the Reserves kept, each shows in the moves and battles it makes possible.
+  const endPhase = sampled.state.phase === "end";
   const { state } = await playOn(workingCopy(sampled.state), sampled.secrets, {
     run: 0,
     random: seededRandom(seed),
-    lastTurn: sampled.state.turn,
+    lastTurn: endPhase ? turn + 1 : turn,
     // The Action phase played out; its battles are judged by their odds (outlook), none drawn.
-    until: (state) => state.phase !== "action",
+    until: (state) => state.phase !== "action" && (!endPhase || state.turn > turn),
     policy,
     // A candidate the rules refuse (S7: an army stacked on its home base must leave it, say) is no choice at all.
     fallback: (state) => {
@@ -116,6 +122,7 @@ async function scoreOf(
 
 /** The scripted choice first, then its alternatives the rules may take; none where the choice has none. */
 function candidatesFor(state: CampaignState, scripted: PlainCommand): PlainCommand[] {
+  if (state.phase === "end") return endPhaseCandidates(state, scripted);
   if (scripted.type === "ChooseFirst") {
     const other = state.setup!.players.map((p) => p.id).find((p) => p !== scripted.first)!;
     return [scripted, { ...scripted, first: other }];
@@ -133,15 +140,8 @@ function candidatesFor(state: CampaignState, scripted: PlainCommand): PlainComma
 
 /** The marches that end nearest a square the seat wants (an objective it does not hold, the enemy's home base). */
 function nearestMarches(state: CampaignState, army: ArmyState, paths: ReadonlyMap<string, Square[]>): Square[][] {
-  const targets = [
-    ...Object.values(state.objectives)
-      .filter((o) => o.heldBy !== army.player)
-      .map((o) => o.at),
-    ...Object.values(state.homeBases)
-      .filter((h) => h.player !== army.player && h.heldBy !== army.player)
-      .map((h) => h.at),
-  ];
-  const nearest = (path: Square[]) => Math.min(99, ...targets.map((t) => distance(path[path.length - 1]!, t)));
+  const wanted = wantedSquares(state, army.player);
+  const nearest = (path: Square[]) => distanceToWanted(wanted, path[path.length - 1]!);
   return [...paths.values()]
     .filter((path) => path.length > 0 && !sameSquare(path[path.length - 1]!, army.at!))
     .sort((a, b) => nearest(a) - nearest(b) || a.length - b.length)

@@ -154,6 +154,13 @@ function reservesCommand(state: CampaignState, player: string): PlainCommand | u
     }
   }
 
+  return armyFromReserves(state, player);
+}
+
+/** E6a (A6): a new army from the Reserves' full-strength formations, at the home base or on the base line. */
+export function armyFromReserves(state: CampaignState, player: string): PlainCommand | undefined {
+  if (state.turn < 2) return undefined;
+  const { catalogue } = state.setup!;
   if (advancedRule(state.setup!.options, "commanders")) return ledArmy(state, player);
   const formations = raisable(state, player);
   const at = deploymentSquare(state, player);

@@ -69,7 +69,7 @@ function armyOf(own: readonly CatalogueEntry[], leader: string, limit: number): 
 }
 
 /** The squares a bought army may take: the home base, then the squares around it. */
-function aroundHomeBase(state: CampaignState, player: string): Square[] {
+export function aroundHomeBase(state: CampaignState, player: string): Square[] {
   const home = state.homeBases[player];
   if (!home) return [];
   const [x, y] = home.at;
