@@ -6,60 +6,39 @@
  * and the players, who played through the address at the first, play on at the other to the end with the tokens and
  * server key they hold (docs/scaling.md, "An instance lost").
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { examplePath } from "../../src/setup/package-files.js";
-import { loadSetupFile } from "../../src/setup/setup-loader.js";
 import { freshDatabase } from "../support/postgres.js";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.js";
 import { tempDir } from "../support/tmp.js";
 import { within } from "../support/within.js";
-import { epicwar, epicwarDone, finishedCampaign, keptLine, servedAt, type CliProcess } from "./cli-process.js";
+import {
+  alikeInstances,
+  createAshfall,
+  epicwar,
+  epicwarDone,
+  finishedCampaign,
+  TAKES_HOST_STEPS,
+  type CliProcess,
+} from "./cli-process.js";
 
 const CAMPAIGN = "ashfall";
-/** What an instance logs when it comes to hold the host's steps' lease. */
-const TAKES_HOST_STEPS = /takes the host's steps/;
 
 describe("the host's steps on a shared PostgreSQL database", () => {
   it("move to the other instance when the one holding them is killed; play goes on there to the end", async () => {
     const store = await freshDatabase("lease");
     const dir = await tempDir("epicwar-lease-");
-    const at = (machine: string) => ({
-      cwd: join(dir, machine),
-      home: join(dir, machine),
-      env: { EPICWAR_SECRETS_KEY_FILE: join(dir, "secrets.key") },
-    });
-    for (const name of ["serverA", "serverB", "concord", "horde"]) await mkdir(join(dir, name));
-    await writeFile(join(dir, "secrets.key"), `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
-    const running: CliProcess[] = [];
+    // A first, so that it holds the lease; then B, which waits for it.
+    const { at, serveA, urlA, serveB, urlB, operator } = await alikeInstances(store, dir, ["concord", "horde"]);
+    const running: CliProcess[] = [serveA, serveB];
     let address: TcpProxy | undefined;
-    const serve = (machine: string) => epicwar(["serve", "--store", store, "--db", "war", "--port", "0"], at(machine));
     try {
-      // A first, so that it holds the lease; then B, which waits for it.
-      const serveA = serve("serverA");
-      running.push(serveA);
-      const urlA = await servedAt(serveA);
-      await within(30, "A takes the host's steps", () => TAKES_HOST_STEPS.test(serveA.err()));
-      const serveB = serve("serverB");
-      running.push(serveB);
-      const urlB = await servedAt(serveB);
-
       // Made through A, by its operator: its host's turn-1 seed is sealed in the database, not in A's folder.
-      const operator = (await keptLine(serveA, at("serverA").cwd, "Operator token")).split(": ")[1]!;
-      const created = await fetch(`${urlA}/campaigns`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${operator}`, "content-type": "application/json" },
-        body: JSON.stringify(await loadSetupFile(examplePath("ashfall.setup.json"))),
-      });
-      expect(created.status, await created.clone().text()).toBe(201);
+      const invites = await createAshfall(urlA, operator);
 
       // The players join and play through the instances' address (a TCP proxy standing for a load balancer), which
       // sends them to A.
-      const { invites } = (await created.json()) as { invites: Record<string, string> };
       address = await startTcpProxy(Number(new URL(urlA).port));
       const url = `http://127.0.0.1:${address.port}`;
       const players: CliProcess[] = [];
