@@ -206,7 +206,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   readRoutes(app, context);
   branchRoutes(app, context);
   forecastRoutes(app, context);
-  await webhookRoutes(app, context);
+  await webhookRoutes(app, context, options.secretsKey);
   if (options.webPage) await webPageRoutes(app, options.webPage);
   faviconRoute(app, options.webPage);
   return app;
