@@ -1,6 +1,7 @@
 import type { StoredEvent } from "../../events/index.js";
 import { computerDir, readComputerSettings } from "../computer/settings.js";
 import { localComputerSeat } from "../computer/local-seat.js";
+import { secretsOfLog } from "../client/secrets.js";
 import type { ComputerStep } from "../computer/seat.js";
 import type { Engine } from "../engine/engine.js";
 import type { Seat } from "./seat.js";
@@ -25,7 +26,7 @@ export async function takeComputerSteps(
   const settings = await readComputerSettings(dir, campaign);
   if (!settings) return [];
   const human = await seat.table(campaign);
-  const computer = localComputerSeat(engine, campaign, dir, settings);
+  const computer = localComputerSeat(engine, campaign, settings, secretsOfLog(dir, campaign, engine.store));
   const taken: ComputerStep[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const before = (await engine.state(campaign)).seq;

@@ -71,7 +71,7 @@ const settingsPath = (dir: string, campaign: string) => join(dir, `${campaign}.j
 /** Writes the computer's settings for a campaign, durably, before any of its steps. */
 export async function writeComputerSettings(dir: string, campaign: string, settings: ComputerSettings): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await replaceDurably(dir, settingsPath(dir, campaign), `${JSON.stringify(settings, null, 2)}\n`);
+  await replaceDurably(dir, settingsPath(dir, campaign), computerSettingsText(settings));
 }
 
 /** The computer's settings for a campaign, or undefined where the computer plays no seat of it. */
@@ -83,8 +83,18 @@ export async function readComputerSettings(dir: string, campaign: string): Promi
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+  return settingsFromText(text, settingsPath(dir, campaign));
+}
+
+/** The text of a campaign's computer settings: JSON, as a file or the database keeps them. */
+export function computerSettingsText(settings: ComputerSettings): string {
+  return `${JSON.stringify(settings, null, 2)}\n`;
+}
+
+/** The computer's settings from their text, kept at `where` (named in the error when they name no seat and level). */
+export function settingsFromText(text: string, where: string): ComputerSettings {
   const read = JSON.parse(text) as Partial<ComputerSettings>;
   if (typeof read.seat !== "string" || typeof read.level !== "string")
-    throw new ComputerSettingsError(`${settingsPath(dir, campaign)} names no seat and level of the computer`);
+    throw new ComputerSettingsError(`${where} names no seat and level of the computer`);
   return parseComputer(`${read.seat}:${read.level}`, [read.seat], read.thinkMs ?? DEFAULT_THINK_MS);
 }

@@ -172,6 +172,8 @@ export interface EventStore {
   readonly sealedTexts?: SealedTexts;
   /** On a shared log: the servers' seats, tokens and invites, kept beside it for every server. */
   readonly seatRows?: SeatRows;
+  /** On a shared log: the computer's settings per campaign it plays a seat of, kept beside it for every server. */
+  readonly computerSeats?: ComputerSeatRows;
 }
 
 /** A lease on a job among the processes sharing a log (postgres-lease.ts). */
@@ -189,6 +191,17 @@ export interface SealedTexts {
   read(stream: string, party: string): Promise<string | undefined>;
   /** Replaces the text with what `change` makes of it (undefined: none yet), in one transaction. */
   update(stream: string, party: string, change: (text: string | undefined) => string): Promise<void>;
+}
+
+/**
+ * The computer's settings of each campaign it plays a seat of (its seat, level and thinking time, as JSON text),
+ * beside a shared log: not secret (every seat is told which seat the computer plays), so kept as they are.
+ */
+export interface ComputerSeatRows {
+  read(campaign: string): Promise<string | undefined>;
+  /** Keeps a campaign's settings, replacing any. */
+  write(campaign: string, settings: string): Promise<void>;
+  forget(campaign: string): Promise<void>;
 }
 
 /** A seat a token or invite is for: one party of one campaign. */

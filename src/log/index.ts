@@ -11,6 +11,7 @@ export type {
   SeatRecords,
   SeatRow,
   SeatRows,
+  ComputerSeatRows,
   SnapshotCache,
   StoreOptions,
 } from "./event-store.js";

@@ -66,6 +66,11 @@ const MIGRATIONS: readonly string[] = [
      seat text COLLATE "C" NOT NULL
    );
    CREATE TABLE IF NOT EXISTS seated_campaigns (campaign text COLLATE "C" PRIMARY KEY);`,
+  // 4: the computer's settings of each campaign it plays, so that any instance takes its steps.
+  `CREATE TABLE IF NOT EXISTS computer_seats (
+     campaign text COLLATE "C" PRIMARY KEY,
+     settings text NOT NULL
+   );`,
 ];
 
 /** The version of the schema this epicwar reads and writes. */

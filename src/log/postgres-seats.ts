@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { SeatRecords, SeatRow, SeatRows } from "./event-store.js";
+import type { ComputerSeatRows, SeatRecords, SeatRow, SeatRows } from "./event-store.js";
 import { inTransaction } from "./postgres-checkout.js";
 
 /** A row of seat_tokens: a null campaign and seat for the operator. */
@@ -122,6 +122,25 @@ export function postgresSeatRows(pool: pg.Pool): SeatRows {
       const seated = await pool.query<{ campaign: string }>("SELECT campaign FROM seated_campaigns ORDER BY campaign");
       records.seated = seated.rows.map((row) => row.campaign);
       return records;
+    },
+  };
+}
+
+/** The computer's settings of each campaign on PostgreSQL (table computer_seats; postgres-schema.ts). */
+export function postgresComputerSeats(pool: pg.Pool): ComputerSeatRows {
+  return {
+    read: async (campaign) =>
+      (await pool.query<{ settings: string }>("SELECT settings FROM computer_seats WHERE campaign = $1", [campaign]))
+        .rows[0]?.settings,
+    write: async (campaign, settings) => {
+      await pool.query(
+        `INSERT INTO computer_seats (campaign, settings) VALUES ($1, $2)
+         ON CONFLICT (campaign) DO UPDATE SET settings = EXCLUDED.settings`,
+        [campaign, settings],
+      );
+    },
+    forget: async (campaign) => {
+      await pool.query("DELETE FROM computer_seats WHERE campaign = $1", [campaign]);
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   type StoreFailedError,
 } from "./errors.js";
 import type {
+  ComputerSeatRows,
   ImportedStream,
   Lease,
   PostgresOptions,
@@ -27,7 +28,7 @@ import { checkOut, inTransaction } from "./postgres-checkout.js";
 import { databaseAway } from "./postgres-errors.js";
 import { AdvisoryLease } from "./postgres-lease.js";
 import { AppendListener } from "./postgres-listener.js";
-import { postgresSeatRows } from "./postgres-seats.js";
+import { postgresComputerSeats, postgresSeatRows } from "./postgres-seats.js";
 import { APPENDS_CHANNEL, hasSchema, migrateSchema } from "./postgres-schema.js";
 import { SerialQueue } from "./queue.js";
 import { READ_BATCH } from "./read-ahead.js";
@@ -141,6 +142,7 @@ export class PostgresEventStore extends LineStore {
   readonly snapshots: SnapshotCache;
   readonly sealedTexts: SealedTexts;
   readonly seatRows: SeatRows;
+  readonly computerSeats: ComputerSeatRows;
   /** Several processes (servers, CLI commands) may append to one database at once. */
   readonly shared = true;
   /** A transaction that fails leaves nothing of this process to distrust: every head is read from the database. */
@@ -158,6 +160,7 @@ export class PostgresEventStore extends LineStore {
     this.snapshots = postgresSnapshotCache(pool);
     this.sealedTexts = postgresSealedTexts(pool);
     this.seatRows = postgresSeatRows(pool);
+    this.computerSeats = postgresComputerSeats(pool);
   }
 
   /** A session-level advisory lock on a connection of the lease's own (postgres-lease.ts). */

@@ -172,8 +172,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   campaigns.followChores(app.log);
   campaigns.discoverCampaigns(options.onCampaignFound ?? (async () => {}));
   const computers = ServerComputers.inServerData(campaigns, seats.folder, options.computerFolders);
-  // Likewise the computer's steps, between requests.
-  for (const campaign of campaigns.ids()) computers.schedule(campaign, app.log);
+  // Likewise the computer's steps, between requests, and after other processes' appends.
+  computers.follow(app.log);
   // Another server on the same database may revoke a token: its feeds here end within a second.
   const revocations = engine.store.shared
     ? setInterval(() => void endRevokedFeeds(feeds, app.log), REVOCATION_MS)
@@ -206,7 +206,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   readRoutes(app, context);
   branchRoutes(app, context);
   forecastRoutes(app, context);
-  await webhookRoutes(app, context);
+  await webhookRoutes(app, context, options.secretsKey);
   if (options.webPage) await webPageRoutes(app, options.webPage);
   faviconRoute(app, options.webPage);
   return app;

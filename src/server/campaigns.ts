@@ -92,8 +92,14 @@ export class Campaigns {
     return new Campaigns(engine, secretsDir, await engine.listCampaigns(), hostChores, onHostSteps, secretsKey);
   }
 
+  /**
+   * Told of each campaign whose steps may be due beyond the host's (the computer's): after another process's append,
+   * on taking the lease, on finding a campaign made elsewhere.
+   */
+  onStepsDue: (campaign: string) => void = () => {};
+
   /** Whether this server takes the host's steps now: it does, and it holds their lease where there is one. */
-  private get takesHostSteps(): boolean {
+  get takesHostSteps(): boolean {
     return this.hostChores && (this.hostLease?.held ?? true);
   }
 
@@ -107,7 +113,10 @@ export class Campaigns {
       return;
     }
     log.info("this instance takes the host's steps of every campaign on the database (it holds their lease)");
-    for (const stream of this.known) void this.retakeHostChores(stream, log);
+    for (const stream of this.known) {
+      void this.retakeHostChores(stream, log);
+      this.onStepsDue(stream);
+    }
   }
 
   /**
@@ -162,6 +171,7 @@ export class Campaigns {
         void this.serialize(campaign, async () => {
           if (seq > (this.choresDoneAt.get(campaign) ?? 0)) await this.takeHostChores(campaign, log);
         });
+        this.onStepsDue(campaign);
       },
       error: (error: unknown) => {
         this.followed.delete(campaign);
@@ -207,6 +217,7 @@ export class Campaigns {
         });
         if (!added) continue;
         log.info({ campaign }, `serving ${campaign}, made by another process`);
+        this.onStepsDue(campaign);
         await found(campaign);
       }
     } catch (error) {
@@ -331,9 +342,13 @@ export class Campaigns {
    * is given, so that every instance holding the key can take the host's steps; else in this server's folder.
    */
   hostSecrets(stream: string): SecretKeeper {
+    return this.sealedSecrets(stream) ?? secretsOfLog(this.secretsDir, stream, this.engine.store);
+  }
+
+  /** The parties' secrets of a line sealed in the shared store, where a secrets key is given; else undefined. */
+  sealedSecrets(stream: string): SealedSecrets | undefined {
     const { sealedTexts } = this.engine.store;
-    if (this.secretsKey && sealedTexts) return new SealedSecrets(sealedTexts, this.secretsKey, stream);
-    return secretsOfLog(this.secretsDir, stream, this.engine.store);
+    return this.secretsKey && sealedTexts ? new SealedSecrets(sealedTexts, this.secretsKey, stream) : undefined;
   }
 
   /** The host's Table of a line: a campaign's own, or a branch's (its stream), each with its own secrets. */

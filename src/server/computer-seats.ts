@@ -4,14 +4,18 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyBaseLogger } from "fastify";
 import { Id } from "../../events/common.js";
 import { COMPUTER_LEVELS } from "../computer/decide.js";
+import { secretsOfLog } from "../client/secrets.js";
 import { localComputerSeat } from "../computer/local-seat.js";
+import type { ComputerSeatRows } from "../log/index.js";
 import {
   checkComputerSetup,
   ComputerSettingsError,
   DEFAULT_THINK_MS,
   MAX_THINK_MS,
+  computerSettingsText,
   parseComputer,
   readComputerSettings,
+  settingsFromText,
   writeComputerSettings,
   type ComputerSettings,
 } from "../computer/settings.js";
@@ -46,9 +50,28 @@ async function settingsIn(
   return undefined;
 }
 
+/**
+ * The computer's settings of a campaign: in the shared database where it has them (`rows`), else in the first of
+ * `folders` that has them (a campaign made before they were kept in the database, or on LevelDB), with that folder.
+ */
+async function findSettings(
+  rows: ComputerSeatRows | undefined,
+  folders: readonly string[],
+  campaign: string,
+): Promise<{ folder?: string; settings: ComputerSettings } | undefined> {
+  const text = await rows?.read(campaign);
+  if (text !== undefined)
+    return { settings: settingsFromText(text, `the database's computer_seats row of ${campaign}`) };
+  return settingsIn(folders, campaign);
+}
+
 /** The seat the computer plays in a campaign, or undefined where it plays none. */
-export async function computerSeatOf(folders: readonly string[], campaign: string): Promise<string | undefined> {
-  return (await settingsIn(folders, campaign))?.settings.seat;
+export async function computerSeatOf(
+  rows: ComputerSeatRows | undefined,
+  folders: readonly string[],
+  campaign: string,
+): Promise<string | undefined> {
+  return (await findSettings(rows, folders, campaign))?.settings.seat;
 }
 
 type LocalComputer = ReturnType<typeof localComputerSeat>;
@@ -60,9 +83,12 @@ const MAX_ROUNDS = 200;
 
 /**
  * The computer's seats of the campaigns a server serves (docs/computer.md, docs/server.md): their settings and the
- * computer's own secrets in `<server data>/computer/`, apart from the host's. After each append that leaves a campaign
- * waiting on the computer, its steps are taken as a chore of the server's, after the writes queued on the campaign and
- * never inside a request; one that fails (another writer's append between its read and its write) is tried again.
+ * computer's own secrets in `<server data>/computer/`, apart from the host's; on PostgreSQL, the settings in the
+ * database and, with a secrets key, the secrets too, sealed as the host's are, so that any instance takes the steps.
+ * After each append that leaves a campaign waiting on the computer, its steps are taken as a chore of the server's,
+ * after the writes queued on the campaign and never inside a request, by the server that takes the host's steps (on a
+ * shared database, the holder of their lease, which also follows the other instances' appends); one that fails
+ * (another writer's append between its read and its write) is tried again.
  */
 export class ServerComputers {
   private readonly seats = new Map<string, LocalComputer>();
@@ -72,6 +98,8 @@ export class ServerComputers {
   private closed = false;
 
   private readonly folders: readonly string[];
+  /** On a shared database, the computer's settings kept there. */
+  private readonly rows: ComputerSeatRows | undefined;
 
   constructor(
     private readonly campaigns: Campaigns,
@@ -81,6 +109,13 @@ export class ServerComputers {
     madeElsewhere: readonly string[] = [],
   ) {
     this.folders = [folder, ...madeElsewhere];
+    this.rows = campaigns.engine.store.computerSeats;
+  }
+
+  /** Takes the computer's steps wherever the host's may be due: after other processes' appends, on taking the lease. */
+  follow(log: FastifyBaseLogger): void {
+    this.campaigns.onStepsDue = (campaign) => this.schedule(campaign, log);
+    for (const campaign of this.campaigns.ids()) this.schedule(campaign, log);
   }
 
   static inServerData(campaigns: Campaigns, serverData: string, madeElsewhere?: readonly string[]): ServerComputers {
@@ -108,21 +143,26 @@ export class ServerComputers {
 
   /** Keeps a new campaign's computer settings, durably, before any of its steps. */
   keep(campaign: string, settings: ComputerSettings): Promise<void> {
+    if (this.rows) return this.rows.write(campaign, computerSettingsText(settings));
     return writeComputerSettings(this.folder, campaign, settings);
   }
 
   /** Forgets the settings of a campaign the log refused to create. */
   forget(campaign: string): Promise<void> {
+    if (this.rows) return this.rows.forget(campaign);
     return rm(join(this.folder, `${campaign}.json`), { force: true });
   }
 
   seatOf(campaign: string): Promise<string | undefined> {
-    return computerSeatOf(this.folders, campaign);
+    return computerSeatOf(this.rows, this.folders, campaign);
   }
 
-  /** Takes the computer's due steps in a campaign's own line soon, between requests (a branch has no computer). */
+  /**
+   * Takes the computer's due steps in a campaign's own line soon, between requests (a branch has no computer): where
+   * this server takes the host's steps (on a shared database, holds their lease).
+   */
   schedule(campaign: string, log: FastifyBaseLogger): void {
-    if (this.closed) return;
+    if (this.closed || (this.campaigns.engine.store.shared && !this.campaigns.takesHostSteps)) return;
     const chore = this.campaigns.serialize(campaign, () => this.takeSteps(campaign, log));
     this.running.add(chore);
     void chore.finally(() => this.running.delete(chore));
@@ -141,7 +181,7 @@ export class ServerComputers {
       const computer = await this.seatIn(campaign);
       if (!computer) return;
       const { engine } = this.campaigns;
-      for (let round = 0; round < MAX_ROUNDS && !this.closed; round++) {
+      for (let round = 0; round < MAX_ROUNDS && !this.closed && this.campaigns.takesHostSteps; round++) {
         const before = (await engine.state(campaign)).seq;
         await this.campaigns.takeHostChores(campaign, log);
         await computer.play();
@@ -158,9 +198,14 @@ export class ServerComputers {
   private async seatIn(campaign: string): Promise<LocalComputer | undefined> {
     const known = this.seats.get(campaign);
     if (known) return known;
-    const found = await settingsIn(this.folders, campaign);
+    const found = await findSettings(this.rows, this.folders, campaign);
     if (!found) return undefined;
-    const seat = localComputerSeat(this.campaigns.engine, campaign, found.folder, found.settings);
+    const { engine } = this.campaigns;
+    // Settings kept in the database have their secrets sealed there, with a secrets key; else in this server's folder.
+    const secrets =
+      (found.folder === undefined ? this.campaigns.sealedSecrets(campaign) : undefined) ??
+      secretsOfLog(found.folder ?? this.folder, campaign, engine.store);
+    const seat = localComputerSeat(engine, campaign, found.settings, secrets);
     this.seats.set(campaign, seat);
     return seat;
   }

@@ -160,7 +160,11 @@ export async function startServer(options: ServeOptions, print: (line: string) =
     /** One invite line per seat of a campaign with none issued yet, but the computer's. */
     const inviteLines = async (campaign: string, url: string): Promise<string[]> => {
       if (await seats.seated(campaign)) return [];
-      const computer = await computerSeatOf([computerFolder(options.serverData), ...computerFolders], campaign);
+      const computer = await computerSeatOf(
+        engine.store.computerSeats,
+        [computerFolder(options.serverData), ...computerFolders],
+        campaign,
+      );
       const people = seatsOf(await engine.state(campaign)).filter((seat) => seat !== computer);
       // Another server on the same database may have seated it meanwhile: then it issued the invites.
       const issued = await seats.seatCampaign(campaign, people);

@@ -1,11 +1,14 @@
 /** The built CLI (dist/, which `npm run test:slow` builds first) run as a process of its own, its output seen as it comes. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { campaignResult } from "../../src/demo/play.js";
 import type { CampaignView } from "../../src/views/view.js";
+import { loadSetupFile } from "../../src/setup/setup-loader.js";
+import { within } from "../support/within.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = fileURLToPath(new URL("../../dist/src/cli/main.js", import.meta.url));
@@ -142,6 +145,53 @@ export async function twoInstances(
     epicwar(["serve", "--store", store, "--db", "war", "--port", "0"], serverA),
     epicwar(["serve", "--store", store, "--db", "war", "--port", "0", "--no-host-chores"], serverB),
   ];
+}
+
+/** What an instance logs when it comes to hold the host's steps' lease. */
+export const TAKES_HOST_STEPS = /takes the host's steps/;
+
+/**
+ * Two instances alike on a PostgreSQL database (docs/scaling.md, "Every instance is alike"), each on a machine of its
+ * own in `dir` given one secrets key: A started first, so that it holds the host's steps' lease; then B, which waits
+ * for it. `at` gives every machine (the instances' and the players', `machines`) with that key.
+ */
+export async function alikeInstances(store: string, dir: string, machines: readonly string[]) {
+  const at = (machine: string): Machine => ({
+    cwd: join(dir, machine),
+    home: join(dir, machine),
+    env: { EPICWAR_SECRETS_KEY_FILE: join(dir, "secrets.key") },
+  });
+  for (const name of ["serverA", "serverB", ...machines]) await mkdir(join(dir, name));
+  await writeFile(join(dir, "secrets.key"), `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+  const serve = (machine: string) => epicwar(["serve", "--store", store, "--db", "war", "--port", "0"], at(machine));
+  const serveA = serve("serverA");
+  const urlA = await servedAt(serveA).catch(async (error: unknown) => {
+    await serveA.stop();
+    throw error;
+  });
+  await within(30, "A takes the host's steps", () => TAKES_HOST_STEPS.test(serveA.err()));
+  const serveB = serve("serverB");
+  const urlB = await servedAt(serveB).catch(async (error: unknown) => {
+    await Promise.all([serveA.stop(), serveB.stop()]);
+    throw error;
+  });
+  const operator = (await keptLine(serveA, at("serverA").cwd, "Operator token")).split(": ")[1]!;
+  return { at, serveA, urlA, serveB, urlB, operator };
+}
+
+/** Ashfall made through the instance at `url` by its operator, with `extra` in the body (a computer seat): its invites. */
+export async function createAshfall(
+  url: string,
+  operator: string,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, string>> {
+  const created = await fetch(`${url}/campaigns`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operator}`, "content-type": "application/json" },
+    body: JSON.stringify({ ...(await loadSetupFile(resolve(ROOT, "examples", "ashfall.setup.json"))), ...extra }),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  return ((await created.json()) as { invites: Record<string, string> }).invites;
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { sequenceRandomHex } from "../../src/client/prepare.js";
 import { RemoteCampaign } from "../../src/client/remote.js";
@@ -13,7 +12,7 @@ import { FileSecrets } from "../../src/client/secrets.js";
 import { ServerConnection } from "../../src/client/server.js";
 import { Table } from "../../src/client/table.js";
 import { runInProcess, show } from "../support/cli.js";
-import { COMPUTER, HUMAN, humanCommand, MAX_COMMANDS, type HumanView } from "../support/computer-human.js";
+import { COMPUTER, HUMAN, playHumanSide } from "../support/computer-human.js";
 import { tempDir } from "../support/tmp.js";
 import { serveAshfall } from "../remote/served-ashfall.js";
 
@@ -35,24 +34,8 @@ async function playAgainst(level: string) {
       secrets: new FileSecrets(secrets, campaign),
       random: sequenceRandomHex("human-against-the-server's-computer"),
     });
-    let state = (await human.state()) as HumanView;
-    for (let given = 0; state.status !== "finished"; given++) {
-      expect(given, "the campaign ends within the commands allowed").toBeLessThan(MAX_COMMANDS);
-      let command = humanCommand(state);
-      // The campaign waits on the computer: the server takes its steps after the human's command, by itself.
-      for (let poll = 0; !command && state.status !== "finished"; poll++) {
-        expect(poll, `the computer moves in turn ${state.turn} (${state.phase})`).toBeLessThan(MAX_POLLS);
-        await sleep(POLL_MS);
-        await human.takeChores();
-        state = (await human.state()) as HumanView;
-        command = humanCommand(state);
-      }
-      if (!command) break;
-      const outcome = await human.submit(command);
-      expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
-      await human.takeChores();
-      state = (await human.state()) as HumanView;
-    }
+    // The campaign waits on the computer: the server takes its steps after the human's command, by itself.
+    const state = await playHumanSide(human, { pollMs: POLL_MS, maxPolls: MAX_POLLS });
     return { state, events: await served.engine.store.readAll(campaign), folders };
   } finally {
     await served.close();

@@ -4,6 +4,10 @@
  * the table (the demo's scripted results), given through `apply`.
  */
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { expect } from "vitest";
+import type { Table } from "../../src/client/table.js";
+import type { Answer } from "../../src/engine/engine.js";
 import type { BattleState, CampaignState } from "../../projections/state.js";
 import { seatDecision } from "../../src/demo/seat.js";
 import { scriptedResult } from "../../src/demo/results.js";
@@ -39,4 +43,34 @@ export function humanCommand(state: HumanView): PlainCommand | undefined {
   if (battle)
     return { actor: HUMAN, type: "ReportBattleResult", battle: battle.id, result: scriptedResult(state, battle) };
   return seatDecision(state, HUMAN);
+}
+
+/**
+ * Plays the human's side through its Table to the campaign's end, polling (every `pollMs`, at most `maxPolls` times
+ * per wait) while it waits on the computer, whose steps the server takes by itself; `before` is called with the state
+ * before each of the human's commands. The last state.
+ */
+export async function playHumanSide<S extends CampaignView, O extends Answer<unknown>>(
+  human: Table<S, O>,
+  { pollMs, maxPolls, before }: { pollMs: number; maxPolls: number; before?: (state: HumanView) => Promise<void> },
+): Promise<HumanView> {
+  let state = (await human.state()) as HumanView;
+  for (let given = 0; state.status !== "finished"; given++) {
+    expect(given, "the campaign ends within the commands allowed").toBeLessThan(MAX_COMMANDS);
+    await before?.(state);
+    let command = humanCommand(state);
+    for (let poll = 0; !command && state.status !== "finished"; poll++) {
+      expect(poll, `the computer moves in turn ${state.turn} (${state.phase})`).toBeLessThan(maxPolls);
+      await sleep(pollMs);
+      await human.takeChores();
+      state = (await human.state()) as HumanView;
+      command = humanCommand(state);
+    }
+    if (!command) break;
+    const outcome: O = await human.submit(command);
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    await human.takeChores();
+    state = (await human.state()) as HumanView;
+  }
+  return state;
 }
