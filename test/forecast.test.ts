@@ -16,9 +16,22 @@ import { seededRandom } from "../src/demo/rng.js";
 import { engagementEdge, outcomeChances, STEEPNESS } from "../src/forecast/battle-model.js";
 import { forecast, compareForecasts, type ForecastRequest } from "../src/forecast/forecast.js";
 import { oddsOf, wilson } from "../src/forecast/report.js";
-import type { RunRecord } from "../src/forecast/simulate.js";
+import { playOn, type RunRecord } from "../src/forecast/simulate.js";
 import { pointsBand } from "../src/forecast/fog.js";
-import { forecastStart, sampledStart, type ForecastStart } from "../src/forecast/start.js";
+import {
+  forecastStart,
+  ordersForMove,
+  randomHexFrom,
+  sampledStart,
+  type ForecastStart,
+} from "../src/forecast/start.js";
+import { POLICIES } from "../src/forecast/policies.js";
+import { dueChores } from "../src/client/chores.js";
+import { prepareCommand } from "../src/client/prepare.js";
+import { seatsOf } from "../src/client/seats.js";
+import { decide } from "../src/engine/decide.js";
+import { battlesThisTurn } from "../src/rules/action-common.js";
+import { foldDecided } from "../src/rules/phases.js";
 import { armyPoints } from "../projections/units.js";
 import { engagement } from "../projections/engagement.js";
 import { MemoryEngine } from "../src/engine/memory-engine.js";
@@ -31,15 +44,21 @@ const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, i
 const SEAT = "concord";
 const ENEMY = "horde";
 
-/** Ashfall played by the demo's commanders into turn 2's Action phase, until each side has an order not yet revealed. */
-async function ashfallMidAction(): Promise<{ state: CampaignState; secrets: MemorySecrets }> {
+/** The example campaign of `file` set up, in memory. */
+async function createdCampaign(file: string) {
   const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
-  const setup = await loadSetupFile(example("ashfall.setup.json"));
+  const setup = await loadSetupFile(example(file));
   const created = await engine.execute(
     setup.campaign,
     setupCommands(setup).map((step) => step.command),
   );
   if (!created.ok) throw new Error(JSON.stringify(created.refusal));
+  return { engine, setup };
+}
+
+/** Ashfall played by the demo's commanders into turn 2's Action phase, until each side has an order not yet revealed. */
+async function ashfallMidAction(): Promise<{ state: CampaignState; secrets: MemorySecrets }> {
+  const { engine, setup } = await createdCampaign("ashfall.setup.json");
   const secrets = new MemorySecrets();
   const table = new Table(engine, setup.campaign, { secrets, random: sequenceRandomHex("forecast-test") });
   await playCampaign(table, () => {}, 1);
@@ -253,13 +272,7 @@ describe("forecast under fog of war (A2)", () => {
   let state: CampaignState;
   let table: Table;
   beforeAll(async () => {
-    const engine = new MemoryEngine(() => new Date("2026-03-01T12:00:00Z"));
-    const setup = await loadSetupFile(example("emberfall.setup.json"));
-    const created = await engine.execute(
-      setup.campaign,
-      setupCommands(setup).map((step) => step.command),
-    );
-    if (!created.ok) throw new Error(JSON.stringify(created.refusal));
+    const { engine, setup } = await createdCampaign("emberfall.setup.json");
     table = new Table(engine, setup.campaign, {
       secrets: new MemorySecrets(),
       random: sequenceRandomHex("forecast-fog"),
@@ -407,5 +420,60 @@ describe("forecast under fog of war (A2)", () => {
       expect(start.seat).toBeNull();
     }
     expect(forecastStart({ state }, SEAT, false).seat).toBe(SEAT);
+  });
+});
+
+describe("forecast on a branch", () => {
+  const AT = "2026-03-01T12:00:00.000Z";
+  /** A battle of this turn whose defender was activated after it started (engaged), both orders still hidden. */
+  const engagedBeforeReveal = (state: CampaignState) =>
+    state.phase === "action" &&
+    battlesThisTurn(state).some((battle) =>
+      [battle.attacker.army, battle.defender.army].every((army) => state.turnState!.activations[army]?.order === null),
+    );
+
+  it("T5: forked after an engaged defender's activation, the attack stays hidden until the defender has committed again", async () => {
+    const { engine, setup } = await createdCampaign("ashfall.setup.json");
+    const start = forecastStart({ state: await engine.state(setup.campaign) }, "host", false);
+    const { state: created, secrets } = await sampledStart(start, seededRandom("branch"));
+    const { state: engaged } = await playOn(created, secrets, {
+      run: 0,
+      random: seededRandom("branch/play"),
+      lastTurn: 10,
+      policy: POLICIES.scripted,
+      until: engagedBeforeReveal,
+    });
+    expect(engagedBeforeReveal(engaged)).toBe(true);
+    // Given the line as a branch forked at that moment leaves it (both orders void there, made afresh by their
+    // players; no secret of the parent's held) and its turn reseeded by the chores,
+    const parties = new Set(seatsOf(engaged));
+    const branchSecrets = new MemorySecrets();
+    const hex = randomHexFrom(seededRandom("seeds"));
+    const apply = async (state: CampaignState, written: Record<string, unknown>) => {
+      const prepared = await prepareCommand(state, written as never, branchSecrets, hex);
+      await prepared.keep();
+      const decided = decide(state, prepared.command as never, AT);
+      if (!decided.ok) throw new Error(JSON.stringify(decided.refusal));
+      return foldDecided(state, decided.events);
+    };
+    let branch = await apply(engaged, { actor: "host", type: "ForkLine" });
+    const battle = battlesThisTurn(branch).find((b) => branch.turnState!.activations[b.defender.army]?.voided)!;
+    expect(branch.turnState!.activations[battle.attacker.army]!.voided).toBe(true);
+    for (let chores = dueChores(branch, parties); chores.length > 0; chores = dueChores(branch, parties))
+      branch = await apply(branch, chores[0]!);
+    expect(branch.turnState!.forked!.reseeded).toBe(true);
+    // when the attacker's player commits to its order again first,
+    const attack = branch.turnState!.activations[battle.attacker.army]!;
+    const [order] = ordersForMove(branch, branch.armies[attack.army]!, attack.path);
+    branch = await apply(branch, { actor: attack.player, type: "RecommitOrder", army: attack.army, order });
+    expect(branch.turnState!.activations[battle.defender.army]!.voided).toBe(true);
+    // then no chore reveals the attack while the defender's order is void, and the forecast plays on from there.
+    expect(dueChores(branch, parties)).not.toContainEqual(
+      expect.objectContaining({ type: "RevealOrder", army: attack.army }),
+    );
+    for (const policy of ["scripted", "random"] as const)
+      await expect(
+        forecast(quick(forecastStart({ state: branch }, "host", false), { policy, turns: branch.turn })),
+      ).resolves.toMatchObject({ runs: 3 });
   });
 });

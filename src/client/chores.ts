@@ -1,5 +1,6 @@
 import { HOST } from "../../events/common.js";
 import type { CampaignView } from "../views/view.js";
+import { battlesThisTurn, pendingDefenders } from "../rules/action-common.js";
 import { kitRollChores } from "./battle-kit.js";
 
 /**
@@ -83,16 +84,15 @@ function dueReveals(state: CampaignView, parties: ReadonlySet<string>): Array<Re
       .filter((v) => v.turn === state.turn && v.rule === "T5" && v.evidenceSeq !== null)
       .map((v) => v.army),
   );
+  // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen,
+  // nor while a fork has voided the defender's order and its player has yet to commit again (pendingDefenders).
+  const awaitingDefender = new Set(pendingDefenders(state).map((b) => b.attacker.army));
   const hidden = Object.values(turn.activations).filter(
     // An order the fork voided on a branch waits for its player's fresh commitment, a decision (RecommitOrder).
-    (a) => a.order === null && !a.voided && parties.has(a.player) && !rejected.has(a.army),
+    (a) =>
+      a.order === null && !a.voided && parties.has(a.player) && !rejected.has(a.army) && !awaitingDefender.has(a.army),
   );
-  // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen.
-  const inBattle = new Set(
-    Object.values(state.battles)
-      .filter((b) => b.turn === state.turn && turn.activations[b.defender.army])
-      .flatMap((b) => [b.attacker.army, b.defender.army]),
-  );
+  const inBattle = new Set(battlesThisTurn(state).flatMap((b) => [b.attacker.army, b.defender.army]));
   const onMap = Object.values(state.armies).filter(
     (a) => a.status === "active" && a.at !== null && a.sinceTurn <= state.turn,
   );
