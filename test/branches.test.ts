@@ -296,6 +296,44 @@ describe("a branch", () => {
     for (const roll of after) expect(roll).toMatchObject({ status: "ok" });
   });
 
+  it("forked mid-turn starts its first state from the parent's last snapshot before the fork, not from seq 1", async () => {
+    const { engine, db, replays } = await openCopy();
+    await replays.current(CAMPAIGN);
+    const parentSnapshots = await replays.snapshots.seqs(CAMPAIGN);
+    // Right before turn 2's first activation: seeds committed, so the host's ForkLine is the branch's first command.
+    const fork = seqOf("ArmyActivated", 2) - 1;
+    const before = parentSnapshots.filter((s) => s <= fork).at(-1)!;
+    expect(before).toBeGreaterThan(1);
+    // Every read of a line goes through readBatches: the branch's reads, and where each starts.
+    const readBatches = engine.store.readBatches.bind(engine.store);
+    const starts: number[] = [];
+    let read = 0;
+    engine.store.readBatches = async function* (stream: string, start = 1, to?: number) {
+      if (stream !== `${CAMPAIGN}.from-snapshot`) return yield* readBatches(stream, start, to);
+      starts.push(start);
+      for await (const batch of readBatches(stream, start, to)) {
+        read += batch.length;
+        yield batch;
+      }
+    };
+    const { meta, forked } = await branch(engine, replays, "from-snapshot", { seq: fork }, CAMPAIGN, db);
+    engine.store.readBatches = readBatches;
+    expect(forked).toBeDefined();
+    // Only the events from the snapshot to the fork are read: the LineForked reaches it as it is appended.
+    expect(starts).toEqual([before + 1]);
+    expect(read).toBe(fork - before);
+    // The state it started from is the whole line's, and the branch plays on from it and audits clean.
+    const line = await engine.store.readAll(meta.stream);
+    expect(await engine.state(meta.stream)).toEqual(foldTo(line, line.length));
+    await playCampaign(tableAt(engine, db, meta.stream, "from-snapshot"), () => {}, 3);
+    const played = await engine.store.readAll(meta.stream);
+    expect(played.slice(fork).some((e) => e.type === "TurnEnded")).toBe(true);
+    expect(await engine.state(meta.stream)).toEqual(foldTo(played, played.length));
+    const report = await auditStream(engine.store, meta.stream);
+    expect(report.findings).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+
   it("shares its parent's snapshots up to the fork and keeps its own after it", async () => {
     const { engine, db, replays } = await openCopy();
     await replays.current(CAMPAIGN);
