@@ -10,6 +10,7 @@ import type { StoredEvent } from "../events/index.js";
 import { FileSecrets, type HeldOrder } from "../src/client/secrets.js";
 import { playCampaign } from "../src/demo/play.js";
 import { Engine } from "../src/engine/engine.js";
+import { LiveCampaign } from "../src/engine/live.js";
 import {
   AppendConflictError,
   BranchError,
@@ -43,6 +44,30 @@ async function ownEntries(store: EventStore, stream: string): Promise<Array<[num
   const entries: Array<[number, string]> = [];
   for await (const batch of store.rawBatches(stream)) entries.push(...batch);
   return entries;
+}
+
+/** Where each read of `stream`'s line starts (every read goes through readBatches), and how many events it read. */
+async function branchReads<T>(
+  store: EventStore,
+  stream: string,
+  during: () => Promise<T>,
+): Promise<{ result: T; starts: number[]; read: number }> {
+  const readBatches = store.readBatches.bind(store);
+  const starts: number[] = [];
+  let read = 0;
+  store.readBatches = async function* (line: string, start = 1, to?: number) {
+    if (line !== stream) return yield* readBatches(line, start, to);
+    starts.push(start);
+    for await (const batch of readBatches(line, start, to)) {
+      read += batch.length;
+      yield batch;
+    }
+  };
+  try {
+    return { result: await during(), starts, read };
+  } finally {
+    store.readBatches = readBatches;
+  }
 }
 
 const ashfall = usePlayedAshfall();
@@ -302,34 +327,43 @@ describe("a branch", () => {
     const parentSnapshots = await replays.snapshots.seqs(CAMPAIGN);
     // Right before turn 2's first activation: seeds committed, so the host's ForkLine is the branch's first command.
     const fork = seqOf("ArmyActivated", 2) - 1;
-    const before = parentSnapshots.filter((s) => s <= fork).at(-1)!;
+    const shared = parentSnapshots.filter((s) => s <= fork);
+    const before = shared.at(-1)!;
     expect(before).toBeGreaterThan(1);
-    // Every read of a line goes through readBatches: the branch's reads, and where each starts.
-    const readBatches = engine.store.readBatches.bind(engine.store);
-    const starts: number[] = [];
-    let read = 0;
-    engine.store.readBatches = async function* (stream: string, start = 1, to?: number) {
-      if (stream !== `${CAMPAIGN}.from-snapshot`) return yield* readBatches(stream, start, to);
-      starts.push(start);
-      for await (const batch of readBatches(stream, start, to)) {
-        read += batch.length;
-        yield batch;
-      }
-    };
-    const { meta, forked } = await branch(engine, replays, "from-snapshot", { seq: fork }, CAMPAIGN, db);
-    engine.store.readBatches = readBatches;
-    expect(forked).toBeDefined();
+    // The one before it, or the line's start where there is none.
+    const earlier = shared.at(-2) ?? 0;
+    const stream = `${CAMPAIGN}.from-snapshot`;
+    const created = await branchReads(engine.store, stream, () =>
+      branch(engine, replays, "from-snapshot", { seq: fork }, CAMPAIGN, db),
+    );
+    expect(created.result.forked).toBeDefined();
     // Only the events from the snapshot to the fork are read: the LineForked reaches it as it is appended.
-    expect(starts).toEqual([before + 1]);
-    expect(read).toBe(fork - before);
-    // The state it started from is the whole line's, and the branch plays on from it and audits clean.
-    const line = await engine.store.readAll(meta.stream);
-    expect(await engine.state(meta.stream)).toEqual(foldTo(line, line.length));
-    await playCampaign(tableAt(engine, db, meta.stream, "from-snapshot"), () => {}, 3);
-    const played = await engine.store.readAll(meta.stream);
+    expect(created.starts).toEqual([before + 1]);
+    expect(created.read).toBe(fork - before);
+    const line = await engine.store.readAll(stream);
+    expect(await engine.state(stream)).toEqual(foldTo(line, line.length));
+
+    // A snapshot whose hash stamp is not the line's event at its seq is not used (and is deleted): what is before it is.
+    const lie = { ...foldTo(line, before), status: "finished" as const };
+    await replays.snapshots.put([{ stream: CAMPAIGN, hash: "0".repeat(64), state: lie }]);
+    const restarted = await branchReads(engine.store, stream, async () => {
+      const live = new LiveCampaign(engine.store, stream);
+      try {
+        return await live.at(line.length);
+      } finally {
+        live.close();
+      }
+    });
+    expect(restarted.starts).toEqual([earlier + 1]);
+    expect(restarted.result).toEqual(foldTo(line, line.length));
+    expect(await replays.snapshots.seqs(CAMPAIGN)).not.toContain(before);
+
+    // The branch plays on from it, and audits clean.
+    await playCampaign(tableAt(engine, db, stream, "from-snapshot"), () => {}, 3);
+    const played = await engine.store.readAll(stream);
     expect(played.slice(fork).some((e) => e.type === "TurnEnded")).toBe(true);
-    expect(await engine.state(meta.stream)).toEqual(foldTo(played, played.length));
-    const report = await auditStream(engine.store, meta.stream);
+    expect(await engine.state(stream)).toEqual(foldTo(played, played.length));
+    const report = await auditStream(engine.store, stream);
     expect(report.findings).toEqual([]);
     expect(report.ok).toBe(true);
   });
