@@ -23,6 +23,7 @@ import { seedCommitment } from "../src/crypto/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
 import { auditStream } from "../replays/audit-load.js";
+import { eventsRead } from "./support/reads.js";
 import { PARENT_LINE_ROLL } from "../replays/audit-report.js";
 import {
   CAMPAIGN,
@@ -44,30 +45,6 @@ async function ownEntries(store: EventStore, stream: string): Promise<Array<[num
   const entries: Array<[number, string]> = [];
   for await (const batch of store.rawBatches(stream)) entries.push(...batch);
   return entries;
-}
-
-/** Where each read of `stream`'s line starts (every read goes through readBatches), and how many events it read. */
-async function branchReads<T>(
-  store: EventStore,
-  stream: string,
-  during: () => Promise<T>,
-): Promise<{ result: T; starts: number[]; read: number }> {
-  const readBatches = store.readBatches.bind(store);
-  const starts: number[] = [];
-  let read = 0;
-  store.readBatches = async function* (line: string, start = 1, to?: number) {
-    if (line !== stream) return yield* readBatches(line, start, to);
-    starts.push(start);
-    for await (const batch of readBatches(line, start, to)) {
-      read += batch.length;
-      yield batch;
-    }
-  };
-  try {
-    return { result: await during(), starts, read };
-  } finally {
-    store.readBatches = readBatches;
-  }
 }
 
 const ashfall = usePlayedAshfall();
@@ -333,12 +310,14 @@ describe("a branch", () => {
     // The one before it, or the line's start where there is none.
     const earlier = shared.at(-2) ?? 0;
     const stream = `${CAMPAIGN}.from-snapshot`;
-    const created = await branchReads(engine.store, stream, () =>
-      branch(engine, replays, "from-snapshot", { seq: fork }, CAMPAIGN, db),
+    const created = await eventsRead(
+      engine.store,
+      () => branch(engine, replays, "from-snapshot", { seq: fork }, CAMPAIGN, db),
+      stream,
     );
     expect(created.result.forked).toBeDefined();
     // Only the events from the snapshot to the fork are read: the LineForked reaches it as it is appended.
-    expect(created.starts).toEqual([before + 1]);
+    expect(created.from).toEqual([before + 1]);
     expect(created.read).toBe(fork - before);
     const line = await engine.store.readAll(stream);
     expect(await engine.state(stream)).toEqual(foldTo(line, line.length));
@@ -346,15 +325,19 @@ describe("a branch", () => {
     // A snapshot whose hash stamp is not the line's event at its seq is not used (and is deleted): what is before it is.
     const lie = { ...foldTo(line, before), status: "finished" as const };
     await replays.snapshots.put([{ stream: CAMPAIGN, hash: "0".repeat(64), state: lie }]);
-    const restarted = await branchReads(engine.store, stream, async () => {
-      const live = new LiveCampaign(engine.store, stream);
-      try {
-        return await live.at(line.length);
-      } finally {
-        live.close();
-      }
-    });
-    expect(restarted.starts).toEqual([earlier + 1]);
+    const restarted = await eventsRead(
+      engine.store,
+      async () => {
+        const live = new LiveCampaign(engine.store, stream);
+        try {
+          return await live.at(line.length);
+        } finally {
+          live.close();
+        }
+      },
+      stream,
+    );
+    expect(restarted.from).toEqual([earlier + 1]);
     expect(restarted.result).toEqual(foldTo(line, line.length));
     expect(await replays.snapshots.seqs(CAMPAIGN)).not.toContain(before);
 
