@@ -28,7 +28,8 @@
  * --keep (leave the generated database in place and print where), --server (the server's two figures only),
  * --store postgres://... (the store's figures on that PostgreSQL database, which must be empty, against PostgreSQL's
  * own raw reads and writes; the map, forecast and server figures, which do not touch the store, are left out),
- * --forecast (the forecast's two figures only), --first-looks (the big log's feed resume and first state only).
+ * --forecast (the forecast's two figures only), --first-looks (the big log's feed resume and first state only),
+ * --branches (branchCreateRatio only).
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -74,6 +75,7 @@ const json = args.has("--json");
 const serverOnly = args.has("--server");
 const forecastOnly = args.has("--forecast");
 const firstLooksOnly = args.has("--first-looks");
+const branchesOnly = args.has("--branches");
 
 const SIZES = quick
   ? {
@@ -148,12 +150,22 @@ async function generateBig(engine: Engine, template: Template, keys: BenchKeys):
   );
 }
 
-async function generate(engine: Engine, template: Template, keys: BenchKeys): Promise<void> {
-  const manyTurns = Math.ceil(SIZES.bigEvents / 15);
+/** The two logs branchCreateRatio forks: the big one and the small one. */
+async function generateBranchParents(engine: Engine, template: Template, keys: BenchKeys): Promise<void> {
   await generateBig(engine, template, keys);
-  await writeCampaign(engine, "small", syntheticCampaign(template, manyTurns, { battles: false }), keys, {
-    maxEvents: SIZES.smallEvents,
-  });
+  await writeCampaign(
+    engine,
+    "small",
+    syntheticCampaign(template, Math.ceil(SIZES.bigEvents / 15), { battles: false }),
+    keys,
+    {
+      maxEvents: SIZES.smallEvents,
+    },
+  );
+}
+
+async function generate(engine: Engine, template: Template, keys: BenchKeys): Promise<void> {
+  await generateBranchParents(engine, template, keys);
   await withProgress(`writing a ${fmt(SIZES.turns)}-turn campaign (battle-free turns)`, SIZES.turns * 35, (tick) =>
     writeCampaign(engine, "long", syntheticCampaign(template, SIZES.turns, { battles: false }), keys, {
       onProgress: tick,
@@ -483,7 +495,7 @@ try {
   );
   if (!serverOnly) {
     // First, on a quiet heap: the other steps leave behind garbage whose collection would land in its few milliseconds.
-    if (!storeAt && !forecastOnly && !firstLooksOnly)
+    if (!storeAt && !forecastOnly && !firstLooksOnly && !branchesOnly)
       figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
     const template = await withProgress(
       "playing the demo campaign for a template of turns",
@@ -492,13 +504,17 @@ try {
       (t) => `${t.turns.length} turns`,
     );
     // The forecast's figures play in memory: not a figure of the store.
-    if (!storeAt && !firstLooksOnly)
+    if (!storeAt && !firstLooksOnly && !branchesOnly)
       figures.push(
         ...(await withProgress("forecasting Ashfall", 1, () => forecastFigures(template, SIZES.forecastRuns))),
       );
     if (firstLooksOnly) {
       await generateBig(engine, template, await benchKeys(template));
       figures.push(...(await contextFigures(engine.store, "big", SIZES.runs)));
+    } else if (branchesOnly) {
+      const keys = await benchKeys(template);
+      await generateBranchParents(engine, template, keys);
+      figures.push(await branchCreateRatio(engine, keys));
     } else if (!forecastOnly) {
       const keys = await benchKeys(template);
       await generate(engine, template, keys);
@@ -518,7 +534,8 @@ try {
     }
   }
   // The server's figures run servers of their own on LevelDB folders: not a figure of the store.
-  if (!storeAt && !forecastOnly && !firstLooksOnly) figures.push(...(await serverFigures(SIZES.servedRuns)));
+  if (!storeAt && !forecastOnly && !firstLooksOnly && !branchesOnly)
+    figures.push(...(await serverFigures(SIZES.servedRuns)));
 } finally {
   await baseline.close();
   await engine.close();

@@ -10,6 +10,7 @@ import type { StoredEvent } from "../events/index.js";
 import { FileSecrets, type HeldOrder } from "../src/client/secrets.js";
 import { playCampaign } from "../src/demo/play.js";
 import { Engine } from "../src/engine/engine.js";
+import { LiveCampaign } from "../src/engine/live.js";
 import {
   AppendConflictError,
   BranchError,
@@ -22,6 +23,7 @@ import { seedCommitment } from "../src/crypto/commitments.js";
 import { branchStream, createBranch, lineStream, MAIN } from "../replays/branches.js";
 import { Replays } from "../replays/replayer.js";
 import { auditStream } from "../replays/audit-load.js";
+import { eventsRead } from "./support/reads.js";
 import { PARENT_LINE_ROLL } from "../replays/audit-report.js";
 import {
   CAMPAIGN,
@@ -294,6 +296,59 @@ describe("a branch", () => {
     const after = turn2.rolls.filter((r) => r.seq > fork);
     expect(after.length).toBeGreaterThan(0);
     for (const roll of after) expect(roll).toMatchObject({ status: "ok" });
+  });
+
+  it("forked mid-turn starts its first state from the parent's last snapshot before the fork, not from seq 1", async () => {
+    const { engine, db, replays } = await openCopy();
+    await replays.current(CAMPAIGN);
+    const parentSnapshots = await replays.snapshots.seqs(CAMPAIGN);
+    // Right before turn 2's first activation: seeds committed, so the host's ForkLine is the branch's first command.
+    const fork = seqOf("ArmyActivated", 2) - 1;
+    const shared = parentSnapshots.filter((s) => s <= fork);
+    const before = shared.at(-1)!;
+    expect(before).toBeGreaterThan(1);
+    // The one before it, or the line's start where there is none.
+    const earlier = shared.at(-2) ?? 0;
+    const stream = `${CAMPAIGN}.from-snapshot`;
+    const created = await eventsRead(
+      engine.store,
+      () => branch(engine, replays, "from-snapshot", { seq: fork }, CAMPAIGN, db),
+      stream,
+    );
+    expect(created.result.forked).toBeDefined();
+    // Only the events from the snapshot to the fork are read: the LineForked reaches it as it is appended.
+    expect(created.from).toEqual([before + 1]);
+    expect(created.read).toBe(fork - before);
+    const line = await engine.store.readAll(stream);
+    expect(await engine.state(stream)).toEqual(foldTo(line, line.length));
+
+    // A snapshot whose hash stamp is not the line's event at its seq is not used (and is deleted): what is before it is.
+    const lie = { ...foldTo(line, before), status: "finished" as const };
+    await replays.snapshots.put([{ stream: CAMPAIGN, hash: "0".repeat(64), state: lie }]);
+    const restarted = await eventsRead(
+      engine.store,
+      async () => {
+        const live = new LiveCampaign(engine.store, stream);
+        try {
+          return await live.at(line.length);
+        } finally {
+          live.close();
+        }
+      },
+      stream,
+    );
+    expect(restarted.from).toEqual([earlier + 1]);
+    expect(restarted.result).toEqual(foldTo(line, line.length));
+    expect(await replays.snapshots.seqs(CAMPAIGN)).not.toContain(before);
+
+    // The branch plays on from it, and audits clean.
+    await playCampaign(tableAt(engine, db, stream, "from-snapshot"), () => {}, 3);
+    const played = await engine.store.readAll(stream);
+    expect(played.slice(fork).some((e) => e.type === "TurnEnded")).toBe(true);
+    expect(await engine.state(stream)).toEqual(foldTo(played, played.length));
+    const report = await auditStream(engine.store, stream);
+    expect(report.findings).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 
   it("shares its parent's snapshots up to the fork and keeps its own after it", async () => {

@@ -4,15 +4,23 @@ import { evolveAll } from "../../projections/campaign.js";
 import { initialState, type CampaignState } from "../../projections/state.js";
 import { blameBrokenLog, type EventStore } from "../log/index.js";
 import { ContextSnapshots } from "../../replays/context-snapshots.js";
+import { SnapshotStore } from "../../replays/snapshots.js";
 
 /**
- * Where a line's live state starts: the state of its latest context snapshot (replays/context-snapshots.ts, used only
- * where the line's chain bears it out), so that the first command after a start folds only the events after it; the
- * line's first event where there is none.
+ * Where a line's live state starts, so that the first command after a start folds only the events after it: the line's
+ * latest context snapshot (replays/context-snapshots.ts); for a branch, the latest state snapshot of its parent's
+ * prefix (replays/snapshots.ts) where that is later, as it is for a new branch, whose first command (a ForkLine) would
+ * otherwise fold the whole prefix. Each is used only where the line's chain bears it out; the line's first event where
+ * there is neither. The state snapshots after a fork are the branch's own, and a campaign's own line starts from its
+ * context snapshot only, as before.
  */
 async function startOf(store: EventStore, stream: string): Promise<CampaignState | undefined> {
   const head = await store.head(stream);
-  return (await new ContextSnapshots(store).latest(stream, head.seq))?.context.state;
+  const context = (await new ContextSnapshots(store).latest(stream, head.seq))?.context.state;
+  const fork = await store.branch(stream);
+  const prefix =
+    fork && (await new SnapshotStore(store).latest(stream, Math.min(fork.forkSeq, head.seq), { after: context?.seq }));
+  return prefix ? prefix.state : context;
 }
 
 /**

@@ -12,6 +12,7 @@ import { LiveCampaign } from "../../src/engine/live.js";
 import type { EventStore } from "../../src/log/index.js";
 import { LineContexts } from "../../src/server/line-contexts.js";
 import { logViewContext } from "../../src/views/log.js";
+import { eventsRead as eventsReadOf } from "../support/reads.js";
 import {
   auth,
   CAMPAIGN,
@@ -38,24 +39,8 @@ async function onlySnapshot(value = snapshot): Promise<void> {
   await store.snapshots.put([{ key: snapshotKey(), value }]);
 }
 
-/** Counts the events the store reads (every read of a line goes through readBatches) while `during` runs. */
-async function eventsRead<T>(during: () => Promise<T>): Promise<{ result: T; read: number; from: number[] }> {
-  const readBatches = store.readBatches.bind(store);
-  let read = 0;
-  const from: number[] = [];
-  store.readBatches = async function* (stream: string, start = 1, to?: number) {
-    from.push(start);
-    for await (const batch of readBatches(stream, start, to)) {
-      read += batch.length;
-      yield batch;
-    }
-  };
-  try {
-    return { result: await during(), read, from };
-  } finally {
-    store.readBatches = readBatches;
-  }
-}
+/** The events the store reads, and where each read starts, while `during` runs. */
+const eventsRead = <T>(during: () => Promise<T>) => eventsReadOf(store, during);
 
 const wholeContext = async () => logViewContext((await store.readAll(CAMPAIGN)).map(toCurrent));
 const keptSeq = async () => (await new ContextSnapshots(store).latest(CAMPAIGN, await headSeq(server)))?.seq;
