@@ -77,7 +77,10 @@ describe("seats on a shared PostgreSQL database", () => {
         commands: [{ actor: "concord", type: "CommitSeed", seedHash }],
       });
       expect(committed.status, await committed.clone().text()).toBe(200);
-      expect((await request(b, "GET", "/campaigns/ashfall/state", concord)).status).toBe(200);
+      // B serves a campaign made at A within a second (docs/scaling.md).
+      await expect
+        .poll(async () => (await request(b, "GET", "/campaigns/ashfall/state", concord)).status, { timeout: 2_000 })
+        .toBe(200);
 
       // One key signs the receipts of both: a receipt verifies whichever server answered.
       const keyOf = async (server: RunningServer) =>
