@@ -4,7 +4,7 @@
  * and confirms one within the rules; `epicwar duel` plays level against level. A whole campaign against each level is
  * test/slow/computer-campaign.test.ts.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scriptedResult } from "../src/demo/results.js";
@@ -51,6 +51,20 @@ describe("the computer's seat is its own", () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it("a second new of a campaign against the computer is refused, its computer settings and log left as they were", async () => {
+    const dir = await scratchDir("epicwar-computer-");
+    const db = join(dir, "war");
+    await ok(["new", "--db", db, "--setup", ASHFALL, "--computer", COMPUTER]);
+    const settings = join(`${db}-computer`, "ashfall.json");
+    const kept = await readFile(settings, "utf8");
+    expect(JSON.parse(kept)).toMatchObject({ seat: COMPUTER, level: "scripted" });
+    const before = await ok(["log", "--db", db, "--json"]);
+    expect(expectOneLineError(await cli(["new", "--db", db, "--setup", ASHFALL, "--computer", HUMAN]))).toContain(
+      "ashfall",
+    );
+    expect(await readFile(settings, "utf8")).toBe(kept);
+    expect(await ok(["log", "--db", db, "--json"])).toBe(before);
+  });
   it("B3, B4: rejects a reported result whose winner falls short of the VP target, naming the rule; confirms a fair one", async () => {
     const dir = await scratchDir("epicwar-computer-");
     const db = join(dir, "war");

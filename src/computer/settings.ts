@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { advancedRule } from "../../projections/advanced.js";
 import { replaceDurably } from "../client/secrets.js";
@@ -72,6 +72,11 @@ const settingsPath = (dir: string, campaign: string) => join(dir, `${campaign}.j
 export async function writeComputerSettings(dir: string, campaign: string, settings: ComputerSettings): Promise<void> {
   await mkdir(dir, { recursive: true });
   await replaceDurably(dir, settingsPath(dir, campaign), computerSettingsText(settings));
+}
+
+/** Removes a campaign's computer settings (kept for a campaign the log then refused to create). */
+export async function removeComputerSettings(dir: string, campaign: string): Promise<void> {
+  await rm(settingsPath(dir, campaign), { force: true });
 }
 
 /** The computer's settings for a campaign, or undefined where the computer plays no seat of it. */

@@ -92,6 +92,11 @@ const MAX_ROUNDS = 200;
  */
 export class ServerComputers {
   private readonly seats = new Map<string, LocalComputer>();
+  /**
+   * Campaigns known to have no computer: their settings are kept before their first event (POST /campaigns,
+   * `epicwar new --computer`), so a campaign that is in the log without them never gains them.
+   */
+  private readonly without = new Set<string>();
   private readonly retries = new Retries(...RETRY_DELAYS);
   /** The chores under way: a closing server waits for them before its log is closed. */
   private readonly running = new Set<Promise<void>>();
@@ -162,7 +167,8 @@ export class ServerComputers {
    * this server takes the host's steps (on a shared database, holds their lease).
    */
   schedule(campaign: string, log: FastifyBaseLogger): void {
-    if (this.closed || (this.campaigns.engine.store.shared && !this.campaigns.takesHostSteps)) return;
+    if (this.closed || this.without.has(campaign)) return;
+    if (this.campaigns.engine.store.shared && !this.campaigns.takesHostSteps) return;
     const chore = this.campaigns.serialize(campaign, () => this.takeSteps(campaign, log));
     this.running.add(chore);
     void chore.finally(() => this.running.delete(chore));
@@ -199,8 +205,11 @@ export class ServerComputers {
     const known = this.seats.get(campaign);
     if (known) return known;
     const found = await findSettings(this.rows, this.folders, campaign);
-    if (!found) return undefined;
     const { engine } = this.campaigns;
+    if (!found) {
+      if ((await engine.store.head(campaign)).seq > 0) this.without.add(campaign);
+      return undefined;
+    }
     // Settings kept in the database have their secrets sealed there, with a secrets key; else in this server's folder.
     const secrets =
       (found.folder === undefined ? this.campaigns.sealedSecrets(campaign) : undefined) ??

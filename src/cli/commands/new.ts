@@ -15,6 +15,7 @@ import {
   ComputerSettingsError,
   DEFAULT_THINK_MS,
   parseComputer,
+  removeComputerSettings,
   writeComputerSettings,
   type ComputerSettings,
 } from "../../computer/settings.js";
@@ -39,6 +40,28 @@ export async function createCampaign(
     `${outcome.events.length} set-up events written.`,
   ];
   return { campaign: state.campaign!, lines };
+}
+
+/**
+ * Creates a campaign the computer plays a seat of, its settings kept first, as a server keeps them: a server sharing
+ * the log that finds the campaign finds its computer too. Settings kept for a campaign the log refuses are removed,
+ * and those of a campaign already in the log are never touched.
+ */
+async function createAgainstComputer(
+  engine: Engine,
+  options: { db: string; setup: string },
+  setup: SetupFile & { catalogue: Catalogue },
+  computer: ComputerSettings,
+): Promise<{ campaign: string; lines: string[] }> {
+  const dir = computerDir(options.db);
+  if ((await engine.store.head(setup.campaign)).seq > 0) return createCampaign(engine, options.setup, setup);
+  await writeComputerSettings(dir, setup.campaign, computer);
+  try {
+    return await createCampaign(engine, options.setup, setup);
+  } catch (error) {
+    await removeComputerSettings(dir, setup.campaign);
+    throw error;
+  }
 }
 
 /** The computer's settings from --computer and --think, checked against the set-up's players before anything is written. */
@@ -106,10 +129,11 @@ export function registerNew(program: Command, kit: CliKit): void {
           const setup = withBattles(await loadSetupFile(options.setup), options.battles);
           const computer = computerSettings(options, setup);
           await withEngine(options, { clock: io.clock }, async (engine) => {
-            const { campaign, lines } = await createCampaign(engine, options.setup, setup);
+            const { campaign, lines } = computer
+              ? await createAgainstComputer(engine, options, setup, computer)
+              : await createCampaign(engine, options.setup, setup);
             lines.forEach(print);
             if (computer) {
-              await writeComputerSettings(computerDir(options.db), campaign, computer);
               print(
                 `The computer plays ${computer.seat} (${computer.level}); its secrets are kept in ${computerDir(options.db)}.`,
               );
