@@ -14,7 +14,11 @@ export interface BatchLine {
 }
 
 export type BatchDecision =
-  | { ok: true; events: NewEvent[] }
+  | {
+      ok: true;
+      events: NewEvent[];
+      /** the state the events leave, folded as they were decided */ state: CampaignState;
+    }
   | { ok: false; refusal: Refusal; /** which of the commands was refused */ index: number };
 
 /**
@@ -59,6 +63,7 @@ export function decideBatch(
   }
   return {
     ok: true,
+    state,
     events: drafts.map(({ type, data, actor, command }) => ({
       type,
       version: catalogue.definition(type)!.version,

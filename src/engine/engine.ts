@@ -1,31 +1,19 @@
-import type { StoredEvent } from "../../events/index.js";
 import type { CampaignState } from "../../projections/state.js";
 import type { Command } from "./command-schemas.js";
 import { decideBatch } from "./decide-batch.js";
 import { verifySignature } from "../crypto/verify-node.js";
 import { LiveCampaign } from "./live.js";
+import { StagedLine } from "./staged-line.js";
 import { AppendConflictError, EventStore, storeFailure, type BranchMeta, type StoreOptions } from "../log/index.js";
-import type { Refusal } from "../rules/refusal.js";
-import type { CampaignView } from "../views/view.js";
+import type { Clock, CommandHandler, Outcome, Refused } from "./handler.js";
 
-export type Clock = () => Date;
-
-export type Refused = { ok: false; refusal: Refusal; /** which of several commands was refused */ index: number };
-
-export type Outcome = { ok: true; events: StoredEvent[]; state: CampaignState } | Refused;
-
-/** What any command handler answers: the events written, as its reader may see them, or a refusal. */
-export type Answer<E = StoredEvent> = { ok: true; events: E[] } | Refused;
+export type { Answer, Clock, CommandHandler, Outcome, Refused } from "./handler.js";
 
 /**
- * What a Table needs of a command handler: the Engine, the MemoryEngine that keeps no log (src/engine/memory-engine.ts), or
- * a RemoteCampaign on a server (src/client/remote.ts), which sees the campaign as its seat may (S, a CampaignView:
- * the other side's secrets "hidden") and gets the events written as its seat sees them.
+ * Steps that follow from accepted commands, taken on a StagedLine over the state they leave before anything is
+ * written: their events are appended in the commands' batch, after theirs.
  */
-export interface CommandHandler<S extends CampaignView = CampaignState, O extends Answer<unknown> = Outcome> {
-  state(campaign: string): Promise<S>;
-  execute(campaign: string, inputs: readonly unknown[]): Promise<O>;
-}
+export type FollowUps = (staged: StagedLine) => Promise<void>;
 
 export interface EngineOptions extends StoreOptions {
   /** Where recorded times come from; injected so that tests and replays are repeatable. */
@@ -97,20 +85,31 @@ export class Engine implements CommandHandler {
    * With `expectedSeq` (the seq its giver decided on), the commands are decided only on the state at that seq and
    * written only if the log's head is still there when they are appended (the store checks it in the append's own
    * batch or transaction): a log that has moved on, by this process or by another on a shared store, is a conflict.
+   *
+   * With `followUps`, the steps they take on the state the commands leave (the server's host's steps) are appended in
+   * the same batch: one write, and one flush to disk, for a command and the steps it made due.
    */
   async execute(
     campaign: string,
     inputs: readonly unknown[],
-    options: { expectedSeq?: number } = {},
+    options: { expectedSeq?: number; followUps?: FollowUps } = {},
   ): Promise<Outcome> {
     const state = await this.state(campaign);
     const expectedSeq = options.expectedSeq ?? state.seq;
     if (state.seq !== expectedSeq) return conflict(new AppendConflictError(campaign, expectedSeq, state.seq));
     const decision = decideBatch(state, inputs, this.clock, { line: campaign, verify: verifySignature });
     if (!decision.ok) return decision;
+    const staged = options.followUps && new StagedLine(decision.state, campaign, this.clock);
+    if (staged) await options.followUps!(staged);
+    const followUps = staged?.events ?? [];
     try {
-      const stored = await this.store.append(campaign, expectedSeq, decision.events);
-      return { ok: true, events: stored, state: await this.live(campaign).at(expectedSeq + stored.length) };
+      const stored = await this.store.append(campaign, expectedSeq, [...decision.events, ...followUps]);
+      return {
+        ok: true,
+        events: stored,
+        state: await this.live(campaign).at(expectedSeq + stored.length),
+        ...(staged ? { followUps: followUps.length } : {}),
+      };
     } catch (error) {
       if (error instanceof AppendConflictError) return conflict(error);
       throw error;

@@ -5,10 +5,9 @@ import { HOST } from "../../events/common.js";
 import type { StoredEvent } from "../../events/index.js";
 import type { SecretKeeper } from "../client/party-secrets.js";
 import { secretsOfLog } from "../client/secrets.js";
-import { ChoreRefusedError, Table } from "../client/table.js";
+import { ChoreRefusedError, Table, type TableOptions } from "../client/table.js";
 import { dueChores } from "../client/chores.js";
-import type { CampaignState } from "../../projections/state.js";
-import type { Engine } from "../engine/engine.js";
+import type { Engine, FollowUps, Outcome } from "../engine/engine.js";
 import { BranchError, DatabaseAwayError, storeFailure, type Lease } from "../log/index.js";
 import { SerialQueue } from "../log/queue.js";
 import { HttpError } from "./errors.js";
@@ -35,6 +34,7 @@ export class Campaigns {
   private readonly queues = new Map<string, SerialQueue>();
   /** The host's Table of each campaign, made on its first chore and kept: its secrets file is claimed once. */
   private readonly hostTables = new Map<string, Table>();
+  private readonly hostKeepers = new Map<string, SecretKeeper>();
 
   /** Each campaign's line followed for the host's chores after appends made by other processes (a shared store). */
   private readonly followed = new Map<string, Subscription>();
@@ -276,17 +276,40 @@ export class Campaigns {
   }
 
   /**
+   * The host's chores a seat's command makes due, taken on the state it leaves before it is written, so that they are
+   * appended in its batch (Engine.execute's followUps): one flush to disk for both. Where this server takes no host's
+   * steps, or the log takes no writes, none is staged; a chore refused on the staged state is left to takeHostChores,
+   * which takes it on the state after the append, and reports it if it fails again.
+   */
+  hostChoresAfter(stream: string, log: FastifyBaseLogger): FollowUps {
+    return async (staged) => {
+      if (!this.takesHostSteps || this.engine.store.failure) return;
+      if (dueChores(await staged.state(), HOST_PARTY).length === 0) return;
+      try {
+        await new Table(staged, stream, this.hostTableOptions(stream)).takeChores();
+      } catch (error) {
+        log.info(
+          { stream },
+          `the host's chore in ${stream} waits for the command's append: ${(error as Error).message}`,
+        );
+      }
+    };
+  }
+
+  /**
    * Takes the host's chores that are due (its dice seeds, initiative and scouting rolls, starting and ending turns):
    * the server's part of the protocol; the players' chores are their clients'. A chore that fails is logged and tried
    * again, with backoff, until it lands (once the log is reopened, when it failed on the log's write); the command
    * before it stands. Given the state a command produced, nothing is read when no chore of the host's is due in it
    * (dueChores is pure). The events the chores wrote, in order: those of a chore that failed after others are kept.
    */
-  async takeHostChores(stream: string, log: FastifyBaseLogger, after?: CampaignState): Promise<StoredEvent[]> {
+  async takeHostChores(stream: string, log: FastifyBaseLogger, after?: Outcome & { ok: true }): Promise<StoredEvent[]> {
     const written: StoredEvent[] = [];
     if (!this.takesHostSteps) return written;
-    if (after && dueChores(after, HOST_PARTY).length === 0) {
-      this.choresDone(stream, after.seq);
+    // The host's steps the command's own batch took (hostChoresAfter).
+    if (after?.followUps) this.onHostSteps("taken", after.followUps);
+    if (after && dueChores(after.state, HOST_PARTY).length === 0) {
+      this.choresDone(stream, after.state.seq);
       return written;
     }
     if (this.engine.store.failure) {
@@ -355,14 +378,17 @@ export class Campaigns {
   private hostTable(stream: string): Table {
     let table = this.hostTables.get(stream);
     if (!table) {
-      table = new Table(this.engine, stream, {
-        parties: HOST_PARTY,
-        secrets: this.hostSecrets(stream),
-        battleModel: hostBattleModel,
-      });
+      table = new Table(this.engine, stream, this.hostTableOptions(stream));
       this.hostTables.set(stream, table);
     }
     return table;
+  }
+
+  /** The host's party at a line, its secrets (made once per line) and its battle model. */
+  private hostTableOptions(stream: string): TableOptions {
+    let secrets = this.hostKeepers.get(stream);
+    if (!secrets) this.hostKeepers.set(stream, (secrets = this.hostSecrets(stream)));
+    return { parties: HOST_PARTY, secrets, battleModel: hostBattleModel };
   }
 }
 

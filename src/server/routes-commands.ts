@@ -133,7 +133,8 @@ export function commandRoutes(
       // The seat's view where the commands were decided: the receipt chains the answer's events from it.
       const before = (await engine.store.head(stream)).seq;
       const from = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
-      const outcome = await engine.execute(stream, commands, { expectedSeq });
+      const followUps = campaigns.hostChoresAfter(stream, log);
+      const outcome = await engine.execute(stream, commands, { expectedSeq, followUps });
       if (!outcome.ok) {
         if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
         throw new HttpError("refused", outcome.refusal.message, {
@@ -141,8 +142,10 @@ export function commandRoutes(
           index: outcome.index,
         });
       }
-      const written = [...outcome.events, ...(await campaigns.takeHostChores(stream, log, outcome.state))];
-      const accepted = { from: outcome.events[0]!.seq, to: outcome.events.at(-1)!.seq };
+      // The host's steps the commands made due are in their batch, after theirs; any left are taken now.
+      const written = [...outcome.events, ...(await campaigns.takeHostChores(stream, log, outcome))];
+      const own = outcome.events.slice(0, outcome.events.length - (outcome.followUps ?? 0));
+      const accepted = { from: own[0]!.seq, to: own.at(-1)!.seq };
       const { head } = await viewChains.at(stream, seat, written.at(-1)!.seq, written);
       return { written, accepted, from: from && { seq: from.seq, view: from.head }, view: head };
     });

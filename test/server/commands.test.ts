@@ -55,10 +55,28 @@ describe("commands", () => {
     expect(first!.json<{ events: Array<{ type: string }> }>().events.map((e) => e.type)).toEqual([
       "PlayerSeedCommitted",
     ]);
-    const [second] = await horde.takeChores();
-    const events = second!.json<{ seq: number; events: Array<{ type: string; actor: string }> }>();
+    // The host's steps a command makes due go in the command's own batch: one append, one flush to disk.
+    const { store } = server.engine;
+    const append = store.append.bind(store);
+    const batches: string[][] = [];
+    store.append = (stream, expectedSeq, events, options) => {
+      batches.push(events.map((event) => `${event.actor} ${event.type}`));
+      return append(stream, expectedSeq, events, options);
+    };
+    const [second] = await horde.takeChores().finally(() => (store.append = append));
+    expect(batches).toEqual([["horde PlayerSeedCommitted", "host TurnStarted"]]);
+    const events = second!.json<{
+      seq: number;
+      events: Array<{ type: string; actor: string }>;
+      receipt: { signed: string };
+    }>();
     expect(events.events.map((e) => `${e.actor} ${e.type}`)).toEqual(["horde PlayerSeedCommitted", "host TurnStarted"]);
     expect(events.seq).toBe(await headSeq(server));
+    // The receipt accepts the seat's own event only: the host's step after it is not the seat's.
+    expect(JSON.parse(events.receipt.signed)).toMatchObject({
+      seq: events.seq,
+      accepted: { from: events.seq - 1, to: events.seq - 1 },
+    });
     await concord.takeChores();
     const rolled = await horde.takeChores();
     expect(rolled.at(-1)!.json<{ events: Array<{ actor: string }> }>().events.at(-1)!.actor).toBe("host");
