@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyBaseLogger } from "fastify";
@@ -80,6 +80,18 @@ function hooksInFolder(folder: string): HooksKept {
 }
 
 /**
+ * Adds a server-data folder's `webhooks.json` (kept there before the server had a shared database and a secrets key)
+ * to the sealed webhooks, once: a campaign's webhooks already in the database stay as they are, and the file is then
+ * renamed `webhooks.imported.json`, so that no channel's key is left in the clear beside the sealed copy unnoticed.
+ */
+async function importHooksFile(folder: string, sealed: HooksKept): Promise<void> {
+  const found = await hooksInFolder(folder).read();
+  if (Object.keys(found).length === 0) return;
+  await sealed.change((kept) => ({ ...found, ...kept }));
+  await rename(join(folder, "webhooks.json"), join(folder, "webhooks.imported.json"));
+}
+
+/**
  * The webhooks in a shared database, sealed with the instances' secrets key as the host's secrets are: a webhook's
  * URL may hold a channel's key (Discord's and Slack's do), which whoever reads the database alone must not get.
  */
@@ -141,6 +153,7 @@ export class WebhookNotifier {
   ): Promise<WebhookNotifier> {
     const { sealed } = options;
     const kept = sealed ? sealedHooks(sealed.texts, sealed.key) : hooksInFolder(folder);
+    if (sealed) await importHooksFile(folder, kept);
     const notifier = new WebhookNotifier(kept, engine, log, options.delivers ?? (() => true), sealed !== undefined);
     notifier.took(await kept.read());
     if (sealed) notifier.refreshing = setInterval(() => void notifier.refresh(), SHARED_REFRESH_MS);

@@ -1,9 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextDecision } from "../../src/demo/play.js";
+import { Engine } from "../../src/engine/engine.js";
+import { WebhookNotifier } from "../../src/server/webhooks.js";
 import { auth, CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 /** A channel's receiver on loopback: every body posted to it, by path. */
@@ -112,4 +117,48 @@ describe("the organiser's webhooks (docs/web.md)", () => {
     expect(secrets.length).toBeGreaterThan(10);
     for (const body of received) for (const secret of secrets) expect(body.text).not.toContain(secret);
   }, 120_000);
+});
+
+describe("webhooks kept in a folder, when the server moves to a shared database with a secrets key", () => {
+  it("are sealed into the database once, those it holds already kept, and the folder's file renamed", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "epicwar-hooks-"));
+    const engine = await Engine.open(join(folder, "db"));
+    try {
+      const inFolder = {
+        ashfall: [{ url: "http://127.0.0.1:1/from-the-folder", format: "json" }],
+        emberfall: [{ url: "http://127.0.0.1:1/folder-emberfall", format: "slack" }],
+      };
+      await writeFile(join(folder, "webhooks.json"), JSON.stringify(inFolder));
+      const texts = new Map<string, string>();
+      const sealedTexts = {
+        read: async (stream: string, party: string) => texts.get(`${stream}/${party}`),
+        update: async (stream: string, party: string, change: (text: string | undefined) => string) =>
+          void texts.set(`${stream}/${party}`, change(texts.get(`${stream}/${party}`))),
+      };
+      const key = randomBytes(32);
+      const sealed = { texts: sealedTexts, key };
+      const log = fastify({ logger: false }).log;
+      // Another instance set emberfall's webhooks in the database already: they are not replaced by the folder's.
+      const other = await WebhookNotifier.open(await mkdtemp(join(tmpdir(), "epicwar-hooks-")), engine, log, {
+        sealed,
+      });
+      const databases = [{ url: "http://127.0.0.1:1/set-in-the-database", format: "discord" as const }];
+      await other.set("emberfall", databases);
+      other.close();
+
+      const notifier = await WebhookNotifier.open(folder, engine, log, { sealed });
+      notifier.close();
+      expect(await notifier.of("ashfall")).toEqual(inFolder.ashfall);
+      expect(await notifier.of("emberfall")).toEqual(databases);
+      expect([...texts.values()].join("")).not.toContain("from-the-folder");
+      expect(await readdir(folder)).toContain("webhooks.imported.json");
+      expect(await readdir(folder)).not.toContain("webhooks.json");
+      // Once: a second start finds nothing to add.
+      const again = await WebhookNotifier.open(folder, engine, log, { sealed });
+      again.close();
+      expect(await again.of("ashfall")).toEqual(inFolder.ashfall);
+    } finally {
+      await engine.close();
+    }
+  });
 });
