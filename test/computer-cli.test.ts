@@ -49,6 +49,23 @@ describe("the computer's seat is its own", () => {
       "without fog of war (A2)",
     );
     expect(await readdir(dir)).toEqual([]);
+    // On a shared database the computer's settings and secrets belong in the database, which a server keeps them in.
+    expect(
+      expectOneLineError(
+        await cli([
+          "new",
+          "--db",
+          db,
+          "--store",
+          "postgres://127.0.0.1:1/none",
+          "--setup",
+          ASHFALL,
+          "--computer",
+          "horde",
+        ]),
+      ),
+    ).toContain("through a server (POST /campaigns with computer");
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it("a second new of a campaign against the computer is refused, its computer settings and log left as they were", async () => {

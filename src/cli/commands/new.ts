@@ -125,9 +125,21 @@ export function registerNew(program: Command, kit: CliKit): void {
     )
     .action(
       action(
-        async (options: SeatCliOptions & { setup: string; computer?: string; think?: string; battles?: string }) => {
+        async (
+          options: SeatCliOptions & {
+            setup: string;
+            computer?: string;
+            think?: string;
+            battles?: string;
+            store?: string;
+          },
+        ) => {
           const setup = withBattles(await loadSetupFile(options.setup), options.battles);
           const computer = computerSettings(options, setup);
+          if (computer && options.store !== undefined)
+            throw new CliError(
+              "--computer with --store: on a shared database a campaign against the computer is made through a server (POST /campaigns with computer, or the page's /new), which keeps the computer's settings and secrets in the database for every instance (docs/scaling.md)",
+            );
           await withEngine(options, { clock: io.clock }, async (engine) => {
             const { campaign, lines } = computer
               ? await createAgainstComputer(engine, options, setup, computer)
