@@ -27,7 +27,6 @@ import { describeRefusal } from "../src/rules/refusal.js";
 import { setupCommands } from "../src/setup/setup-file.js";
 import { loadSetupFile } from "../src/setup/setup-loader.js";
 import type { CampaignView } from "../src/views/view.js";
-import { processCpuMs } from "./process-cpu.js";
 import { waitingFor } from "../src/words/waiting.js";
 
 /** A campaign the scripted commanders have not won by then is left, and a new one begun. */
@@ -66,23 +65,13 @@ export async function startServe(db: string, store?: string) {
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return {
     address: { url, operator } satisfies ServerAddress,
+    /** The server's process id: processCpuMs(pid) reads its CPU time. */
     pid: child.pid!,
-    /** The server process's CPU time so far (user and system, every thread), in ms; undefined off Linux. */
-    cpuMs: () => cpuMsOf(child.pid!),
     stop: async () => {
       child.kill("SIGTERM");
       return exited;
     },
   };
-}
-
-/** A process's CPU time in ms, or undefined where /proc cannot say (off Linux, or once it has ended). */
-function cpuMsOf(pid: number): number | undefined {
-  try {
-    return processCpuMs(pid);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A server to play on: its address and the operator token that creates campaigns. */

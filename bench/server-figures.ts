@@ -27,6 +27,7 @@ import {
   type PlayTally,
   type ServerAddress,
 } from "./served-play.js";
+import { processCpuMs } from "./process-cpu.js";
 import { FeedViewers } from "./viewers.js";
 import { withProgress } from "./progress.js";
 
@@ -89,10 +90,10 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
         await playCampaign(await engineSide(engine, "warmup", newTally(), hostSecrets));
         for (let run = 0; run < runs; run++) {
           const tokens = await createServedCampaign(server.address, `http${run}`);
-          const [clientStart, serverStart] = [process.cpuUsage(), server.cpuMs()];
+          const [clientStart, serverStart] = [process.cpuUsage(), processCpuMs(server.pid)];
           await playCampaign(servedSide(server.address, `http${run}`, tokens, http));
           served.client += cpuMsSince(clientStart);
-          served.server += (server.cpuMs() ?? NaN) - (serverStart ?? NaN);
+          served.server += processCpuMs(server.pid) - serverStart;
           tick(run * 4 + 1);
           const engineStart = process.cpuUsage();
           await playCampaign(await engineSide(engine, `engine${run}`, inProcess, hostSecrets));
@@ -114,9 +115,7 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
   }
   const httpRatio = commandRate(http) / commandRate(inProcess);
   const perCommand = (ms: number, tally: PlayTally) => fmt(ms / tally.commands, 2);
-  const cpu = Number.isNaN(served.server)
-    ? ""
-    : `; CPU a command, the whole play: served ${perCommand(served.client + served.server, http)} ms (players and commanders ${perCommand(served.client, http)}, server ${perCommand(served.server, http)}) vs in-process ${perCommand(inProcessCpuMs, inProcess)} ms`;
+  const cpu = `; CPU a command, the whole play: served ${perCommand(served.client + served.server, http)} ms (players and commanders ${perCommand(served.client, http)}, server ${perCommand(served.server, http)}) vs in-process ${perCommand(inProcessCpuMs, inProcess)} ms`;
   const fanout = median(each) / median(single);
   return [
     {
