@@ -38,9 +38,29 @@ export class ViewChains {
       return chain;
     });
     this.chains.set(key, next);
+    this.lend(stream, seat, known);
     const chain = await next;
     // Taken while the line's commands wait (Campaigns.serialize): no other request has moved it past `seq`.
     if (chain.seq !== seq) throw new Error(`the view chain of ${seat} on ${stream} is at seq ${chain.seq}, not ${seq}`);
     return { seq: chain.seq, head: chain.head };
+  }
+
+  /**
+   * The events a seat's command just wrote, taken by the other seats' chains of the line that end right before them:
+   * their next command then reads nothing from the log for them. A chain that is behind, or ahead, is left as it is.
+   */
+  private lend(stream: string, seat: string, written: readonly StoredEvent[]): void {
+    const first = written[0]?.seq;
+    if (first === undefined) return;
+    const prefix = `${stream}\u0000`;
+    for (const [key, chain] of this.chains)
+      if (key.startsWith(prefix) && key !== `${prefix}${seat}`)
+        this.chains.set(
+          key,
+          chain.then((other) => {
+            if (other.seq === first - 1) other.advance(written);
+            return other;
+          }),
+        );
   }
 }

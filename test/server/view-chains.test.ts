@@ -1,0 +1,45 @@
+/**
+ * The seats' view chains a server keeps between requests (src/server/view-chains.ts): the events one seat's command
+ * wrote are taken by the other seats' chains at once, so that their next command reads nothing of the log for them,
+ * and every head is the one a chain made afresh from the log gives.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
+import { ViewChains } from "../../src/server/view-chains.js";
+
+let server: TestServer | undefined;
+afterEach(() => server?.close());
+
+describe("view chains kept between requests", () => {
+  it("take the events a seat's command wrote into the other seats' chains, read from the log no more, heads as from the log", async () => {
+    server = await startTestServer();
+    const { engine } = server;
+    const chains = new ViewChains(engine);
+    const start = (await engine.store.head(CAMPAIGN)).seq;
+    for (const seat of ["concord", "horde", "host"]) await chains.at(CAMPAIGN, seat, start);
+
+    // Concord's seed commitment, written as the server writes a command, then its chain taken past it.
+    const concord = new PlayerClient(server, "concord");
+    const { commands, expectedSeq } = await concord.prepare({ type: "CommitSeed" });
+    const outcome = await engine.execute(CAMPAIGN, commands, { expectedSeq });
+    if (!outcome.ok) throw new Error(outcome.refusal.message);
+    const seq = outcome.events.at(-1)!.seq;
+    await chains.at(CAMPAIGN, "concord", seq, outcome.events);
+
+    const reads: Array<[string, number | undefined, number | undefined]> = [];
+    const readAll = engine.store.readAll.bind(engine.store);
+    engine.store.readAll = (stream, from, to) => {
+      reads.push([stream, from, to]);
+      return readAll(stream, from, to);
+    };
+    const horde = await chains.at(CAMPAIGN, "horde", seq);
+    const host = await chains.at(CAMPAIGN, "host", seq);
+    expect(reads).toEqual([]);
+    engine.store.readAll = readAll;
+
+    const fresh = new ViewChains(engine);
+    expect(horde).toEqual(await fresh.at(CAMPAIGN, "horde", seq));
+    expect(host).toEqual(await fresh.at(CAMPAIGN, "host", seq));
+    expect(horde.head).not.toBe(host.head);
+  });
+});
