@@ -177,7 +177,7 @@ describe("a full disk under epicwar serve", () => {
     }
   });
 
-  it("takes a host step that failed on a write once writes succeed again, with no restart", async () => {
+  it("fails a command whose batch, with the host's step it made due, meets a full disk, in full; takes it again once writes succeed, with no restart", async () => {
     const home = await tempDir();
     const machine = { cwd: home, home };
     const served = await servedAshfall(machine);
@@ -194,29 +194,27 @@ describe("a full disk under epicwar serve", () => {
       expect(first.status).toBe(200);
       const oneCommitment = (await writeAheadLogSize(db)) - before;
       // Room for the other player's commitment (the same event for a shorter name), and for a few bytes of the host's
-      // StartTurn after it (an event as long): the step is written in part and fails.
+      // StartTurn that the server decides with it and writes in its batch: the batch is written in part and fails.
       limitFileSize(pid, (await writeAheadLogSize(db)) + oneCommitment + 40);
       const second = await commitSeed("horde", first.body.seq!);
-      expect(second.status).toBe(200);
-      expect(second.body.events!.map((e) => e.seq)).toEqual([first.body.seq! + 1]);
+      expect(second.status, JSON.stringify(second.body)).toBe(503);
+      expect(second.body.message).toMatch(/file too large|EFBIG/i);
       // No file may grow until the server has tried to reopen its log (unless it did so before this limit).
       limitFileSize(pid, 1);
       await logged(served.serve, /cannot reopen|is reopened/);
 
       limitFileSize(pid, "unlimited");
-      // Nobody sends anything: the server takes the step it owes by itself once its writes succeed again.
-      await until("the host's StartTurn taken", 30, async () => {
-        const log = await call(
-          served.url,
-          "GET",
-          `/campaigns/${CAMPAIGN}/log?after=${second.body.seq!}`,
-          served.tokens["host"],
-        );
-        // A read may meet the log closed for a moment while the server reopens it: 503, and read again.
-        expect([200, 503], JSON.stringify(log.body)).toContain(log.status);
-        const types = log.body.events?.map((event) => event.type) ?? [];
-        return types.includes("TurnStarted") ? true : undefined;
+      // The same command again, as its client sends it once writes succeed: nothing of the failed batch was kept, and
+      // the host's step is taken in the new one.
+      const again = await until("the horde's commitment taken again", 30, async () => {
+        const answer = await commitSeed("horde", first.body.seq!);
+        expect([200, 503], JSON.stringify(answer.body)).toContain(answer.status);
+        return answer.status === 200 ? answer : undefined;
       });
+      expect(again.body.events!.map((event) => [event.seq, event.type])).toEqual([
+        [first.body.seq! + 1, "PlayerSeedCommitted"],
+        [first.body.seq! + 2, "TurnStarted"],
+      ]);
     } finally {
       await served.serve.stop();
     }
