@@ -25,11 +25,12 @@ export function nodeHttpRequest(given: TransportRequest, silenceMs: number): Ret
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => {
-        const retryAfter = response.headers["retry-after"];
+        const { "retry-after": retryAfter, etag } = response.headers;
         resolve({
           status: response.statusCode ?? 0,
           text: Buffer.concat(chunks).toString("utf8"),
           ...(retryAfter ? { retryAfter } : {}),
+          ...(etag ? { etag } : {}),
         });
       });
       response.on("error", reject);

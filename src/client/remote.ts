@@ -4,6 +4,7 @@ import type { TimelineEntry } from "../../replays/timeline.js";
 import type { Answer, CommandHandler } from "../engine/engine.js";
 import type { CampaignView } from "../views/view.js";
 import { ReceiptError } from "../crypto/receipts.js";
+import { deepFreeze } from "../../projections/freeze.js";
 import { sealedContext } from "../views/chain.js";
 import type { ViewContext } from "../views/view.js";
 import { landed } from "./landed.js";
@@ -60,6 +61,8 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
   private serverKey: string | undefined;
   /** The line's set-up as last read: what the seat's view chain is judged with. */
   private sealed: ViewContext | undefined;
+  /** The campaign now as last read, with its ETag, for the next read to be answered "unchanged" (304). */
+  private current: { path: string; etag: string; state: CampaignView } | undefined;
 
   constructor(
     readonly server: ServerConnection,
@@ -89,12 +92,21 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
 
   /** The campaign now, after an event (`seq`) or where a turn or phase began, as this seat may see it. */
   async stateAt(campaign: string, at: { seq?: number; turn?: number; phase?: string }): Promise<CampaignView> {
-    const answer = await this.server.read<{ seq: number; state: CampaignView & { heldOrders?: unknown } }>(
-      this.path(campaign, "state", at),
-    );
+    type StateAnswer = { seq: number; state: CampaignView & { heldOrders?: unknown } };
+    const path = this.path(campaign, "state", at);
+    const now = at.seq === undefined && at.turn === undefined;
+    // The campaign now, asked again with the ETag of the last answer: while the line has not moved, the server says
+    // so and sends nothing, and the state kept from then (frozen: every caller shares it) is the answer.
+    const held = now && this.current?.path === path ? this.current : undefined;
+    const read = now ? await this.server.readIfChanged<StateAnswer>(path, held?.etag) : undefined;
+    if (read === "unchanged") return held!.state;
+    const answer = read?.body ?? (await this.server.read<StateAnswer>(path));
     // The server holds no player's secrets: held orders come from this machine's secrets file (ownHeldOrders).
     const { heldOrders: _unused, ...state } = answer.state;
-    if (at.seq === undefined && at.turn === undefined) this.last = { seq: answer.seq, turn: state.turn };
+    if (now) {
+      this.last = { seq: answer.seq, turn: state.turn };
+      this.current = read?.etag === undefined ? undefined : { path, etag: read.etag, state: deepFreeze(state) };
+    }
     this.sealed ??= sealedContext(state);
     return state;
   }

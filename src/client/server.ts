@@ -43,6 +43,8 @@ export interface ServerAnswer {
   body: unknown;
   /** The answer's Retry-After header, for a 503. */
   retryAfter?: string;
+  /** The answer's ETag header: a read sent again with it is answered 304 while what it reads is unchanged. */
+  etag?: string;
 }
 
 /** The base URL of a server as given (`http://host:port`, maybe with a path), checked and without a trailing slash. */
@@ -117,11 +119,12 @@ export interface TransportRequest {
   body?: string;
 }
 
-/** What a Transport brings back: the status, the body's text, and the Retry-After header when there is one. */
+/** What a Transport brings back: the status, the body's text, and the Retry-After and ETag headers when there are. */
 export interface TransportAnswer {
   status: number;
   text: string;
   retryAfter?: string;
+  etag?: string;
 }
 
 /** How requests reach the server: fetch by default (a browser's, or Node's); src/client/http-transport.ts on Node. */
@@ -130,7 +133,13 @@ export type Transport = (request: TransportRequest) => Promise<TransportAnswer>;
 export const fetchTransport: Transport = async ({ method, url, headers, body }) => {
   const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
   const retryAfter = response.headers.get("retry-after");
-  return { status: response.status, text: await response.text(), ...(retryAfter ? { retryAfter } : {}) };
+  const etag = response.headers.get("etag");
+  return {
+    status: response.status,
+    text: await response.text(),
+    ...(retryAfter ? { retryAfter } : {}),
+    ...(etag ? { etag } : {}),
+  };
 };
 
 export interface ConnectionOptions {
@@ -198,11 +207,16 @@ export class ServerConnection {
    * again until it is answered other than by a 5xx, or the offline timeout runs out; a POST is sent once (whether it
    * may be sent again is its caller's to judge: RemoteCampaign looks in the log first).
    */
-  async send(method: "GET" | "POST", path: string, body?: unknown): Promise<ServerAnswer> {
+  async send(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ServerAnswer> {
     for (;;) {
       let answer: ServerAnswer;
       try {
-        answer = await this.sendOnce(method, path, body);
+        answer = await this.sendOnce(method, path, body, headers);
       } catch (error) {
         if (method === "GET" && this.reconnects && error instanceof ServerError && error.status === undefined) {
           await this.waitOut(error);
@@ -220,13 +234,18 @@ export class ServerConnection {
   }
 
   /** One try of a request, whatever the connection's `reconnect`. */
-  private async sendOnce(method: "GET" | "POST", path: string, body?: unknown): Promise<ServerAnswer> {
+  private async sendOnce(
+    method: "GET" | "POST",
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<ServerAnswer> {
     let answer: TransportAnswer;
     try {
       answer = await this.transport({
         method,
         url: `${this.base}${path}`,
-        headers: this.headers(body === undefined ? {} : { "content-type": "application/json" }),
+        headers: this.headers(body === undefined ? headers : { ...headers, "content-type": "application/json" }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
@@ -234,8 +253,9 @@ export class ServerConnection {
     }
     return {
       status: answer.status,
-      body: parseJson(answer.text),
+      body: answer.status === 304 ? undefined : parseJson(answer.text),
       ...(answer.retryAfter ? { retryAfter: answer.retryAfter } : {}),
+      ...(answer.etag ? { etag: answer.etag } : {}),
     };
   }
 
@@ -244,6 +264,17 @@ export class ServerConnection {
     const answer = await this.send("GET", path);
     if (answer.status !== 200) throw refusedAccess(this.base, answer);
     return answer.body as T;
+  }
+
+  /**
+   * A read of what was read before with the ETag `held`: "unchanged" when the server says so (304), else the body and
+   * its ETag, or a ServerError saying why not.
+   */
+  async readIfChanged<T>(path: string, held: string | undefined): Promise<{ body: T; etag?: string } | "unchanged"> {
+    const answer = await this.send("GET", path, undefined, held === undefined ? {} : { "if-none-match": held });
+    if (answer.status === 304 && held !== undefined) return "unchanged";
+    if (answer.status !== 200) throw refusedAccess(this.base, answer);
+    return { body: answer.body as T, ...(answer.etag ? { etag: answer.etag } : {}) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Type, type Static } from "@sinclair/typebox";
 import { Id } from "../../events/common.js";
 import type { FastifyInstance } from "fastify";
@@ -61,6 +62,13 @@ function positionOf(query: Static<typeof StateQuery>): Position | undefined {
   return query.phase === undefined ? { turn: query.turn } : { turn: query.turn, phase: query.phase };
 }
 
+/** This process's part of every ETag: a view is judged by the code that serves it, which a restart may change. */
+const SERVED_BY = randomBytes(6).toString("base64url");
+
+/** The ETag of a seat's view of a line's current state: the line, the seq and the seat are all it depends on. */
+const stateTag = (stream: string, seat: string, seq: number) =>
+  `"${SERVED_BY}-${Buffer.from(`${stream}\u0000${seat}`).toString("base64url")}-${seq}"`;
+
 /**
  * The context a seat is shown a point of a line in: the line now (kept between requests), or at a point of its log. A
  * point that is not in the log (a seq past the head, a turn not begun) is not found, nor, for a player, a point before
@@ -103,10 +111,17 @@ export function readRoutes(app: FastifyInstance, context: ServerContext): void {
   app.get<{ Params: CampaignParams; Querystring: Static<typeof StateQuery> }>(
     "/campaigns/:id/state",
     { schema: { params: CampaignParams, querystring: StateQuery } },
-    async (request) => {
+    async (request, reply) => {
       const { seat, stream } = await reader(request, seatIn(request, request.params.id).seat);
       // The campaign now comes from the context kept for the line; a past point is judged from the log up to it.
-      const at = await contextAt(context, { campaign: request.params.id, stream, seat }, positionOf(request.query));
+      const position = positionOf(request.query);
+      const at = await contextAt(context, { campaign: request.params.id, stream, seat }, position);
+      if (position === undefined) {
+        // The view of a line at a seq never changes: a client that holds it is told so, with nothing viewed or sent.
+        const tag = stateTag(stream, seat, at.state.seq);
+        void reply.header("etag", tag).header("cache-control", "private, no-cache");
+        if (request.headers["if-none-match"] === tag) return reply.code(304).send();
+      }
       return { seq: at.state.seq, state: stateAsSeen(at, seat, {}) };
     },
   );
