@@ -18,6 +18,7 @@ import { sequenceRandomHex } from "../src/client/prepare.js";
 import { RemoteCampaign } from "../src/client/remote.js";
 import { ServerConnection } from "../src/client/server.js";
 import { nodeHttpTransport } from "../src/client/http-transport.js";
+import { verifySignature } from "../src/crypto/verify-node.js";
 import { MemorySecrets, secretsOfLog } from "../src/client/secrets.js";
 import { Table, takeChoresInTurn } from "../src/client/table.js";
 import { examplePath } from "../src/setup/package-files.js";
@@ -210,7 +211,8 @@ const playerTable = <S extends CampaignView, O extends Answer<unknown>>(
 
 /**
  * A campaign on a server, each player's machine a Table over a RemoteCampaign with its player's token (the players'
- * client of src/client/remote.ts), the campaign read for the commanders with the organiser's token.
+ * client of src/client/remote.ts, checking receipts with node:crypto as the CLI does), the campaign read for the
+ * commanders with the organiser's token.
  */
 export function servedSide(
   server: ServerAddress,
@@ -231,7 +233,16 @@ export function servedSide(
       PLAYERS.map((player) => [
         player,
         playerTable(
-          timed(new RemoteCampaign(new ServerConnection(server.url, tokens[player]!, nodeHttpTransport)), tally),
+          timed(
+            new RemoteCampaign(
+              new ServerConnection(server.url, tokens[player]!, nodeHttpTransport),
+              undefined,
+              false,
+              undefined,
+              verifySignature,
+            ),
+            tally,
+          ),
           campaign,
           player,
         ),

@@ -14,6 +14,7 @@ import { FileReceiptBook } from "../client/receipt-file.js";
 import { serverBase, ServerConnection } from "../client/server.js";
 import type { ReconnectOptions } from "../client/reconnect.js";
 import { nodeHttpTransport } from "../client/http-transport.js";
+import { verifySignature } from "../crypto/verify-node.js";
 import { Table } from "../client/table.js";
 import { sha256Hex } from "../log/hash.js";
 import type { CampaignView, Viewer } from "../views/view.js";
@@ -163,6 +164,7 @@ export class RemoteSeat {
       branch,
       false,
       new FileReceiptBook(receiptsPath(secretsDir, campaign, seat)),
+      verifySignature,
     );
   }
 

@@ -3,7 +3,7 @@
  * with the entries of the events its answer showed, and every command sent that has no receipt yet. Kept with the
  * party's secrets; nothing here is secret, but all of it is the seat's evidence of what it sent and was shown.
  */
-import { checkReceipt, ReceiptError, type Receipt, type ReceiptText } from "../crypto/receipts.js";
+import { checkReceipt, ReceiptError, type Receipt, type ReceiptText, type TextVerifier } from "../crypto/receipts.js";
 import type { ViewContext } from "../views/view.js";
 import { ViewChain, type ViewEntry } from "../views/chain.js";
 import type { SeatEvent } from "./seat-event.js";
@@ -75,6 +75,8 @@ export interface AnswerToCheck {
   sealed: ViewContext;
   /** An accepted answer's seq and events; undefined for a refusal. */
   accepted?: { seq: number; events: readonly SeatEvent[] };
+  /** How the receipt's signature is checked: Web Crypto's unless given. */
+  verify?: TextVerifier;
 }
 
 /**
@@ -85,12 +87,12 @@ export interface AnswerToCheck {
 export async function checkAnswer(receipt: unknown, answer: AnswerToCheck): Promise<KeptReceipt> {
   const { serverKey, campaign, line, seat, accepted } = answer;
   // An accepted command's actor is the token's seat; a refusal may be of a command in another seat's name.
-  const text = await checkReceipt(serverKey, receipt, {
-    campaign,
-    line,
-    accepted: accepted !== undefined,
-    ...(accepted ? { seat, seq: accepted.seq } : {}),
-  });
+  const text = await checkReceipt(
+    serverKey,
+    receipt,
+    { campaign, line, accepted: accepted !== undefined, ...(accepted ? { seat, seq: accepted.seq } : {}) },
+    answer.verify,
+  );
   if (!accepted) return { receipt: receipt as Receipt, entries: [] };
   if (text.from?.seq !== answer.expectedSeq)
     throw new ReceiptError(`the receipt's view starts at seq ${text.from?.seq}, not at ${answer.expectedSeq}`);

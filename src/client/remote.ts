@@ -3,7 +3,7 @@ import type { AuditReport } from "../../replays/audit-report.js";
 import type { TimelineEntry } from "../../replays/timeline.js";
 import type { Answer, CommandHandler } from "../engine/engine.js";
 import type { CampaignView } from "../views/view.js";
-import { ReceiptError } from "../crypto/receipts.js";
+import { ReceiptError, type TextVerifier } from "../crypto/receipts.js";
 import { deepFreeze } from "../../projections/freeze.js";
 import { sealedContext } from "../views/chain.js";
 import type { ViewContext } from "../views/view.js";
@@ -72,6 +72,8 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
     private readonly playBranch = false,
     /** Where the seat keeps its receipts and the commands sent without one (in memory unless given). */
     readonly receipts: ReceiptBook = new MemoryReceiptBook(),
+    /** How receipts' signatures are checked: Web Crypto's unless given (a client on Node gives node:crypto's). */
+    private readonly verify?: TextVerifier,
   ) {}
 
   /** A route of the campaign; `query` may set `branch` itself (commands set none: they go to the campaign's own line). */
@@ -138,7 +140,15 @@ export class RemoteCampaign implements CommandHandler<CampaignView, RemoteOutcom
         if (accepted || body.receipt !== undefined) {
           // Every command's actor is the token's seat (the server refuses any other): the seat the receipt must name.
           const seat = String((inputs[0] as { actor?: unknown } | undefined)?.actor);
-          const check = { serverKey, campaign, line: sent.line, seat, expectedSeq, sealed: this.sealed! };
+          const check = {
+            serverKey,
+            campaign,
+            line: sent.line,
+            seat,
+            expectedSeq,
+            sealed: this.sealed!,
+            ...(this.verify ? { verify: this.verify } : {}),
+          };
           await this.keepReceipt(
             sent,
             await checkAnswer(body.receipt, { ...check, ...(accepted ? { accepted } : {}) }),

@@ -46,6 +46,12 @@ export const receiptText = (text: Omit<ReceiptText, "domain">): string =>
   canonicalJson({ ...text, domain: RECEIPT_DOMAIN });
 
 /** A receipt that is not the server's, or not for what was sent: the client keeps the commands as unreceipted. */
+/**
+ * Whether `signature` is `publicKey`'s over a text (all as hex but the text): Web Crypto's verifyText wherever it
+ * runs, node:crypto's synchronous verifySignature (src/crypto/verify-node.ts) for a client on Node, a thread hop less.
+ */
+export type TextVerifier = (publicKey: string, text: string, signature: string) => boolean | Promise<boolean>;
+
 export class ReceiptError extends Error {
   override readonly name = "ReceiptError";
 }
@@ -69,11 +75,12 @@ export async function checkReceipt(
   serverKey: string,
   receipt: unknown,
   expected: ExpectedReceipt,
+  verify: TextVerifier = verifyText,
 ): Promise<ReceiptText> {
   const given = receipt as Partial<Receipt> | undefined;
   if (typeof given?.signed !== "string" || typeof given.signature !== "string")
     throw new ReceiptError("the answer carries no receipt (docs/server.md): the server signed nothing");
-  if (!(await verifyText(serverKey, given.signed, given.signature)))
+  if (!(await verify(serverKey, given.signed, given.signature)))
     throw new ReceiptError(`the receipt is not signed by the server's key ${serverKey.slice(0, 12)}`);
   let text: ReceiptText;
   try {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ReceiptError } from "../../src/crypto/receipts.js";
+import { ReceiptError, type TextVerifier } from "../../src/crypto/receipts.js";
+import { verifySignature } from "../../src/crypto/verify-node.js";
 import { newSeatKey } from "../../src/crypto/signatures.js";
 import { nodeSigner } from "../../src/crypto/sign-node.js";
 import { nodeHttpTransport } from "../../src/client/http-transport.js";
@@ -13,7 +14,7 @@ afterEach(async () => {
   await Promise.all(stubs.splice(0).map((stub) => stub.close()));
 });
 
-async function concord() {
+async function concord(verify?: TextVerifier) {
   const stub = await StubServer.ashfall();
   stubs.push(stub);
   const book = new MemoryReceiptBook();
@@ -22,6 +23,7 @@ async function concord() {
     undefined,
     false,
     book,
+    verify,
   );
   await handler.state(stub.campaign);
   return { stub, book, handler };
@@ -45,15 +47,25 @@ describe("a client checks every receipt and keeps it, and keeps every command se
     expect(latestCheckpoint(kept, stub.campaign)).toMatchObject({ seq: stub.events.length, accepted: null });
   });
 
-  it("refuses a receipt not signed by the server's pinned key, and keeps the command as sent without a receipt", async () => {
-    const { stub, book, handler } = await concord();
-    stub.serverKey = { ...stub.serverKey, sign: nodeSigner(await newSeatKey()) };
-    await expect(handler.execute(stub.campaign, [commit])).rejects.toThrow(ReceiptError);
-    await expect(handler.execute(stub.campaign, [commit])).rejects.toThrow(/not signed by the server's key/);
-    const kept = await book.read();
-    expect(kept.receipts).toEqual([]);
-    expect(kept.unreceipted.map((sent) => sent.commands)).toEqual([[commit], [commit]]);
-  });
+  it.each([
+    ["Web Crypto's", undefined],
+    ["node:crypto's (the CLI's)", verifySignature],
+  ])(
+    "refuses a receipt not signed by the server's pinned key, checked with %s verification, and keeps the command as sent without a receipt",
+    async (_how, verify) => {
+      const { stub, book, handler } = await concord(verify);
+      expect(await handler.execute(stub.campaign, [commit])).toMatchObject({ ok: true });
+      expect((await book.read()).receipts).toHaveLength(1);
+      const before = (await book.read()).unreceipted;
+      stub.serverKey = { ...stub.serverKey, sign: nodeSigner(await newSeatKey()) };
+      await expect(handler.execute(stub.campaign, [commit])).rejects.toThrow(ReceiptError);
+      await expect(handler.execute(stub.campaign, [commit])).rejects.toThrow(/not signed by the server's key/);
+      const kept = await book.read();
+      expect(kept.receipts).toHaveLength(1);
+      expect(before).toEqual([]);
+      expect(kept.unreceipted.map((sent) => sent.commands)).toEqual([[commit], [commit]]);
+    },
+  );
 
   it("refuses a receipt whose view head the answer's events do not reach (an event shown otherwise than signed)", async () => {
     const { stub, book, handler } = await concord();
