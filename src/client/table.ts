@@ -154,16 +154,19 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
   }
 
   /**
-   * Takes every chore that is due for this machine's parties, until none is. A chore that meets the line moved on under
-   * it (a conflict: another seat wrote first, or its answer was lost) is not refused: the chores due are read again.
+   * Takes every chore that is due for this machine's parties, until none is; the state then, in which none is due: a
+   * decision is made on it, not on a later read, in which another party's command may have made a chore due (a reveal
+   * once its army is attacked, T5) that a decision would then be given before. A chore that meets the line moved on
+   * under it (a conflict: another seat wrote first, or its answer was lost) is not refused: the chores due are read
+   * again.
    */
-  async takeChores(onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<void> {
-    if (this.options.chores === false) return;
+  async takeChores(onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<S> {
+    if (this.options.chores === false) return this.state();
     for (let conflicts = 0; ;) {
       const state = await this.state();
       const parties = this.options.parties ?? new Set(seatsOf(state));
       const chores = [...(this.signing ? keyChores(state, parties) : []), ...dueChores(state, parties)];
-      if (chores.length === 0) return;
+      if (chores.length === 0) return state;
       for (const chore of chores) {
         const outcome: Answer<unknown> = await this.prepareAndExecute(chore);
         if (!outcome.ok && (outcome.refusal.kind !== "conflict" || ++conflicts >= CHORE_CONFLICTS))
@@ -184,7 +187,7 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
  * secrets, one party's chore can make another's due (the players' seeds, then the host's start of the turn).
  */
 export async function takeChoresInTurn(
-  seats: Iterable<{ takeChores(onEvents: () => void): Promise<void> }>,
+  seats: Iterable<{ takeChores(onEvents: () => void): Promise<unknown> }>,
 ): Promise<void> {
   const all = [...seats];
   for (let took = true; took;) {
