@@ -3,9 +3,9 @@ import type { CampaignState } from "../../projections/state.js";
 import type { Answer, CommandHandler, Outcome, Refused } from "../engine/engine.js";
 import type { CampaignView } from "../views/view.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
-import { dueChores } from "./chores.js";
+import { dueChores, rejectedReveals } from "./chores.js";
 import { checkCommand } from "../engine/command-schemas.js";
-import { pruneUncommittedOrders } from "./held-orders.js";
+import { holdsOpeningOrder, pruneUncommittedOrders } from "./held-orders.js";
 import { randomHex } from "../crypto/commitments.js";
 import { prepareCommand, type BattleModel, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
@@ -165,7 +165,10 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
     for (let conflicts = 0; ;) {
       const state = await this.state();
       const parties = this.options.parties ?? new Set(seatsOf(state));
-      const chores = [...(this.signing ? keyChores(state, parties) : []), ...dueChores(state, parties)];
+      const chores = [
+        ...(this.signing ? keyChores(state, parties) : []),
+        ...dueChores(state, parties, await this.revealableAgain(state, parties)),
+      ];
       if (chores.length === 0) return state;
       for (const chore of chores) {
         const outcome: Answer<unknown> = await this.prepareAndExecute(chore);
@@ -179,6 +182,17 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
         onEvents(outcome.events as WrittenEvents<O>);
       }
     }
+  }
+
+  /**
+   * T5: the armies of these parties whose reveal was rejected this turn and whose secrets here hold the order that opens
+   * the commitment (kept by another of the player's devices, or given by hand with the wrong salt): revealed from them.
+   */
+  private async revealableAgain(state: S, parties: ReadonlySet<string>): Promise<Set<string>> {
+    const armies = new Set<string>();
+    for (const { player, army } of rejectedReveals(state, parties))
+      if (await holdsOpeningOrder(state, this.options.secrets, player, army)) armies.add(army);
+    return armies;
   }
 }
 
