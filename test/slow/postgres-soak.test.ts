@@ -9,7 +9,8 @@
  *
  * At the end: no command answered 200 is missing from the log, no seq was shown as two events and every chain
  * verifies (no fork), no race had two winners, every campaign reached its winner, and every instance is running, none
- * having ended on its own. `SOAK_SEED` repeats the order of the kills.
+ * having ended on its own. `SOAK_SEED` repeats the order of the kills. A campaign that did not finish is described, its
+ * seats' files kept (soak/stuck-campaigns.ts).
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";

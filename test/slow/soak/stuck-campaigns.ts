@@ -2,7 +2,8 @@
  * What the scale-out soak keeps of a campaign that did not reach its winner, to find why: its log from the last
  * TurnStarted on (each event's type, actor and seq, with the data of the events that commit to, reveal or judge
  * orders), and for each of its seats what the seat's client saw last on its feed, what the seat reads now and owes by
- * its chores and commanders, and its secrets and receipts files, copied to a folder kept after the test.
+ * its chores and commanders, the orders its secrets keep for that turn, and its secrets and receipts files, copied to a
+ * folder kept after the test.
  */
 import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -45,6 +46,7 @@ export async function describeStuck(
       );
       const events = rows.map((row) => ({ seq: Number(row.seq), ...(JSON.parse(row.body) as LoggedEvent) }));
       const turnStart = events.map((event) => event.type).lastIndexOf("TurnStarted");
+      const turn = (events[turnStart]?.data as { turn?: number } | undefined)?.turn ?? 0;
       lines.push(`${campaign}: log head #${events.at(-1)?.seq ?? 0}; from the last TurnStarted on:`);
       for (const event of events.slice(Math.max(0, turnStart)))
         lines.push(
@@ -62,15 +64,21 @@ export async function describeStuck(
         const secrets = await readFile(join(folder, `${seat.player}.json`), "utf8")
           .then((text) => JSON.parse(text) as PartySecrets)
           .catch((error: Error) => error.message);
-        const orders =
-          typeof secrets === "string" ? secrets : { orders: secrets.orders, earlier: secrets.earlierOrders };
-        lines.push(`    its orders kept ${JSON.stringify(orders)} (files in ${folder})`);
+        const orders = typeof secrets === "string" ? secrets : ordersOfTurn(secrets, turn);
+        lines.push(`    its orders kept for turn ${turn} ${JSON.stringify(orders)} (files in ${folder})`);
       }
     }
   } finally {
     await reader.end();
   }
   return lines;
+}
+
+/** The orders a seat's secrets keep for one turn, the last kept and those kept before it, by army. */
+function ordersOfTurn(secrets: PartySecrets, turn: number): Record<string, unknown> {
+  const ofTurn = (kept: Record<string, unknown> = {}) =>
+    Object.fromEntries(Object.entries(kept).filter(([key]) => key.startsWith(`${turn}/`)));
+  return { last: ofTurn(secrets.orders), earlier: ofTurn(secrets.earlierOrders) };
 }
 
 interface LoggedEvent {
