@@ -187,7 +187,7 @@ function timed<S extends CampaignView, O extends Answer<unknown>>(
 
 /** A player's machine at a campaign: its Table, with its own secrets. */
 interface Seat {
-  takeChores(onEvents: () => void): Promise<void>;
+  takeChores(onEvents: () => void): Promise<unknown>;
   submit(input: unknown): Promise<Answer<unknown>>;
 }
 

@@ -393,6 +393,28 @@ describe("the players' side (Table and secrets) when a command is refused or a r
       await engine.close();
     }
   });
+
+  it("T5 a reveal rejected while the secrets hold the order that opens the commitment is revealed from them by the chores", async () => {
+    const { engine, secrets, table, winner, army } = await turnOne();
+    try {
+      // The player reveals by hand with a salt that is not the one kept: recorded as rejected, the order still hidden.
+      const held = (await secrets.order(winner, 1, army))!;
+      const byHand = await table.submit({
+        actor: winner,
+        type: "RevealOrder",
+        army,
+        order: held.order,
+        salt: "cd".repeat(16),
+      });
+      expect(byHand.ok && byHand.events.map((event) => event.type)).toEqual(["RevealRejected"]);
+      // Once every army is activated, the chores reveal it from the secrets, which open its commitment; the phase ends.
+      const { revealed, rejected } = await activateTheRest(table);
+      expect({ order: revealed[army], rejected }).toEqual({ order: held.order, rejected: 0 });
+      expect((await table.state()).phase).not.toBe("action");
+    } finally {
+      await engine.close();
+    }
+  });
 });
 
 /** The next army to activate by T3, as the random player would choose it (first in id order). */

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as common from "../events/common.js";
 import { describeAjvError } from "../events/index.js";
 import type { StoredEvent } from "../events/index.js";
+import type { CampaignState } from "../projections/state.js";
 import { applyCommands } from "../src/cli/commands/apply.js";
 import { CliError } from "../src/cli/errors.js";
 import type { Seat } from "../src/cli/seat.js";
@@ -173,7 +174,7 @@ describe("apply says what was applied", () => {
     const created = await engine.create(steps.slice(0, -1).map((step) => step.command));
     if (!created.ok) throw new Error(`set-up refused: ${created.refusal.message}`);
     class FailingChores extends Table {
-      override async takeChores(): Promise<void> {
+      override async takeChores(): Promise<CampaignState> {
         throw new ChoreRefusedError("host's StartTurn was refused: T1: (a chore made to fail)");
       }
     }

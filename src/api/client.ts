@@ -8,7 +8,7 @@
 export { Table, ChoreRefusedError, takeChoresInTurn, type TableOptions, type WrittenEvents } from "../client/table.js";
 export type { BattleModel } from "../client/prepare.js";
 export type { RandomHex } from "../client/prepare.js";
-export { dueChores } from "../client/chores.js";
+export { dueChores, rejectedReveals } from "../client/chores.js";
 export {
   FileSecrets,
   MemorySecrets,

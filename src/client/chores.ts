@@ -7,9 +7,15 @@ import { kitRollChores } from "./battle-kit.js";
  * The protocol steps that need no decision, which the parties on this machine take as soon as they are due:
  * committing to and giving dice seeds, rolling initiative, revealing orders when a battle starts and at the end of the Action phase,
  * starting the next turn and ending a turn once both players are done. Each is a plain command for prepareCommand.
- * `parties` are the ids (players and/or "host") this machine acts for.
+ * `parties` are the ids (players and/or "host") this machine acts for. `revealAgain`: armies whose reveal was rejected
+ * this turn (rejectedReveals) whose player's secrets hold the order that opens the commitment; any other rejected
+ * reveal is left to its player, since the same secrets would only be rejected again.
  */
-export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
+export function dueChores(
+  state: CampaignView,
+  parties: ReadonlySet<string>,
+  revealAgain: ReadonlySet<string> = new Set(),
+): Array<Record<string, unknown>> {
   // O1: a paused campaign takes no command but the host's ResumeCampaign, which is a decision, not a chore.
   if (state.status !== "active" || !state.setup || state.paused) return [];
   const players = state.setup.players.map((p) => p.id);
@@ -39,7 +45,7 @@ export function dueChores(state: CampaignView, parties: ReadonlySet<string>): Ar
       return parties.has(HOST) ? toRoll.map((s) => ({ actor: HOST, type: "RollScouting", scouting: s.id })) : [];
     // K2, K3, K5: the kit rolls of this turn's battles, as soon as they are due.
     const kitRolls = parties.has(HOST) ? kitRollChores(state) : [];
-    return kitRolls.length > 0 ? kitRolls : dueReveals(state, parties);
+    return kitRolls.length > 0 ? kitRolls : dueReveals(state, parties, revealAgain);
   }
   if (state.phase === "battle" && parties.has(HOST)) {
     const kitRolls = kitRollChores(state);
@@ -75,15 +81,39 @@ function forkedSeedChores(
   return missing.filter((p) => parties.has(p)).map((p) => ({ actor: p, type: "GiveSeed" }));
 }
 
-/** T5: the orders of both armies of a battle just started, and every order once all armies have been activated. */
-function dueReveals(state: CampaignView, parties: ReadonlySet<string>): Array<Record<string, unknown>> {
-  const turn = state.turnState!;
-  // A reveal from these secrets that was already rejected this turn would only be rejected again: leave it to the player.
-  const rejected = new Set(
+/**
+ * T5: the hidden orders of `parties`' armies whose reveal was rejected this turn (RevealRejected): revealed again only
+ * from secrets that open the commitment, which only the Table can look at (dueChores's `revealAgain`).
+ */
+export function rejectedReveals(
+  state: CampaignView,
+  parties: ReadonlySet<string>,
+): Array<{ player: string; army: string }> {
+  const activations = state.turnState?.activations ?? {};
+  return [...rejectedThisTurn(state)]
+    .map((army) => activations[army])
+    .filter((a) => a !== undefined && a.order === null && !a.voided && parties.has(a.player))
+    .map((a) => ({ player: a!.player, army: a!.army }));
+}
+
+/** The armies whose reveal was rejected this turn (T5 with evidence: a RevealRejected, not an order never revealed). */
+function rejectedThisTurn(state: CampaignView): Set<string> {
+  return new Set(
     state.violations
       .filter((v) => v.turn === state.turn && v.rule === "T5" && v.evidenceSeq !== null)
       .map((v) => v.army),
   );
+}
+
+/** T5: the orders of both armies of a battle just started, and every order once all armies have been activated. */
+function dueReveals(
+  state: CampaignView,
+  parties: ReadonlySet<string>,
+  revealAgain: ReadonlySet<string>,
+): Array<Record<string, unknown>> {
+  const turn = state.turnState!;
+  const rejected = rejectedThisTurn(state);
+  for (const army of revealAgain) rejected.delete(army);
   // Both orders of a battle are revealed once both are committed: never the attacker's before the defender has chosen,
   // nor while a fork has voided the defender's order and its player has yet to commit again (pendingDefenders).
   const awaitingDefender = new Set(pendingDefenders(state).map((b) => b.attacker.army));

@@ -29,10 +29,24 @@ export async function heldOrderFor(
   army: string,
 ): Promise<HeldOrder | undefined> {
   const kept = await secrets.ordersKept(player, state.turn, army);
+  return kept.find(opensCommitment(state, army)) ?? kept[0];
+}
+
+/** Whether a player keeps an order for an army that opens the commitment the log holds for it this turn. */
+export async function holdsOpeningOrder(
+  state: CampaignView,
+  secrets: SecretKeeper,
+  player: string,
+  army: string,
+): Promise<boolean> {
+  return (await secrets.ordersKept(player, state.turn, army)).some(opensCommitment(state, army));
+}
+
+function opensCommitment(state: CampaignView, army: string): (held: HeldOrder) => boolean {
   const committed = committedOrder(state, army);
-  const opens = (held: HeldOrder) =>
+  return (held) =>
+    committed !== undefined &&
     orderCommitment({ campaign: state.campaign!, turn: state.turn, army, ...held }) === committed;
-  return kept.find(opens) ?? kept[0];
 }
 
 /** The commitment the log already holds for an army's order this turn: its activation's, or one a scouting made public (A3). */

@@ -3,9 +3,9 @@ import type { CampaignState } from "../../projections/state.js";
 import type { Answer, CommandHandler, Outcome, Refused } from "../engine/engine.js";
 import type { CampaignView } from "../views/view.js";
 import { describeRefusal, type Refusal } from "../rules/refusal.js";
-import { dueChores } from "./chores.js";
+import { dueChores, rejectedReveals } from "./chores.js";
 import { checkCommand } from "../engine/command-schemas.js";
-import { pruneUncommittedOrders } from "./held-orders.js";
+import { holdsOpeningOrder, pruneUncommittedOrders } from "./held-orders.js";
 import { randomHex } from "../crypto/commitments.js";
 import { prepareCommand, type BattleModel, type RandomHex } from "./prepare.js";
 import type { SecretKeeper } from "./party-secrets.js";
@@ -154,16 +154,22 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
   }
 
   /**
-   * Takes every chore that is due for this machine's parties, until none is. A chore that meets the line moved on under
-   * it (a conflict: another seat wrote first, or its answer was lost) is not refused: the chores due are read again.
+   * Takes every chore that is due for this machine's parties, until none is; the state then, in which none is due: a
+   * decision is made on it, not on a later read, in which another party's command may have made a chore due (a reveal
+   * once its army is attacked, T5) that a decision would then be given before. A chore that meets the line moved on
+   * under it (a conflict: another seat wrote first, or its answer was lost) is not refused: the chores due are read
+   * again.
    */
-  async takeChores(onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<void> {
-    if (this.options.chores === false) return;
+  async takeChores(onEvents: (events: WrittenEvents<O>) => void = () => {}): Promise<S> {
+    if (this.options.chores === false) return this.state();
     for (let conflicts = 0; ;) {
       const state = await this.state();
       const parties = this.options.parties ?? new Set(seatsOf(state));
-      const chores = [...(this.signing ? keyChores(state, parties) : []), ...dueChores(state, parties)];
-      if (chores.length === 0) return;
+      const chores = [
+        ...(this.signing ? keyChores(state, parties) : []),
+        ...dueChores(state, parties, await this.revealableAgain(state, parties)),
+      ];
+      if (chores.length === 0) return state;
       for (const chore of chores) {
         const outcome: Answer<unknown> = await this.prepareAndExecute(chore);
         if (!outcome.ok && (outcome.refusal.kind !== "conflict" || ++conflicts >= CHORE_CONFLICTS))
@@ -177,6 +183,17 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
       }
     }
   }
+
+  /**
+   * T5: the armies of these parties whose reveal was rejected this turn and whose secrets here hold the order that opens
+   * the commitment (kept by another of the player's devices, or given by hand with the wrong salt): revealed from them.
+   */
+  private async revealableAgain(state: S, parties: ReadonlySet<string>): Promise<Set<string>> {
+    const armies = new Set<string>();
+    for (const { player, army } of rejectedReveals(state, parties))
+      if (await holdsOpeningOrder(state, this.options.secrets, player, army)) armies.add(army);
+    return armies;
+  }
 }
 
 /**
@@ -184,7 +201,7 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
  * secrets, one party's chore can make another's due (the players' seeds, then the host's start of the turn).
  */
 export async function takeChoresInTurn(
-  seats: Iterable<{ takeChores(onEvents: () => void): Promise<void> }>,
+  seats: Iterable<{ takeChores(onEvents: () => void): Promise<unknown> }>,
 ): Promise<void> {
   const all = [...seats];
   for (let took = true; took;) {

@@ -39,11 +39,6 @@ export class ComputerSeat<S extends CampaignView, O extends Answer<unknown>> {
     private readonly seen: (state: S) => CampaignView = (state) => state,
   ) {}
 
-  /** The seat's view now. */
-  async view(): Promise<CampaignView> {
-    return this.seen(await this.table.state());
-  }
-
   /**
    * Takes the seat's chores and gives its decisions until the campaign waits on another party; each step is reported
    * to `onStep` and its events to `onEvents`. Returns the steps taken.
@@ -54,9 +49,9 @@ export class ComputerSeat<S extends CampaignView, O extends Answer<unknown>> {
   ): Promise<ComputerStep[]> {
     const steps: ComputerStep[] = [];
     for (let count = 0; count < MAX_STEPS; count++) {
-      await this.table.takeChores(onEvents);
+      // Decided on the state the chores left, none due in it: a later read may hold one another party made due since.
+      const view = this.seen(await this.table.takeChores(onEvents));
       const began = this.now();
-      const view = await this.view();
       const command = await computerDecision(
         view,
         this.seat,

@@ -94,7 +94,7 @@ describe("a branch forked in the middle of a turn, played through the server", (
         });
       type AnyTable = {
         submit(input: unknown): Promise<{ ok: boolean }>;
-        takeChores(onEvents: () => void): Promise<void>;
+        takeChores(onEvents: () => void): Promise<unknown>;
       };
       const mainTables = new Map<string, AnyTable>();
       const players = (line: string, branch?: string) =>

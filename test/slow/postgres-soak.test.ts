@@ -9,7 +9,8 @@
  *
  * At the end: no command answered 200 is missing from the log, no seq was shown as two events and every chain
  * verifies (no fork), no race had two winners, every campaign reached its winner, and every instance is running, none
- * having ended on its own. `SOAK_SEED` repeats the order of the kills.
+ * having ended on its own. `SOAK_SEED` repeats the order of the kills. A campaign that did not finish is described, its
+ * seats' files kept (soak/stuck-campaigns.ts).
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -34,6 +35,7 @@ import { jsonThroughOutages } from "./chaos/seat-tokens.js";
 import { acknowledgedMissing, SeqLedger } from "./chaos/verdict.js";
 import { decided, raceOn, type Race } from "./soak/races.js";
 import { RoamingConnection } from "./soak/roaming-connection.js";
+import { describeStuck, type StuckSeat } from "./soak/stuck-campaigns.js";
 import {
   holdsLease,
   kill,
@@ -164,6 +166,7 @@ describe("scale-out soak: three instances on one PostgreSQL database, killed, th
       const answers: CommandAnswer[] = [];
       const ledger = new SeqLedger();
       const connections: RoamingConnection[] = [];
+      const seats = new Map<string, StuckSeat>();
       const seatAt = async (campaign: string, player: string, start: number) => {
         const connection = RoamingConnection.open(
           urls.map((url) => url()),
@@ -176,7 +179,9 @@ describe("scale-out soak: three instances on one PostgreSQL database, killed, th
         const secrets = join(dir, "seats", `${campaign}-${player}`);
         await mkdir(secrets, { recursive: true });
         const seat = await RemoteSeat.seated(connection, secrets, { campaign });
-        return { seat, table: await seat.table() };
+        const table = await seat.table();
+        seats.set(`${campaign} ${player}`, { player, toldSeq: 0, state: () => table.state(), secretsDir: secrets });
+        return { seat, table };
       };
       const outcomes = new Map<string, Promise<CampaignView | Error>>();
       /** When each seat's commanders saw their campaign's end. */
@@ -190,6 +195,8 @@ describe("scale-out soak: three instances on one PostgreSQL database, killed, th
               const { seat, table } = await seatAt(campaign, player, index * PLAYERS.length + side);
               const end = await commandSeat(table, seat, await table.state(), stopping.signal, (events) => {
                 for (const event of events) ledger.observe(eventIdentity(event), `${campaign} ${player}'s feed`);
+                const told = seats.get(`${campaign} ${player}`)!;
+                told.toldSeq = events.at(-1)?.seq ?? told.toldSeq;
               });
               finishedAt.push(Date.now());
               return end;
@@ -347,6 +354,10 @@ describe("scale-out soak: three instances on one PostgreSQL database, killed, th
       };
       for (const [what, found] of Object.entries(findings))
         if (found.length > 0) console.log(`${what} (${found.length}):\n  ${found.slice(0, 8).join("\n  ")}`);
+      const stuckSeats = new Map(
+        unfinished.map((campaign) => [campaign, PLAYERS.map((player) => seats.get(`${campaign} ${player}`)!)]),
+      );
+      for (const line of await describeStuck(finalStore, stuckSeats)) console.log(line);
       for (const [what, found] of Object.entries(findings)) expect(found, what).toEqual([]);
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
       expect(running, "every instance still running").toEqual(instances.map(() => true));

@@ -26,16 +26,17 @@ type SeatTable = Table<CampaignView, RemoteOutcome>;
 
 /**
  * Takes the seat's chores and gives its decisions until the campaign waits on another party; returns the state then.
- * A step refused because another writer appended first (a seat's reveal, the organiser's command, another instance's
- * host step) is decided again on the new state, whether it was a chore of its own or one its decision made due; one
- * refused on the state it was decided on means the commanders cannot go on.
+ * Each decision is made on the state the chores left, none due in it: the other side may append in between, and a
+ * decision made on its move would come before a chore it made due (a reveal once the other side attacks an army
+ * already activated, T5), and be refused. A step refused because another writer appended first (a seat's reveal, the
+ * organiser's command, another instance's host step) is decided again on the new state, whether it was a chore of its
+ * own or one its decision made due; one refused on the state it was decided on means the commanders cannot go on.
  */
 async function playWhileWaitedOn(table: SeatTable, seat: string): Promise<CampaignView> {
   for (;;) {
     const before = await table.state();
     try {
-      await table.takeChores();
-      const state = await table.state();
+      const state = await table.takeChores();
       const decision = seatDecision(state, seat);
       if (!decision) return state;
       const outcome = await table.submit(decision);
