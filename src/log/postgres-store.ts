@@ -71,10 +71,18 @@ const branchOfRow = (row: BranchRow): BranchMeta => ({
   created: row.created,
 });
 
-/** A stream's followers in this process: how to wake each, and the highest seq any of them has been given. */
+/**
+ * A stream's followers in this process: how to wake each, with the last seq it has been given. An append is news to a
+ * follower that has not been given it, whatever the others have: one that began later may have read past an
+ * append whose notification is still on its way, which must still wake those that began earlier.
+ */
 interface Followed {
-  wake: Set<(appended?: StoredEvent[]) => void>;
-  seen: number;
+  wake: Map<(appended?: StoredEvent[]) => void, { last: number }>;
+}
+
+/** Wakes the followers that have not been given `seq` yet (every follower when it is not known). */
+function wakeBehind(followed: Followed | undefined, seq: number | undefined): void {
+  for (const [wake, at] of followed?.wake ?? []) if (seq === undefined || at.last < seq) wake();
 }
 
 /** A batch of checked events sealed onto a head: the events, their columns as written, and the new head. */
@@ -214,8 +222,7 @@ export class PostgresEventStore extends LineStore {
   async head(stream: string): Promise<Head> {
     const head = await this.storedHead(stream);
     // Another process may have appended without this one hearing of it yet: its followers read on now.
-    const followed = this.followed.get(stream);
-    if (followed && head.seq > followed.seen) for (const wake of followed.wake) wake();
+    wakeBehind(this.followed.get(stream), head.seq);
     return head;
   }
 
@@ -600,7 +607,7 @@ export class PostgresEventStore extends LineStore {
    */
   batches$(stream: string, from = 1): Observable<StoredEvent[]> {
     return new Observable<StoredEvent[]>((subscriber) => {
-      let last = from - 1;
+      const at = { last: from - 1 };
       let reading: Promise<void> | undefined;
       let again = false;
       let retry: NodeJS.Timeout | undefined;
@@ -608,10 +615,9 @@ export class PostgresEventStore extends LineStore {
       const readOn = async () => {
         do {
           again = false;
-          for await (const batch of this.readBatches(stream, last + 1)) {
+          for await (const batch of this.readBatches(stream, at.last + 1)) {
             if (subscriber.closed) return;
-            last = batch.at(-1)!.seq;
-            followed.seen = Math.max(followed.seen, last);
+            at.last = batch.at(-1)!.seq;
             subscriber.next(batch);
           }
         } while (again && !subscriber.closed);
@@ -627,9 +633,8 @@ export class PostgresEventStore extends LineStore {
       };
       const wake = (appended?: StoredEvent[]) => {
         // An append of this process that follows what this follower has is given as it is, without a read.
-        if (appended && !reading && appended[0]!.seq === last + 1) {
-          last = appended.at(-1)!.seq;
-          followed.seen = Math.max(followed.seen, last);
+        if (appended && !reading && appended[0]!.seq === at.last + 1) {
+          at.last = appended.at(-1)!.seq;
           subscriber.next(appended);
           return;
         }
@@ -652,9 +657,9 @@ export class PostgresEventStore extends LineStore {
           const head = await this.storedHead(stream);
           await readOn();
           if (subscriber.closed) return;
-          if (last < head.seq)
-            throw new CorruptEventError(stream, last + 1, `is missing: the head counts ${head.seq} events`);
-          followed.wake.add(wake);
+          if (at.last < head.seq)
+            throw new CorruptEventError(stream, at.last + 1, `is missing: the head counts ${head.seq} events`);
+          followed.wake.set(wake, at);
           // Anything appended while the first read ran.
           wake();
         } catch (error) {
@@ -674,20 +679,20 @@ export class PostgresEventStore extends LineStore {
   private follow(stream: string): Followed {
     if (!this.listener) {
       this.listener = new AppendListener(this.connection, (heard, seq) => {
-        if (heard === undefined) for (const name of this.followed.keys()) this.wakeFollowers(name);
+        if (heard === undefined) for (const followed of this.followed.values()) wakeBehind(followed, undefined);
         // An append every follower here was given already (this process's own) needs no read.
-        else if (seq === undefined || seq > (this.followed.get(heard)?.seen ?? Infinity)) this.wakeFollowers(heard);
+        else wakeBehind(this.followed.get(heard), seq);
       });
       void this.listener.start();
     }
     let followed = this.followed.get(stream);
-    if (!followed) this.followed.set(stream, (followed = { wake: new Set(), seen: 0 }));
+    if (!followed) this.followed.set(stream, (followed = { wake: new Map() }));
     return followed;
   }
 
   /** Wakes the stream's followers here: with the events this process has just appended, or to read on. */
   private wakeFollowers(stream: string, appended?: StoredEvent[]): void {
-    for (const wake of this.followed.get(stream)?.wake ?? []) wake(appended);
+    for (const wake of this.followed.get(stream)?.wake.keys() ?? []) wake(appended);
   }
 }
 
