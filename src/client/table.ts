@@ -84,7 +84,8 @@ export class Table<S extends CampaignView = CampaignState, O extends Answer<unkn
     const written = writtenBy(outcome);
     if (written) {
       onEvents(written);
-      await this.takeChores(onEvents);
+      // A table that takes no chores reads nothing more after its command (takeChores would read the state to answer).
+      if (this.options.chores !== false) await this.takeChores(onEvents);
     }
     return outcome;
   }
