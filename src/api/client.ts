@@ -32,7 +32,7 @@ export {
   type SentCommands,
 } from "../client/receipts.js";
 export { FileReceiptBook } from "../client/receipt-file.js";
-export { ReceiptError, type Receipt, type ReceiptText } from "../crypto/receipts.js";
+export { ReceiptError, type Receipt, type ReceiptText, type TextVerifier } from "../crypto/receipts.js";
 export type { ViewEntry } from "../views/chain.js";
 export {
   ServerConnection,
