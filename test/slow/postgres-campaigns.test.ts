@@ -89,16 +89,22 @@ describe("campaigns made on one instance, or by the CLI, on a shared PostgreSQL 
         ["concord", concordAtA],
         ["horde", hordeAtB],
       ] as const) {
-        const { seq } = (
-          await b.app.inject({ method: "GET", url: "/campaigns/ashfall/state", headers: auth(token) })
-        ).json<{ seq: number }>();
         const seedHash = createHash("sha256").update(randomBytes(32).toString("hex")).digest("hex");
-        const committed = await b.app.inject({
-          method: "POST",
-          url: "/campaigns/ashfall/commands",
-          headers: auth(token),
-          payload: { expectedSeq: seq, commands: [{ actor: player, type: "CommitSeed", seedHash }] },
-        });
+        // A takes the host's steps of the campaign it found as they fall due, between these requests: a command
+        // decided on a seq A has just moved past is stale, and is read and sent again, as a client does.
+        const commit = async () => {
+          const { seq } = (
+            await b.app.inject({ method: "GET", url: "/campaigns/ashfall/state", headers: auth(token) })
+          ).json<{ seq: number }>();
+          return b.app.inject({
+            method: "POST",
+            url: "/campaigns/ashfall/commands",
+            headers: auth(token),
+            payload: { expectedSeq: seq, commands: [{ actor: player, type: "CommitSeed", seedHash }] },
+          });
+        };
+        let committed = await commit();
+        for (let tries = 1; committed.statusCode === 409 && tries < 5; tries++) committed = await commit();
         expect(committed.statusCode, committed.body).toBe(200);
       }
       const turnStarted = async () =>
