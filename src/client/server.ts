@@ -253,7 +253,7 @@ export class ServerConnection {
     }
     return {
       status: answer.status,
-      body: answer.status === 304 ? undefined : parseJson(answer.text),
+      body: parseJson(answer.text),
       ...(answer.retryAfter ? { retryAfter: answer.retryAfter } : {}),
       ...(answer.etag ? { etag: answer.etag } : {}),
     };

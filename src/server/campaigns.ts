@@ -32,8 +32,7 @@ const HOST_STEPS_LEASE = "epicwar host steps";
 export class Campaigns {
   private readonly known: Set<string>;
   private readonly queues = new Map<string, SerialQueue>();
-  /** The host's Table of each campaign, made on its first chore and kept: its secrets file is claimed once. */
-  private readonly hostTables = new Map<string, Table>();
+  /** The host's secrets of each line, made on its first chore and kept: its secrets file is claimed once. */
   private readonly hostKeepers = new Map<string, SecretKeeper>();
 
   /** Each campaign's line followed for the host's chores after appends made by other processes (a shared store). */
@@ -319,7 +318,8 @@ export class Campaigns {
       return written;
     }
     try {
-      await this.hostTable(stream).takeChores((events) => written.push(...events));
+      const host = new Table(this.engine, stream, this.hostTableOptions(stream));
+      await host.takeChores((events) => written.push(...events));
       this.choreRetries.reset(stream);
       // The Table takes chores until none is due: none is, from its last event on.
       if (written.length > 0) this.choresDone(stream, written.at(-1)!.seq);
@@ -375,15 +375,6 @@ export class Campaigns {
   }
 
   /** The host's Table of a line: a campaign's own, or a branch's (its stream), each with its own secrets. */
-  private hostTable(stream: string): Table {
-    let table = this.hostTables.get(stream);
-    if (!table) {
-      table = new Table(this.engine, stream, this.hostTableOptions(stream));
-      this.hostTables.set(stream, table);
-    }
-    return table;
-  }
-
   /** The host's party at a line, its secrets (made once per line) and its battle model. */
   private hostTableOptions(stream: string): TableOptions {
     let secrets = this.hostKeepers.get(stream);
