@@ -1,4 +1,5 @@
 import type { CampaignState } from "../../projections/state.js";
+import type { StoredEvent } from "../../events/index.js";
 import type { Command } from "./command-schemas.js";
 import { decideBatch } from "./decide-batch.js";
 import { verifySignature } from "../crypto/verify-node.js";
@@ -14,6 +15,19 @@ export type { Answer, Clock, CommandHandler, Outcome, Refused } from "./handler.
  * written: their events are appended in the commands' batch, after theirs.
  */
 export type FollowUps = (staged: StagedLine) => Promise<void>;
+
+/** A batch whose write is under way (AppendOptions.whileWriting). */
+export interface BatchInWriting {
+  /** Its events as they will be stored: the commands', then the follow-ups'. */
+  stored: readonly StoredEvent[];
+  /** How many of them, at the end, are the follow-ups'. */
+  followUps: number;
+  /** The state they leave. */
+  state: CampaignState;
+}
+
+/** Nothing it works out may be kept or sent unless execute answers the batch's very events. */
+export type WhileWriting = (batch: BatchInWriting) => void;
 
 export interface EngineOptions extends StoreOptions {
   /** Where recorded times come from; injected so that tests and replays are repeatable. */
@@ -87,12 +101,13 @@ export class Engine implements CommandHandler {
    * batch or transaction): a log that has moved on, by this process or by another on a shared store, is a conflict.
    *
    * With `followUps`, the steps they take on the state the commands leave (the server's host's steps) are appended in
-   * the same batch: one write, and one flush to disk, for a command and the steps it made due.
+   * the same batch: one write, and one flush to disk, for a command and the steps it made due. With `whileWriting`,
+   * the caller works on the batch while it is flushed (WhileWriting).
    */
   async execute(
     campaign: string,
     inputs: readonly unknown[],
-    options: { expectedSeq?: number; followUps?: FollowUps } = {},
+    options: { expectedSeq?: number; followUps?: FollowUps; whileWriting?: WhileWriting } = {},
   ): Promise<Outcome> {
     const state = await this.state(campaign);
     const expectedSeq = options.expectedSeq ?? state.seq;
@@ -102,8 +117,17 @@ export class Engine implements CommandHandler {
     const staged = options.followUps && new StagedLine(decision.state, campaign, this.clock);
     if (staged) await options.followUps!(staged);
     const followUps = staged?.events ?? [];
+    const after = staged ? await staged.state() : decision.state;
+    const { whileWriting } = options;
     try {
-      const stored = await this.store.append(campaign, expectedSeq, [...decision.events, ...followUps]);
+      const stored = await this.store.append(
+        campaign,
+        expectedSeq,
+        [...decision.events, ...followUps],
+        whileWriting && {
+          whileWriting: (stored) => whileWriting({ stored, followUps: followUps.length, state: after }),
+        },
+      );
       return {
         ok: true,
         events: stored,

@@ -58,6 +58,18 @@ export interface SnapshotCache {
   clear(range?: { gte: string; lte: string }): Promise<void>;
 }
 
+export interface AppendOptions {
+  /** Flushed to disk before the append resolves (the store's default unless given). */
+  sync?: boolean;
+  /**
+   * Called at most once, with the events as they will be stored, once their write is under way: work that needs them
+   * (an answer's view and receipt) can use the flush's wait. The write may still fail, so nothing done here may be
+   * kept or sent before the append resolves with the same events. A store that cannot tell them before the write
+   * lands does not call it.
+   */
+  whileWriting?: (stored: readonly StoredEvent[]) => void;
+}
+
 /**
  * The append-only, hash-chained event log of many streams (campaigns and their branches): LevelDB in a folder
  * (store.ts, the default) or PostgreSQL (postgres-store.ts), chosen by the location it is opened on (open.ts).
@@ -120,7 +132,7 @@ export interface EventStore {
     stream: string,
     expectedSeq: number,
     events: readonly NewEvent[],
-    options?: { sync?: boolean },
+    options?: AppendOptions,
   ): Promise<StoredEvent[]>;
 
   /**

@@ -2,7 +2,7 @@ import { mergeMap, type Observable } from "rxjs";
 import { GENESIS_HASH, type NewEvent, type StoredEvent } from "../../events/index.js";
 import type { CheckerData } from "./chain-worker.js";
 import type { StoreFailedError } from "./errors.js";
-import type { EventStore, ImportedStream, ReadPoint, SnapshotCache } from "./event-store.js";
+import type { AppendOptions, EventStore, ImportedStream, ReadPoint, SnapshotCache } from "./event-store.js";
 import { HASH_LENGTH, type BranchMeta, type Head, type Segment } from "./layout.js";
 import { walkLine } from "./line-walk.js";
 import { eventInPlace } from "./read-order.js";
@@ -39,7 +39,7 @@ export abstract class LineStore implements EventStore {
     stream: string,
     expectedSeq: number,
     events: readonly NewEvent[],
-    options?: { sync?: boolean },
+    options?: AppendOptions,
   ): Promise<StoredEvent[]>;
   abstract rawBatches(
     stream: string,

@@ -12,6 +12,7 @@ import {
   type StoreFailedError,
 } from "./errors.js";
 import type {
+  AppendOptions,
   ComputerSeatRows,
   ImportedStream,
   Lease,
@@ -342,7 +343,7 @@ export class PostgresEventStore extends LineStore {
     stream: string,
     expectedSeq: number,
     events: readonly NewEvent[],
-    options: { sync?: boolean } = {},
+    options: AppendOptions = {},
   ): Promise<StoredEvent[]> {
     // Checked and copied in the caller's turn, as LevelDB's store does; queued in call order.
     const checked = checkAppend(stream, events, this.options.catalogue);
@@ -353,7 +354,7 @@ export class PostgresEventStore extends LineStore {
         // The usual append (a durable one, on the head last read here: the engine reads it to decide) is one
         // statement; any other, or one that finds the head moved, is the transaction that tells why.
         if (checked.length > 0 && (options.sync ?? this.options.sync) && known?.seq === expectedSeq)
-          stored = await this.appendOnHead(stream, known, checked);
+          stored = await this.appendOnHead(stream, known, checked, options.whileWriting);
         stored ??= await this.appendInTransaction(stream, expectedSeq, checked, options.sync);
         const last = stored.at(-1);
         if (last) this.lastHeads.set(stream, { seq: last.seq, hash: last.hash });
@@ -380,10 +381,11 @@ export class PostgresEventStore extends LineStore {
     stream: string,
     head: Head,
     checked: readonly CheckedEvent[],
+    whileWriting: AppendOptions["whileWriting"],
   ): Promise<StoredEvent[] | undefined> {
     const batch = sealBatch(stream, head, checked);
     try {
-      const { rows } = await this.pool.query({
+      const writing = this.pool.query({
         name: "epicwar-append",
         // A head row is made for a stream that has none only at seq 0; one another first append makes meanwhile is
         // waited for by ON CONFLICT, then compared. The events are written only with the head's move.
@@ -403,6 +405,8 @@ export class PostgresEventStore extends LineStore {
                SELECT pg_notify('${APPENDS_CHANNEL}', $1 || ' ' || moved.seq) FROM moved`,
         values: [stream, batch.seqs, batch.hashes, batch.bodies, batch.head.seq, batch.head.hash, head.seq, head.hash],
       });
+      whileWriting?.(batch.stored);
+      const { rows } = await writing;
       return rows.length === 1 ? batch.stored : undefined;
     } catch (error) {
       // A seq taken meanwhile: the transaction tells whose.

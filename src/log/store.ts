@@ -14,7 +14,7 @@ import {
   StoreFailedError,
   StoreOpenError,
 } from "./errors.js";
-import type { ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
+import type { AppendOptions, ImportedStream, ReadPoint, SnapshotCache, StoreOptions } from "./event-store.js";
 import { LineStore } from "./line-store.js";
 import { checkRoomToReopen } from "./reopen-room.js";
 import { eventKey, seqOfKey, streamKeyPrefix, streamOfKey, streamRange } from "./layout.js";
@@ -354,7 +354,7 @@ export class LevelEventStore extends LineStore {
     stream: string,
     expectedSeq: number,
     events: readonly NewEvent[],
-    options: { sync?: boolean } = {},
+    options: AppendOptions = {},
   ): Promise<StoredEvent[]> {
     // Checked (and copied) before queueing, in the caller's turn: errors reject the returned promise, and a caller
     // changing its objects afterwards cannot change what was checked. Queued synchronously, so call order is kept.
@@ -385,7 +385,10 @@ export class LevelEventStore extends LineStore {
       const newHead: Head = { seq: head.seq + stored.length, hash: prev };
       operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
       if (!this.failed) this.unsure = { stream, after: head.seq };
-      await this.written(() => this.db.batch(operations, { sync: options.sync ?? this.options.sync }));
+      // LevelDB takes the batch on its own thread; this one is free for the caller's work until it is flushed.
+      const writing = this.written(() => this.db.batch(operations, { sync: options.sync ?? this.options.sync }));
+      options.whileWriting?.(stored);
+      await writing;
       this.unsure = undefined;
       this.heads.set(stream, newHead);
       // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted), in

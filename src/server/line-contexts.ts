@@ -62,4 +62,39 @@ export class LineContexts {
     this.lines.set(stream, next);
     return next.then((kept) => kept.context);
   }
+
+  /**
+   * The context after `events`, which follow the line's context as last kept, folded on a copy and kept nowhere: the
+   * view of a command's answer, worked out while its events are being written; `folded`, the state they leave.
+   * Undefined when the context is not right before them. `keep`, once they are written, puts it in place (and
+   * keeps a context snapshot where `now` would), unless the line's context has moved meanwhile.
+   */
+  async draft(
+    stream: string,
+    events: readonly StoredEvent[],
+    folded: CampaignState,
+  ): Promise<{ context: ViewContext; keep(): void } | undefined> {
+    // A line not asked about yet is taken up to where the batch starts: its head is still there until the write lands.
+    if (!this.lines.has(stream)) void this.now(stream).catch(() => undefined);
+    const from = await this.lines.get(stream)?.catch(() => undefined);
+    const last = events.at(-1);
+    if (!from || !last || events[0]!.seq !== from.seq + 1) return undefined;
+    const growing = new GrowingViewContext(from.context);
+    const context = growing.advance(events.map(toCurrent), folded.seq === last.seq ? folded : undefined);
+    const to: Kept = { growing, seq: last.seq, context };
+    return {
+      context,
+      keep: () => {
+        const previous = this.lines.get(stream) ?? Promise.resolve(from);
+        this.lines.set(
+          stream,
+          previous.then(async (kept) => {
+            if (kept !== from) return kept;
+            await this.snapshots.keep(stream, events, context);
+            return to;
+          }),
+        );
+      },
+    };
+  }
 }

@@ -1,7 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { StoredEvent } from "../../events/index.js";
-import type { ReceiptText } from "../crypto/receipts.js";
+import type { Receipt, ReceiptText } from "../crypto/receipts.js";
+import type { BatchInWriting, WhileWriting } from "../engine/engine.js";
 import { signReceipt } from "./server-key.js";
 import { eventsAsSeen } from "../../replays/as-seen.js";
 import { seesAll } from "../views/view.js";
@@ -61,12 +62,13 @@ export function commandRoutes(
       // The campaign's own line, or one of its branches (`?branch=NAME`): a what-if is played on like the campaign.
       const stream = await campaigns.line(id, request.query.branch);
       const { expectedSeq, commands } = request.body;
-      const receipt = (text: Pick<ReceiptText, "seq" | "view" | "from" | "accepted" | "refused">) =>
-        signReceipt(serverKey, { campaign: id, line: stream, seat, ...text });
+      const receipt = (text: ReceiptFields) => signReceipt(serverKey, { campaign: id, line: stream, seat, ...text });
       try {
-        const { written, accepted, from, view } = await take(stream, id, seat, expectedSeq, commands, request.log);
+        const taken = await take(stream, id, seat, expectedSeq, commands, request.log);
         // The computer answers after the request, as another player would: its steps wait for none of them.
         if (stream === id) computers.schedule(id, app.log);
+        if ("answer" in taken) return taken.answer;
+        const { written, accepted, from, view } = taken;
         const seq = written.at(-1)!.seq;
         const signed = receipt({ seq, view, from, accepted, refused: null });
         if (seesAll(seat)) return { seq, events: written, receipt: signed };
@@ -88,7 +90,10 @@ export function commandRoutes(
     },
   );
 
-  /** Checks and writes a seat's commands, then the host's chores; the events written and the seat's view after them. */
+  /**
+   * Checks and writes a seat's commands, then the host's chores; the events written and the seat's view after them,
+   * and the whole answer when it could be worked out while the events were being written.
+   */
   async function take(
     stream: string,
     id: string,
@@ -96,12 +101,15 @@ export function commandRoutes(
     expectedSeq: number,
     commands: unknown[],
     log: FastifyBaseLogger,
-  ): Promise<{
-    written: StoredEvent[];
-    accepted: { from: number; to: number };
-    from: { seq: number; view: string } | null;
-    view: string;
-  }> {
+  ): Promise<
+    | { answer: Answer }
+    | {
+        written: StoredEvent[];
+        accepted: { from: number; to: number };
+        from: { seq: number; view: string } | null;
+        view: string;
+      }
+  > {
     commands.forEach((command, index) => {
       const checked = checkCommand(command);
       if (!checked.ok) {
@@ -134,7 +142,15 @@ export function commandRoutes(
       const before = (await engine.store.head(stream)).seq;
       const from = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
       const followUps = campaigns.hostChoresAfter(stream, log);
-      const outcome = await engine.execute(stream, commands, { expectedSeq, followUps });
+      let drafting: Promise<AnswerDraft | undefined> | undefined;
+      const whileWriting: WhileWriting = (batch) => {
+        // On the next turn of the event loop: by then a database's statement has been sent, not only queued. A draft
+        // that fails is only a draft: the answer is then worked out after the write, where a failure is reported.
+        drafting = new Promise((resolve) => setImmediate(resolve))
+          .then(() => draftAnswer(stream, id, seat, from, batch))
+          .catch(() => undefined);
+      };
+      const outcome = await engine.execute(stream, commands, { expectedSeq, followUps, whileWriting });
       if (!outcome.ok) {
         if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
         throw new HttpError("refused", outcome.refusal.message, {
@@ -146,10 +162,68 @@ export function commandRoutes(
       const written = [...outcome.events, ...(await campaigns.takeHostChores(stream, log, outcome))];
       const own = outcome.events.slice(0, outcome.events.length - (outcome.followUps ?? 0));
       const accepted = { from: own[0]!.seq, to: own.at(-1)!.seq };
+      const draft = await drafting;
+      if (draft && draft.written.length === written.length && draft.written.at(-1)!.hash === written.at(-1)!.hash) {
+        draft.keep();
+        return { answer: draft.answer };
+      }
       const { head } = await viewChains.at(stream, seat, written.at(-1)!.seq, written);
       return { written, accepted, from: from && { seq: from.seq, view: from.head }, view: head };
     });
   }
+
+  /**
+   * A command's answer worked out while its batch is being written: the seat's view chain and the line's view context
+   * advanced over the batch on copies, the answer's events as the seat sees them and the receipt signed. Undefined
+   * when the chain or context kept is not right before the batch; `keep` puts them in place once it is written.
+   */
+  async function draftAnswer(
+    stream: string,
+    id: string,
+    seat: string,
+    from: { seq: number; head: string } | null,
+    { stored, state, followUps }: BatchInWriting,
+  ): Promise<AnswerDraft | undefined> {
+    const chains = await viewChains.draft(stream, seat, stored);
+    const context = seesAll(seat) ? undefined : await lineContexts.draft(stream, stored, state);
+    if (!chains.view || !(seesAll(seat) || context)) return undefined;
+    const own = stored.slice(0, stored.length - followUps);
+    const seq = stored.at(-1)!.seq;
+    const receipt = signReceipt(serverKey, {
+      campaign: id,
+      line: stream,
+      seat,
+      seq,
+      view: chains.view.head,
+      from: from && { seq: from.seq, view: from.head },
+      accepted: { from: own[0]!.seq, to: own.at(-1)!.seq },
+      refused: null,
+    });
+    return {
+      written: stored,
+      answer: { seq, events: context ? eventsAsSeen(stored, seat, context.context) : stored, receipt },
+      keep: () => {
+        chains.keep();
+        context?.keep();
+      },
+    };
+  }
+}
+
+type ReceiptFields = Pick<ReceiptText, "seq" | "view" | "from" | "accepted" | "refused">;
+
+/** A command's answer: every event written from the seq the client saw, as its seat sees them, and the receipt. */
+interface Answer {
+  seq: number;
+  events: readonly unknown[];
+  receipt: Receipt;
+}
+
+/** An answer worked out while its batch was being written (draftAnswer): good only for those very events. */
+interface AnswerDraft {
+  written: readonly StoredEvent[];
+  answer: Answer;
+  keep(): void;
 }
 
 const stale = (expected: number, seq: number) =>

@@ -46,6 +46,37 @@ export class ViewChains {
   }
 
   /**
+   * Every chain of the line that ends right before `events` advanced over them on a copy, kept nowhere: the view head
+   * of a command's answer, worked out while its events are being written. `keep`, once they are written, puts the
+   * copies in place, as `at` and `lend` would have advanced the chains; one that has moved meanwhile is left as it is.
+   */
+  async draft(stream: string, seat: string, events: readonly StoredEvent[]): Promise<ChainsDraft> {
+    const first = events[0]?.seq;
+    const prefix = `${stream}\u0000`;
+    const drafted = new Map<string, { from: ViewChain; seq: number; to: ViewChain }>();
+    for (const [key, chain] of [...this.chains].filter(([key]) => key.startsWith(prefix))) {
+      const from = await chain.catch(() => undefined);
+      if (first === undefined || from?.seq !== first - 1) continue;
+      const to = from.copy();
+      to.advance(events);
+      drafted.set(key, { from, seq: from.seq, to });
+    }
+    const own = drafted.get(`${prefix}${seat}`)?.to;
+    return {
+      ...(own ? { view: { seq: own.seq, head: own.head } } : {}),
+      keep: () => {
+        for (const [key, { from, seq, to }] of drafted)
+          this.chains.set(
+            key,
+            (this.chains.get(key) ?? Promise.resolve(from)).then((chain) =>
+              chain === from && chain.seq === seq ? to : chain,
+            ),
+          );
+      },
+    };
+  }
+
+  /**
    * The events a seat's command just wrote, taken by the other seats' chains of the line that end right before them:
    * their next command then reads nothing from the log for them. A chain that is behind, or ahead, is left as it is.
    */
@@ -63,4 +94,12 @@ export class ViewChains {
           }),
         );
   }
+}
+
+/** The line's chains advanced over a batch being written (ViewChains.draft). */
+export interface ChainsDraft {
+  /** The seat's view after the batch, when its chain was right before it. */
+  view?: { seq: number; head: string };
+  /** Puts the advanced chains in place: only once the batch is written. */
+  keep(): void;
 }

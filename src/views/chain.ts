@@ -76,6 +76,11 @@ export class ViewChain {
     public head = VIEW_GENESIS,
   ) {}
 
+  /** The chain at the same point, to advance without moving this one. */
+  copy(): ViewChain {
+    return new ViewChain(this.seat, this.sealed, this.seq, this.head);
+  }
+
   /** Takes the events after those taken so far (earlier ones are skipped); the entries it took, in order. */
   advance(events: Iterable<Viewable>): ViewEntry[] {
     const taken: ViewEntry[] = [];

@@ -16,6 +16,28 @@ async function everyChore(players: Iterable<PlayerClient>): Promise<void> {
     for (const player of all) if ((await player.takeChores()).length > 0) took = true;
   }
 }
+/**
+ * A campaign of its own on a server of its own (the file's campaign has been played on by other players' secrets), and
+ * a LineContexts over its store that counts the reads of events.
+ */
+async function ownCampaign() {
+  const own = await startTestServer();
+  onTestFinished(() => own.close());
+  const store = own.engine.store;
+  const counted = { reads: 0 };
+  const contexts = new LineContexts(
+    new Proxy(store, {
+      get: (target, name) =>
+        name === "readAll"
+          ? (...args: Parameters<typeof store.readAll>) => (counted.reads++, target.readAll(...args))
+          : Reflect.get(target, name, target),
+    }),
+  );
+  const whole = async () => logViewContext((await store.readAll(CAMPAIGN)).map(toCurrent));
+  const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(own, player)]));
+  return { own, store, contexts, counted, whole, players };
+}
+
 beforeAll(async () => {
   server = await startTestServer();
 });
@@ -42,21 +64,8 @@ describe("the view context kept per line", () => {
   });
 
   it("takes the events a caller just wrote instead of reading them, and reads what it was not given", async () => {
-    // A campaign of its own: the one above has been played on by other players' secrets.
-    const own = await startTestServer();
-    onTestFinished(() => own.close());
-    const store = own.engine.store;
-    let reads = 0;
-    const counted = new Proxy(store, {
-      get: (target, name) =>
-        name === "readAll"
-          ? (...args: Parameters<typeof store.readAll>) => (reads++, target.readAll(...args))
-          : Reflect.get(target, name, target),
-    });
-    const contexts = new LineContexts(counted);
-    const whole = async () => logViewContext((await store.readAll(CAMPAIGN)).map(toCurrent));
+    const { own, store, contexts, counted, whole, players } = await ownCampaign();
     let folded = (await contexts.now(CAMPAIGN)).state.seq;
-    const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(own, player)]));
     let battles = 0;
     // Until a battle has been resolved (Ashfall's first come in turn 2), and at most six turns.
     for (let step = 0; battles === 0 && (await own.engine.state(CAMPAIGN)).turn <= 6; step++) {
@@ -69,7 +78,7 @@ describe("the view context kept per line", () => {
       const written = await store.readAll(CAMPAIGN, folded + 1);
       // Every other step the caller holds only the last of the new events: the context reads the rest itself.
       const known = step % 2 === 0 ? written : written.slice(-1);
-      const readsBefore = reads;
+      const readsBefore = counted.reads;
       // The engine's state after them, given as well: taken as it is, but for a batch judged between its events.
       const live = await own.engine.state(CAMPAIGN);
       const context = await contexts.now(CAMPAIGN, known, live);
@@ -81,9 +90,54 @@ describe("the view context kept per line", () => {
       );
       const given = step % 2 === 0 || written.length === 1;
       expect(context.state === live).toBe(given && !judged);
-      expect(reads - readsBefore).toBe(given ? 0 : 1);
+      expect(counted.reads - readsBefore).toBe(given ? 0 : 1);
       if (written.some((event) => event.type === "BattleResolved")) battles++;
     }
     expect(battles).toBeGreaterThan(0);
+  });
+
+  it("drafts the context after a batch being written on a copy, kept only when asked, never over a line moved since", async () => {
+    const { own, store, contexts, counted, whole, players } = await ownCampaign();
+    let folded = (await contexts.now(CAMPAIGN)).state.seq;
+    let held: { keep(): void } | undefined;
+    let kept = 0;
+    let late = 0;
+    for (let step = 0; step < 16; step++) {
+      await everyChore(players.values());
+      const command = nextDecision(await own.engine.state(CAMPAIGN));
+      if (!command) break;
+      const { actor, ...rest } = command;
+      expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
+      const head = (await store.head(CAMPAIGN)).seq;
+      const readsBefore = counted.reads;
+      if (held) {
+        // The line has moved past a draft not kept: the context reads it from the log; kept late, it changes nothing.
+        expect(await contexts.now(CAMPAIGN)).toEqual(await whole());
+        held.keep();
+        held = undefined;
+        expect(await contexts.now(CAMPAIGN)).toEqual(await whole());
+        expect(counted.reads - readsBefore).toBe(1);
+        folded = head;
+        late++;
+        continue;
+      }
+      const draft = await contexts.draft(
+        CAMPAIGN,
+        await store.readAll(CAMPAIGN, folded + 1),
+        await own.engine.state(CAMPAIGN),
+      );
+      expect(draft?.context).toEqual(await whole());
+      // Every other draft is held until the line has moved on.
+      if (kept > late) {
+        held = draft;
+        continue;
+      }
+      draft!.keep();
+      expect(await contexts.now(CAMPAIGN)).toEqual(await whole());
+      expect(counted.reads).toBe(readsBefore);
+      folded = head;
+      kept++;
+    }
+    expect([kept, late].every((count) => count >= 3)).toBe(true);
   });
 });

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
-import { ViewChains } from "../../src/server/view-chains.js";
+import type { WhileWriting } from "../../src/engine/engine.js";
+import { ViewChains, type ChainsDraft } from "../../src/server/view-chains.js";
 
 let server: TestServer | undefined;
 afterEach(() => server?.close());
@@ -41,5 +42,47 @@ describe("view chains kept between requests", () => {
     expect(horde).toEqual(await fresh.at(CAMPAIGN, "horde", seq));
     expect(host).toEqual(await fresh.at(CAMPAIGN, "host", seq));
     expect(horde.head).not.toBe(host.head);
+  });
+
+  it("advance over a batch being written on copies, kept only when asked and never over a chain that moved meanwhile", async () => {
+    server = await startTestServer();
+    const { engine } = server;
+    const seats = ["concord", "horde", "host"];
+    const chains = new ViewChains(engine);
+    const start = (await engine.store.head(CAMPAIGN)).seq;
+    for (const seat of seats) await chains.at(CAMPAIGN, seat, start);
+    const give = async (player: string, whileWriting?: WhileWriting) => {
+      const { commands, expectedSeq } = await new PlayerClient(server!, player).prepare({ type: "CommitSeed" });
+      const outcome = await engine.execute(CAMPAIGN, commands, {
+        expectedSeq,
+        ...(whileWriting ? { whileWriting } : {}),
+      });
+      if (!outcome.ok) throw new Error(outcome.refusal.message);
+      return outcome.events.at(-1)!.seq;
+    };
+    let drafting: Promise<ChainsDraft> | undefined;
+    const seq = await give("concord", ({ stored }) => void (drafting = chains.draft(CAMPAIGN, "concord", stored)));
+    const draft = await drafting!;
+    // Another batch after it, before the draft is kept.
+    const next = await give("horde");
+    const fresh = new ViewChains(engine);
+    const heads = new Map<string, { seq: number; head: string }>();
+    for (const seat of seats) heads.set(seat, await fresh.at(CAMPAIGN, seat, next));
+    expect(draft.view).toEqual(await new ViewChains(engine).at(CAMPAIGN, "concord", seq));
+
+    const reads: number[] = [];
+    const readAll = engine.store.readAll.bind(engine.store);
+    engine.store.readAll = (stream, from, to) => (reads.push(from ?? 1), readAll(stream, from, to));
+    try {
+      // Not kept yet: Concord's chain reads both batches from the log.
+      expect(await chains.at(CAMPAIGN, "concord", next)).toEqual(heads.get("concord"));
+      expect(reads).toEqual([start + 1]);
+      draft.keep();
+      // Kept for the chains still before the batch, which read only the next one; Concord's, past both, stays there.
+      for (const seat of seats) expect(await chains.at(CAMPAIGN, seat, next)).toEqual(heads.get(seat));
+      expect(reads).toEqual([start + 1, seq + 1, seq + 1]);
+    } finally {
+      engine.store.readAll = readAll;
+    }
   });
 });
