@@ -405,7 +405,8 @@ export class PostgresEventStore extends LineStore {
                SELECT pg_notify('${APPENDS_CHANNEL}', $1 || ' ' || moved.seq) FROM moved`,
         values: [stream, batch.seqs, batch.hashes, batch.bodies, batch.head.seq, batch.head.hash, head.seq, head.hash],
       });
-      whileWriting?.(batch.stored);
+      // Its own task: whatever it does or throws is not the append's.
+      if (whileWriting) queueMicrotask(() => whileWriting(batch.stored));
       const { rows } = await writing;
       return rows.length === 1 ? batch.stored : undefined;
     } catch (error) {

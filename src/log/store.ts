@@ -387,7 +387,9 @@ export class LevelEventStore extends LineStore {
       if (!this.failed) this.unsure = { stream, after: head.seq };
       // LevelDB takes the batch on its own thread; this one is free for the caller's work until it is flushed.
       const writing = this.written(() => this.db.batch(operations, { sync: options.sync ?? this.options.sync }));
-      options.whileWriting?.(stored);
+      const { whileWriting } = options;
+      // Its own task: whatever it does or throws is not the append's.
+      if (whileWriting) queueMicrotask(() => whileWriting(stored));
       await writing;
       this.unsure = undefined;
       this.heads.set(stream, newHead);
