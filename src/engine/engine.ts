@@ -22,8 +22,6 @@ export interface BatchInWriting {
   stored: readonly StoredEvent[];
   /** How many of them, at the end, are the follow-ups'. */
   followUps: number;
-  /** The state they leave. */
-  state: CampaignState;
 }
 
 /** Nothing it works out may be kept or sent unless execute answers the batch's very events. */
@@ -117,7 +115,6 @@ export class Engine implements CommandHandler {
     const staged = options.followUps && new StagedLine(decision.state, campaign, this.clock);
     if (staged) await options.followUps!(staged);
     const followUps = staged?.events ?? [];
-    const after = staged ? await staged.state() : decision.state;
     const { whileWriting } = options;
     try {
       const stored = await this.store.append(
@@ -125,7 +122,7 @@ export class Engine implements CommandHandler {
         expectedSeq,
         [...decision.events, ...followUps],
         whileWriting && {
-          whileWriting: (stored) => whileWriting({ stored, followUps: followUps.length, state: after }),
+          whileWriting: (stored) => whileWriting({ stored, followUps: followUps.length }),
         },
       );
       return {

@@ -65,14 +65,14 @@ export class LineContexts {
 
   /**
    * The context after `events`, which follow the line's context as last kept, folded on a copy and kept nowhere: the
-   * view of a command's answer, worked out while its events are being written; `folded`, the state they leave.
+   * view of a command's answer, worked out while its events are being written. They are folded as stored (their data
+   * read back from the log's JSON), so that the context's state is the log's, key order included, as `now`'s is.
    * Undefined when the context is not right before them. `keep`, once they are written, puts it in place (and
    * keeps a context snapshot where `now` would), unless the line's context has moved meanwhile.
    */
   async draft(
     stream: string,
     events: readonly StoredEvent[],
-    folded: CampaignState,
   ): Promise<{ context: ViewContext; keep(): void } | undefined> {
     // A line not asked about yet is taken up to where the batch starts: its head is still there until the write lands.
     if (!this.lines.has(stream)) void this.now(stream).catch(() => undefined);
@@ -80,7 +80,7 @@ export class LineContexts {
     const last = events.at(-1);
     if (!from || !last || events[0]!.seq !== from.seq + 1) return undefined;
     const growing = new GrowingViewContext(from.context);
-    const context = growing.advance(events.map(toCurrent), folded.seq === last.seq ? folded : undefined);
+    const context = growing.advance(events.map(toCurrent));
     const to: Kept = { growing, seq: last.seq, context };
     return {
       context,

@@ -182,10 +182,10 @@ export function commandRoutes(
     id: string,
     seat: string,
     from: { seq: number; head: string } | null,
-    { stored, state, followUps }: BatchInWriting,
+    { stored, followUps }: BatchInWriting,
   ): Promise<AnswerDraft | undefined> {
     const chains = await viewChains.draft(stream, seat, stored);
-    const context = seesAll(seat) ? undefined : await lineContexts.draft(stream, stored, state);
+    const context = seesAll(seat) ? undefined : await lineContexts.draft(stream, stored);
     if (!chains.view || !(seesAll(seat) || context)) return undefined;
     const own = stored.slice(0, stored.length - followUps);
     const seq = stored.at(-1)!.seq;

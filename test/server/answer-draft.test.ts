@@ -5,12 +5,12 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toCurrent } from "../../events/index.js";
-import { eventsAsSeen } from "../../replays/as-seen.js";
+import { eventsAsSeen, stateAsSeen } from "../../replays/as-seen.js";
 import { nextDecision } from "../../src/demo/play.js";
 import { LineContexts } from "../../src/server/line-contexts.js";
 import { ViewChains } from "../../src/server/view-chains.js";
 import { logViewContext } from "../../src/views/log.js";
-import { CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
+import { auth, CAMPAIGN, PlayerClient, startTestServer, type TestServer } from "./support.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -25,14 +25,28 @@ interface Answer {
   receipt: { signed: string };
 }
 
-/** What the log says a seat's answer after `from` up to `seq` is: its events as seen, and its view head. */
+/**
+ * What the log says a seat's answer after `from` up to `seq` is (its events as seen, as JSON), its view head, and the
+ * body of GET /state then, key order included.
+ */
 async function fromTheLog(served: TestServer, seat: string, from: number, seq: number) {
   const all = await served.engine.store.readAll(CAMPAIGN, 1, seq);
   const context = logViewContext(all.map(toCurrent));
   return {
-    events: eventsAsSeen(all.slice(from), seat, context),
+    events: JSON.stringify(eventsAsSeen(all.slice(from), seat, context)),
     view: (await new ViewChains(served.engine).at(CAMPAIGN, seat, seq)).head,
+    state: JSON.stringify({ seq, state: stateAsSeen(context, seat, {}) }),
   };
+}
+
+/** The body of GET /state as a seat reads it now. */
+async function servedState(served: TestServer, seat: string): Promise<string> {
+  const response = await served.app.inject({
+    method: "GET",
+    url: `/campaigns/${CAMPAIGN}/state`,
+    headers: auth(served.tokens[seat]!),
+  });
+  return response.body;
 }
 
 describe("an answer worked out while its batch is written", () => {
@@ -59,7 +73,7 @@ describe("an answer worked out while its batch is written", () => {
             const answer = response.json<Answer>();
             const signed = JSON.parse(answer.receipt.signed) as { view: string; from: { seq: number } };
             const log = await fromTheLog(served, player.player, signed.from.seq, answer.seq);
-            expect(answer.events).toEqual(log.events);
+            expect(JSON.stringify(answer.events)).toBe(log.events);
             expect(signed.view).toBe(log.view);
             answered++;
             took = true;
@@ -82,8 +96,10 @@ describe("an answer worked out while its batch is written", () => {
       const answer = response.json<Answer>();
       const signed = JSON.parse(answer.receipt.signed) as { view: string; from: { seq: number } };
       const log = await fromTheLog(served, actor, signed.from.seq, answer.seq);
-      expect(answer.events).toEqual(log.events);
+      expect(JSON.stringify(answer.events)).toBe(log.events);
       expect(signed.view).toBe(log.view);
+      // The line's context the answer left behind is the log's: the state it serves, as the log gives it.
+      expect(await servedState(served, actor)).toBe(log.state);
       answered++;
       if (answer.events.some((event) => (event as { type: string }).type === "BattleResolved")) battles++;
     }
@@ -121,7 +137,8 @@ describe("an answer worked out while its batch is written", () => {
       view: (await new ViewChains(served.engine).at(CAMPAIGN, "concord", head)).head,
     });
     const log = await fromTheLog(served, "concord", head, answer.seq);
-    expect(answer.events).toEqual(log.events);
+    expect(JSON.stringify(answer.events)).toBe(log.events);
     expect(signed.view).toBe(log.view);
+    expect(await servedState(served, "concord")).toBe(log.state);
   });
 });
