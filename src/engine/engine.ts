@@ -101,11 +101,21 @@ export class Engine implements CommandHandler {
    * With `followUps`, the steps they take on the state the commands leave (the server's host's steps) are appended in
    * the same batch: one write, and one flush to disk, for a command and the steps it made due. With `whileWriting`,
    * the caller works on the batch while it is flushed (WhileWriting).
+   *
+   * With `stateAsDecided`, the outcome's state is the one the batch was decided to leave, answered without waiting for
+   * the live state to fold the batch from the log (a server answers before that fold): the same state, but its
+   * objects' keys stand in the order the rules made them (a battle's conditions, a volley's units), not the log's,
+   * so it is for looking things up in, not for iterating over or writing out.
    */
   async execute(
     campaign: string,
     inputs: readonly unknown[],
-    options: { expectedSeq?: number; followUps?: FollowUps; whileWriting?: WhileWriting } = {},
+    options: {
+      expectedSeq?: number;
+      followUps?: FollowUps;
+      whileWriting?: WhileWriting;
+      stateAsDecided?: boolean;
+    } = {},
   ): Promise<Outcome> {
     const state = await this.state(campaign);
     const expectedSeq = options.expectedSeq ?? state.seq;
@@ -128,7 +138,9 @@ export class Engine implements CommandHandler {
       return {
         ok: true,
         events: stored,
-        state: await this.live(campaign).at(expectedSeq + stored.length),
+        state: options.stateAsDecided
+          ? await (staged?.state() ?? decision.state)
+          : await this.live(campaign).at(expectedSeq + stored.length),
         ...(staged ? { followUps: followUps.length } : {}),
       };
     } catch (error) {

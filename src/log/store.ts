@@ -395,9 +395,15 @@ export class LevelEventStore extends LineStore {
       this.heads.set(stream, newHead);
       // Followers get the data as a replay reads it back (parsed from the stored canonical JSON, so keys sorted), in
       // objects of their own: the reducers freeze what they keep, and the events returned to the caller stay its own.
-      this.live
-        .get(stream)
-        ?.next(stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })));
+      // They are told in a task of their own, in append order, once the caller has its answer: a server answers a
+      // command before its live state folds the command's events (batches$ skips what a follower has read already).
+      const subject = this.live.get(stream);
+      if (subject)
+        setImmediate(() =>
+          subject.next(
+            stored.map((event, index) => ({ ...event, data: JSON.parse(checked[index]!.dataJson) as unknown })),
+          ),
+        );
       return stored;
     });
   }

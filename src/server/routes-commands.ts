@@ -150,7 +150,13 @@ export function commandRoutes(
           .then(() => draftAnswer(stream, id, seat, from, batch))
           .catch(() => undefined);
       };
-      const outcome = await engine.execute(stream, commands, { expectedSeq, followUps, whileWriting });
+      // The state the batch was decided to leave tells which host's steps are still due: the answer waits for no fold.
+      const outcome = await engine.execute(stream, commands, {
+        expectedSeq,
+        followUps,
+        whileWriting,
+        stateAsDecided: true,
+      });
       if (!outcome.ok) {
         if (outcome.refusal.kind === "conflict") throw stale(expectedSeq, (await engine.store.head(stream)).seq);
         throw new HttpError("refused", outcome.refusal.message, {

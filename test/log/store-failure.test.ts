@@ -23,11 +23,13 @@ describe("a failed write of the LevelDB store", () => {
   it("fails the store: no write is taken, even once the disk would take it, until the store is reopened", async () => {
     store = await LevelEventStore.open(await tempDir());
     const followed: StoredEvent[] = [];
-    let caughtUp!: () => void;
-    const followedToThree = new Promise<void>((resolve) => (caughtUp = resolve));
+    // Followers are told of an append in a task of their own, after its caller has its answer.
+    const waiting = new Map<number, () => void>();
+    const followedTo = (seq: number) => new Promise<void>((resolve) => waiting.set(seq, resolve));
+    const [followedToThree, followedToFour] = [followedTo(3), followedTo(4)];
     store.events$("c1").subscribe((event) => {
       followed.push(event);
-      if (event.seq === 3) caughtUp();
+      waiting.get(event.seq)?.();
     });
     const failures: StoreFailedError[] = [];
     store.failures$.subscribe((failure) => failures.push(failure));
@@ -57,6 +59,7 @@ describe("a failed write of the LevelDB store", () => {
     expect(await store.snapshots.get("k")).toBeUndefined();
     const next = await store.append("c1", 3, [deployed(4)]);
     expect(next.map((event) => event.seq)).toEqual([4]);
+    await followedToFour;
     // Its followers went on through the reopen: every event once, in order.
     expect(followed.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
     expect((await store.readAll("c1")).map((event) => event.hash)).toEqual(followed.map((event) => event.hash));
