@@ -208,6 +208,8 @@ export class LevelEventStore extends LineStore {
 
   async close(): Promise<void> {
     await this.queue.run(async () => undefined);
+    // The followers are told of the last appends first: their tasks were queued before this one.
+    await new Promise((resolve) => setImmediate(resolve));
     for (const subject of this.live.values()) subject.complete();
     this.live.clear();
     await this.db.close();

@@ -86,14 +86,15 @@ export class LineContexts {
       context,
       keep: () => {
         const previous = this.lines.get(stream) ?? Promise.resolve(from);
-        this.lines.set(
-          stream,
-          previous.then(async (kept) => {
-            if (kept !== from) return kept;
-            await this.snapshots.keep(stream, events, context);
-            return to;
-          }),
-        );
+        const next = previous.then(async (kept) => {
+          if (kept !== from) return kept;
+          await this.snapshots.keep(stream, events, context);
+          return to;
+        });
+        // Nobody waits for it now: a snapshot that could not be kept, or a read before it that failed, is met by the
+        // next request, which takes the line again (`now`), not by the process.
+        next.catch(() => undefined);
+        this.lines.set(stream, next);
       },
     };
   }

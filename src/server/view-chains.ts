@@ -66,7 +66,7 @@ export class ViewChains {
       ...(own ? { view: { seq: own.seq, head: own.head } } : {}),
       keep: () => {
         for (const [key, { from, seq, to }] of drafted)
-          this.chains.set(
+          this.put(
             key,
             (this.chains.get(key) ?? Promise.resolve(from)).then((chain) =>
               chain === from && chain.seq === seq ? to : chain,
@@ -86,13 +86,22 @@ export class ViewChains {
     const prefix = `${stream}\u0000`;
     for (const [key, chain] of this.chains)
       if (key.startsWith(prefix) && key !== `${prefix}${seat}`)
-        this.chains.set(
+        this.put(
           key,
           chain.then((other) => {
             if (other.seq === first - 1) other.advance(written);
             return other;
           }),
         );
+  }
+
+  /**
+   * A chain as the next request will take it. Nobody waits for it now: a chain that failed is met by that request,
+   * which takes the line from its start (`at`), not by the process.
+   */
+  private put(key: string, next: Promise<ViewChain>): void {
+    next.catch(() => undefined);
+    this.chains.set(key, next);
   }
 }
 

@@ -416,4 +416,20 @@ describe("events$", () => {
     expect(stays.completed).toBe(true);
     expect(stays.failure).toBeUndefined();
   });
+
+  it("tells its followers of an append after the append resolves, and of the last appends before the store closes", async () => {
+    const { store } = await openStore();
+    await store.append("c1", 0, [deployed(1)]);
+    const seen = collect(store.events$("c1"));
+    await seen.until(1);
+    // The caller has its answer first; the followers are told in a task of their own.
+    await store.append("c1", 1, [deployed(2)]);
+    expect(seen.seqs()).toEqual([1]);
+    await seen.until(2);
+    // Closed right after an append: its followers are told of it before they are completed.
+    void store.append("c1", 2, [deployed(3)]);
+    await closeStore(store);
+    expect(seen.seqs()).toEqual([1, 2, 3]);
+    expect(seen.completed).toBe(true);
+  });
 });

@@ -138,4 +138,20 @@ describe("the view context kept per line", () => {
     }
     expect([kept, late].every((count) => count >= 3)).toBe(true);
   });
+
+  it("a draft kept after a read of the line failed leaves no failure behind, and the line is taken again", async () => {
+    const { store, contexts, whole, players } = await ownCampaign();
+    const folded = (await contexts.now(CAMPAIGN)).state.seq;
+    await everyChore(players.values());
+    const draft = await contexts.draft(CAMPAIGN, await store.readAll(CAMPAIGN, folded + 1));
+    expect(draft?.context).toEqual(await whole());
+    const head = store.head.bind(store);
+    store.head = () => Promise.reject(new Error("the log could not be read"));
+    await expect(contexts.now(CAMPAIGN)).rejects.toThrow("the log could not be read");
+    store.head = head;
+    draft!.keep();
+    // Nothing asks for the line for a while: the process is not the one to meet the failure.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await contexts.now(CAMPAIGN)).toEqual(await whole());
+  });
 });

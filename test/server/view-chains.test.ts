@@ -85,4 +85,30 @@ describe("view chains kept between requests", () => {
       engine.store.readAll = readAll;
     }
   });
+
+  it("a chain whose read failed leaves no failure behind: another seat's command goes on, and its seat reads it again", async () => {
+    server = await startTestServer();
+    const { engine } = server;
+    const chains = new ViewChains(engine);
+    const start = (await engine.store.head(CAMPAIGN)).seq;
+    for (const seat of ["concord", "horde"]) await chains.at(CAMPAIGN, seat, start);
+    const give = async (player: string) => {
+      const { commands, expectedSeq } = await new PlayerClient(server!, player).prepare({ type: "CommitSeed" });
+      const outcome = await engine.execute(CAMPAIGN, commands, { expectedSeq });
+      if (!outcome.ok) throw new Error(outcome.refusal.message);
+      return outcome.events;
+    };
+    const first = (await give("concord")).at(-1)!.seq;
+    const readAll = engine.store.readAll.bind(engine.store);
+    engine.store.readAll = () => Promise.reject(new Error("the log could not be read"));
+    await expect(chains.at(CAMPAIGN, "horde", first)).rejects.toThrow("the log could not be read");
+    engine.store.readAll = readAll;
+    // Horde's own command, given to Concord's chain with its events: they are lent to Horde's failed chain too.
+    const written = await give("horde");
+    const seq = written.at(-1)!.seq;
+    expect(await chains.at(CAMPAIGN, "concord", seq, written)).toEqual(
+      await new ViewChains(engine).at(CAMPAIGN, "concord", seq),
+    );
+    expect(await chains.at(CAMPAIGN, "horde", seq)).toEqual(await new ViewChains(engine).at(CAMPAIGN, "horde", seq));
+  });
 });
