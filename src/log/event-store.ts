@@ -63,9 +63,9 @@ export interface AppendOptions {
   sync?: boolean;
   /**
    * Called at most once, in a task of its own (it must not throw: that would be the process's, not the append's),
-   * with the events as they will be stored, once their write is under way: work that needs them (an answer's view and receipt) can use the flush's
-   * wait. The write may still fail, so nothing done here may be kept or sent before the append resolves with the same
-   * events. A store that cannot tell them before the write lands does not call it.
+   * with the events as they will be stored, once their write is under way: work that needs them (an answer's view
+   * and receipt) can use the flush's wait. The write may still fail, so nothing done here may be kept or sent before
+   * the append resolves with the same events. A store that cannot tell them before the write lands does not call it.
    */
   whileWriting?: (stored: readonly StoredEvent[]) => void;
 }

@@ -374,7 +374,6 @@ export class Campaigns {
     return this.secretsKey && sealedTexts ? new SealedSecrets(sealedTexts, this.secretsKey, stream) : undefined;
   }
 
-  /** The host's Table of a line: a campaign's own, or a branch's (its stream), each with its own secrets. */
   /** The host's party at a line, its secrets (made once per line) and its battle model. */
   private hostTableOptions(stream: string): TableOptions {
     let secrets = this.hostKeepers.get(stream);

@@ -64,7 +64,7 @@ export function commandRoutes(
       const { expectedSeq, commands } = request.body;
       const receipt = (text: ReceiptFields) => signReceipt(serverKey, { campaign: id, line: stream, seat, ...text });
       try {
-        const taken = await take(stream, id, seat, expectedSeq, commands, request.log);
+        const taken = await take(stream, id, seat, expectedSeq, commands, request.log, receipt);
         // The computer answers after the request, as another player would: its steps wait for none of them.
         if (stream === id) computers.schedule(id, app.log);
         if ("answer" in taken) return taken.answer;
@@ -101,6 +101,7 @@ export function commandRoutes(
     expectedSeq: number,
     commands: unknown[],
     log: FastifyBaseLogger,
+    receipt: (text: ReceiptFields) => Receipt,
   ): Promise<
     | { answer: Answer }
     | {
@@ -140,14 +141,15 @@ export function commandRoutes(
       // Decided on the seq the client saw and appended only while the line is still there, on every instance.
       // The seat's view where the commands were decided: the receipt chains the answer's events from it.
       const before = (await engine.store.head(stream)).seq;
-      const from = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
+      const chain = before === expectedSeq ? await viewChains.at(stream, seat, before) : null;
+      const from = chain && { seq: chain.seq, view: chain.head };
       const followUps = campaigns.hostChoresAfter(stream, log);
       let drafting: Promise<AnswerDraft | undefined> | undefined;
       const whileWriting: WhileWriting = (batch) => {
         // On the next turn of the event loop: by then a database's statement has been sent, not only queued. A draft
         // that fails is only a draft: the answer is then worked out after the write, where a failure is reported.
         drafting = new Promise((resolve) => setImmediate(resolve))
-          .then(() => draftAnswer(stream, id, seat, from, batch))
+          .then(() => draftAnswer(stream, seat, from, batch, receipt))
           .catch(() => undefined);
       };
       // The state the batch was decided to leave tells which host's steps are still due: the answer waits for no fold.
@@ -166,15 +168,14 @@ export function commandRoutes(
       }
       // The host's steps the commands made due are in their batch, after theirs; any left are taken now.
       const written = [...outcome.events, ...(await campaigns.takeHostChores(stream, log, outcome))];
-      const own = outcome.events.slice(0, outcome.events.length - (outcome.followUps ?? 0));
-      const accepted = { from: own[0]!.seq, to: own.at(-1)!.seq };
+      const accepted = acceptedOf(outcome.events, outcome.followUps ?? 0);
       const draft = await drafting;
       if (draft && draft.written.length === written.length && draft.written.at(-1)!.hash === written.at(-1)!.hash) {
         draft.keep();
         return { answer: draft.answer };
       }
       const { head } = await viewChains.at(stream, seat, written.at(-1)!.seq, written);
-      return { written, accepted, from: from && { seq: from.seq, view: from.head }, view: head };
+      return { written, accepted, from, view: head };
     });
   }
 
@@ -185,29 +186,20 @@ export function commandRoutes(
    */
   async function draftAnswer(
     stream: string,
-    id: string,
     seat: string,
-    from: { seq: number; head: string } | null,
+    from: ReceiptFields["from"],
     { stored, followUps }: BatchInWriting,
+    receipt: (text: ReceiptFields) => Receipt,
   ): Promise<AnswerDraft | undefined> {
     const chains = await viewChains.draft(stream, seat, stored);
     const context = seesAll(seat) ? undefined : await lineContexts.draft(stream, stored);
     if (!chains.view || !(seesAll(seat) || context)) return undefined;
-    const own = stored.slice(0, stored.length - followUps);
     const seq = stored.at(-1)!.seq;
-    const receipt = signReceipt(serverKey, {
-      campaign: id,
-      line: stream,
-      seat,
-      seq,
-      view: chains.view.head,
-      from: from && { seq: from.seq, view: from.head },
-      accepted: { from: own[0]!.seq, to: own.at(-1)!.seq },
-      refused: null,
-    });
+    const accepted = acceptedOf(stored, followUps);
+    const signed = receipt({ seq, view: chains.view.head, from, accepted, refused: null });
     return {
       written: stored,
-      answer: { seq, events: context ? eventsAsSeen(stored, seat, context.context) : stored, receipt },
+      answer: { seq, events: context ? eventsAsSeen(stored, seat, context.context) : stored, receipt: signed },
       keep: () => {
         chains.keep();
         context?.keep();
@@ -217,6 +209,12 @@ export function commandRoutes(
 }
 
 type ReceiptFields = Pick<ReceiptText, "seq" | "view" | "from" | "accepted" | "refused">;
+
+/** The seqs a batch's commands wrote: its events but the follow-ups' after them. */
+function acceptedOf(events: readonly StoredEvent[], followUps: number): { from: number; to: number } {
+  const own = events.slice(0, events.length - followUps);
+  return { from: own[0]!.seq, to: own.at(-1)!.seq };
+}
 
 /** A command's answer: every event written from the seq the client saw, as its seat sees them, and the receipt. */
 interface Answer {

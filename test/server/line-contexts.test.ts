@@ -38,6 +38,16 @@ async function ownCampaign() {
   return { own, store, contexts, counted, whole, players };
 }
 
+/** The players' chores, then the scripted commanders' next command, given and accepted; false when none is left. */
+async function nextStep(served: TestServer, players: ReadonlyMap<string, PlayerClient>): Promise<boolean> {
+  await everyChore(players.values());
+  const command = nextDecision(await served.engine.state(CAMPAIGN));
+  if (!command) return false;
+  const { actor, ...rest } = command;
+  expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
+  return true;
+}
+
 beforeAll(async () => {
   server = await startTestServer();
 });
@@ -50,11 +60,7 @@ describe("the view context kept per line", () => {
     expect(await contexts.now(CAMPAIGN)).toEqual(await whole());
     const players = new Map(["concord", "horde"].map((player) => [player, new PlayerClient(server, player)]));
     for (let step = 0; step < 12; step++) {
-      await everyChore(players.values());
-      const command = nextDecision(await server.engine.state(CAMPAIGN));
-      if (!command) break;
-      const { actor, ...rest } = command;
-      expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
+      if (!(await nextStep(server, players))) break;
       // Several requests at once: each gets the line now, and the events are folded once (a second fold would show).
       const asked = await Promise.all([1, 2, 3].map(() => contexts.now(CAMPAIGN)));
       const expected = await whole();
@@ -69,11 +75,7 @@ describe("the view context kept per line", () => {
     let battles = 0;
     // Until a battle has been resolved (Ashfall's first come in turn 2), and at most six turns.
     for (let step = 0; battles === 0 && (await own.engine.state(CAMPAIGN)).turn <= 6; step++) {
-      await everyChore(players.values());
-      const command = nextDecision(await own.engine.state(CAMPAIGN));
-      if (!command) break;
-      const { actor, ...rest } = command;
-      expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
+      if (!(await nextStep(own, players))) break;
       // What the line gained since the context was last asked for: the chores' events and the command's.
       const written = await store.readAll(CAMPAIGN, folded + 1);
       // Every other step the caller holds only the last of the new events: the context reads the rest itself.
@@ -103,11 +105,7 @@ describe("the view context kept per line", () => {
     let kept = 0;
     let late = 0;
     for (let step = 0; step < 16; step++) {
-      await everyChore(players.values());
-      const command = nextDecision(await own.engine.state(CAMPAIGN));
-      if (!command) break;
-      const { actor, ...rest } = command;
-      expect((await players.get(actor)!.submit(rest)).statusCode).toBe(200);
+      if (!(await nextStep(own, players))) break;
       const head = (await store.head(CAMPAIGN)).seq;
       const readsBefore = counted.reads;
       if (held) {
