@@ -32,6 +32,13 @@ import { FeedViewers } from "./viewers.js";
 import { withProgress } from "./progress.js";
 
 const FANOUT_VIEWERS = 100;
+/**
+ * Campaigns played each way before the timed ones (about ten seconds). A process compiles its code as it runs it, and
+ * each side's commands kept getting faster over its first fifteen or so campaigns (docs/performance.md, Figures of
+ * 2026-11-29): with one, both sides were timed still compiling. A server plays for weeks: the figure compares the two
+ * as each keeps running.
+ */
+const WARM_UP_CAMPAIGNS = 20;
 
 const commandRate = (tally: PlayTally) => tally.commands / (tally.latencies.reduce((sum, ms) => sum + ms, 0) / 1000);
 
@@ -81,13 +88,15 @@ export async function serverFigures(runs: number): Promise<Figure[]> {
   let inProcessCpuMs = 0;
   try {
     await withProgress(
-      `Ashfall through epicwar serve and in-process, then with 1 and ${FANOUT_VIEWERS} feed viewers, ${runs} runs`,
+      `Ashfall through epicwar serve and in-process (after ${WARM_UP_CAMPAIGNS} each way not timed), then with 1 and ${FANOUT_VIEWERS} feed viewers, ${runs} runs`,
       runs * 4,
       async (tick) => {
-        // A campaign each way first, not counted: the first commands of a process compile the code and schemas they use.
-        const warmup = await createServedCampaign(server.address, "warmup");
-        await playCampaign(servedSide(server.address, "warmup", warmup, newTally()));
-        await playCampaign(await engineSide(engine, "warmup", newTally(), hostSecrets));
+        // Campaigns each way first, not counted, until both sides play at the speed they keep (WARM_UP_CAMPAIGNS).
+        for (let warm = 0; warm < WARM_UP_CAMPAIGNS; warm++) {
+          const tokens = await createServedCampaign(server.address, `warmup${warm}`);
+          await playCampaign(servedSide(server.address, `warmup${warm}`, tokens, newTally()));
+          await playCampaign(await engineSide(engine, `warmup${warm}`, newTally(), hostSecrets));
+        }
         for (let run = 0; run < runs; run++) {
           const tokens = await createServedCampaign(server.address, `http${run}`);
           const [clientStart, serverStart] = [process.cpuUsage(), processCpuMs(server.pid)];
