@@ -42,8 +42,10 @@ function levelBaseline(store: LevelEventStore): RawBaseline {
       return count;
     },
     put: async (stream, first, values, sync) => {
-      const puts = values.map((value, i) => ({ type: "put" as const, key: eventKey(stream, first + i), value }));
-      await store.events.batch(puts, { sync } as object);
+      // As the store writes: a chained batch on the root database, keys with the events' prefix (src/log/store.ts).
+      const batch = store.db.batch();
+      for (const [i, value] of values.entries()) batch.put(store.eventsPrefix + eventKey(stream, first + i), value);
+      await batch.write({ sync });
     },
     close: async () => undefined,
   };

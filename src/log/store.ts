@@ -315,6 +315,21 @@ export class LevelEventStore extends LineStore {
   }
 
   /**
+   * Puts on the root database (keys with their sublevel's prefix) in one atomic batch. A chained batch: abstract-level
+   * copies each operation of an array batch together with the batch's options, at several times the cost a put.
+   */
+  private async putBatch(puts: ReadonlyArray<readonly [key: string, value: string]>, sync: boolean): Promise<void> {
+    const batch = this.db.batch();
+    try {
+      for (const [key, value] of puts) batch.put(key, value);
+    } catch (error) {
+      await batch.close();
+      throw error;
+    }
+    await batch.write({ sync });
+  }
+
+  /**
    * Writes whole streams that an import has checked (src/log/import-file.ts): each one's stored values as given, never
    * re-encoded, in batches without a flush, then every head and branch record in one last batch, flushed to disk. Until
    * that last batch no head counts the events, so no reader sees a stream half imported. Refused with BranchError,
@@ -328,12 +343,10 @@ export class LevelEventStore extends LineStore {
       const last = this.db.batch();
       for (const { stream, branch, values, first, head } of streams) {
         for (let start = 0; start < values.length; start += IMPORT_BATCH) {
-          const puts = values.slice(start, start + IMPORT_BATCH).map((value, i) => ({
-            type: "put" as const,
-            key: this.events.prefix + eventKey(stream, first + start + i),
-            value,
-          }));
-          await this.written(() => this.db.batch(puts, { sync: false }));
+          const puts = values
+            .slice(start, start + IMPORT_BATCH)
+            .map((value, i): [string, string] => [this.events.prefix + eventKey(stream, first + start + i), value]);
+          await this.written(() => this.putBatch(puts, false));
         }
         if (branch) last.put(stream, JSON.stringify(branch), { sublevel: this.branchesDb });
         last.put(stream, JSON.stringify(head), { sublevel: this.headsDb });
@@ -374,21 +387,21 @@ export class LevelEventStore extends LineStore {
       let prev = head.hash;
       const stored: StoredEvent[] = [];
       // One batch on the root database with the sublevels' prefixed keys: the events and the head, atomically.
-      const operations: Array<{ type: "put"; key: string; value: string }> = [];
+      const puts: Array<[key: string, value: string]> = [];
       for (const [index, event] of checked.entries()) {
         const seq = head.seq + index + 1;
         const sealed = sealChecked(stream, seq, prev, event);
-        operations.push({ type: "put", key: this.events.prefix + eventKey(stream, seq), value: sealed.value });
+        puts.push([this.events.prefix + eventKey(stream, seq), sealed.value]);
         stored.push(sealed.stored);
         prev = sealed.stored.hash;
       }
       const takenSeq = await taken;
       if (takenSeq !== undefined) throw new EventExistsError(stream, takenSeq, head.seq);
       const newHead: Head = { seq: head.seq + stored.length, hash: prev };
-      operations.push({ type: "put", key: this.headsDb.prefix + stream, value: JSON.stringify(newHead) });
+      puts.push([this.headsDb.prefix + stream, JSON.stringify(newHead)]);
       if (!this.failed) this.unsure = { stream, after: head.seq };
       // LevelDB takes the batch on its own thread; this one is free for the caller's work until it is flushed.
-      const writing = this.written(() => this.db.batch(operations, { sync: options.sync ?? this.options.sync }));
+      const writing = this.written(() => this.putBatch(puts, options.sync ?? this.options.sync));
       const { whileWriting } = options;
       // Its own task: whatever it does or throws is not the append's.
       if (whileWriting) queueMicrotask(() => whileWriting(stored));

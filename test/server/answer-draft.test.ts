@@ -3,6 +3,7 @@
  * the seat's view chain and the line's view context advanced on copies, the events as the seat sees them, the receipt
  * signed. It must be the answer the log gives once written, and nothing of it may stay when the write fails.
  */
+import { setTimeout } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toCurrent } from "../../events/index.js";
 import { eventsAsSeen, stateAsSeen } from "../../replays/as-seen.js";
@@ -111,15 +112,25 @@ describe("an answer worked out while its batch is written", () => {
     const served = (server = await startTestServer());
     const concord = new PlayerClient(served, "concord");
     const { store } = served.engine;
-    const db = (store as unknown as { db: { batch: (...args: unknown[]) => Promise<void> } }).db;
+    interface Batch {
+      write(options?: object): Promise<void>;
+      close(): Promise<void>;
+    }
+    const db = (store as unknown as { db: { batch: (...args: unknown[]) => Batch } }).db;
     const batch = db.batch.bind(db);
     let failed = 0;
-    // The disk refuses the next write once the server has had time to work out its answer.
-    db.batch = () => {
+    // The disk refuses the next append (a chained batch) once the server has had time to work out its answer.
+    db.batch = (...args) => {
+      if (args.length > 0) return batch(...args);
       db.batch = batch;
-      failed++;
-      const full = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
-      return new Promise((_, reject) => setTimeout(() => reject(full), 20));
+      const refused = batch();
+      refused.write = async () => {
+        failed++;
+        await refused.close();
+        await setTimeout(20);
+        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      };
+      return refused;
     };
     const head = (await store.head(CAMPAIGN)).seq;
     const refused = await concord.submit({ type: "CommitSeed" });
