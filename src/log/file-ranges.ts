@@ -1,33 +1,39 @@
+import { isAscii } from "node:buffer";
 import { readSync } from "node:fs";
 import { blockLines } from "./text-lines.js";
 
-/** How much more is read at a time when a line runs on past the end of its range. */
-const READ_ON = 1 << 16;
+/** How much is read past a range's end for the end of its last line, and then more at a time if that is not enough. */
+const READ_ON_BYTES = 1 << 16;
 
 /**
  * The lines of a file that start in bytes [start, end) (a line starts at 0 or just after a "\n"), each without its
  * line end ("\n" or "\r\n"): the last may run on past `end`, and is read to its end. Ranges that meet give every line
- * of the file once, so that threads can each read ranges of one file by themselves.
+ * of the file once, so that threads can each read ranges of one file by themselves. `readOn`: READ_ON_BYTES.
  */
-export function linesStartingIn(fd: number, start: number, end: number): string[] {
+export function linesStartingIn(fd: number, start: number, end: number, readOn = READ_ON_BYTES): string[] {
   // One byte before the range tells whether a line starts at its first byte.
   const from = Math.max(0, start - 1);
-  let bytes = read(fd, from, end - from);
+  let bytes = read(fd, from, end - from + readOn);
   let first = 0;
   if (start > 0) {
     first = bytes.indexOf(10) + 1;
     if (first === 0) return [];
   }
   if (from + first >= end || first >= bytes.length) return [];
-  // Read on to the end of the last line that starts in the range (or of the file), and no further.
-  while (bytes.length > 0 && bytes[bytes.length - 1] !== 10) {
-    const more = read(fd, from + bytes.length, READ_ON);
+  // The end of the last line that starts in the range (or of the file), and no further.
+  // (A range may end past the end of the file.)
+  let newline = bytes.indexOf(10, Math.min(end - from, bytes.length) - 1);
+  while (newline < 0) {
+    const more = read(fd, from + bytes.length, readOn);
     if (more.length === 0) break;
-    const newline = more.indexOf(10);
-    bytes = Buffer.concat([bytes, newline < 0 ? more : more.subarray(0, newline + 1)]);
+    const at = more.indexOf(10);
+    newline = at < 0 ? -1 : bytes.length + at;
+    bytes = Buffer.concat([bytes, more]);
   }
-  const last = bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
-  return blockLines(bytes.toString("utf8", first, last));
+  const last = newline < 0 ? bytes.length : newline;
+  const text = bytes.subarray(first, last);
+  // An export is almost always ASCII (JSON escapes nothing else), which decodes as Latin-1 five times faster.
+  return blockLines(isAscii(text) ? text.toString("latin1") : text.toString("utf8"));
 }
 
 /** The file's first line (without its end), and the byte its second starts at; undefined for an empty file. */

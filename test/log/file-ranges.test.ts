@@ -14,7 +14,7 @@ describe("linesStartingIn", () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it("gives every line of a file once, in order, over ranges that meet, whatever their size and the lines' ends", async () => {
+  it("gives every line of a file once, in order, over ranges that meet, whatever their size (the last may end past the file's), the lines' ends and how far it reads on", async () => {
     const file = join(dir, "lines.txt");
     const line = fc.string({ unit: fc.constantFrom("a", "é", "✓", " ", "{", '"'), maxLength: 12 });
     await fc.assert(
@@ -23,7 +23,9 @@ describe("linesStartingIn", () => {
         fc.constantFrom("\n", "\r\n"),
         fc.boolean(),
         fc.integer({ min: 1, max: 40 }),
-        async (lines, end, lastEnds, rangeBytes) => {
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        async (lines, end, lastEnds, rangeBytes, readOn, pastTheEnd) => {
           const text = lines.join(end) + (lastEnds && lines.length > 0 ? end : "");
           await writeFile(file, text, "utf8");
           const size = Buffer.byteLength(text);
@@ -31,7 +33,14 @@ describe("linesStartingIn", () => {
           try {
             const read: string[] = [];
             for (let start = 0; start < size; start += rangeBytes)
-              read.push(...linesStartingIn(fd, start, Math.min(size, start + rangeBytes)));
+              read.push(
+                ...linesStartingIn(
+                  fd,
+                  start,
+                  pastTheEnd ? start + rangeBytes : Math.min(size, start + rangeBytes),
+                  readOn,
+                ),
+              );
             // The lines as readline gives them: none after a last line end, and none in an empty file.
             const expected = text === "" ? [] : text.split(/\r?\n/);
             if (text.endsWith("\n")) expected.pop();
