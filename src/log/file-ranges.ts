@@ -23,12 +23,20 @@ export function linesStartingIn(fd: number, start: number, end: number, readOn =
   // The end of the last line that starts in the range (or of the file), and no further.
   // (A range may end past the end of the file.)
   let newline = bytes.indexOf(10, Math.min(end - from, bytes.length) - 1);
-  while (newline < 0) {
-    const more = read(fd, from + bytes.length, readOn);
-    if (more.length === 0) break;
-    const at = more.indexOf(10);
-    newline = at < 0 ? -1 : bytes.length + at;
-    bytes = Buffer.concat([bytes, more]);
+  if (newline < 0) {
+    // Joined once: a line many times `readOn` long costs one copy, not one for each read.
+    const pieces = [bytes];
+    let length = bytes.length;
+    for (let more = read(fd, from + length, readOn); more.length > 0; more = read(fd, from + length, readOn)) {
+      pieces.push(more);
+      const at = more.indexOf(10);
+      if (at >= 0) {
+        newline = length + at;
+        break;
+      }
+      length += more.length;
+    }
+    bytes = Buffer.concat(pieces);
   }
   const last = newline < 0 ? bytes.length : newline;
   const text = bytes.subarray(first, last);

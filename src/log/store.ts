@@ -315,8 +315,8 @@ export class LevelEventStore extends LineStore {
   }
 
   /**
-   * Puts on the root database (keys with their sublevel's prefix) in one atomic batch. A chained batch: abstract-level
-   * copies each operation of an array batch together with the batch's options, at several times the cost a put.
+   * Puts on the root database (keys with their sublevel's prefix) in one atomic batch. A chained batch: an array batch
+   * costs several times as much a put, abstract-level copying each operation together with the batch's options.
    */
   private async putBatch(puts: ReadonlyArray<readonly [key: string, value: string]>, sync: boolean): Promise<void> {
     const batch = this.db.batch();
