@@ -493,15 +493,16 @@ try {
   process.stderr.write(
     `epicwar bench${quick ? " --quick" : ""}: ${machine.nproc} CPUs (${machine.cpu}), ${machine.memoryGiB} GiB, node ${machine.node}; data in ${engine.store.location}\n`,
   );
+  // --store, --forecast, --first-looks and --branches each leave out the map's and the server's figures.
+  const anotherPartOnly = Boolean(storeAt) || forecastOnly || firstLooksOnly || branchesOnly;
   // First, on a quiet heap: the other steps leave behind garbage whose collection would land in its few milliseconds.
-  if (!serverOnly && !storeAt && !forecastOnly && !firstLooksOnly && !branchesOnly)
+  if (!serverOnly && !anotherPartOnly)
     figures.push(await withProgress("drawing a 40 x 30 map with 80 armies", 1, async () => mapRenderMs()));
   // The server's figures run servers of their own on LevelDB folders: not a figure of the store. Next, so that the
   // in-process side is no warmer than the server: after the forecast's thousands of turns this process ran the rules
   // at a speed the server's new process reaches only after many campaigns, and after the store's figures LevelDB was
   // still compacting a million events and the kernel still writing them out.
-  if (!storeAt && !forecastOnly && !firstLooksOnly && !branchesOnly)
-    figures.push(...(await serverFigures(SIZES.servedRuns)));
+  if (!anotherPartOnly) figures.push(...(await serverFigures(SIZES.servedRuns)));
   if (!serverOnly) {
     const template = await withProgress(
       "playing the demo campaign for a template of turns",
