@@ -20,8 +20,7 @@ export function linesStartingIn(fd: number, start: number, end: number, readOn =
     if (first === 0) return [];
   }
   if (from + first >= end || first >= bytes.length) return [];
-  // The end of the last line that starts in the range (or of the file), and no further.
-  // (A range may end past the end of the file.)
+  // The end of the last line that starts in the range (or of the file, which the range may end past), and no further.
   let newline = bytes.indexOf(10, Math.min(end - from, bytes.length) - 1);
   if (newline < 0) {
     // Joined once: a line many times `readOn` long costs one copy, not one for each read.
